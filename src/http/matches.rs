@@ -1,0 +1,235 @@
+//! Hosted matches. Tokens travel as `Authorization: Bearer <token>`.
+
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use uuid::Uuid;
+
+use super::{bearer, idempotency_key};
+use crate::matches::{
+    self, CreateMatch, CreatedMatch, ListQuery, MatchDetail, MatchExport, MatchLog, MatchPage,
+    MatchResult, MoveReply, PlyView, SubmitChance, SubmitMove,
+};
+use crate::problem::Problem;
+use crate::store::Store;
+
+/// Create a match: returns one secret token per seat and an owner token (shown only here).
+#[utoipa::path(
+    tag = "matches",
+    request_body = CreateMatch,
+    responses(
+        (status = 201, body = CreatedMatch, headers(("Location" = String))),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/matches")]
+pub async fn create_match(
+    store: web::Data<Store>,
+    body: web::Json<CreateMatch>,
+) -> Result<HttpResponse, Problem> {
+    let created = matches::create(&store, body.into_inner()).await?;
+    Ok(HttpResponse::Created()
+        .insert_header(("Location", format!("/v1/matches/{}", created.detail.id)))
+        .json(created))
+}
+
+/// Matches, newest first, filtered by game, player and status, with keyset pagination.
+#[utoipa::path(
+    tag = "matches",
+    params(ListQuery),
+    responses(
+        (status = 200, body = MatchPage),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/matches")]
+pub async fn list_matches(
+    store: web::Data<Store>,
+    query: web::Query<ListQuery>,
+) -> Result<web::Json<MatchPage>, Problem> {
+    Ok(web::Json(matches::list(&store, query.into_inner()).await?))
+}
+
+/// A match as the token's holder may see it: a seat sees its own hand, the owner sees all,
+/// no token gives the spectator view.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = Uuid, Path)),
+    security((), ("token" = [])),
+    responses(
+        (status = 200, body = MatchDetail),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/matches/{id}")]
+pub async fn get_match(
+    store: web::Data<Store>,
+    path: web::Path<Uuid>,
+    request: HttpRequest,
+) -> Result<web::Json<MatchDetail>, Problem> {
+    let token = bearer(&request)?;
+    Ok(web::Json(
+        matches::read(&store, path.into_inner(), token.as_deref()).await?,
+    ))
+}
+
+/// Submit a move as a seat. `expected_version` guards against stale views (409); an
+/// `Idempotency-Key` makes retries safe: a retry gets the first answer and stores nothing twice.
+#[utoipa::path(
+    tag = "matches",
+    params(
+        ("id" = Uuid, Path),
+        ("Idempotency-Key" = Option<String>, Header, description = "Any unique string per move attempt"),
+    ),
+    request_body = SubmitMove,
+    security(("token" = [])),
+    responses(
+        (status = 200, body = MoveReply),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/matches/{id}/moves")]
+pub async fn submit_move(
+    store: web::Data<Store>,
+    path: web::Path<Uuid>,
+    request: HttpRequest,
+    body: web::Json<SubmitMove>,
+) -> Result<web::Json<MoveReply>, Problem> {
+    let reply = matches::submit_move(
+        &store,
+        path.into_inner(),
+        bearer(&request)?,
+        idempotency_key(&request)?,
+        body.into_inner(),
+    )
+    .await?;
+    Ok(web::Json(reply))
+}
+
+/// Report a chance outcome (the deal, a drawn card) in a `table`-randomness match.
+#[utoipa::path(
+    tag = "matches",
+    params(
+        ("id" = Uuid, Path),
+        ("Idempotency-Key" = Option<String>, Header),
+    ),
+    request_body = SubmitChance,
+    security(("token" = [])),
+    responses(
+        (status = 200, body = MoveReply),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/matches/{id}/chance")]
+pub async fn submit_chance(
+    store: web::Data<Store>,
+    path: web::Path<Uuid>,
+    request: HttpRequest,
+    body: web::Json<SubmitChance>,
+) -> Result<web::Json<MoveReply>, Problem> {
+    let reply = matches::submit_chance(
+        &store,
+        path.into_inner(),
+        bearer(&request)?,
+        idempotency_key(&request)?,
+        body.into_inner(),
+    )
+    .await?;
+    Ok(web::Json(reply))
+}
+
+/// The move log, with what the token's holder may not see left out.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = Uuid, Path)),
+    security((), ("token" = [])),
+    responses(
+        (status = 200, body = MatchLog),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/matches/{id}/log")]
+pub async fn get_log(
+    store: web::Data<Store>,
+    path: web::Path<Uuid>,
+    request: HttpRequest,
+) -> Result<web::Json<MatchLog>, Problem> {
+    let token = bearer(&request)?;
+    Ok(web::Json(
+        matches::log(&store, path.into_inner(), token.as_deref()).await?,
+    ))
+}
+
+/// The match as it stood after `ply` events (0 = before anything), rebuilt by replaying the log.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = Uuid, Path), ("ply" = i64, Path, minimum = 0)),
+    security((), ("token" = [])),
+    responses(
+        (status = 200, body = PlyView),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/matches/{id}/plies/{ply}")]
+pub async fn get_ply(
+    store: web::Data<Store>,
+    path: web::Path<(Uuid, i64)>,
+    request: HttpRequest,
+) -> Result<web::Json<PlyView>, Problem> {
+    let (id, ply) = path.into_inner();
+    let token = bearer(&request)?;
+    Ok(web::Json(
+        matches::at_ply(&store, id, ply, token.as_deref()).await?,
+    ))
+}
+
+/// Scores with the itemised breakdown, ranks (shared places) and winners.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = Uuid, Path)),
+    responses(
+        (status = 200, body = MatchResult),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/matches/{id}/result")]
+pub async fn get_result(
+    store: web::Data<Store>,
+    path: web::Path<Uuid>,
+    request: HttpRequest,
+) -> Result<web::Json<MatchResult>, Problem> {
+    let token = bearer(&request)?;
+    Ok(web::Json(
+        matches::result(&store, path.into_inner(), token.as_deref()).await?,
+    ))
+}
+
+/// Everything needed to replay and verify the match. Public once the match is over (with the
+/// seed); before that, the owner token only (without the seed).
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = Uuid, Path)),
+    security((), ("token" = [])),
+    responses(
+        (status = 200, body = MatchExport),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/matches/{id}/export")]
+pub async fn export_match(
+    store: web::Data<Store>,
+    path: web::Path<Uuid>,
+    request: HttpRequest,
+) -> Result<web::Json<MatchExport>, Problem> {
+    let token = bearer(&request)?;
+    Ok(web::Json(
+        matches::export(&store, path.into_inner(), token.as_deref()).await?,
+    ))
+}

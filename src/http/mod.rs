@@ -1,0 +1,276 @@
+//! The HTTP API: thin handlers that parse, call the referee or the match service, and answer.
+//! Every error is a [`Problem`]; every route is in the OpenAPI document, which also drives the
+//! 405 answers for known paths called with the wrong method.
+
+mod games;
+mod matches;
+mod ops;
+
+use std::net::TcpListener;
+
+use actix_web::dev::{Server, ServiceRequest, ServiceResponse};
+use actix_web::http::{header, Method};
+use actix_web::{web, App, HttpRequest, HttpServer, ResponseError};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::OpenApi as Spec;
+use utoipa::{Modify, OpenApi};
+use utoipa_actix_web::{scope, AppExt};
+use utoipa_swagger_ui::SwaggerUi;
+
+use crate::config::Settings;
+use crate::problem::Problem;
+use crate::store::Store;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Tabletop referee",
+        description = "Move legality, itemised scoring and match history for Luck Plus, Lucky Jack, \
+                       Lucky Dice, Lucky Luau and Plus & Minus. Errors are RFC 9457 problem \
+                       documents with a stable `code`."
+    ),
+    modifiers(&BearerToken),
+    tags(
+        (name = "games", description = "The catalogue of games and their options"),
+        (name = "stateless", description = "Referee a state the client holds: set up, check a move, \
+                                            report chance, list legal moves, score, view"),
+        (name = "matches", description = "Matches hosted and stored by the service"),
+        (name = "operations", description = "Health and readiness"),
+    )
+)]
+struct ApiDoc;
+
+struct BearerToken;
+
+impl Modify for BearerToken {
+    fn modify(&self, openapi: &mut Spec) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "token",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some(
+                        "A seat token or the owner token returned when the match was created",
+                    ))
+                    .build(),
+            ),
+        );
+    }
+}
+
+fn routes(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    config
+        .service(ops::healthz)
+        .service(ops::readyz)
+        .service(
+            scope::scope("/v1")
+                .service(games::list_games)
+                .service(games::get_game)
+                .service(games::setup_state)
+                .service(games::check_move)
+                .service(games::report_chance)
+                .service(games::legal_moves)
+                .service(games::score_state)
+                .service(games::view_state)
+                .service(matches::create_match)
+                .service(matches::list_matches)
+                .service(matches::get_match)
+                .service(matches::submit_move)
+                .service(matches::submit_chance)
+                .service(matches::get_log)
+                .service(matches::get_ply)
+                .service(matches::get_result)
+                .service(matches::export_match),
+        );
+}
+
+/// The OpenAPI document, as served at `/openapi.json` and committed in `openapi/`.
+pub fn openapi() -> Spec {
+    let spec = App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .configure(routes)
+        .split_for_parts()
+        .1;
+    name_seat_schema(spec)
+}
+
+/// utoipa files the `Seat` alias under its target type's name, `usize`; clients should see a
+/// documented `Seat` instead.
+fn name_seat_schema(spec: Spec) -> Spec {
+    let text = serde_json::to_string(&spec).expect("the spec serialises");
+    let mut value: serde_json::Value =
+        serde_json::from_str(&text.replace("#/components/schemas/usize", "#/components/schemas/Seat"))
+            .expect("the spec is JSON");
+    if let Some(schemas) = value
+        .pointer_mut("/components/schemas")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        schemas.remove("usize");
+        schemas.insert(
+            "Seat".into(),
+            serde_json::json!({
+                "type": "integer",
+                "minimum": 0,
+                "description": "A seat at the table, 0-based, in clockwise order: seat s+1 sits on the left of seat s."
+            }),
+        );
+    }
+    serde_json::from_value(value).expect("the renamed spec is still a spec")
+}
+
+/// Known paths and their methods, so a wrong method is a 405 with `Allow`, not a 404.
+fn method_table(spec: &Spec) -> Vec<(actix_web::dev::ResourceDef, Vec<Method>)> {
+    let mut table: Vec<_> = spec
+        .paths
+        .paths
+        .iter()
+        .map(|(path, item)| {
+            let methods = [
+                (Method::GET, item.get.is_some()),
+                (Method::POST, item.post.is_some()),
+                (Method::PUT, item.put.is_some()),
+                (Method::PATCH, item.patch.is_some()),
+                (Method::DELETE, item.delete.is_some()),
+            ]
+            .into_iter()
+            .filter_map(|(m, present)| present.then_some(m))
+            .collect();
+            (actix_web::dev::ResourceDef::new(path.as_str()), methods)
+        })
+        .collect();
+    for path in ["/openapi.json", "/docs", "/docs/{tail}*"] {
+        table.push((actix_web::dev::ResourceDef::new(path), vec![Method::GET]));
+    }
+    table
+}
+
+async fn fallback(
+    request: ServiceRequest,
+    table: web::Data<Vec<(actix_web::dev::ResourceDef, Vec<Method>)>>,
+) -> Result<ServiceResponse, actix_web::Error> {
+    let allowed = table
+        .iter()
+        .find(|(def, _)| def.is_match(request.path()))
+        .map(|(_, methods)| methods.clone());
+    let response = match allowed {
+        Some(methods) => {
+            let allow = methods
+                .iter()
+                .map(Method::as_str)
+                .collect::<Vec<_>>()
+                .join(", ");
+            let problem = Problem::new(
+                actix_web::http::StatusCode::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                format!("{} is not allowed here; allowed: {allow}", request.method()),
+            );
+            let mut response = problem.error_response();
+            response.headers_mut().insert(
+                header::ALLOW,
+                header::HeaderValue::from_str(&allow).expect("method names are header-safe"),
+            );
+            response
+        }
+        None => Problem::not_found("not_found", format!("no route for {}", request.path()))
+            .error_response(),
+    };
+    Ok(request.into_response(response))
+}
+
+fn json_config(limit: usize) -> web::JsonConfig {
+    web::JsonConfig::default()
+        .limit(limit)
+        .error_handler(|error, _| {
+            use actix_web::error::JsonPayloadError as E;
+            let problem = match &error {
+                E::OverflowKnownLength { .. } | E::Overflow { .. } => Problem::new(
+                    actix_web::http::StatusCode::PAYLOAD_TOO_LARGE,
+                    "body_too_large",
+                    error.to_string(),
+                ),
+                E::ContentType => Problem::new(
+                    actix_web::http::StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    "unsupported_media_type",
+                    "send the body as application/json",
+                ),
+                E::Deserialize(cause) => Problem::bad_request("malformed_body", cause.to_string()),
+                _ => Problem::bad_request("malformed_body", error.to_string()),
+            };
+            problem.into()
+        })
+}
+
+fn query_config() -> web::QueryConfig {
+    web::QueryConfig::default()
+        .error_handler(|error, _| Problem::bad_request("invalid_query", error.to_string()).into())
+}
+
+fn path_config() -> web::PathConfig {
+    web::PathConfig::default()
+        .error_handler(|error, _| Problem::not_found("not_found", error.to_string()).into())
+}
+
+/// The token in `Authorization: Bearer <token>`, if any. Any other Authorization is refused.
+pub(crate) fn bearer(request: &HttpRequest) -> Result<Option<String>, Problem> {
+    let Some(value) = request.headers().get(header::AUTHORIZATION) else {
+        return Ok(None);
+    };
+    value
+        .to_str()
+        .ok()
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(|t| Some(t.trim().to_owned()))
+        .ok_or_else(|| Problem::unauthorized("use `Authorization: Bearer <token>`"))
+}
+
+/// The `Idempotency-Key` header: 1 to 255 visible ASCII characters.
+pub(crate) fn idempotency_key(request: &HttpRequest) -> Result<Option<String>, Problem> {
+    let Some(value) = request.headers().get("Idempotency-Key") else {
+        return Ok(None);
+    };
+    let key = value.to_str().unwrap_or_default();
+    if key.is_empty() || key.len() > 255 || !key.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err(Problem::bad_request(
+            "invalid_idempotency_key",
+            "Idempotency-Key is 1 to 255 visible ASCII characters",
+        ));
+    }
+    Ok(Some(key.to_owned()))
+}
+
+/// The HTTP server on `listener`, not yet started.
+pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::io::Result<Server> {
+    let spec = openapi();
+    let table = web::Data::new(method_table(&spec));
+    let store = web::Data::new(store);
+    let limit = settings.body_limit_bytes;
+    let mut server = HttpServer::new(move || {
+        let table = table.clone();
+        App::new()
+            .wrap(tracing_actix_web::TracingLogger::default())
+            .app_data(store.clone())
+            .app_data(json_config(limit))
+            .app_data(query_config())
+            .app_data(path_config())
+            .into_utoipa_app()
+            .configure(routes)
+            .into_app()
+            .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", spec.clone()))
+            .route(
+                "/docs",
+                web::get().to(|| async {
+                    actix_web::HttpResponse::PermanentRedirect()
+                        .insert_header((header::LOCATION, "/docs/"))
+                        .finish()
+                }),
+            )
+            .default_service(move |request: ServiceRequest| fallback(request, table.clone()))
+    })
+    .listen(listener)?;
+    if let Some(workers) = settings.workers {
+        server = server.workers(workers.max(1));
+    }
+    Ok(server.run())
+}

@@ -1,0 +1,12 @@
+//! The tabletop referee service: pure game rules (`games`), the referee that applies them,
+//! hosted matches stored in PostgreSQL, and the HTTP API.
+
+pub mod config;
+pub mod games;
+pub mod http;
+pub mod matches;
+pub mod problem;
+pub mod referee;
+pub mod seed;
+pub mod store;
+pub mod tokens;

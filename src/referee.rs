@@ -1,0 +1,405 @@
+//! The referee: applies a game's rules to untrusted input in one fixed order, resolves chance from
+//! a seed, and replays logs. Generic over [`Game`]; the `any_*` functions at the bottom are the
+//! JSON-facing entry points that dispatch on a runtime [`GameKind`].
+//!
+//! Check order for a move: the seat exists → the game is not over → no chance is pending → the
+//! seat may act now → the game's own rules. (Match-level checks — unknown match, token, stale
+//! version — happen before, in `matches`.)
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+
+use crate::games::{Game, GameKind, Inconsistency, OptionsError, Seat, Standings, Viewer};
+use crate::seed::Seed;
+use crate::with_game;
+
+/// Why the referee refused something. Each maps to one problem `code`.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum RefereeError {
+    /// A payload that does not have the shape of the game's type (400).
+    #[error("{what} is not valid for this game: {detail}")]
+    Malformed { what: &'static str, detail: String },
+    #[error("{0}")]
+    Options(OptionsError),
+    /// A client-supplied state that play could not have produced (422).
+    #[error("the state is inconsistent: {0}")]
+    Inconsistent(Inconsistency),
+    #[error("{players} players cannot play this game (it takes {min} to {max})")]
+    PlayerCount {
+        players: usize,
+        min: usize,
+        max: usize,
+    },
+    #[error("seat {seat} is not at this table of {players}")]
+    UnknownSeat { seat: Seat, players: usize },
+    #[error("the game is over")]
+    GameOver,
+    #[error("play waits for a chance outcome (a deal, a draw or a roll) to be resolved first")]
+    ChancePending,
+    #[error("no chance outcome is awaited now")]
+    NoChancePending,
+    #[error("seat {seat} may not act now; seats that may: {to_act:?}")]
+    NotYourTurn { seat: Seat, to_act: Vec<Seat> },
+    /// The game's own rules refuse the move or outcome (422).
+    #[error("{message}")]
+    Violation {
+        code: &'static str,
+        message: String,
+        params: Map<String, Value>,
+    },
+}
+
+impl RefereeError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            RefereeError::Malformed { what, .. } => match *what {
+                "move" => "invalid_move",
+                "options" => "invalid_options",
+                "state" => "invalid_state",
+                _ => "invalid_chance",
+            },
+            RefereeError::Options(_) => "invalid_options",
+            RefereeError::Inconsistent(_) => "inconsistent_state",
+            RefereeError::PlayerCount { .. } => "player_count",
+            RefereeError::UnknownSeat { .. } => "unknown_seat",
+            RefereeError::GameOver => "game_over",
+            RefereeError::ChancePending => "chance_pending",
+            RefereeError::NoChancePending => "no_chance_pending",
+            RefereeError::NotYourTurn { .. } => "not_your_turn",
+            RefereeError::Violation { code, .. } => code,
+        }
+    }
+
+    /// The violation's parameters, for problem documents.
+    pub fn params(&self) -> Map<String, Value> {
+        let mut params = Map::new();
+        match self {
+            RefereeError::Options(e) => {
+                params.insert("option".into(), e.option.into());
+            }
+            RefereeError::Inconsistent(e) => {
+                params.insert("reason".into(), e.code.into());
+            }
+            RefereeError::PlayerCount { players, min, max } => {
+                params.insert("players".into(), (*players).into());
+                params.insert("min".into(), (*min).into());
+                params.insert("max".into(), (*max).into());
+            }
+            RefereeError::UnknownSeat { seat, players } => {
+                params.insert("seat".into(), (*seat).into());
+                params.insert("players".into(), (*players).into());
+            }
+            RefereeError::NotYourTurn { seat, to_act } => {
+                params.insert("seat".into(), (*seat).into());
+                params.insert("to_act".into(), to_act.clone().into());
+            }
+            RefereeError::Violation { params: p, .. } => params.clone_from(p),
+            _ => {}
+        }
+        params
+    }
+
+    /// True for refusals that are about the game (what `check` answers with `legal: false`),
+    /// false for input that is broken whatever the rules say.
+    pub fn is_rule_refusal(&self) -> bool {
+        matches!(
+            self,
+            RefereeError::GameOver
+                | RefereeError::ChancePending
+                | RefereeError::NoChancePending
+                | RefereeError::NotYourTurn { .. }
+                | RefereeError::Violation { .. }
+        )
+    }
+
+    fn violation<V: crate::games::Violation>(violation: V) -> Self {
+        let mut params = match serde_json::to_value(&violation) {
+            Ok(Value::Object(map)) => map,
+            _ => Map::new(),
+        };
+        params.remove("code");
+        RefereeError::Violation {
+            code: violation.code(),
+            message: violation.to_string(),
+            params,
+        }
+    }
+}
+
+/// A refusal as clients see it in a `check` answer.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Refusal {
+    /// Stable snake_case code, e.g. `card_not_in_hand`.
+    pub code: String,
+    /// A sentence for people.
+    pub message: String,
+    /// The refusal's parameters (the card, the hand size, the seats that may act...).
+    #[schema(value_type = Object)]
+    pub params: Map<String, Value>,
+}
+
+impl From<&RefereeError> for Refusal {
+    fn from(error: &RefereeError) -> Self {
+        Self {
+            code: error.code().to_owned(),
+            message: error.to_string(),
+            params: error.params(),
+        }
+    }
+}
+
+/// One input of a match log, typed for game `G`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input<M, C> {
+    Move { seat: Seat, mv: M },
+    Chance(C),
+}
+
+pub type GameInput<G> = Input<<G as Game>::Move, <G as Game>::Chance>;
+
+pub fn parse<T: DeserializeOwned>(what: &'static str, value: Value) -> Result<T, RefereeError> {
+    serde_json::from_value(value).map_err(|e| RefereeError::Malformed {
+        what,
+        detail: e.to_string(),
+    })
+}
+
+pub fn to_json<T: Serialize>(value: &T) -> Value {
+    // Game wire types are plain data (no maps with non-string keys): serialising cannot fail.
+    serde_json::to_value(value).expect("game wire types serialise to JSON")
+}
+
+/// Parses options (absent means the defaults) and checks them against the player count.
+pub fn options<G: Game>(value: Option<Value>, players: usize) -> Result<G::Options, RefereeError> {
+    if !(G::MIN_PLAYERS..=G::MAX_PLAYERS).contains(&players) {
+        return Err(RefereeError::PlayerCount {
+            players,
+            min: G::MIN_PLAYERS,
+            max: G::MAX_PLAYERS,
+        });
+    }
+    let options: G::Options = match value {
+        None | Some(Value::Null) => G::Options::default(),
+        Some(value) => parse("options", value)?,
+    };
+    G::validate_options(&options, players).map_err(RefereeError::Options)?;
+    Ok(options)
+}
+
+/// Parses an untrusted state and checks it is one that play could have produced.
+pub fn untrusted_state<G: Game>(value: Value) -> Result<G::State, RefereeError> {
+    let state: G::State = parse("state", value)?;
+    G::check_state(&state).map_err(RefereeError::Inconsistent)?;
+    Ok(state)
+}
+
+fn check_seat<G: Game>(state: &G::State, seat: Seat) -> Result<(), RefereeError> {
+    let players = G::standings(state).totals.len();
+    if seat >= players {
+        return Err(RefereeError::UnknownSeat { seat, players });
+    }
+    Ok(())
+}
+
+/// Plays one move through the shared checks, then the game's rules. Leaves the state unchanged on
+/// any refusal.
+pub fn play_move<G: Game>(
+    state: &mut G::State,
+    seat: Seat,
+    mv: &G::Move,
+) -> Result<Vec<G::Event>, RefereeError> {
+    check_seat::<G>(state, seat)?;
+    if G::is_over(state) {
+        return Err(RefereeError::GameOver);
+    }
+    if G::chance_pending(state) {
+        return Err(RefereeError::ChancePending);
+    }
+    let to_act = G::to_act(state);
+    if !to_act.contains(&seat) {
+        return Err(RefereeError::NotYourTurn { seat, to_act });
+    }
+    G::play(state, seat, mv).map_err(RefereeError::violation)
+}
+
+/// Applies a reported chance outcome, which the game checks is possible.
+pub fn play_chance<G: Game>(
+    state: &mut G::State,
+    outcome: &G::Chance,
+) -> Result<Vec<G::Event>, RefereeError> {
+    if G::is_over(state) {
+        return Err(RefereeError::GameOver);
+    }
+    if !G::chance_pending(state) {
+        return Err(RefereeError::NoChancePending);
+    }
+    G::resolve_chance(state, outcome).map_err(RefereeError::violation)
+}
+
+pub fn play_input<G: Game>(
+    state: &mut G::State,
+    input: &GameInput<G>,
+) -> Result<Vec<G::Event>, RefereeError> {
+    match input {
+        Input::Move { seat, mv } => play_move::<G>(state, *seat, mv),
+        Input::Chance(outcome) => play_chance::<G>(state, outcome),
+    }
+}
+
+/// Resolves every pending chance event from `seed`, the event at ply `p` drawing from stream `p`.
+/// Returns the realised outcomes with their events, in order, starting at `next_ply`.
+pub fn resolve_from_seed<G: Game>(
+    state: &mut G::State,
+    seed: &Seed,
+    next_ply: u64,
+) -> Vec<(G::Chance, Vec<G::Event>)> {
+    let mut resolved = Vec::new();
+    let mut ply = next_ply;
+    while G::chance_pending(state) && !G::is_over(state) {
+        let outcome = G::sample_chance(state, &mut seed.stream(ply));
+        let events = G::resolve_chance(state, &outcome)
+            .unwrap_or_else(|v| panic!("{} sampled an impossible outcome: {v}", G::KIND.slug()));
+        resolved.push((outcome, events));
+        ply += 1;
+    }
+    resolved
+}
+
+/// The state after the first `upto` inputs of a log (all of them if `None`), with each input's
+/// events. A log that does not replay is an error: it names the first ply that fails.
+pub fn replay<G: Game>(
+    options: G::Options,
+    players: usize,
+    inputs: &[GameInput<G>],
+    upto: Option<usize>,
+) -> Result<(G::State, Vec<Vec<G::Event>>), (usize, RefereeError)> {
+    let mut state = G::setup(options, players);
+    let count = upto.unwrap_or(inputs.len()).min(inputs.len());
+    let mut events = Vec::with_capacity(count);
+    for (index, input) in inputs[..count].iter().enumerate() {
+        events.push(play_input::<G>(&mut state, input).map_err(|e| (index + 1, e))?);
+    }
+    Ok((state, events))
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON-facing entry points: parse into the game's types, run, serialise back.
+
+/// A state with what clients need to act on it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct StateReply {
+    /// The full state (hidden information included): post it back to the other stateless
+    /// endpoints. Its schema is the game's `State`.
+    #[schema(value_type = Object)]
+    pub state: Value,
+    /// Seats that may move now.
+    pub to_act: Vec<Seat>,
+    /// True when play waits for a chance outcome (report it to `/chance`).
+    pub chance_pending: bool,
+    pub over: bool,
+    /// What happened, in order.
+    #[schema(value_type = Vec<Object>)]
+    pub events: Vec<Value>,
+}
+
+fn state_reply<G: Game>(state: &G::State, events: Vec<Value>) -> StateReply {
+    StateReply {
+        state: to_json(state),
+        to_act: G::to_act(state),
+        chance_pending: G::chance_pending(state),
+        over: G::is_over(state),
+        events,
+    }
+}
+
+fn events_json<G: Game>(events: &[G::Event], viewer: Viewer) -> Vec<Value> {
+    events
+        .iter()
+        .map(|e| to_json(&G::redact_event(e, viewer)))
+        .collect()
+}
+
+/// A fresh state for `players`; with a seed, every chance event up to the first move is resolved.
+pub fn any_setup(
+    kind: GameKind,
+    players: usize,
+    options_json: Option<Value>,
+    seed: Option<&Seed>,
+) -> Result<StateReply, RefereeError> {
+    with_game!(kind, G => {
+        let mut state = G::setup(options::<G>(options_json, players)?, players);
+        let mut events = Vec::new();
+        if let Some(seed) = seed {
+            for (_, evs) in resolve_from_seed::<G>(&mut state, seed, 1) {
+                events.extend(events_json::<G>(&evs, Viewer::Full));
+            }
+        }
+        Ok(state_reply::<G>(&state, events))
+    })
+}
+
+/// Plays `mv` as `seat` on a client-supplied state.
+pub fn any_move(
+    kind: GameKind,
+    state: Value,
+    seat: Seat,
+    mv: Value,
+) -> Result<StateReply, RefereeError> {
+    with_game!(kind, G => {
+        let mut state = untrusted_state::<G>(state)?;
+        let mv: <G as Game>::Move = parse("move", mv)?;
+        let events = play_move::<G>(&mut state, seat, &mv)?;
+        Ok(state_reply::<G>(&state, events_json::<G>(&events, Viewer::Full)))
+    })
+}
+
+/// Applies a reported chance outcome to a client-supplied state.
+pub fn any_chance(kind: GameKind, state: Value, outcome: Value) -> Result<StateReply, RefereeError> {
+    with_game!(kind, G => {
+        let mut state = untrusted_state::<G>(state)?;
+        let outcome: <G as Game>::Chance = parse("chance", outcome)?;
+        let events = play_chance::<G>(&mut state, &outcome)?;
+        Ok(state_reply::<G>(&state, events_json::<G>(&events, Viewer::Full)))
+    })
+}
+
+pub fn any_legal_moves(kind: GameKind, state: Value, seat: Seat) -> Result<Vec<Value>, RefereeError> {
+    with_game!(kind, G => {
+        let state = untrusted_state::<G>(state)?;
+        check_seat::<G>(&state, seat)?;
+        Ok(G::legal_moves(&state, seat).iter().map(to_json).collect())
+    })
+}
+
+/// A score with its itemised breakdown.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ScoreReply {
+    /// The game's itemised breakdown (its schema is the game's `Score`).
+    #[schema(value_type = Object)]
+    pub breakdown: Value,
+    pub standings: Standings,
+    pub over: bool,
+}
+
+pub fn any_score(kind: GameKind, state: Value) -> Result<ScoreReply, RefereeError> {
+    with_game!(kind, G => {
+        let state = untrusted_state::<G>(state)?;
+        Ok(ScoreReply {
+            breakdown: to_json(&G::score(&state)),
+            standings: G::standings(&state),
+            over: G::is_over(&state),
+        })
+    })
+}
+
+pub fn any_view(kind: GameKind, state: Value, viewer: Viewer) -> Result<Value, RefereeError> {
+    with_game!(kind, G => {
+        let state = untrusted_state::<G>(state)?;
+        if let Viewer::Seat(seat) = viewer {
+            check_seat::<G>(&state, seat)?;
+        }
+        Ok(to_json(&G::view(&state, viewer)))
+    })
+}

@@ -1,0 +1,259 @@
+//! Rows and queries for matches, their seats and their event logs.
+
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
+use serde_json::Value;
+use uuid::Uuid;
+
+use super::schema::{match_events, match_seats, matches};
+use super::StoreError;
+
+#[diesel::declare_sql_function]
+extern "SQL" {
+    /// PostgreSQL's `lower(text)`, which the player-name index is built on.
+    fn lower(text: diesel::sql_types::Text) -> diesel::sql_types::Text;
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = matches)]
+pub struct MatchRow {
+    pub id: Uuid,
+    pub game: String,
+    pub rules_version: String,
+    pub options: Value,
+    pub randomness: String,
+    pub seed: Option<String>,
+    pub seed_sha256: Option<String>,
+    pub owner_token_hash: Vec<u8>,
+    pub status: String,
+    pub version: i64,
+    pub state: Value,
+    pub result: Option<Value>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub finished_at: Option<DateTime<Utc>>,
+}
+
+/// What a history list shows of a match (no state, no secrets).
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = matches)]
+pub struct MatchSummaryRow {
+    pub id: Uuid,
+    pub game: String,
+    pub status: String,
+    pub version: i64,
+    pub created_at: DateTime<Utc>,
+    pub finished_at: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = match_seats)]
+pub struct SeatRow {
+    pub match_id: Uuid,
+    pub seat: i32,
+    pub player_name: String,
+    pub token_hash: Vec<u8>,
+    pub final_score: Option<i64>,
+    pub final_rank: Option<i32>,
+    pub winner: Option<bool>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = match_events)]
+pub struct EventRow {
+    pub match_id: Uuid,
+    pub ply: i64,
+    pub seat: Option<i32>,
+    pub payload: Value,
+    pub idempotency_key: Option<String>,
+    pub request_hash: Option<Vec<u8>>,
+    pub response: Option<Value>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// What a finished match records per seat.
+pub struct SeatResult {
+    pub seat: i32,
+    pub score: i64,
+    pub rank: i32,
+    pub winner: bool,
+}
+
+pub async fn insert(
+    conn: &mut AsyncPgConnection,
+    row: &MatchRow,
+    seats: &[SeatRow],
+    events: &[EventRow],
+) -> Result<(), StoreError> {
+    diesel::insert_into(matches::table)
+        .values(row)
+        .execute(conn)
+        .await?;
+    diesel::insert_into(match_seats::table)
+        .values(seats)
+        .execute(conn)
+        .await?;
+    append_events(conn, events).await
+}
+
+pub async fn find(conn: &mut AsyncPgConnection, id: Uuid) -> Result<Option<MatchRow>, StoreError> {
+    Ok(matches::table
+        .find(id)
+        .select(MatchRow::as_select())
+        .first(conn)
+        .await
+        .optional()?)
+}
+
+/// Reads and locks the match row until the transaction ends: moves on one match are serialised.
+pub async fn find_for_update(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+) -> Result<Option<MatchRow>, StoreError> {
+    Ok(matches::table
+        .find(id)
+        .select(MatchRow::as_select())
+        .for_update()
+        .first(conn)
+        .await
+        .optional()?)
+}
+
+pub async fn seats(conn: &mut AsyncPgConnection, id: Uuid) -> Result<Vec<SeatRow>, StoreError> {
+    Ok(match_seats::table
+        .filter(match_seats::match_id.eq(id))
+        .order(match_seats::seat)
+        .select(SeatRow::as_select())
+        .load(conn)
+        .await?)
+}
+
+pub async fn seats_of(
+    conn: &mut AsyncPgConnection,
+    ids: &[Uuid],
+) -> Result<Vec<SeatRow>, StoreError> {
+    Ok(match_seats::table
+        .filter(match_seats::match_id.eq_any(ids))
+        .order((match_seats::match_id, match_seats::seat))
+        .select(SeatRow::as_select())
+        .load(conn)
+        .await?)
+}
+
+pub async fn events(conn: &mut AsyncPgConnection, id: Uuid) -> Result<Vec<EventRow>, StoreError> {
+    Ok(match_events::table
+        .filter(match_events::match_id.eq(id))
+        .order(match_events::ply)
+        .select(EventRow::as_select())
+        .load(conn)
+        .await?)
+}
+
+pub async fn event_by_idempotency_key(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+    key: &str,
+) -> Result<Option<EventRow>, StoreError> {
+    Ok(match_events::table
+        .filter(match_events::match_id.eq(id))
+        .filter(match_events::idempotency_key.eq(key))
+        .select(EventRow::as_select())
+        .first(conn)
+        .await
+        .optional()?)
+}
+
+pub async fn append_events(
+    conn: &mut AsyncPgConnection,
+    events: &[EventRow],
+) -> Result<(), StoreError> {
+    if !events.is_empty() {
+        diesel::insert_into(match_events::table)
+            .values(events)
+            .execute(conn)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Moves the snapshot forward after new events were appended.
+pub async fn advance(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+    version: i64,
+    state: &Value,
+    finished: Option<(&Value, &[SeatResult])>,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let (status, result, finished_at) = match finished {
+        Some((result, _)) => ("finished", Some(result), Some(now)),
+        None => ("in_progress", None, None),
+    };
+    diesel::update(matches::table.find(id))
+        .set((
+            matches::version.eq(version),
+            matches::state.eq(state),
+            matches::status.eq(status),
+            matches::result.eq(result),
+            matches::updated_at.eq(now),
+            matches::finished_at.eq(finished_at),
+        ))
+        .execute(conn)
+        .await?;
+    for seat in finished.map(|(_, seats)| seats).unwrap_or_default() {
+        diesel::update(match_seats::table.find((id, seat.seat)))
+            .set((
+                match_seats::final_score.eq(seat.score),
+                match_seats::final_rank.eq(seat.rank),
+                match_seats::winner.eq(seat.winner),
+            ))
+            .execute(conn)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Filters of the match list; every field is optional.
+#[derive(Debug, Default, Clone)]
+pub struct ListFilter {
+    pub game: Option<String>,
+    pub status: Option<String>,
+    /// Compared case-insensitively with each seat's player name.
+    pub player: Option<String>,
+    /// Keyset cursor: only matches strictly older than this (created_at, id).
+    pub before: Option<(DateTime<Utc>, Uuid)>,
+}
+
+/// Newest first, `limit` rows at most.
+pub async fn list(
+    conn: &mut AsyncPgConnection,
+    filter: &ListFilter,
+    limit: i64,
+) -> Result<Vec<MatchSummaryRow>, StoreError> {
+    let mut query = matches::table
+        .select(MatchSummaryRow::as_select())
+        .order((matches::created_at.desc(), matches::id.desc()))
+        .limit(limit)
+        .into_boxed();
+    if let Some(game) = &filter.game {
+        query = query.filter(matches::game.eq(game.clone()));
+    }
+    if let Some(status) = &filter.status {
+        query = query.filter(matches::status.eq(status.clone()));
+    }
+    if let Some(player) = &filter.player {
+        let with_player = match_seats::table
+            .filter(lower(match_seats::player_name).eq(lower(player.clone())))
+            .select(match_seats::match_id);
+        query = query.filter(matches::id.eq_any(with_player));
+    }
+    if let Some((created_at, id)) = filter.before {
+        query = query.filter(
+            matches::created_at
+                .lt(created_at)
+                .or(matches::created_at.eq(created_at).and(matches::id.lt(id))),
+        );
+    }
+    Ok(query.load(conn).await?)
+}

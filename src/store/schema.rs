@@ -1,0 +1,51 @@
+// @generated automatically by Diesel CLI.
+
+diesel::table! {
+    match_events (match_id, ply) {
+        match_id -> Uuid,
+        ply -> Int8,
+        seat -> Nullable<Int4>,
+        payload -> Jsonb,
+        idempotency_key -> Nullable<Text>,
+        request_hash -> Nullable<Bytea>,
+        response -> Nullable<Jsonb>,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    match_seats (match_id, seat) {
+        match_id -> Uuid,
+        seat -> Int4,
+        player_name -> Text,
+        token_hash -> Bytea,
+        final_score -> Nullable<Int8>,
+        final_rank -> Nullable<Int4>,
+        winner -> Nullable<Bool>,
+    }
+}
+
+diesel::table! {
+    matches (id) {
+        id -> Uuid,
+        game -> Text,
+        rules_version -> Text,
+        options -> Jsonb,
+        randomness -> Text,
+        seed -> Nullable<Text>,
+        seed_sha256 -> Nullable<Text>,
+        owner_token_hash -> Bytea,
+        status -> Text,
+        version -> Int8,
+        state -> Jsonb,
+        result -> Nullable<Jsonb>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+        finished_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::joinable!(match_events -> matches (match_id));
+diesel::joinable!(match_seats -> matches (match_id));
+
+diesel::allow_tables_to_appear_in_same_query!(match_events, match_seats, matches,);

@@ -1,0 +1,6 @@
+//! HTTP tests against the real PostgreSQL: each test has the app on its own port and database.
+
+mod errors;
+mod hosted;
+mod stateless;
+mod support;

@@ -1,0 +1,256 @@
+//! Test harness: each test gets the app on a free port and its own database, cloned from a
+//! template that is migrated once per migrations content.
+
+use std::net::TcpListener;
+
+use diesel::Connection;
+use diesel_async::async_connection_wrapper::AsyncConnectionWrapper;
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use referee::config::Settings;
+use referee::store::Store;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+/// The PostgreSQL server tests use; they create and drop their own databases on it.
+fn server_url() -> String {
+    std::env::var("TEST_DATABASE_SERVER")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".to_owned())
+}
+
+async fn admin() -> AsyncPgConnection {
+    AsyncPgConnection::establish(&format!("{}/postgres", server_url()))
+        .await
+        .expect("connect to PostgreSQL as postgres (is it running?)")
+}
+
+/// The template's name depends on the migrations, so a changed migration never reuses a stale one.
+fn template_name() -> String {
+    let mut hasher = Sha256::new();
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/migrations");
+    let mut files: Vec<_> = walk(std::path::Path::new(dir));
+    files.sort();
+    for file in files {
+        hasher.update(file.to_string_lossy().as_bytes());
+        hasher.update(std::fs::read(&file).unwrap());
+    }
+    format!("referee_tmpl_{}", &hex::encode(hasher.finalize())[..16])
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flat_map(|entry| {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path)
+            } else {
+                vec![path]
+            }
+        })
+        .collect()
+}
+
+async fn database_exists(conn: &mut AsyncPgConnection, name: &str) -> bool {
+    #[derive(diesel::QueryableByName)]
+    struct Found {
+        #[diesel(sql_type = diesel::sql_types::Integer)]
+        #[allow(dead_code)]
+        one: i32,
+    }
+    let found: Vec<Found> = diesel::sql_query("SELECT 1 AS one FROM pg_database WHERE datname = $1")
+        .bind::<diesel::sql_types::Text, _>(name)
+        .load(conn)
+        .await
+        .unwrap();
+    !found.is_empty()
+}
+
+/// Creates the migrated template once, under an advisory lock (tests may run in parallel
+/// processes).
+async fn template() -> String {
+    let name = template_name();
+    let mut conn = admin().await;
+    diesel::sql_query("SELECT pg_advisory_lock(8675309)")
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    if !database_exists(&mut conn, &name).await {
+        let store = Store::new(&format!("{}/{name}", server_url()), 1);
+        store.prepare().await.expect("migrate the template database");
+    }
+    diesel::sql_query("SELECT pg_advisory_unlock(8675309)")
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    name
+}
+
+async fn fresh_database() -> String {
+    let template = template().await;
+    let name = format!("referee_test_{}", uuid::Uuid::new_v4().simple());
+    let mut conn = admin().await;
+    // The template's last connection may take a moment to go away after migrating it.
+    for attempt in 0.. {
+        let sql = format!("CREATE DATABASE {name} TEMPLATE {template}");
+        match diesel::sql_query(sql).execute(&mut conn).await {
+            Ok(_) => break,
+            Err(e) if attempt < 50 && e.to_string().contains("accessed by other users") => {
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await
+            }
+            Err(e) => panic!("create test database: {e}"),
+        }
+    }
+    name
+}
+
+pub struct TestApp {
+    pub base: String,
+    pub client: reqwest::Client,
+    database: Option<String>,
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(name) = self.database.take() {
+            let url = format!("{}/postgres", server_url());
+            // A sync connection on its own thread: Drop cannot await.
+            let _ = std::thread::spawn(move || {
+                if let Ok(mut conn) =
+                    <AsyncConnectionWrapper<AsyncPgConnection> as Connection>::establish(&url)
+                {
+                    let sql = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
+                    let _ = diesel::RunQueryDsl::execute(diesel::sql_query(sql), &mut conn);
+                }
+            })
+            .join();
+        }
+    }
+}
+
+fn start(store: Store, database_url: String) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    let settings = Settings {
+        database_url,
+        bind_address: address,
+        pool_size: 4,
+        body_limit_bytes: 64 * 1024,
+        workers: Some(1),
+    };
+    let server = referee::http::server(store, &settings, listener).unwrap();
+    tokio::spawn(server);
+    format!("http://{address}")
+}
+
+/// The app with its own fresh, migrated database.
+pub async fn spawn_app() -> TestApp {
+    let name = fresh_database().await;
+    let url = format!("{}/{name}", server_url());
+    let store = Store::new(&url, 4);
+    store.prepare().await.unwrap();
+    TestApp {
+        base: start(store, url),
+        client: reqwest::Client::new(),
+        database: Some(name),
+    }
+}
+
+/// The app pointed at a database server that does not answer.
+pub async fn spawn_app_without_database() -> TestApp {
+    let url = "postgres://postgres@127.0.0.1:9/nowhere".to_owned();
+    let store = Store::new(&url, 2);
+    store.prepare_in_background();
+    TestApp {
+        base: start(store, url),
+        client: reqwest::Client::new(),
+        database: None,
+    }
+}
+
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Value,
+}
+
+impl TestApp {
+    pub async fn send(&self, request: reqwest::RequestBuilder) -> Reply {
+        let response = request.send().await.expect("request reaches the app");
+        let status = response.status();
+        let headers = response.headers().clone();
+        let text = response.text().await.unwrap();
+        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        Reply {
+            status,
+            headers,
+            body,
+        }
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> Reply {
+        let mut request = self.client.get(format!("{}{path}", self.base));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        self.send(request).await
+    }
+
+    pub async fn post(&self, path: &str, body: &Value, token: Option<&str>) -> Reply {
+        let mut request = self.client.post(format!("{}{path}", self.base)).json(body);
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        self.send(request).await
+    }
+
+    /// Creates a Lucky Jack match; returns the creation answer.
+    pub async fn create_lucky_jack(&self, names: &[&str], options: Value, randomness: &str) -> Value {
+        let seats: Vec<Value> = names.iter().map(|n| json!({ "name": n })).collect();
+        let reply = self
+            .post(
+                "/v1/matches",
+                &json!({"game": "lucky-jack", "seats": seats, "options": options, "randomness": randomness}),
+                None,
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
+        reply.body
+    }
+}
+
+/// Plays a server-seeded match to its end, each turn taking one of the acting seat's legal moves
+/// (chosen by a fixed pseudo-random sequence) and checking the version every time.
+pub async fn play_to_end(app: &TestApp, created: &Value) -> Value {
+    let id = created["match"]["id"].as_str().unwrap();
+    let tokens: Vec<String> = created["seat_tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["token"].as_str().unwrap().to_owned())
+        .collect();
+    let mut pick: u64 = 0x2545_F491_4F6C_DD1D;
+    for _ in 0..20_000 {
+        let owner_view = app.get(&format!("/v1/matches/{id}"), None).await.body;
+        if owner_view["status"] == "finished" {
+            return owner_view;
+        }
+        let seat = owner_view["to_act"][0].as_u64().expect("someone may act") as usize;
+        let mine = app.get(&format!("/v1/matches/{id}"), Some(&tokens[seat])).await.body;
+        let moves = mine["view"]["legal_moves"].as_array().unwrap();
+        assert!(!moves.is_empty(), "seat {seat} may act but has no legal move");
+        pick ^= pick << 13;
+        pick ^= pick >> 7;
+        pick ^= pick << 17;
+        let chosen = &moves[(pick % moves.len() as u64) as usize];
+        let reply = app
+            .post(
+                &format!("/v1/matches/{id}/moves"),
+                &json!({"expected_version": mine["version"], "move": chosen}),
+                Some(&tokens[seat]),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::OK, "{chosen}: {}", reply.body);
+    }
+    panic!("the match did not end");
+}
