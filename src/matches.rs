@@ -463,7 +463,13 @@ pub async fn create(store: &Store, request: CreateMatch) -> Result<CreatedMatch,
     })
 }
 
-fn event_row(id: Uuid, ply: i64, seat: Option<Seat>, payload: Value, now: DateTime<Utc>) -> EventRow {
+fn event_row(
+    id: Uuid,
+    ply: i64,
+    seat: Option<Seat>,
+    payload: Value,
+    now: DateTime<Utc>,
+) -> EventRow {
     EventRow {
         match_id: id,
         ply,
@@ -476,7 +482,11 @@ fn event_row(id: Uuid, ply: i64, seat: Option<Seat>, payload: Value, now: DateTi
     }
 }
 
-fn detail(row: &MatchRow, seats: &[SeatRow], credential: Credential) -> Result<MatchDetail, Problem> {
+fn detail(
+    row: &MatchRow,
+    seats: &[SeatRow],
+    credential: Credential,
+) -> Result<MatchDetail, Problem> {
     let viewer = viewer_for(row, credential);
     let kind = kind_of(row)?;
     let finished = row.status == "finished";
@@ -512,7 +522,9 @@ async fn load(
     token: Option<&str>,
 ) -> Result<(crate::store::Conn, MatchRow, Vec<SeatRow>, Credential), Problem> {
     let mut conn = store.conn().await?;
-    let row = q::find(&mut conn, id).await?.ok_or_else(|| unknown_match(id))?;
+    let row = q::find(&mut conn, id)
+        .await?
+        .ok_or_else(|| unknown_match(id))?;
     let seats = q::seats(&mut conn, id).await?;
     let credential = authenticate(&row, &seats, token)?;
     Ok((conn, row, seats, credential))
@@ -560,7 +572,8 @@ fn check_open(row: &MatchRow, expected_version: Option<i64>) -> Result<(), Probl
                     row.version
                 ),
             );
-            problem.params = Some(serde_json::json!({"expected": expected, "current": row.version}));
+            problem.params =
+                Some(serde_json::json!({"expected": expected, "current": row.version}));
             return Err(problem);
         }
     }
@@ -739,7 +752,14 @@ async fn advance<G: Game>(
             .iter()
             .enumerate()
             .map(|(i, (seat, payload, events))| {
-                log_entry::<G>(row.version + 1 + i as i64, *seat, payload, events, viewer, now)
+                log_entry::<G>(
+                    row.version + 1 + i as i64,
+                    *seat,
+                    payload,
+                    events,
+                    viewer,
+                    now,
+                )
             })
             .collect(),
         view: referee::to_json(&G::view(&state, viewer)),
@@ -748,7 +768,9 @@ async fn advance<G: Game>(
     let mut rows: Vec<EventRow> = plies
         .into_iter()
         .enumerate()
-        .map(|(i, (seat, payload, _))| event_row(row.id, row.version + 1 + i as i64, seat, payload, now))
+        .map(|(i, (seat, payload, _))| {
+            event_row(row.id, row.version + 1 + i as i64, seat, payload, now)
+        })
         .collect();
     rows[0].idempotency_key = accepted.idempotency_key;
     rows[0].request_hash = Some(accepted.request_hash);
@@ -767,7 +789,15 @@ async fn advance<G: Game>(
                 winner: standings.winners.contains(&s),
             })
             .collect();
-        q::advance(conn, row.id, version, &state_json, Some((&result, &seat_results)), now).await?;
+        q::advance(
+            conn,
+            row.id,
+            version,
+            &state_json,
+            Some((&result, &seat_results)),
+            now,
+        )
+        .await?;
     } else {
         q::advance(conn, row.id, version, &state_json, None, now).await?;
     }
@@ -827,11 +857,15 @@ fn replayed<G: Game>(
     players: usize,
     rows: &[EventRow],
     upto: Option<usize>,
-) -> Result<(G::State, Vec<Vec<G::Event>>), Problem> {
+) -> Result<referee::Replayed<G>, Problem> {
     let inputs = typed_inputs::<G>(rows)?;
     let options: G::Options = stored("options", row.options.clone())?;
-    referee::replay::<G>(options, players, &inputs, upto)
-        .map_err(|(ply, e)| Problem::internal(format!("match {} fails to replay at ply {ply}: {e}", row.id)))
+    referee::replay::<G>(options, players, &inputs, upto).map_err(|(ply, e)| {
+        Problem::internal(format!(
+            "match {} fails to replay at ply {ply}: {e}",
+            row.id
+        ))
+    })
 }
 
 pub async fn log(store: &Store, id: Uuid, token: Option<&str>) -> Result<MatchLog, Problem> {
@@ -862,7 +896,10 @@ pub async fn at_ply(
     if !(0..=row.version).contains(&ply) {
         return Err(Problem::not_found(
             "unknown_ply",
-            format!("ply {ply} is outside this match's log (0 to {})", row.version),
+            format!(
+                "ply {ply} is outside this match's log (0 to {})",
+                row.version
+            ),
         ));
     }
     let viewer = viewer_for(&row, credential);
@@ -936,7 +973,11 @@ pub async fn export(store: &Store, id: Uuid, token: Option<&str>) -> Result<Matc
                 }
             })
             .collect(),
-        result: row.result.clone().map(|r| stored("result", r)).transpose()?,
+        result: row
+            .result
+            .clone()
+            .map(|r| stored("result", r))
+            .transpose()?,
         created_at: row.created_at,
         finished_at: row.finished_at,
     })
@@ -985,7 +1026,9 @@ fn encode_cursor(created_at: DateTime<Utc>, id: Uuid) -> String {
 
 fn decode_cursor(cursor: &str) -> Option<(DateTime<Utc>, Uuid)> {
     use base64::Engine;
-    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(cursor).ok()?;
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(cursor)
+        .ok()?;
     let text = String::from_utf8(bytes).ok()?;
     let (micros, id) = text.split_once('|')?;
     Some((
@@ -1002,10 +1045,20 @@ pub async fn list(store: &Store, query: ListQuery) -> Result<MatchPage, Problem>
     let before = query
         .cursor
         .as_deref()
-        .map(|c| decode_cursor(c).ok_or_else(|| Problem::bad_request("invalid_cursor", "the cursor is not one this service issued")))
+        .map(|c| {
+            decode_cursor(c).ok_or_else(|| {
+                Problem::bad_request(
+                    "invalid_cursor",
+                    "the cursor is not one this service issued",
+                )
+            })
+        })
         .transpose()?;
     if query.player.as_deref().is_some_and(|p| p.contains('\0')) {
-        return Err(Problem::bad_request("invalid_player", "a player name has no NUL characters"));
+        return Err(Problem::bad_request(
+            "invalid_player",
+            "a player name has no NUL characters",
+        ));
     }
     let filter = q::ListFilter {
         game: query.game.map(|g| g.slug().to_owned()),

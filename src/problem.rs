@@ -9,8 +9,26 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
+/// An error answer: a boxed [`ProblemDocument`], so `Result<T, Problem>` stays small.
+#[derive(Debug, Clone)]
+pub struct Problem(Box<ProblemDocument>);
+
+impl std::ops::Deref for Problem {
+    type Target = ProblemDocument;
+    fn deref(&self) -> &ProblemDocument {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Problem {
+    fn deref_mut(&mut self) -> &mut ProblemDocument {
+        &mut self.0
+    }
+}
+
 /// An RFC 9457 problem document.
 #[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(as = Problem)]
 #[schema(example = json!({
     "type": "urn:referee:problem:card_not_in_hand",
     "title": "The move breaks a rule of the game",
@@ -19,7 +37,7 @@ use utoipa::ToSchema;
     "code": "card_not_in_hand",
     "params": {"card": "bell"}
 }))]
-pub struct Problem {
+pub struct ProblemDocument {
     /// `urn:referee:problem:<code>`.
     #[serde(rename = "type")]
     pub kind: String,
@@ -54,7 +72,7 @@ impl Problem {
             503 => "Temporarily unavailable",
             _ => "Internal error",
         };
-        Self {
+        Self(Box::new(ProblemDocument {
             kind: format!("urn:referee:problem:{code}"),
             title: title.to_owned(),
             status: status.as_u16(),
@@ -62,7 +80,7 @@ impl Problem {
             code: code.to_owned(),
             params: None,
             retry_after: None,
-        }
+        }))
     }
 
     pub fn bad_request(code: &str, detail: impl Into<String>) -> Self {
@@ -128,7 +146,7 @@ impl ResponseError for Problem {
         if let Some(seconds) = self.retry_after {
             response.insert_header((header::RETRY_AFTER, seconds.to_string()));
         }
-        response.body(serde_json::to_string(self).unwrap_or_default())
+        response.body(serde_json::to_string(&*self.0).unwrap_or_default())
     }
 }
 

@@ -159,6 +159,9 @@ pub enum Input<M, C> {
 
 pub type GameInput<G> = Input<<G as Game>::Move, <G as Game>::Chance>;
 
+/// A replayed state with the events of each input.
+pub type Replayed<G> = (<G as Game>::State, Vec<Vec<<G as Game>::Event>>);
+
 pub fn parse<T: DeserializeOwned>(what: &'static str, value: Value) -> Result<T, RefereeError> {
     serde_json::from_value(value).map_err(|e| RefereeError::Malformed {
         what,
@@ -274,7 +277,7 @@ pub fn replay<G: Game>(
     players: usize,
     inputs: &[GameInput<G>],
     upto: Option<usize>,
-) -> Result<(G::State, Vec<Vec<G::Event>>), (usize, RefereeError)> {
+) -> Result<Replayed<G>, (usize, RefereeError)> {
     let mut state = G::setup(options, players);
     let count = upto.unwrap_or(inputs.len()).min(inputs.len());
     let mut events = Vec::with_capacity(count);
@@ -356,7 +359,11 @@ pub fn any_move(
 }
 
 /// Applies a reported chance outcome to a client-supplied state.
-pub fn any_chance(kind: GameKind, state: Value, outcome: Value) -> Result<StateReply, RefereeError> {
+pub fn any_chance(
+    kind: GameKind,
+    state: Value,
+    outcome: Value,
+) -> Result<StateReply, RefereeError> {
     with_game!(kind, G => {
         let mut state = untrusted_state::<G>(state)?;
         let outcome: <G as Game>::Chance = parse("chance", outcome)?;
@@ -365,7 +372,11 @@ pub fn any_chance(kind: GameKind, state: Value, outcome: Value) -> Result<StateR
     })
 }
 
-pub fn any_legal_moves(kind: GameKind, state: Value, seat: Seat) -> Result<Vec<Value>, RefereeError> {
+pub fn any_legal_moves(
+    kind: GameKind,
+    state: Value,
+    seat: Seat,
+) -> Result<Vec<Value>, RefereeError> {
     with_game!(kind, G => {
         let state = untrusted_state::<G>(state)?;
         check_seat::<G>(&state, seat)?;

@@ -79,7 +79,10 @@ impl Inconsistency {
 }
 
 /// The data every wire type of a game needs: JSON both ways, an OpenAPI schema, and value equality.
-pub trait Wire: Serialize + DeserializeOwned + ToSchema + Clone + PartialEq + Debug + 'static {}
+pub trait Wire:
+    Serialize + DeserializeOwned + ToSchema + Clone + PartialEq + Debug + 'static
+{
+}
 impl<T: Serialize + DeserializeOwned + ToSchema + Clone + PartialEq + Debug + 'static> Wire for T {}
 
 /// One game's rules. Required methods are the primitives; `play` is built on them and is never

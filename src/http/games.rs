@@ -6,7 +6,7 @@ use serde_json::Value;
 use utoipa::{PartialSchema, ToSchema};
 
 use crate::games::{Game, GameKind, Seat, Viewer};
-use crate::problem::Problem;
+use crate::problem::{Problem, ProblemDocument};
 use crate::referee::{self, Refusal, ScoreReply, StateReply};
 use crate::seed::Seed;
 use crate::with_game;
@@ -85,7 +85,10 @@ fn game(slug: &str) -> Result<GameKind, Problem> {
         let known: Vec<&str> = GameKind::ALL.iter().map(|k| k.slug()).collect();
         Problem::not_found(
             "unknown_game",
-            format!("no game is called {slug:?}; known games: {}", known.join(", ")),
+            format!(
+                "no game is called {slug:?}; known games: {}",
+                known.join(", ")
+            ),
         )
     })
 }
@@ -95,7 +98,7 @@ fn game(slug: &str) -> Result<GameKind, Problem> {
     tag = "games",
     responses(
         (status = 200, body = Vec<GameEntry>),
-        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
     )
 )]
 #[get("/games")]
@@ -109,7 +112,7 @@ pub async fn list_games() -> web::Json<Vec<GameEntry>> {
     params(("game" = String, Path, description = "The game's slug", example = "lucky-jack")),
     responses(
         (status = 200, body = GameEntry),
-        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{game}")]
@@ -138,7 +141,7 @@ pub struct SetupRequest {
     request_body = SetupRequest,
     responses(
         (status = 200, body = StateReply),
-        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{game}/states")]
@@ -200,7 +203,7 @@ pub struct CheckReply {
     request_body = CheckRequest,
     responses(
         (status = 200, body = CheckReply),
-        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{game}/check")]
@@ -244,7 +247,7 @@ pub struct ChanceRequest {
     request_body = ChanceRequest,
     responses(
         (status = 200, body = StateReply),
-        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{game}/chance")]
@@ -254,7 +257,11 @@ pub async fn report_chance(
 ) -> Result<web::Json<StateReply>, Problem> {
     let kind = game(&path)?;
     let body = body.into_inner();
-    Ok(web::Json(referee::any_chance(kind, body.state, body.outcome)?))
+    Ok(web::Json(referee::any_chance(
+        kind,
+        body.state,
+        body.outcome,
+    )?))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -280,7 +287,7 @@ pub struct LegalMovesReply {
     request_body = SeatStateRequest,
     responses(
         (status = 200, body = LegalMovesReply),
-        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{game}/legal-moves")]
@@ -311,7 +318,7 @@ pub struct StateRequest {
     request_body = StateRequest,
     responses(
         (status = 200, body = ScoreReply),
-        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{game}/score")]
@@ -320,7 +327,10 @@ pub async fn score_state(
     body: web::Json<StateRequest>,
 ) -> Result<web::Json<ScoreReply>, Problem> {
     let kind = game(&path)?;
-    Ok(web::Json(referee::any_score(kind, body.into_inner().state)?))
+    Ok(web::Json(referee::any_score(
+        kind,
+        body.into_inner().state,
+    )?))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -340,7 +350,7 @@ pub struct ViewRequest {
     request_body = ViewRequest,
     responses(
         (status = 200, body = Object),
-        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{game}/view")]

@@ -8,7 +8,7 @@ use crate::matches::{
     self, CreateMatch, CreatedMatch, ListQuery, MatchDetail, MatchExport, MatchLog, MatchPage,
     MatchResult, MoveReply, PlyView, SubmitChance, SubmitMove,
 };
-use crate::problem::Problem;
+use crate::problem::{Problem, ProblemDocument};
 use crate::store::Store;
 
 /// Create a match: returns one secret token per seat and an owner token (shown only here).
@@ -17,8 +17,8 @@ use crate::store::Store;
     request_body = CreateMatch,
     responses(
         (status = 201, body = CreatedMatch, headers(("Location" = String))),
-        (status = "4XX", body = Problem, content_type = "application/problem+json"),
-        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
     )
 )]
 #[post("/matches")]
@@ -38,8 +38,8 @@ pub async fn create_match(
     params(ListQuery),
     responses(
         (status = 200, body = MatchPage),
-        (status = "4XX", body = Problem, content_type = "application/problem+json"),
-        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
     )
 )]
 #[get("/matches")]
@@ -58,8 +58,8 @@ pub async fn list_matches(
     security((), ("token" = [])),
     responses(
         (status = 200, body = MatchDetail),
-        (status = "4XX", body = Problem, content_type = "application/problem+json"),
-        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
     )
 )]
 #[get("/matches/{id}")]
@@ -86,8 +86,8 @@ pub async fn get_match(
     security(("token" = [])),
     responses(
         (status = 200, body = MoveReply),
-        (status = "4XX", body = Problem, content_type = "application/problem+json"),
-        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
     )
 )]
 #[post("/matches/{id}/moves")]
@@ -119,8 +119,8 @@ pub async fn submit_move(
     security(("token" = [])),
     responses(
         (status = 200, body = MoveReply),
-        (status = "4XX", body = Problem, content_type = "application/problem+json"),
-        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
     )
 )]
 #[post("/matches/{id}/chance")]
@@ -148,8 +148,8 @@ pub async fn submit_chance(
     security((), ("token" = [])),
     responses(
         (status = 200, body = MatchLog),
-        (status = "4XX", body = Problem, content_type = "application/problem+json"),
-        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
     )
 )]
 #[get("/matches/{id}/log")]
@@ -171,8 +171,8 @@ pub async fn get_log(
     security((), ("token" = [])),
     responses(
         (status = 200, body = PlyView),
-        (status = "4XX", body = Problem, content_type = "application/problem+json"),
-        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
     )
 )]
 #[get("/matches/{id}/plies/{ply}")]
@@ -194,8 +194,8 @@ pub async fn get_ply(
     params(("id" = Uuid, Path)),
     responses(
         (status = 200, body = MatchResult),
-        (status = "4XX", body = Problem, content_type = "application/problem+json"),
-        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
     )
 )]
 #[get("/matches/{id}/result")]
@@ -218,8 +218,8 @@ pub async fn get_result(
     security((), ("token" = [])),
     responses(
         (status = 200, body = MatchExport),
-        (status = "4XX", body = Problem, content_type = "application/problem+json"),
-        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
     )
 )]
 #[get("/matches/{id}/export")]

@@ -60,29 +60,26 @@ impl Modify for BearerToken {
 }
 
 fn routes(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    config
-        .service(ops::healthz)
-        .service(ops::readyz)
-        .service(
-            scope::scope("/v1")
-                .service(games::list_games)
-                .service(games::get_game)
-                .service(games::setup_state)
-                .service(games::check_move)
-                .service(games::report_chance)
-                .service(games::legal_moves)
-                .service(games::score_state)
-                .service(games::view_state)
-                .service(matches::create_match)
-                .service(matches::list_matches)
-                .service(matches::get_match)
-                .service(matches::submit_move)
-                .service(matches::submit_chance)
-                .service(matches::get_log)
-                .service(matches::get_ply)
-                .service(matches::get_result)
-                .service(matches::export_match),
-        );
+    config.service(ops::healthz).service(ops::readyz).service(
+        scope::scope("/v1")
+            .service(games::list_games)
+            .service(games::get_game)
+            .service(games::setup_state)
+            .service(games::check_move)
+            .service(games::report_chance)
+            .service(games::legal_moves)
+            .service(games::score_state)
+            .service(games::view_state)
+            .service(matches::create_match)
+            .service(matches::list_matches)
+            .service(matches::get_match)
+            .service(matches::submit_move)
+            .service(matches::submit_chance)
+            .service(matches::get_log)
+            .service(matches::get_ply)
+            .service(matches::get_result)
+            .service(matches::export_match),
+    );
 }
 
 /// The OpenAPI document, as served at `/openapi.json` and committed in `openapi/`.
@@ -100,9 +97,10 @@ pub fn openapi() -> Spec {
 /// documented `Seat` instead.
 fn name_seat_schema(spec: Spec) -> Spec {
     let text = serde_json::to_string(&spec).expect("the spec serialises");
-    let mut value: serde_json::Value =
-        serde_json::from_str(&text.replace("#/components/schemas/usize", "#/components/schemas/Seat"))
-            .expect("the spec is JSON");
+    let mut value: serde_json::Value = serde_json::from_str(
+        &text.replace("#/components/schemas/usize", "#/components/schemas/Seat"),
+    )
+    .expect("the spec is JSON");
     if let Some(schemas) = value
         .pointer_mut("/components/schemas")
         .and_then(serde_json::Value::as_object_mut)

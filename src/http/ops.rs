@@ -4,7 +4,7 @@ use actix_web::{get, web, HttpResponse};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::problem::Problem;
+use crate::problem::{Problem, ProblemDocument};
 use crate::store::Store;
 
 #[derive(Serialize, ToSchema)]
@@ -27,7 +27,7 @@ pub async fn healthz() -> HttpResponse {
     tag = "operations",
     responses(
         (status = 200, body = Health),
-        (status = 503, body = Problem, content_type = "application/problem+json"),
+        (status = 503, body = ProblemDocument, content_type = "application/problem+json"),
     )
 )]
 #[get("/readyz")]

@@ -106,7 +106,8 @@ impl Store {
                 });
             let _ = done.send(result);
         });
-        wait.await.map_err(|_| "migration thread died".to_owned())??;
+        wait.await
+            .map_err(|_| "migration thread died".to_owned())??;
         self.ready.store(true, Ordering::Release);
         Ok(())
     }

@@ -25,12 +25,21 @@ async fn malformed_truncated_and_mistyped_bodies_are_bad_requests() {
         "{\"game\": \"chess\", \"seats\": [{\"name\": \"Ann\"}]}",
     ] {
         let reply = app
-            .send(app.client.post(&url).header("content-type", "application/json").body(body))
+            .send(
+                app.client
+                    .post(&url)
+                    .header("content-type", "application/json")
+                    .body(body),
+            )
             .await;
         assert_problem(&reply, StatusCode::BAD_REQUEST, "malformed_body");
     }
     let text = app.send(app.client.post(&url).body("{}")).await;
-    assert_problem(&text, StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type");
+    assert_problem(
+        &text,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        "unsupported_media_type",
+    );
 }
 
 #[tokio::test]
@@ -44,12 +53,30 @@ async fn an_oversized_body_is_refused_with_413() {
 #[tokio::test]
 async fn unknown_games_matches_and_routes_are_not_found_and_wrong_methods_are_405() {
     let app = spawn_app().await;
-    assert_problem(&app.get("/v1/games/chess", None).await, StatusCode::NOT_FOUND, "unknown_game");
+    assert_problem(
+        &app.get("/v1/games/chess", None).await,
+        StatusCode::NOT_FOUND,
+        "unknown_game",
+    );
     let id = uuid::Uuid::new_v4();
-    assert_problem(&app.get(&format!("/v1/matches/{id}"), None).await, StatusCode::NOT_FOUND, "unknown_match");
-    assert_problem(&app.get("/v1/matches/not-a-uuid", None).await, StatusCode::NOT_FOUND, "not_found");
-    assert_problem(&app.get("/v1/nowhere", None).await, StatusCode::NOT_FOUND, "not_found");
-    let wrong = app.send(app.client.delete(format!("{}/v1/matches", app.base))).await;
+    assert_problem(
+        &app.get(&format!("/v1/matches/{id}"), None).await,
+        StatusCode::NOT_FOUND,
+        "unknown_match",
+    );
+    assert_problem(
+        &app.get("/v1/matches/not-a-uuid", None).await,
+        StatusCode::NOT_FOUND,
+        "not_found",
+    );
+    assert_problem(
+        &app.get("/v1/nowhere", None).await,
+        StatusCode::NOT_FOUND,
+        "not_found",
+    );
+    let wrong = app
+        .send(app.client.delete(format!("{}/v1/matches", app.base)))
+        .await;
     assert_problem(&wrong, StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed");
     assert_eq!(wrong.headers["allow"], "GET, POST");
 }
@@ -57,7 +84,13 @@ async fn unknown_games_matches_and_routes_are_not_found_and_wrong_methods_are_40
 #[tokio::test]
 async fn impossible_match_requests_are_unprocessable() {
     let app = spawn_app().await;
-    let one = app.post("/v1/matches", &json!({"game": "lucky-jack", "seats": [{"name": "Ann"}]}), None).await;
+    let one = app
+        .post(
+            "/v1/matches",
+            &json!({"game": "lucky-jack", "seats": [{"name": "Ann"}]}),
+            None,
+        )
+        .await;
     assert_problem(&one, StatusCode::UNPROCESSABLE_ENTITY, "player_count");
     assert_eq!(one.body["params"]["min"], 2);
     let rounds = app
@@ -70,9 +103,17 @@ async fn impossible_match_requests_are_unprocessable() {
         .await;
     assert_problem(&unknown_option, StatusCode::BAD_REQUEST, "invalid_options");
     let nul = app
-        .post("/v1/matches", &json!({"game": "lucky-jack", "seats": [{"name": "A\u{0}"}, {"name": "B"}]}), None)
+        .post(
+            "/v1/matches",
+            &json!({"game": "lucky-jack", "seats": [{"name": "A\u{0}"}, {"name": "B"}]}),
+            None,
+        )
         .await;
-    assert_problem(&nul, StatusCode::UNPROCESSABLE_ENTITY, "invalid_player_name");
+    assert_problem(
+        &nul,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "invalid_player_name",
+    );
     let huge_number = app
         .send(
             app.client
@@ -87,17 +128,32 @@ async fn impossible_match_requests_are_unprocessable() {
 #[tokio::test]
 async fn an_illegal_move_names_its_rule_and_parameters() {
     let app = spawn_app().await;
-    let created = app.create_lucky_jack(&["Ann", "Ben"], json!({}), "server").await;
+    let created = app
+        .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
+        .await;
     let id = created["match"]["id"].as_str().unwrap();
     let seat = created["match"]["to_act"][0].as_u64().unwrap() as usize;
     let token = created["seat_tokens"][seat]["token"].as_str().unwrap();
     let keep = app
-        .post(&format!("/v1/matches/{id}/moves"), &json!({"move": {"type": "keep"}}), Some(token))
+        .post(
+            &format!("/v1/matches/{id}/moves"),
+            &json!({"move": {"type": "keep"}}),
+            Some(token),
+        )
         .await;
-    assert_eq!(keep.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", keep.body);
+    assert_eq!(
+        keep.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        keep.body
+    );
     assert_eq!(keep.body["code"], "no_pending_draw");
     let unknown = app
-        .post(&format!("/v1/matches/{id}/moves"), &json!({"move": {"type": "fly"}}), Some(token))
+        .post(
+            &format!("/v1/matches/{id}/moves"),
+            &json!({"move": {"type": "fly"}}),
+            Some(token),
+        )
         .await;
     assert_problem(&unknown, StatusCode::BAD_REQUEST, "invalid_move");
 }
@@ -105,13 +161,25 @@ async fn an_illegal_move_names_its_rule_and_parameters() {
 #[tokio::test]
 async fn without_a_database_match_endpoints_answer_503_and_stateless_ones_still_work() {
     let app = spawn_app_without_database().await;
-    let create = app.post("/v1/matches", &json!({"game": "lucky-jack", "seats": [{"name": "A"}, {"name": "B"}]}), None).await;
-    assert_problem(&create, StatusCode::SERVICE_UNAVAILABLE, "database_unavailable");
+    let create = app
+        .post(
+            "/v1/matches",
+            &json!({"game": "lucky-jack", "seats": [{"name": "A"}, {"name": "B"}]}),
+            None,
+        )
+        .await;
+    assert_problem(
+        &create,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "database_unavailable",
+    );
     assert_eq!(create.headers["retry-after"], "2");
     let ready = app.get("/readyz", None).await;
     assert_eq!(ready.status, StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(app.get("/healthz", None).await.status, StatusCode::OK);
-    let setup = app.post("/v1/games/lucky-jack/states", &json!({"players": 2}), None).await;
+    let setup = app
+        .post("/v1/games/lucky-jack/states", &json!({"players": 2}), None)
+        .await;
     assert_eq!(setup.status, StatusCode::OK);
 }
 
@@ -121,13 +189,19 @@ async fn the_docs_page_and_the_spec_are_served_without_internet() {
     let spec = app.get("/openapi.json", None).await;
     assert_eq!(spec.status, StatusCode::OK);
     assert!(spec.body["paths"]["/v1/matches/{id}/moves"]["post"].is_object());
-    let redirect = app
-        .send(app.client.get(format!("{}/docs", app.base)))
-        .await;
-    assert_eq!(redirect.status, StatusCode::OK, "the /docs redirect is followed");
+    let redirect = app.send(app.client.get(format!("{}/docs", app.base))).await;
+    assert_eq!(
+        redirect.status,
+        StatusCode::OK,
+        "the /docs redirect is followed"
+    );
     let page = app.get("/docs/", None).await;
     assert!(page.body.as_str().unwrap().contains("swagger"));
     let script = app.get("/docs/swagger-ui-bundle.js", None).await;
-    assert_eq!(script.status, StatusCode::OK, "the UI's script is served locally");
+    assert_eq!(
+        script.status,
+        StatusCode::OK,
+        "the UI's script is served locally"
+    );
     assert_eq!(app.get("/readyz", None).await.status, StatusCode::OK);
 }

@@ -11,7 +11,10 @@ fn id(created: &Value) -> String {
 }
 
 fn seat_token(created: &Value, seat: usize) -> String {
-    created["seat_tokens"][seat]["token"].as_str().unwrap().to_owned()
+    created["seat_tokens"][seat]["token"]
+        .as_str()
+        .unwrap()
+        .to_owned()
 }
 
 fn owner(created: &Value) -> String {
@@ -22,11 +25,18 @@ fn owner(created: &Value) -> String {
 async fn a_server_seeded_match_is_played_scored_replayed_and_exported() {
     let app = spawn_app().await;
     let created = app
-        .create_lucky_jack(&["Ann", "Ben", "Cleo"], json!({"rounds": 3, "max_turns_per_round": 40}), "server")
+        .create_lucky_jack(
+            &["Ann", "Ben", "Cleo"],
+            json!({"rounds": 3, "max_turns_per_round": 40}),
+            "server",
+        )
         .await;
     let id = id(&created);
     let seed_hash = created["match"]["seed_sha256"].as_str().unwrap().to_owned();
-    assert!(created["match"]["seed"].is_null(), "the seed stays secret while the match runs");
+    assert!(
+        created["match"]["seed"].is_null(),
+        "the seed stays secret while the match runs"
+    );
 
     let finished = play_to_end(&app, &created).await;
     assert_eq!(finished["status"], "finished");
@@ -49,15 +59,23 @@ async fn a_server_seeded_match_is_played_scored_replayed_and_exported() {
         .map(|w| w.as_u64().unwrap() as usize)
         .collect();
     assert_eq!(winners, expected);
-    assert_eq!(result.body["breakdown"]["rounds"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        result.body["breakdown"]["rounds"].as_array().unwrap().len(),
+        3
+    );
 
     // The seed is revealed and matches the hash published at creation.
     let seed = finished["seed"].as_str().expect("seed revealed at the end");
-    assert_eq!(hex::encode(Sha256::digest(hex::decode(seed).unwrap())), seed_hash);
+    assert_eq!(
+        hex::encode(Sha256::digest(hex::decode(seed).unwrap())),
+        seed_hash
+    );
 
     // The stored snapshot equals the replay of the whole log.
     let version = finished["version"].as_i64().unwrap();
-    let replayed = app.get(&format!("/v1/matches/{id}/plies/{version}"), None).await;
+    let replayed = app
+        .get(&format!("/v1/matches/{id}/plies/{version}"), None)
+        .await;
     assert_eq!(replayed.status, StatusCode::OK);
     assert_eq!(replayed.body["view"], finished["view"]);
 
@@ -66,14 +84,23 @@ async fn a_server_seeded_match_is_played_scored_replayed_and_exported() {
     assert_eq!(export.status, StatusCode::OK);
     assert_eq!(export.body["seed"], seed);
     assert_eq!(export.body["log"].as_array().unwrap().len() as i64, version);
-    let parsed: referee::matches::MatchExport = serde_json::from_value(export.body.clone()).unwrap();
+    let parsed: referee::matches::MatchExport =
+        serde_json::from_value(export.body.clone()).unwrap();
     let verified = referee::matches::verify_export(&parsed).unwrap();
-    assert_eq!(serde_json::to_value(&verified).unwrap()["standings"], result.body["standings"]);
+    assert_eq!(
+        serde_json::to_value(&verified).unwrap()["standings"],
+        result.body["standings"]
+    );
 
     // It is listed as finished, with its winners by name.
-    let list = app.get("/v1/matches?status=finished&game=lucky-jack", None).await;
+    let list = app
+        .get("/v1/matches?status=finished&game=lucky-jack", None)
+        .await;
     assert_eq!(list.body["items"][0]["id"], id.as_str());
-    assert_eq!(list.body["items"][0]["winners"].as_array().unwrap().len(), expected.len());
+    assert_eq!(
+        list.body["items"][0]["winners"].as_array().unwrap().len(),
+        expected.len()
+    );
 
     // A finished match takes no more moves.
     let late = app
@@ -90,7 +117,9 @@ async fn a_server_seeded_match_is_played_scored_replayed_and_exported() {
 #[tokio::test]
 async fn a_table_match_takes_the_deal_and_draws_from_the_table_and_checks_them() {
     let app = spawn_app().await;
-    let created = app.create_lucky_jack(&["Ann", "Ben"], json!({}), "table").await;
+    let created = app
+        .create_lucky_jack(&["Ann", "Ben"], json!({}), "table")
+        .await;
     let id = id(&created);
     let owner = owner(&created);
     assert_eq!(created["match"]["version"], 0);
@@ -99,7 +128,11 @@ async fn a_table_match_takes_the_deal_and_draws_from_the_table_and_checks_them()
 
     // Nobody moves before the deal is reported.
     let early = app
-        .post(&format!("/v1/matches/{id}/moves"), &json!({"move": {"type": "draw"}}), Some(&seat_token(&created, 1)))
+        .post(
+            &format!("/v1/matches/{id}/moves"),
+            &json!({"move": {"type": "draw"}}),
+            Some(&seat_token(&created, 1)),
+        )
         .await;
     assert_eq!(early.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(early.body["code"], "chance_pending");
@@ -109,26 +142,49 @@ async fn a_table_match_takes_the_deal_and_draws_from_the_table_and_checks_them()
         ["jack","jack","jack","jack","jack","jack","jack"],
         ["jack","jack","jack","jack","jack","jack","seven"]], "flip": "bell"});
     let refused = app
-        .post(&format!("/v1/matches/{id}/chance"), &json!({"outcome": impossible}), Some(&owner))
+        .post(
+            &format!("/v1/matches/{id}/chance"),
+            &json!({"outcome": impossible}),
+            Some(&owner),
+        )
         .await;
-    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", refused.body);
+    assert_eq!(
+        refused.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        refused.body
+    );
 
     // Spectators may not report chance.
     let deal = json!({"kind": "deal", "hands": [
         ["lemon","cherry","grape","clover","bell","seven","jack"],
         ["lemon","lemon","lemon","grape","clover","seven","seven"]], "flip": "clover"});
-    let anonymous = app.post(&format!("/v1/matches/{id}/chance"), &json!({"outcome": deal}), None).await;
+    let anonymous = app
+        .post(
+            &format!("/v1/matches/{id}/chance"),
+            &json!({"outcome": deal}),
+            None,
+        )
+        .await;
     assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
 
     let dealt = app
-        .post(&format!("/v1/matches/{id}/chance"), &json!({"expected_version": 0, "outcome": deal}), Some(&owner))
+        .post(
+            &format!("/v1/matches/{id}/chance"),
+            &json!({"expected_version": 0, "outcome": deal}),
+            Some(&owner),
+        )
         .await;
     assert_eq!(dealt.status, StatusCode::OK, "{}", dealt.body);
     assert_eq!(dealt.body["version"], 1);
     // Seat 1 starts (left of dealer 0) and discards a seven on the clover: no penalty.
     let seat1 = seat_token(&created, 1);
     let played = app
-        .post(&format!("/v1/matches/{id}/moves"), &json!({"expected_version": 1, "move": {"type": "discard", "card": "seven"}}), Some(&seat1))
+        .post(
+            &format!("/v1/matches/{id}/moves"),
+            &json!({"expected_version": 1, "move": {"type": "discard", "card": "seven"}}),
+            Some(&seat1),
+        )
         .await;
     assert_eq!(played.status, StatusCode::OK, "{}", played.body);
     assert_eq!(played.body["version"], 2);
@@ -136,21 +192,40 @@ async fn a_table_match_takes_the_deal_and_draws_from_the_table_and_checks_them()
 
     // Seat 0 discards a lower symbol and must draw two: the table reports them.
     let lower = app
-        .post(&format!("/v1/matches/{id}/moves"), &json!({"move": {"type": "discard", "card": "lemon"}}), Some(&seat_token(&created, 0)))
+        .post(
+            &format!("/v1/matches/{id}/moves"),
+            &json!({"move": {"type": "discard", "card": "lemon"}}),
+            Some(&seat_token(&created, 0)),
+        )
         .await;
     assert_eq!(lower.status, StatusCode::OK, "{}", lower.body);
     assert_eq!(lower.body["chance_pending"], true);
     let drawn = app
-        .post(&format!("/v1/matches/{id}/chance"), &json!({"outcome": {"kind": "draw", "cards": ["bell", "bell"]}}), Some(&seat_token(&created, 0)))
+        .post(
+            &format!("/v1/matches/{id}/chance"),
+            &json!({"outcome": {"kind": "draw", "cards": ["bell", "bell"]}}),
+            Some(&seat_token(&created, 0)),
+        )
         .await;
     assert_eq!(drawn.status, StatusCode::OK, "{}", drawn.body);
-    let me = app.get(&format!("/v1/matches/{id}"), Some(&seat_token(&created, 0))).await;
+    let me = app
+        .get(&format!("/v1/matches/{id}"), Some(&seat_token(&created, 0)))
+        .await;
     assert_eq!(me.body["view"]["hand_sizes"][0], 8);
 
     // Server-randomness matches refuse reported outcomes.
-    let server = app.create_lucky_jack(&["Ann", "Ben"], json!({}), "server").await;
+    let server = app
+        .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
+        .await;
     let refused = app
-        .post(&format!("/v1/matches/{}/chance", server["match"]["id"].as_str().unwrap()), &json!({"outcome": deal}), Some(&owner_of(&server)))
+        .post(
+            &format!(
+                "/v1/matches/{}/chance",
+                server["match"]["id"].as_str().unwrap()
+            ),
+            &json!({"outcome": deal}),
+            Some(&owner_of(&server)),
+        )
         .await;
     assert_eq!(refused.status, StatusCode::CONFLICT);
     assert_eq!(refused.body["code"], "server_randomness");
@@ -163,12 +238,18 @@ fn owner_of(created: &Value) -> String {
 #[tokio::test]
 async fn a_stale_expected_version_is_a_conflict_and_changes_nothing() {
     let app = spawn_app().await;
-    let created = app.create_lucky_jack(&["Ann", "Ben"], json!({}), "server").await;
+    let created = app
+        .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
+        .await;
     let id = id(&created);
     let seat = created["match"]["to_act"][0].as_u64().unwrap() as usize;
     let token = seat_token(&created, seat);
     let stale = app
-        .post(&format!("/v1/matches/{id}/moves"), &json!({"expected_version": 0, "move": {"type": "draw"}}), Some(&token))
+        .post(
+            &format!("/v1/matches/{id}/moves"),
+            &json!({"expected_version": 0, "move": {"type": "draw"}}),
+            Some(&token),
+        )
         .await;
     assert_eq!(stale.status, StatusCode::CONFLICT);
     assert_eq!(stale.body["code"], "stale_version");
@@ -180,7 +261,9 @@ async fn a_stale_expected_version_is_a_conflict_and_changes_nothing() {
 #[tokio::test]
 async fn an_idempotent_retry_gets_the_first_answer_and_stores_nothing_twice() {
     let app = spawn_app().await;
-    let created = app.create_lucky_jack(&["Ann", "Ben"], json!({}), "server").await;
+    let created = app
+        .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
+        .await;
     let id = id(&created);
     let seat = created["match"]["to_act"][0].as_u64().unwrap() as usize;
     let token = seat_token(&created, seat);
@@ -198,8 +281,13 @@ async fn an_idempotent_retry_gets_the_first_answer_and_stores_nothing_twice() {
     let retry = app.send(send(body)).await;
     assert_eq!(retry.status, StatusCode::OK);
     assert_eq!(retry.body, first.body);
-    let log = app.get(&format!("/v1/matches/{id}/log"), Some(&owner(&created))).await;
-    assert_eq!(log.body["entries"].as_array().unwrap().len() as i64, first.body["version"].as_i64().unwrap());
+    let log = app
+        .get(&format!("/v1/matches/{id}/log"), Some(&owner(&created)))
+        .await;
+    assert_eq!(
+        log.body["entries"].as_array().unwrap().len() as i64,
+        first.body["version"].as_i64().unwrap()
+    );
 
     // The same key for a different request is refused.
     let other = app.send(send(json!({"move": {"type": "keep"}}))).await;
@@ -210,14 +298,25 @@ async fn an_idempotent_retry_gets_the_first_answer_and_stores_nothing_twice() {
 #[tokio::test]
 async fn tokens_decide_who_moves_and_what_each_viewer_sees() {
     let app = spawn_app().await;
-    let created = app.create_lucky_jack(&["Ann", "Ben", "Cleo"], json!({}), "server").await;
+    let created = app
+        .create_lucky_jack(&["Ann", "Ben", "Cleo"], json!({}), "server")
+        .await;
     let id = id(&created);
     let path = format!("/v1/matches/{id}");
 
     // No token: a move is refused; a bad token is refused everywhere.
-    let anonymous = app.post(&format!("{path}/moves"), &json!({"move": {"type": "draw"}}), None).await;
+    let anonymous = app
+        .post(
+            &format!("{path}/moves"),
+            &json!({"move": {"type": "draw"}}),
+            None,
+        )
+        .await;
     assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
-    assert_eq!(anonymous.headers["content-type"], "application/problem+json");
+    assert_eq!(
+        anonymous.headers["content-type"],
+        "application/problem+json"
+    );
     let forged = app.get(&path, Some("seat_forged")).await;
     assert_eq!(forged.status, StatusCode::UNAUTHORIZED);
 
@@ -225,12 +324,20 @@ async fn tokens_decide_who_moves_and_what_each_viewer_sees() {
     let acting = created["match"]["to_act"][0].as_u64().unwrap() as usize;
     let other = (acting + 1) % 3;
     let wrong = app
-        .post(&format!("{path}/moves"), &json!({"seat": acting, "move": {"type": "draw"}}), Some(&seat_token(&created, other)))
+        .post(
+            &format!("{path}/moves"),
+            &json!({"seat": acting, "move": {"type": "draw"}}),
+            Some(&seat_token(&created, other)),
+        )
         .await;
     assert_eq!(wrong.status, StatusCode::FORBIDDEN);
     assert_eq!(wrong.body["code"], "wrong_seat");
     let not_turn = app
-        .post(&format!("{path}/moves"), &json!({"move": {"type": "draw"}}), Some(&seat_token(&created, other)))
+        .post(
+            &format!("{path}/moves"),
+            &json!({"move": {"type": "draw"}}),
+            Some(&seat_token(&created, other)),
+        )
         .await;
     assert_eq!(not_turn.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(not_turn.body["code"], "not_your_turn");
@@ -238,7 +345,11 @@ async fn tokens_decide_who_moves_and_what_each_viewer_sees() {
 
     // The owner may move for a seat it names.
     let by_owner = app
-        .post(&format!("{path}/moves"), &json!({"seat": acting, "move": {"type": "draw"}}), Some(&owner(&created)))
+        .post(
+            &format!("{path}/moves"),
+            &json!({"seat": acting, "move": {"type": "draw"}}),
+            Some(&owner(&created)),
+        )
         .await;
     assert_eq!(by_owner.status, StatusCode::OK, "{}", by_owner.body);
 
@@ -246,12 +357,22 @@ async fn tokens_decide_who_moves_and_what_each_viewer_sees() {
     for seat in 0..3 {
         let view = app.get(&path, Some(&seat_token(&created, seat))).await.body["view"].clone();
         for other in 0..3 {
-            assert_eq!(view["hands"][other].is_array(), seat == other, "seat {seat} sees hand {other}?");
+            assert_eq!(
+                view["hands"][other].is_array(),
+                seat == other,
+                "seat {seat} sees hand {other}?"
+            );
         }
         assert!(view["draw_pile"].is_null());
-        let log = app.get(&format!("{path}/log"), Some(&seat_token(&created, seat))).await.body;
+        let log = app
+            .get(&format!("{path}/log"), Some(&seat_token(&created, seat)))
+            .await
+            .body;
         for entry in log["entries"].as_array().unwrap() {
-            assert!(entry["chance"].is_null(), "chance outcomes hold hidden cards");
+            assert!(
+                entry["chance"].is_null(),
+                "chance outcomes hold hidden cards"
+            );
             for event in entry["events"].as_array().unwrap() {
                 if event["type"] == "dealt" && event["seat"] != seat {
                     assert!(event["cards"].is_null(), "seat {seat} saw {event}");
@@ -261,14 +382,22 @@ async fn tokens_decide_who_moves_and_what_each_viewer_sees() {
     }
     let spectator = app.get(&path, None).await.body;
     assert_eq!(spectator["viewer"], "spectator");
-    assert!(spectator["view"]["hands"].as_array().unwrap().iter().all(Value::is_null));
+    assert!(spectator["view"]["hands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(Value::is_null));
     let full = app.get(&path, Some(&owner(&created))).await.body;
     assert!(full["view"]["draw_pile"].is_object());
 
     // Before the end only the owner may export (the log holds every hand), and never the seed.
-    let export = app.get(&format!("{path}/export"), Some(&seat_token(&created, 0))).await;
+    let export = app
+        .get(&format!("{path}/export"), Some(&seat_token(&created, 0)))
+        .await;
     assert_eq!(export.status, StatusCode::FORBIDDEN);
-    let export = app.get(&format!("{path}/export"), Some(&owner(&created))).await;
+    let export = app
+        .get(&format!("{path}/export"), Some(&owner(&created)))
+        .await;
     assert_eq!(export.status, StatusCode::OK);
     assert!(export.body["seed"].is_null());
 }
@@ -276,13 +405,19 @@ async fn tokens_decide_who_moves_and_what_each_viewer_sees() {
 #[tokio::test]
 async fn the_state_at_any_ply_is_rebuilt_from_the_log() {
     let app = spawn_app().await;
-    let created = app.create_lucky_jack(&["Ann", "Ben"], json!({}), "server").await;
+    let created = app
+        .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
+        .await;
     let id = id(&created);
     let before = app.get(&format!("/v1/matches/{id}/plies/0"), None).await;
     assert_eq!(before.status, StatusCode::OK);
     assert_eq!(before.body["chance_pending"], true, "before the deal");
-    let dealt = app.get(&format!("/v1/matches/{id}/plies/1"), Some(&owner(&created))).await;
-    let now = app.get(&format!("/v1/matches/{id}"), Some(&owner(&created))).await;
+    let dealt = app
+        .get(&format!("/v1/matches/{id}/plies/1"), Some(&owner(&created)))
+        .await;
+    let now = app
+        .get(&format!("/v1/matches/{id}"), Some(&owner(&created)))
+        .await;
     assert_eq!(dealt.body["view"], now.body["view"]);
     let beyond = app.get(&format!("/v1/matches/{id}/plies/2"), None).await;
     assert_eq!(beyond.status, StatusCode::NOT_FOUND);

@@ -12,16 +12,32 @@ async fn the_catalogue_lists_lucky_jack_with_its_options_and_defaults() {
     let app = spawn_app().await;
     let games = app.get("/v1/games", None).await;
     assert_eq!(games.status, StatusCode::OK);
-    let jack = games.body.as_array().unwrap().iter().find(|g| g["slug"] == "lucky-jack").unwrap().clone();
+    let jack = games
+        .body
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["slug"] == "lucky-jack")
+        .unwrap()
+        .clone();
     assert_eq!(jack["min_players"], 2);
     assert_eq!(jack["max_players"], 6);
     assert_eq!(jack["default_options"]["rounds"], 3);
     assert!(jack["options_schema"]["properties"]["rounds"].is_object());
-    assert!(!jack["options_schema"].to_string().contains("$ref"), "the options schema stands alone");
+    assert!(
+        !jack["options_schema"].to_string().contains("$ref"),
+        "the options schema stands alone"
+    );
 }
 
 async fn seeded_state(app: &crate::support::TestApp) -> Value {
-    let reply = app.post("/v1/games/lucky-jack/states", &json!({"players": 3, "seed": SEED}), None).await;
+    let reply = app
+        .post(
+            "/v1/games/lucky-jack/states",
+            &json!({"players": 3, "seed": SEED}),
+            None,
+        )
+        .await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
     assert_eq!(reply.body["chance_pending"], false);
     reply.body
@@ -30,10 +46,21 @@ async fn seeded_state(app: &crate::support::TestApp) -> Value {
 #[tokio::test]
 async fn a_seed_always_deals_the_same_state() {
     let app = spawn_app().await;
-    assert_eq!(seeded_state(&app).await["state"], seeded_state(&app).await["state"]);
-    let unseeded = app.post("/v1/games/lucky-jack/states", &json!({"players": 3}), None).await;
+    assert_eq!(
+        seeded_state(&app).await["state"],
+        seeded_state(&app).await["state"]
+    );
+    let unseeded = app
+        .post("/v1/games/lucky-jack/states", &json!({"players": 3}), None)
+        .await;
     assert_eq!(unseeded.body["chance_pending"], true);
-    let bad_seed = app.post("/v1/games/lucky-jack/states", &json!({"players": 3, "seed": "xyz"}), None).await;
+    let bad_seed = app
+        .post(
+            "/v1/games/lucky-jack/states",
+            &json!({"players": 3, "seed": "xyz"}),
+            None,
+        )
+        .await;
     assert_eq!(bad_seed.status, StatusCode::BAD_REQUEST);
     assert_eq!(bad_seed.body["code"], "invalid_seed");
 }
@@ -44,28 +71,48 @@ async fn every_listed_legal_move_checks_as_legal_and_a_refusal_names_its_rule() 
     let setup = seeded_state(&app).await;
     let seat = setup["to_act"][0].as_u64().unwrap();
     let moves = app
-        .post("/v1/games/lucky-jack/legal-moves", &json!({"state": setup["state"], "seat": seat}), None)
+        .post(
+            "/v1/games/lucky-jack/legal-moves",
+            &json!({"state": setup["state"], "seat": seat}),
+            None,
+        )
         .await;
     assert_eq!(moves.status, StatusCode::OK);
     let moves = moves.body["moves"].as_array().unwrap().clone();
     assert!(!moves.is_empty());
     for mv in &moves {
         let check = app
-            .post("/v1/games/lucky-jack/check", &json!({"state": setup["state"], "seat": seat, "move": mv}), None)
+            .post(
+                "/v1/games/lucky-jack/check",
+                &json!({"state": setup["state"], "seat": seat, "move": mv}),
+                None,
+            )
             .await;
         assert_eq!(check.status, StatusCode::OK);
-        assert_eq!(check.body["legal"], true, "{mv} was listed as legal: {}", check.body);
+        assert_eq!(
+            check.body["legal"], true,
+            "{mv} was listed as legal: {}",
+            check.body
+        );
         assert!(check.body["next"]["state"].is_object());
     }
     let other = (seat + 1) % 3;
     let refused = app
-        .post("/v1/games/lucky-jack/check", &json!({"state": setup["state"], "seat": other, "move": {"type": "draw"}}), None)
+        .post(
+            "/v1/games/lucky-jack/check",
+            &json!({"state": setup["state"], "seat": other, "move": {"type": "draw"}}),
+            None,
+        )
         .await;
     assert_eq!(refused.status, StatusCode::OK);
     assert_eq!(refused.body["legal"], false);
     assert_eq!(refused.body["refusal"]["code"], "not_your_turn");
     let nobody = app
-        .post("/v1/games/lucky-jack/check", &json!({"state": setup["state"], "seat": 9, "move": {"type": "draw"}}), None)
+        .post(
+            "/v1/games/lucky-jack/check",
+            &json!({"state": setup["state"], "seat": 9, "move": {"type": "draw"}}),
+            None,
+        )
         .await;
     assert_eq!(nobody.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(nobody.body["code"], "unknown_seat");
@@ -75,7 +122,10 @@ async fn every_listed_legal_move_checks_as_legal_and_a_refusal_names_its_rule() 
 async fn an_inconsistent_state_is_refused_with_the_reason() {
     let app = spawn_app().await;
     let mut state = seeded_state(&app).await["state"].clone();
-    state["hands"][0].as_array_mut().unwrap().push(json!("jack"));
+    state["hands"][0]
+        .as_array_mut()
+        .unwrap()
+        .push(json!("jack"));
     for path in ["check", "legal-moves", "score"] {
         let body = json!({"state": state, "seat": 0, "move": {"type": "draw"}});
         let body = match path {
@@ -83,14 +133,27 @@ async fn an_inconsistent_state_is_refused_with_the_reason() {
             "legal-moves" => json!({"state": state, "seat": 0}),
             _ => json!({"state": state}),
         };
-        let reply = app.post(&format!("/v1/games/lucky-jack/{path}"), &body, None).await;
-        assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY, "{path}: {}", reply.body);
+        let reply = app
+            .post(&format!("/v1/games/lucky-jack/{path}"), &body, None)
+            .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{path}: {}",
+            reply.body
+        );
         assert_eq!(reply.body["code"], "inconsistent_state");
         assert!(reply.body["params"]["reason"].is_string());
     }
     let mut garbage = state.clone();
     garbage["players"] = json!("three");
-    let reply = app.post("/v1/games/lucky-jack/score", &json!({"state": garbage}), None).await;
+    let reply = app
+        .post(
+            "/v1/games/lucky-jack/score",
+            &json!({"state": garbage}),
+            None,
+        )
+        .await;
     assert_eq!(reply.status, StatusCode::BAD_REQUEST);
     assert_eq!(reply.body["code"], "invalid_state");
 }
@@ -98,28 +161,49 @@ async fn an_inconsistent_state_is_refused_with_the_reason() {
 #[tokio::test]
 async fn a_table_deal_is_reported_then_scored_and_viewed() {
     let app = spawn_app().await;
-    let empty = app.post("/v1/games/lucky-jack/states", &json!({"players": 2}), None).await.body;
+    let empty = app
+        .post("/v1/games/lucky-jack/states", &json!({"players": 2}), None)
+        .await
+        .body;
     let deal = json!({"kind": "deal", "hands": [
         ["lemon","cherry","grape","clover","bell","seven","jack"],
         ["lemon","lemon","lemon","grape","clover","seven","seven"]], "flip": "clover"});
     let dealt = app
-        .post("/v1/games/lucky-jack/chance", &json!({"state": empty["state"], "outcome": deal}), None)
+        .post(
+            "/v1/games/lucky-jack/chance",
+            &json!({"state": empty["state"], "outcome": deal}),
+            None,
+        )
         .await;
     assert_eq!(dealt.status, StatusCode::OK, "{}", dealt.body);
     assert_eq!(dealt.body["to_act"], json!([1]));
     let again = app
-        .post("/v1/games/lucky-jack/chance", &json!({"state": dealt.body["state"], "outcome": deal}), None)
+        .post(
+            "/v1/games/lucky-jack/chance",
+            &json!({"state": dealt.body["state"], "outcome": deal}),
+            None,
+        )
         .await;
     assert_eq!(again.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(again.body["code"], "no_chance_pending");
 
-    let score = app.post("/v1/games/lucky-jack/score", &json!({"state": dealt.body["state"]}), None).await;
+    let score = app
+        .post(
+            "/v1/games/lucky-jack/score",
+            &json!({"state": dealt.body["state"]}),
+            None,
+        )
+        .await;
     assert_eq!(score.status, StatusCode::OK);
     assert_eq!(score.body["standings"]["totals"], json!([0, 0]));
     assert_eq!(score.body["over"], false);
 
     let view = app
-        .post("/v1/games/lucky-jack/view", &json!({"state": dealt.body["state"], "viewer": {"seat": 0}}), None)
+        .post(
+            "/v1/games/lucky-jack/view",
+            &json!({"state": dealt.body["state"], "viewer": {"seat": 0}}),
+            None,
+        )
         .await;
     assert_eq!(view.status, StatusCode::OK, "{}", view.body);
     assert!(view.body["hands"][0].is_array());

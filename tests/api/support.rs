@@ -58,11 +58,12 @@ async fn database_exists(conn: &mut AsyncPgConnection, name: &str) -> bool {
         #[allow(dead_code)]
         one: i32,
     }
-    let found: Vec<Found> = diesel::sql_query("SELECT 1 AS one FROM pg_database WHERE datname = $1")
-        .bind::<diesel::sql_types::Text, _>(name)
-        .load(conn)
-        .await
-        .unwrap();
+    let found: Vec<Found> =
+        diesel::sql_query("SELECT 1 AS one FROM pg_database WHERE datname = $1")
+            .bind::<diesel::sql_types::Text, _>(name)
+            .load(conn)
+            .await
+            .unwrap();
     !found.is_empty()
 }
 
@@ -77,7 +78,10 @@ async fn template() -> String {
         .unwrap();
     if !database_exists(&mut conn, &name).await {
         let store = Store::new(&format!("{}/{name}", server_url()), 1);
-        store.prepare().await.expect("migrate the template database");
+        store
+            .prepare()
+            .await
+            .expect("migrate the template database");
     }
     diesel::sql_query("SELECT pg_advisory_unlock(8675309)")
         .execute(&mut conn)
@@ -205,7 +209,12 @@ impl TestApp {
     }
 
     /// Creates a Lucky Jack match; returns the creation answer.
-    pub async fn create_lucky_jack(&self, names: &[&str], options: Value, randomness: &str) -> Value {
+    pub async fn create_lucky_jack(
+        &self,
+        names: &[&str],
+        options: Value,
+        randomness: &str,
+    ) -> Value {
         let seats: Vec<Value> = names.iter().map(|n| json!({ "name": n })).collect();
         let reply = self
             .post(
@@ -236,9 +245,15 @@ pub async fn play_to_end(app: &TestApp, created: &Value) -> Value {
             return owner_view;
         }
         let seat = owner_view["to_act"][0].as_u64().expect("someone may act") as usize;
-        let mine = app.get(&format!("/v1/matches/{id}"), Some(&tokens[seat])).await.body;
+        let mine = app
+            .get(&format!("/v1/matches/{id}"), Some(&tokens[seat]))
+            .await
+            .body;
         let moves = mine["view"]["legal_moves"].as_array().unwrap();
-        assert!(!moves.is_empty(), "seat {seat} may act but has no legal move");
+        assert!(
+            !moves.is_empty(),
+            "seat {seat} may act but has no legal move"
+        );
         pick ^= pick << 13;
         pick ^= pick >> 7;
         pick ^= pick << 17;
