@@ -112,6 +112,7 @@ async fn a_server_seeded_match_is_played_scored_replayed_and_exported() {
         .await;
     assert_eq!(late.status, StatusCode::CONFLICT);
     assert_eq!(late.body["code"], "match_finished");
+    app.audit_snapshots().await;
 }
 
 #[tokio::test]
@@ -229,6 +230,7 @@ async fn a_table_match_takes_the_deal_and_draws_from_the_table_and_checks_them()
         .await;
     assert_eq!(refused.status, StatusCode::CONFLICT);
     assert_eq!(refused.body["code"], "server_randomness");
+    app.audit_snapshots().await;
 }
 
 fn owner_of(created: &Value) -> String {
@@ -256,6 +258,7 @@ async fn a_stale_expected_version_is_a_conflict_and_changes_nothing() {
     assert_eq!(stale.body["params"]["current"], 1);
     let after = app.get(&format!("/v1/matches/{id}"), None).await;
     assert_eq!(after.body["version"], 1);
+    app.audit_snapshots().await;
 }
 
 #[tokio::test]
@@ -293,6 +296,7 @@ async fn an_idempotent_retry_gets_the_first_answer_and_stores_nothing_twice() {
     let other = app.send(send(json!({"move": {"type": "keep"}}))).await;
     assert_eq!(other.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(other.body["code"], "idempotency_key_reused");
+    app.audit_snapshots().await;
 }
 
 #[tokio::test]
@@ -400,6 +404,7 @@ async fn tokens_decide_who_moves_and_what_each_viewer_sees() {
         .await;
     assert_eq!(export.status, StatusCode::OK);
     assert!(export.body["seed"].is_null());
+    app.audit_snapshots().await;
 }
 
 #[tokio::test]
@@ -468,4 +473,30 @@ async fn the_match_list_filters_and_pages_without_skipping_or_repeating() {
     let bad = app.get("/v1/matches?cursor=nonsense", None).await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
     assert_eq!(bad.body["code"], "invalid_cursor");
+    app.audit_snapshots().await;
+}
+
+#[tokio::test]
+async fn of_many_identical_moves_sent_at_once_exactly_one_is_accepted() {
+    let app = spawn_app().await;
+    let created = app
+        .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
+        .await;
+    let id = id(&created);
+    let seat = created["match"]["to_act"][0].as_u64().unwrap() as usize;
+    let token = seat_token(&created, seat);
+    let body = json!({"expected_version": 1, "move": {"type": "draw"}});
+    let path = format!("/v1/matches/{id}/moves");
+    let attempts = (0..16).map(|_| app.post(&path, &body, Some(&token)));
+    let replies = futures_util::future::join_all(attempts).await;
+    let accepted = replies
+        .iter()
+        .filter(|r| r.status == StatusCode::OK)
+        .count();
+    let conflicts = replies
+        .iter()
+        .filter(|r| r.status == StatusCode::CONFLICT)
+        .count();
+    assert_eq!((accepted, conflicts), (1, 15));
+    app.audit_snapshots().await;
 }

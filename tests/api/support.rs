@@ -114,6 +114,55 @@ pub struct TestApp {
     database: Option<String>,
 }
 
+impl TestApp {
+    /// Checks every stored match: its snapshot equals the replay of its log from setup, and its
+    /// version is the length of its log.
+    pub async fn audit_snapshots(&self) {
+        use diesel::QueryDsl;
+        use referee::games::Game;
+        use referee::referee::{replay, Input};
+        use referee::store::{matches as q, schema::matches};
+        let name = self.database.as_ref().expect("a test database");
+        let mut conn = AsyncPgConnection::establish(&format!("{}/{name}", server_url()))
+            .await
+            .unwrap();
+        let ids: Vec<uuid::Uuid> = matches::table
+            .select(matches::id)
+            .load(&mut conn)
+            .await
+            .unwrap();
+        assert!(!ids.is_empty());
+        for id in ids {
+            let row = q::find(&mut conn, id).await.unwrap().unwrap();
+            let players = q::seats(&mut conn, id).await.unwrap().len();
+            let events = q::events(&mut conn, id).await.unwrap();
+            assert_eq!(
+                row.version,
+                events.len() as i64,
+                "match {id}: version = log length"
+            );
+            let kind = referee::games::GameKind::from_slug(&row.game).unwrap();
+            referee::with_game!(kind, G => {
+                let inputs: Vec<_> = events
+                    .iter()
+                    .map(|e| match e.seat {
+                        Some(seat) => Input::Move {
+                            seat: seat as usize,
+                            mv: serde_json::from_value(e.payload.clone()).unwrap(),
+                        },
+                        None => Input::Chance(serde_json::from_value(e.payload.clone()).unwrap()),
+                    })
+                    .collect();
+                let options: <G as Game>::Options = serde_json::from_value(row.options.clone()).unwrap();
+                let (state, _) = replay::<G>(options, players, &inputs, None)
+                    .unwrap_or_else(|(ply, e)| panic!("match {id} fails to replay at ply {ply}: {e}"));
+                assert_eq!(serde_json::to_value(&state).unwrap(), row.state, "match {id}: snapshot = replay");
+                assert_eq!(G::is_over(&state), row.status == "finished");
+            });
+        }
+    }
+}
+
 impl Drop for TestApp {
     fn drop(&mut self) {
         if let Some(name) = self.database.take() {
