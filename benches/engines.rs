@@ -1,0 +1,53 @@
+//! Engine throughput: complete random games, seeded so every run plays the same games.
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use referee::games::lucky_jack::{LuckyJack, Options};
+use referee::games::Game;
+use referee::seed::Seed;
+
+/// Plays one complete 4-player, 3-round game with uniformly chosen legal moves; returns the
+/// number of plies (moves + chance events).
+fn lucky_jack_random_game(game: u8) -> u64 {
+    let options = Options {
+        max_turns_per_round: Some(500),
+        ..Options::default()
+    };
+    let seed = Seed::from_bytes([game; 32]);
+    let mut picker = seed.stream(u64::MAX);
+    let picker: &mut dyn referee::games::Randomness = &mut picker;
+    let mut state = LuckyJack::setup(options, 4);
+    let mut ply = 0u64;
+    while !LuckyJack::is_over(&state) {
+        if LuckyJack::chance_pending(&state) {
+            let outcome = LuckyJack::sample_chance(&state, &mut seed.stream(ply));
+            LuckyJack::resolve_chance(&mut state, &outcome).expect("sampled outcomes are possible");
+        } else {
+            let seat = LuckyJack::to_act(&state)[0];
+            let moves = LuckyJack::legal_moves(&state, seat);
+            let mv = &moves[picker.below(moves.len())];
+            LuckyJack::play(&mut state, seat, mv).expect("legal moves are legal");
+        }
+        ply += 1;
+    }
+    ply
+}
+
+fn lucky_jack(c: &mut Criterion) {
+    let mut group = c.benchmark_group("lucky_jack");
+    group.throughput(Throughput::Elements(1));
+    let mut game = 0u8;
+    group.bench_function("random_full_game", |b| {
+        b.iter_batched(
+            || {
+                game = game.wrapping_add(1);
+                game
+            },
+            lucky_jack_random_game,
+            BatchSize::SmallInput,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, lucky_jack);
+criterion_main!(benches);

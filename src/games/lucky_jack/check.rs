@@ -1,0 +1,235 @@
+//! Consistency checks for client-supplied states.
+
+use super::*;
+
+fn bad(code: &'static str, detail: impl Into<String>) -> Result<(), Inconsistency> {
+    Err(Inconsistency::new(code, detail))
+}
+
+pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
+    let n = state.players;
+    if !(LuckyJack::MIN_PLAYERS..=LuckyJack::MAX_PLAYERS).contains(&n) {
+        return bad(
+            "bad_player_count",
+            format!("{n} players; Lucky Jack seats 2 to 6"),
+        );
+    }
+    if state.hands.len() != n {
+        return bad(
+            "bad_hand_count",
+            format!("{} hands for {n} players", state.hands.len()),
+        );
+    }
+    if let Err(e) = LuckyJack::validate_options(&state.options, n) {
+        return bad("invalid_options", e.to_string());
+    }
+    if state.round < 1 || state.round > state.options.rounds {
+        return bad(
+            "bad_round",
+            format!("round {} of {}", state.round, state.options.rounds),
+        );
+    }
+    if state.turn >= n {
+        return bad("bad_turn", format!("turn seat {} of {n}", state.turn));
+    }
+    let starter = starter_of(&state.options, n, state.round);
+    if state.starter != starter {
+        return bad(
+            "bad_starter",
+            format!(
+                "round {} is started by seat {starter}, not {}",
+                state.round, state.starter
+            ),
+        );
+    }
+    check_conservation(state)?;
+    for (seat, hand) in state.hands.iter().enumerate() {
+        if hand.windows(2).any(|w| w[0] > w[1]) {
+            return bad(
+                "hand_not_sorted",
+                format!("seat {seat}'s hand is not sorted"),
+            );
+        }
+    }
+    check_results(state)?;
+    check_phase(state)
+}
+
+fn check_conservation(state: &State) -> Result<(), Inconsistency> {
+    let mut all = state.draw_pile;
+    for hand in &state.hands {
+        all.add_all(&Counts::of(hand));
+    }
+    all.add_all(&Counts::of(&state.discard));
+    if let Some(card) = state.pending {
+        all.add(card, 1);
+    }
+    if all != Counts::full_deck() {
+        return bad(
+            "cards_not_conserved",
+            format!("hands, piles and pending card hold {all:?}, not 12 of each symbol"),
+        );
+    }
+    Ok(())
+}
+
+fn check_results(state: &State) -> Result<(), Inconsistency> {
+    if state.phase == Phase::Over && state.round != state.options.rounds {
+        return bad("bad_round", "the game ended before its last round");
+    }
+    let finished = if state.phase == Phase::Over {
+        state.round
+    } else {
+        state.round - 1
+    };
+    if state.results.len() != finished as usize {
+        return bad(
+            "bad_round_results",
+            format!(
+                "{} round results in round {} ({:?})",
+                state.results.len(),
+                state.round,
+                state.phase
+            ),
+        );
+    }
+    for (i, result) in state.results.iter().enumerate() {
+        let round = i as u32 + 1;
+        let mut expected = vec![0i64; state.players];
+        let consistent = match result.result {
+            RoundOutcome::Jackpot {
+                seat,
+                symbol,
+                size,
+                points,
+            } => {
+                let ok = seat < state.players && symbol.jackpot_points(size) == Some(points);
+                if ok {
+                    expected[seat] = i64::from(points);
+                }
+                ok
+            }
+            RoundOutcome::NoJackpot { .. } => state.options.max_turns_per_round.is_some(),
+        };
+        if !consistent
+            || result.round != round
+            || result.starter != starter_of(&state.options, state.players, round)
+            || result.points != expected
+        {
+            return bad(
+                "bad_round_results",
+                format!("round {round}'s result is inconsistent: {result:?}"),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn check_phase(state: &State) -> Result<(), Inconsistency> {
+    let phase = state.phase;
+    let turn_hand = state.hands[state.turn].len();
+    let phase_bad = |detail: String| bad("phase_contradiction", detail);
+    // Cards are out of the deck only while a round is being played.
+    let in_play = !matches!(phase, Phase::Deal | Phase::Over);
+    if !in_play {
+        if state.hands.iter().any(|h| !h.is_empty()) || !state.discard.is_empty() {
+            return phase_bad(format!("cards on the table in phase {phase:?}"));
+        }
+        if state.turn_start_hand != 0 || state.turns_this_round != 0 {
+            return phase_bad(format!("turn bookkeeping set in phase {phase:?}"));
+        }
+    } else if let Some(seat) = state.hands.iter().position(|h| h.len() < HAND_FLOOR) {
+        return phase_bad(format!("seat {seat} holds fewer than {HAND_FLOOR} cards"));
+    }
+    if state.pending.is_some() != (phase == Phase::Drawn) {
+        return phase_bad(format!(
+            "a pending drawn card must exist exactly in phase drawn (phase {phase:?})"
+        ));
+    }
+    if let Some(cap) = state.options.max_turns_per_round {
+        if state.turns_this_round >= cap {
+            return phase_bad(format!(
+                "{} turns completed, cap {cap}",
+                state.turns_this_round
+            ));
+        }
+    }
+    match phase {
+        Phase::Turn | Phase::Drawing | Phase::Drawn if state.turn_start_hand != turn_hand => {
+            return phase_bad(format!(
+                "turn_start_hand {} but seat {} holds {turn_hand}",
+                state.turn_start_hand, state.turn
+            ));
+        }
+        Phase::Drawn if state.turn_start_hand < HAND_FLOOR => {
+            return phase_bad("drawn card with a hand below the floor".into());
+        }
+        _ => {}
+    }
+    if let Some(t) = state.takeable {
+        let by_ok = match phase {
+            Phase::Turn => {
+                t.by == state.turn && t.from == (state.turn + state.players - 1) % state.players
+            }
+            Phase::Penalty => {
+                state.options.drawn_discard_follows_symbol_rule
+                    && t.from == state.turn
+                    && t.by == (state.turn + 1) % state.players
+            }
+            _ => false,
+        };
+        if !by_ok || state.discard.last() != Some(&t.card) || state.discard.len() < 2 {
+            return phase_bad(format!("takeable {t:?} contradicts the table"));
+        }
+    }
+    let owed_ok = match phase {
+        Phase::Drawing => state.draw_owed == 1,
+        Phase::Penalty => (1..=PENALTY_CARDS).contains(&state.draw_owed),
+        _ => state.draw_owed == 0,
+    };
+    if !owed_ok {
+        return phase_bad(format!("draw_owed {} in phase {phase:?}", state.draw_owed));
+    }
+    match (phase, &state.chance) {
+        (Phase::Deal, Some(c @ PendingChance::Deal { .. })) => {
+            if *c != deal_chance(state) {
+                return bad(
+                    "chance_mismatch",
+                    format!("deal chance {c:?} is not this round's"),
+                );
+            }
+        }
+        (Phase::Drawing | Phase::Penalty, Some(PendingChance::Draw { seat, count, pile })) => {
+            if *seat != state.turn
+                || *pile != state.draw_pile
+                || *count != state.draw_owed.min(pile.total())
+                || *count == 0
+            {
+                return bad(
+                    "chance_mismatch",
+                    format!("draw chance {:?} contradicts the table", state.chance),
+                );
+            }
+        }
+        (Phase::Drawing | Phase::Penalty, Some(PendingChance::Flip { seat, pile })) => {
+            if *seat != state.turn
+                || *pile != state.draw_pile
+                || pile.is_empty()
+                || !state.discard.is_empty()
+            {
+                return bad(
+                    "chance_mismatch",
+                    format!("flip chance {:?} contradicts the table", state.chance),
+                );
+            }
+        }
+        (Phase::Turn | Phase::Drawn | Phase::Over, None) => {}
+        (phase, chance) => {
+            return bad(
+                "chance_mismatch",
+                format!("phase {phase:?} cannot wait for {chance:?}"),
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,239 @@
+//! Lucky Jack (Brault / Thoniel / Fletcher): a 2–6 player card-shedding game with jackpots.
+//!
+//! Rules reference: `docs/rules/lucky-jack.md` (the rulebook plus RULINGS.md §2). The module is
+//! pure: chance arrives only as [`Chance`] outcomes, sampled by [`Game::sample_chance`] from a
+//! lent [`Randomness`] or reported by a physical table.
+
+mod cards;
+mod wire;
+
+#[cfg(test)]
+mod tests;
+
+pub use cards::{Counts, Symbol, COPIES, DECK_SIZE};
+pub use wire::*;
+
+use super::{
+    Game, GameKind, Inconsistency, OptionsError, Order, Randomness, Seat, Standings, Viewer,
+};
+
+/// Cards dealt to each seat at the start of a round.
+pub const HAND_SIZE: usize = 7;
+/// A hand never goes below this many cards except by a jackpot (RULINGS J4).
+pub const HAND_FLOOR: usize = 3;
+/// Hand size at turn start needed to discard from the hand (options 1–3).
+pub const DISCARD_MINIMUM: usize = HAND_FLOOR + 1;
+/// Cards drawn after a lower-symbol discard (option 3).
+pub const PENALTY_CARDS: usize = 2;
+
+/// The Lucky Jack rules engine.
+pub struct LuckyJack;
+
+impl Game for LuckyJack {
+    const KIND: GameKind = GameKind::LuckyJack;
+    const RULES_VERSION: &'static str = "lucky-jack/1";
+    const MIN_PLAYERS: usize = 2;
+    const MAX_PLAYERS: usize = 6;
+
+    type Options = Options;
+    type State = State;
+    type Move = Move;
+    type Chance = Chance;
+    type Event = Event;
+    type View = View;
+    type Score = Score;
+    type Violation = LuckyJackViolation;
+
+    fn validate_options(options: &Options, players: usize) -> Result<(), OptionsError> {
+        if !(Self::MIN_PLAYERS..=Self::MAX_PLAYERS).contains(&players) {
+            return Err(OptionsError {
+                option: "players",
+                detail: format!("Lucky Jack is played by 2 to 6 players, not {players}"),
+            });
+        }
+        if options.rounds != 3 && options.rounds != 5 {
+            return Err(OptionsError {
+                option: "rounds",
+                detail: format!("a game has 3 or 5 rounds, not {}", options.rounds),
+            });
+        }
+        if options.dealer >= players {
+            return Err(OptionsError {
+                option: "dealer",
+                detail: format!(
+                    "seat {} does not exist with {players} players",
+                    options.dealer
+                ),
+            });
+        }
+        if options.max_turns_per_round == Some(0) {
+            return Err(OptionsError {
+                option: "max_turns_per_round",
+                detail: "the cap must allow at least one turn".into(),
+            });
+        }
+        Ok(())
+    }
+
+    fn setup(options: Options, players: usize) -> State {
+        let starter = (options.dealer + 1) % players;
+        let mut state = State {
+            players,
+            options,
+            round: 1,
+            starter,
+            turn: starter,
+            phase: Phase::Deal,
+            hands: vec![Vec::new(); players],
+            draw_pile: Counts::full_deck(),
+            discard: Vec::new(),
+            pending: None,
+            takeable: None,
+            turn_start_hand: 0,
+            draw_owed: 0,
+            turns_this_round: 0,
+            results: Vec::new(),
+            chance: None,
+        };
+        state.chance = Some(deal_chance(&state));
+        state
+    }
+
+    fn check_state(state: &State) -> Result<(), Inconsistency> {
+        check::check_state(state)
+    }
+
+    fn to_act(state: &State) -> Vec<Seat> {
+        match state.phase {
+            Phase::Turn | Phase::Drawn if state.chance.is_none() => vec![state.turn],
+            _ => Vec::new(),
+        }
+    }
+
+    fn chance_pending(state: &State) -> bool {
+        state.chance.is_some()
+    }
+
+    fn sample_chance(state: &State, rng: &mut dyn Randomness) -> Chance {
+        match state
+            .chance
+            .as_ref()
+            .expect("sample_chance needs a pending chance event")
+        {
+            PendingChance::Deal { pile, .. } => {
+                let cards = rng.draw(&pile.canonical(), HAND_SIZE * state.players + 1);
+                let hands = cards
+                    .chunks(HAND_SIZE)
+                    .take(state.players)
+                    .map(|chunk| {
+                        let mut hand = chunk.to_vec();
+                        hand.sort();
+                        hand
+                    })
+                    .collect();
+                Chance::Deal {
+                    hands,
+                    flip: cards[HAND_SIZE * state.players],
+                }
+            }
+            PendingChance::Draw { count, pile, .. } => Chance::Draw {
+                cards: rng.draw(&pile.canonical(), *count),
+            },
+            PendingChance::Flip { pile, .. } => Chance::Flip {
+                card: rng.draw(&pile.canonical(), 1)[0],
+            },
+        }
+    }
+
+    fn resolve_chance(
+        state: &mut State,
+        outcome: &Chance,
+    ) -> Result<Vec<Event>, LuckyJackViolation> {
+        rules::check_chance(state, outcome)?;
+        Ok(rules::apply_chance(state, outcome))
+    }
+
+    fn legal_moves(state: &State, seat: Seat) -> Vec<Move> {
+        rules::legal_moves(state, seat)
+    }
+
+    fn validate(state: &State, seat: Seat, mv: &Move) -> Result<(), LuckyJackViolation> {
+        rules::validate(state, seat, mv)
+    }
+
+    fn apply(state: &mut State, seat: Seat, mv: &Move) -> Vec<Event> {
+        rules::apply(state, seat, mv)
+    }
+
+    fn is_over(state: &State) -> bool {
+        state.phase == Phase::Over
+    }
+
+    fn score(state: &State) -> Score {
+        Score {
+            rounds: state.results.clone(),
+            totals: totals(state),
+        }
+    }
+
+    fn standings(state: &State) -> Standings {
+        Standings::rank(totals(state), Order::HighestWins, Self::is_over(state))
+    }
+
+    fn view(state: &State, viewer: Viewer) -> View {
+        view::view(state, viewer)
+    }
+
+    fn redact_event(event: &Event, viewer: Viewer) -> Event {
+        view::redact_event(event, viewer)
+    }
+}
+
+/// Each seat's points over the finished rounds.
+pub fn totals(state: &State) -> Vec<i64> {
+    let mut totals = vec![0i64; state.players];
+    for result in &state.results {
+        for (total, points) in totals.iter_mut().zip(&result.points) {
+            *total += points;
+        }
+    }
+    totals
+}
+
+/// The seat that takes the first turn of a round started by `starter`.
+pub fn first_player(options: &Options, players: usize, starter: Seat) -> Seat {
+    if options.starter_plays_after_flip {
+        starter
+    } else {
+        (starter + 1) % players
+    }
+}
+
+/// The starter of `round` (1-based): left of the dealer in round 1, one more seat left per round.
+pub fn starter_of(options: &Options, players: usize, round: u32) -> Seat {
+    (options.dealer + round as usize) % players
+}
+
+/// The jackpot a remaining hand shows, if it is exactly 3 or 4 cards of one symbol.
+pub fn jackpot_in(hand: &[Symbol]) -> Option<(Symbol, usize)> {
+    match hand {
+        [first, rest @ ..] if (hand.len() == 3 || hand.len() == 4) => rest
+            .iter()
+            .all(|c| c == first)
+            .then_some((*first, hand.len())),
+        _ => None,
+    }
+}
+
+fn deal_chance(state: &State) -> PendingChance {
+    PendingChance::Deal {
+        round: state.round,
+        hands: state.players,
+        cards_per_hand: HAND_SIZE,
+        pile: state.draw_pile,
+    }
+}
+
+mod check;
+mod rules;
+mod view;

@@ -1,0 +1,280 @@
+//! Data-driven Lucky Jack scenarios: every `tests/data/lucky_jack/*.json` file holds a `source`
+//! (rulebook passage or RULINGS id) and cases. A case starts from `setup` (optionally with a
+//! reported deal) or from a mid-round `table`, runs `steps` (a seat's move or a chance outcome,
+//! each expecting `ok` or a violation code) and checks the final `expect`ations.
+
+use std::path::Path;
+
+use referee::games::lucky_jack::{
+    Chance, Counts, LuckyJack, Move, Options, Phase, RoundOutcome, State, Symbol,
+};
+use referee::games::{Game, Seat, Violation};
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    source: String,
+    cases: Vec<Case>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    name: String,
+    #[serde(default)]
+    source: Option<String>,
+    players: usize,
+    #[serde(default)]
+    options: Options,
+    /// Start mid-round instead of at setup.
+    #[serde(default)]
+    table: Option<Table>,
+    #[serde(default)]
+    steps: Vec<Step>,
+    #[serde(default)]
+    expect: Expect,
+}
+
+/// A round in progress: `hands`, the `discard` top cards (bottom to top), `turn` to play. Cards
+/// not listed are in the draw pile, unless `draw_pile` lists it; then the rest goes to the bottom
+/// of the discard pile.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Table {
+    hands: Vec<Vec<Symbol>>,
+    #[serde(default)]
+    discard: Vec<Symbol>,
+    #[serde(default)]
+    draw_pile: Option<Vec<Symbol>>,
+    turn: Seat,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Step {
+    #[serde(default)]
+    seat: Option<Seat>,
+    #[serde(default, rename = "move")]
+    mv: Option<Move>,
+    #[serde(default)]
+    chance: Option<Chance>,
+    /// `ok` (default) or the violation code.
+    #[serde(default = "ok")]
+    expect: String,
+}
+
+fn ok() -> String {
+    "ok".into()
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Expect {
+    phase: Option<Phase>,
+    round: Option<u32>,
+    starter: Option<Seat>,
+    turn: Option<Seat>,
+    to_act: Option<Vec<Seat>>,
+    hands: Option<Vec<Vec<Symbol>>>,
+    hand_sizes: Option<Vec<usize>>,
+    discard: Option<Vec<Symbol>>,
+    discard_top: Option<Symbol>,
+    draw_pile_size: Option<usize>,
+    pending: Option<Symbol>,
+    takeable: Option<bool>,
+    chance: Option<serde_json::Value>,
+    results: Option<Vec<RoundOutcome>>,
+    round_points: Option<Vec<Vec<i64>>>,
+    totals: Option<Vec<i64>>,
+    winners: Option<Vec<Seat>>,
+    over: Option<bool>,
+    events: Option<Vec<serde_json::Value>>,
+}
+
+fn start(case: &Case) -> State {
+    LuckyJack::validate_options(&case.options, case.players).expect("valid options");
+    let mut state = LuckyJack::setup(case.options.clone(), case.players);
+    let Some(table) = &case.table else {
+        return state;
+    };
+    assert_eq!(table.hands.len(), case.players, "table hands");
+    state.chance = None;
+    state.phase = Phase::Turn;
+    let mut rest = Counts::full_deck();
+    for (seat, hand) in table.hands.iter().enumerate() {
+        let mut hand = hand.clone();
+        hand.sort();
+        for &card in &hand {
+            assert!(rest.take(card), "too many {card:?}");
+        }
+        state.hands[seat] = hand;
+    }
+    for &card in &table.discard {
+        assert!(rest.take(card), "too many {card:?}");
+    }
+    state.discard = table.discard.clone();
+    if let Some(pile) = &table.draw_pile {
+        let pile = Counts::of(pile);
+        for symbol in Symbol::ALL {
+            for _ in 0..pile.get(symbol) {
+                assert!(rest.take(symbol), "too many {symbol:?}");
+            }
+        }
+        let mut under = rest.canonical();
+        under.append(&mut state.discard);
+        state.discard = under;
+        state.draw_pile = pile;
+    } else {
+        state.draw_pile = rest;
+    }
+    state.turn = table.turn;
+    state.turn_start_hand = state.hands[table.turn].len();
+    LuckyJack::check_state(&state).expect("scenario table is consistent");
+    state
+}
+
+fn run(case: &Case) -> Result<(), String> {
+    let mut state = start(case);
+    let mut events = Vec::new();
+    for (i, step) in case.steps.iter().enumerate() {
+        let before = state.clone();
+        let result = match (&step.mv, &step.chance) {
+            (Some(mv), None) => {
+                let seat = step.seat.ok_or(format!("step {i}: a move needs a seat"))?;
+                LuckyJack::play(&mut state, seat, mv)
+            }
+            (None, Some(chance)) => LuckyJack::resolve_chance(&mut state, chance),
+            _ => return Err(format!("step {i}: give exactly one of move/chance")),
+        };
+        let got = match &result {
+            Ok(_) => "ok".to_string(),
+            Err(v) => v.code().to_string(),
+        };
+        if got != step.expect {
+            return Err(format!(
+                "step {i} ({:?}{:?}): expected {}, got {got} ({result:?})",
+                step.mv, step.chance, step.expect
+            ));
+        }
+        match result {
+            Ok(mut e) => events.append(&mut e),
+            Err(_) if state != before => return Err(format!("step {i}: rejected but changed")),
+            Err(_) => {}
+        }
+        LuckyJack::check_state(&state).map_err(|e| format!("step {i}: {} {}", e.code, e.detail))?;
+    }
+    let e = &case.expect;
+    let fail =
+        |what: &str, want: String, got: String| Err(format!("{what}: expected {want}, got {got}"));
+    macro_rules! eq {
+        ($field:ident, $got:expr) => {
+            if let Some(want) = &e.$field {
+                let got = $got;
+                if *want != got {
+                    return fail(stringify!($field), format!("{want:?}"), format!("{got:?}"));
+                }
+            }
+        };
+    }
+    eq!(phase, state.phase);
+    eq!(round, state.round);
+    eq!(starter, state.starter);
+    eq!(turn, state.turn);
+    eq!(to_act, LuckyJack::to_act(&state));
+    eq!(hands, state.hands.clone());
+    eq!(
+        hand_sizes,
+        state.hands.iter().map(Vec::len).collect::<Vec<_>>()
+    );
+    eq!(discard, state.discard.clone());
+    if e.discard_top.is_some() {
+        eq!(discard_top, *state.discard.last().unwrap());
+    }
+    eq!(draw_pile_size, state.draw_pile.total());
+    if e.pending.is_some() {
+        eq!(pending, state.pending.unwrap());
+    }
+    eq!(takeable, state.takeable.is_some());
+    eq!(
+        chance,
+        serde_json::to_value(&state.chance)
+            .map(|mut v| {
+                // Compare the kind and parameters, not the pile composition.
+                if let Some(o) = v.as_object_mut() {
+                    o.remove("pile");
+                }
+                v
+            })
+            .unwrap()
+    );
+    eq!(
+        results,
+        state
+            .results
+            .iter()
+            .map(|r| r.result.clone())
+            .collect::<Vec<_>>()
+    );
+    eq!(
+        round_points,
+        state
+            .results
+            .iter()
+            .map(|r| r.points.clone())
+            .collect::<Vec<_>>()
+    );
+    eq!(totals, LuckyJack::score(&state).totals);
+    eq!(winners, LuckyJack::standings(&state).winners);
+    eq!(over, LuckyJack::is_over(&state));
+    if let Some(want) = &e.events {
+        let got: Vec<serde_json::Value> = events
+            .iter()
+            .map(|ev| serde_json::to_value(ev).unwrap())
+            .collect();
+        for w in want {
+            if !got.contains(w) {
+                return fail("events", format!("{w} among them"), format!("{got:?}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn every_lucky_jack_scenario_file_passes() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lucky_jack");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .expect("scenario directory")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 7, "scenario files: {paths:?}");
+    let mut failures = Vec::new();
+    let mut cases = 0;
+    for path in &paths {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(path).unwrap();
+        let file: File =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: bad scenario: {e}"));
+        assert!(
+            !file.source.is_empty(),
+            "{name}: every file cites its source"
+        );
+        for case in &file.cases {
+            cases += 1;
+            let _ = &case.source;
+            if let Err(why) = run(case) {
+                failures.push(format!("{name} / {}: {why}", case.name));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {cases} cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(cases >= 40, "only {cases} cases");
+}
