@@ -85,7 +85,7 @@ pub struct CreateMatch {
     /// One entry per seat, clockwise from seat 0.
     pub seats: Vec<NewSeat>,
     /// The game's options (see the catalogue); omitted fields take their defaults.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<crate::games::any::AnyOptions>)]
     pub options: Option<Value>,
     #[serde(default)]
     pub randomness: RandomnessMode,
@@ -111,7 +111,7 @@ pub struct MatchDetail {
     pub status: MatchStatus,
     /// Number of events in the log; send it back as `expected_version`.
     pub version: i64,
-    #[schema(value_type = Object)]
+    #[schema(value_type = crate::games::any::AnyOptions)]
     pub options: Value,
     pub seats: Vec<SeatInfo>,
     /// Whose eyes `view` is for: the token's seat, the owner (full), or a spectator. Once the
@@ -120,7 +120,7 @@ pub struct MatchDetail {
     pub to_act: Vec<Seat>,
     pub chance_pending: bool,
     /// The game's view of the state for `viewer` (its schema is the game's `View`).
-    #[schema(value_type = Object)]
+    #[schema(value_type = crate::games::any::AnyView)]
     pub view: Value,
     pub standings: Standings,
     /// SHA-256 of the seed (server randomness), published from the start.
@@ -159,7 +159,7 @@ pub struct SubmitMove {
     pub seat: Option<Seat>,
     /// The game's move (its schema is the game's `Move`).
     #[serde(rename = "move")]
-    #[schema(value_type = Object)]
+    #[schema(value_type = crate::games::any::AnyMove)]
     pub mv: Value,
 }
 
@@ -169,7 +169,7 @@ pub struct SubmitMove {
 pub struct SubmitChance {
     pub expected_version: Option<i64>,
     /// What happened at the table (its schema is the game's `Chance`).
-    #[schema(value_type = Object)]
+    #[schema(value_type = crate::games::any::AnyChance)]
     pub outcome: Value,
 }
 
@@ -181,14 +181,14 @@ pub struct LogEntry {
     pub seat: Option<Seat>,
     /// The move as submitted: shown to its seat and to the owner.
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<crate::games::any::AnyMove>)]
     pub mv: Option<Value>,
     /// The chance outcome: shown to the owner only (it holds hidden cards).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<crate::games::any::AnyChance>)]
     pub chance: Option<Value>,
     /// What happened, with cards the viewer may not see left out.
-    #[schema(value_type = Vec<Object>)]
+    #[schema(value_type = Vec<crate::games::any::AnyEvent>)]
     pub events: Vec<Value>,
     pub at: DateTime<Utc>,
 }
@@ -202,7 +202,7 @@ pub struct MoveReply {
     /// The plies this request added: the move, then any chance it triggered.
     pub entries: Vec<LogEntry>,
     /// The state after the move, for the submitter.
-    #[schema(value_type = Object)]
+    #[schema(value_type = crate::games::any::AnyView)]
     pub view: Value,
 }
 
@@ -218,7 +218,7 @@ pub struct PlyView {
     pub to_act: Vec<Seat>,
     pub chance_pending: bool,
     pub over: bool,
-    #[schema(value_type = Object)]
+    #[schema(value_type = crate::games::any::AnyView)]
     pub view: Value,
     pub standings: Standings,
 }
@@ -240,10 +240,10 @@ pub struct ExportedInput {
     pub ply: i64,
     pub seat: Option<Seat>,
     #[serde(rename = "move", default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<crate::games::any::AnyMove>)]
     pub mv: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<crate::games::any::AnyChance>)]
     pub chance: Option<Value>,
 }
 
@@ -256,7 +256,7 @@ pub struct MatchExport {
     pub id: Uuid,
     pub game: GameKind,
     pub rules_version: String,
-    #[schema(value_type = Object)]
+    #[schema(value_type = crate::games::any::AnyOptions)]
     pub options: Value,
     /// Player names by seat.
     pub players: Vec<String>,

@@ -42,13 +42,18 @@ pub enum RefereeError {
     NoChancePending,
     #[error("seat {seat} may not act now; seats that may: {to_act:?}")]
     NotYourTurn { seat: Seat, to_act: Vec<Seat> },
-    /// The game's own rules refuse the move or outcome (422).
+    /// The game's own rules refuse the move or outcome (422; 409 when `stale`).
     #[error("{message}")]
     Violation {
         code: &'static str,
         message: String,
         params: Map<String, Value>,
+        /// The move was made against an out-of-date view.
+        stale: bool,
     },
+    /// A score sheet goes on after the game's end rule was met.
+    #[error("the game ended after round {rounds}; no further round can be scored")]
+    TallyAfterEnd { rounds: usize },
 }
 
 impl RefereeError {
@@ -58,6 +63,7 @@ impl RefereeError {
                 "move" => "invalid_move",
                 "options" => "invalid_options",
                 "state" => "invalid_state",
+                "tally" => "invalid_tally",
                 _ => "invalid_chance",
             },
             RefereeError::Options(_) => "invalid_options",
@@ -69,6 +75,7 @@ impl RefereeError {
             RefereeError::NoChancePending => "no_chance_pending",
             RefereeError::NotYourTurn { .. } => "not_your_turn",
             RefereeError::Violation { code, .. } => code,
+            RefereeError::TallyAfterEnd { .. } => "game_over",
         }
     }
 
@@ -96,6 +103,9 @@ impl RefereeError {
                 params.insert("to_act".into(), to_act.clone().into());
             }
             RefereeError::Violation { params: p, .. } => params.clone_from(p),
+            RefereeError::TallyAfterEnd { rounds } => {
+                params.insert("rounds".into(), (*rounds).into());
+            }
             _ => {}
         }
         params
@@ -124,6 +134,7 @@ impl RefereeError {
             code: violation.code(),
             message: violation.to_string(),
             params,
+            stale: violation.is_stale(),
         }
     }
 }
@@ -295,7 +306,7 @@ pub fn replay<G: Game>(
 pub struct StateReply {
     /// The full state (hidden information included): post it back to the other stateless
     /// endpoints. Its schema is the game's `State`.
-    #[schema(value_type = Object)]
+    #[schema(value_type = crate::games::any::AnyState)]
     pub state: Value,
     /// Seats that may move now.
     pub to_act: Vec<Seat>,
@@ -303,7 +314,7 @@ pub struct StateReply {
     pub chance_pending: bool,
     pub over: bool,
     /// What happened, in order.
-    #[schema(value_type = Vec<Object>)]
+    #[schema(value_type = Vec<crate::games::any::AnyEvent>)]
     pub events: Vec<Value>,
 }
 
@@ -388,7 +399,7 @@ pub fn any_legal_moves(
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct ScoreReply {
     /// The game's itemised breakdown (its schema is the game's `Score`).
-    #[schema(value_type = Object)]
+    #[schema(value_type = crate::games::any::AnyScore)]
     pub breakdown: Value,
     pub standings: Standings,
     pub over: bool,
@@ -412,5 +423,74 @@ pub fn any_view(kind: GameKind, state: Value, viewer: Viewer) -> Result<Value, R
             check_seat::<G>(&state, seat)?;
         }
         Ok(to_json(&G::view(&state, viewer)))
+    })
+}
+
+/// Described rounds scored one by one, with the running standings.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct TallyReply {
+    /// Each round scored: points per seat and the game's breakdown (the game's `TallyScore`).
+    #[schema(value_type = Vec<crate::games::any::AnyTallyScore>)]
+    pub rounds: Vec<Value>,
+    pub standings: Standings,
+    /// Whether the game's end rule is met (rounds played, target reached...).
+    pub over: bool,
+}
+
+/// Described rounds, scored, with the standings they lead to.
+pub struct Tallied<G: Game> {
+    pub rounds: Vec<G::TallyScore>,
+    pub standings: Standings,
+    pub over: bool,
+}
+
+/// Scores the rounds of a physical game, as a score sheet describes them. On a refusal, says
+/// which round (0-based) was refused.
+pub fn tally<G: Game>(
+    options: &G::Options,
+    players: usize,
+    rounds: &[G::Tally],
+) -> Result<Tallied<G>, (usize, RefereeError)> {
+    let mut scored: Vec<G::TallyScore> = Vec::with_capacity(rounds.len());
+    for (index, round) in rounds.iter().enumerate() {
+        if G::tally_standings(options, players, &scored).1 {
+            return Err((index, RefereeError::TallyAfterEnd { rounds: index }));
+        }
+        let score = G::score_tally(options, players, index as u32 + 1, round)
+            .map_err(|v| (index, RefereeError::violation(v)))?;
+        scored.push(score);
+    }
+    let (standings, over) = G::tally_standings(options, players, &scored);
+    Ok(Tallied {
+        rounds: scored,
+        standings,
+        over,
+    })
+}
+
+pub fn any_tally(
+    kind: GameKind,
+    players: usize,
+    options_json: Option<Value>,
+    rounds: Vec<Value>,
+) -> Result<TallyReply, RefereeError> {
+    with_game!(kind, G => {
+        let options = options::<G>(options_json, players)?;
+        let rounds: Vec<<G as Game>::Tally> = rounds
+            .into_iter()
+            .map(|r| parse("tally", r))
+            .collect::<Result<_, _>>()?;
+        let tallied = tally::<G>(&options, players, &rounds).map_err(|(index, e)| match e {
+            RefereeError::Violation { code, message, mut params, stale } => {
+                params.insert("round".into(), (index + 1).into());
+                RefereeError::Violation { code, message: format!("round {}: {message}", index + 1), params, stale }
+            }
+            other => other,
+        })?;
+        Ok(TallyReply {
+            rounds: tallied.rounds.iter().map(to_json).collect(),
+            standings: tallied.standings,
+            over: tallied.over,
+        })
     })
 }

@@ -49,6 +49,13 @@ impl Viewer {
 pub trait Violation: Serialize + Debug + std::fmt::Display + Clone {
     /// The stable snake_case code clients switch on.
     fn code(&self) -> &'static str;
+
+    /// True when the move was made against a view that is out of date (e.g. a roll of a dice
+    /// count the seat no longer holds): the referee answers 409, like a stale version, rather
+    /// than 422.
+    fn is_stale(&self) -> bool {
+        false
+    }
 }
 
 /// Options that cannot be played with, named precisely.
@@ -109,6 +116,11 @@ pub trait Game {
     /// The itemised score of a state: per round and per game.
     type Score: Wire;
     type Violation: Violation;
+    /// One round (or hand; for single-round games the whole game) as people at a physical table
+    /// describe it on a score sheet: what they count up, not how play went.
+    type Tally: Wire;
+    /// A described round scored: points per seat and the game's itemised breakdown.
+    type TallyScore: Wire;
 
     fn validate_options(options: &Self::Options, players: usize) -> Result<(), OptionsError>;
 
@@ -157,6 +169,26 @@ pub trait Game {
     /// The event as `viewer` may see it (hidden cards removed).
     fn redact_event(event: &Self::Event, viewer: Viewer) -> Self::Event;
 
+    /// Checks a described round against the rules (cards that exist, at most one winner,
+    /// plausible counts) and scores it with the code play uses. `round` counts from 1.
+    fn score_tally(
+        options: &Self::Options,
+        players: usize,
+        round: u32,
+        tally: &Self::Tally,
+    ) -> Result<Self::TallyScore, Self::Violation>;
+
+    /// Points per seat of a scored round.
+    fn tally_points(score: &Self::TallyScore) -> Vec<i64>;
+
+    /// Totals of a series of scored rounds, ranked, and whether the game's end rule is met
+    /// (rounds played, a target reached, coasters won).
+    fn tally_standings(
+        options: &Self::Options,
+        players: usize,
+        rounds: &[Self::TallyScore],
+    ) -> (Standings, bool);
+
     /// Validates then applies; a rejected move leaves the state untouched.
     fn play(
         state: &mut Self::State,
@@ -194,6 +226,78 @@ impl GameKind {
 
     pub fn from_slug(slug: &str) -> Option<Self> {
         Self::ALL.iter().copied().find(|kind| kind.slug() == slug)
+    }
+}
+
+/// Documentation-only unions of every game's wire types, so the OpenAPI document can say "one of
+/// the games' moves" where the HTTP layer takes a move as raw JSON and parses it per game.
+pub mod any {
+    use serde::Serialize;
+    use utoipa::ToSchema;
+
+    use super::lucky_jack;
+
+    /// A move of any game (the match's or the path's game decides which).
+    #[derive(Serialize, ToSchema)]
+    #[serde(untagged)]
+    pub enum AnyMove {
+        LuckyJack(lucky_jack::Move),
+    }
+
+    /// A full state of any game.
+    #[derive(Serialize, ToSchema)]
+    #[serde(untagged)]
+    pub enum AnyState {
+        LuckyJack(lucky_jack::State),
+    }
+
+    /// A chance outcome of any game: a deal, drawn cards, dice faces.
+    #[derive(Serialize, ToSchema)]
+    #[serde(untagged)]
+    pub enum AnyChance {
+        LuckyJack(lucky_jack::Chance),
+    }
+
+    /// What one viewer sees of a state of any game.
+    #[derive(Serialize, ToSchema)]
+    #[serde(untagged)]
+    pub enum AnyView {
+        LuckyJack(lucky_jack::View),
+    }
+
+    /// What happened, in any game.
+    #[derive(Serialize, ToSchema)]
+    #[serde(untagged)]
+    pub enum AnyEvent {
+        LuckyJack(lucky_jack::Event),
+    }
+
+    /// The itemised score of any game.
+    #[derive(Serialize, ToSchema)]
+    #[serde(untagged)]
+    pub enum AnyScore {
+        LuckyJack(lucky_jack::Score),
+    }
+
+    /// Options of any game.
+    #[derive(Serialize, ToSchema)]
+    #[serde(untagged)]
+    pub enum AnyOptions {
+        LuckyJack(lucky_jack::Options),
+    }
+
+    /// A round of any game as a score sheet describes it.
+    #[derive(Serialize, ToSchema)]
+    #[serde(untagged)]
+    pub enum AnyTally {
+        LuckyJack(lucky_jack::Tally),
+    }
+
+    /// A described round of any game, scored.
+    #[derive(Serialize, ToSchema)]
+    #[serde(untagged)]
+    pub enum AnyTallyScore {
+        LuckyJack(lucky_jack::RoundResult),
     }
 }
 

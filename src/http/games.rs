@@ -7,7 +7,7 @@ use utoipa::{PartialSchema, ToSchema};
 
 use crate::games::{Game, GameKind, Seat, Viewer};
 use crate::problem::{Problem, ProblemDocument};
-use crate::referee::{self, Refusal, ScoreReply, StateReply};
+use crate::referee::{self, Refusal, ScoreReply, StateReply, TallyReply};
 use crate::seed::Seed;
 use crate::with_game;
 
@@ -21,7 +21,7 @@ pub struct GameEntry {
     /// Changes whenever a rules fix could change how a match replays.
     pub rules_version: String,
     /// Every option with its default value.
-    #[schema(value_type = Object)]
+    #[schema(value_type = crate::games::any::AnyOptions)]
     pub default_options: Value,
     /// JSON Schema of the options: types, allowed values and what each one does.
     #[schema(value_type = Object)]
@@ -127,7 +127,7 @@ pub struct SetupRequest {
     #[schema(minimum = 1, maximum = 16)]
     pub players: usize,
     /// Omitted fields take their defaults.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<crate::games::any::AnyOptions>)]
     pub options: Option<Value>,
     /// 64 hex digits. With a seed the deal is made from it; without one the state waits for the
     /// deal to be reported to `/chance`, as at a physical table.
@@ -172,12 +172,12 @@ pub async fn setup_state(
 #[schema(example = json!({"state": {}, "seat": 1, "move": {"type": "discard", "card": "bell"}}))]
 pub struct CheckRequest {
     /// A full state, as returned by the other stateless endpoints.
-    #[schema(value_type = Object)]
+    #[schema(value_type = crate::games::any::AnyState)]
     pub state: Value,
     pub seat: Seat,
     /// The game's move, e.g. `{"type": "discard", "card": "bell"}`.
     #[serde(rename = "move")]
-    #[schema(value_type = Object)]
+    #[schema(value_type = crate::games::any::AnyMove)]
     pub mv: Value,
 }
 
@@ -233,10 +233,10 @@ pub async fn check_move(
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"state": {}, "outcome": {"kind": "draw", "cards": ["bell", "lemon"]}}))]
 pub struct ChanceRequest {
-    #[schema(value_type = Object)]
+    #[schema(value_type = crate::games::any::AnyState)]
     pub state: Value,
     /// What happened at the table: the game's `Chance` (a deal, drawn cards, dice faces).
-    #[schema(value_type = Object)]
+    #[schema(value_type = crate::games::any::AnyChance)]
     pub outcome: Value,
 }
 
@@ -267,7 +267,7 @@ pub async fn report_chance(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SeatStateRequest {
-    #[schema(value_type = Object)]
+    #[schema(value_type = crate::games::any::AnyState)]
     pub state: Value,
     pub seat: Seat,
 }
@@ -276,7 +276,7 @@ pub struct SeatStateRequest {
 pub struct LegalMovesReply {
     pub seat: Seat,
     /// Every move the seat may make now (empty when it may not act).
-    #[schema(value_type = Vec<Object>)]
+    #[schema(value_type = Vec<crate::games::any::AnyMove>)]
     pub moves: Vec<Value>,
 }
 
@@ -307,7 +307,7 @@ pub async fn legal_moves(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StateRequest {
-    #[schema(value_type = Object)]
+    #[schema(value_type = crate::games::any::AnyState)]
     pub state: Value,
 }
 
@@ -337,7 +337,7 @@ pub async fn score_state(
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"state": {}, "viewer": {"seat": 0}}))]
 pub struct ViewRequest {
-    #[schema(value_type = Object)]
+    #[schema(value_type = crate::games::any::AnyState)]
     pub state: Value,
     /// `{"seat": n}`, `"spectator"` or `"full"`.
     pub viewer: Viewer,
@@ -349,7 +349,7 @@ pub struct ViewRequest {
     params(("game" = String, Path, example = "lucky-jack")),
     request_body = ViewRequest,
     responses(
-        (status = 200, body = Object),
+        (status = 200, body = crate::games::any::AnyView),
         (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
     )
 )]
@@ -361,4 +361,51 @@ pub async fn view_state(
     let kind = game(&path)?;
     let body = body.into_inner();
     Ok(web::Json(referee::any_view(kind, body.state, body.viewer)?))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "players": 3,
+    "options": {"rounds": 3},
+    "rounds": [
+        {"jackpot": {"seat": 0, "symbol": "bell", "size": 3}},
+        {"jackpot": null},
+        {"jackpot": {"seat": 2, "symbol": "jack", "size": 4}}
+    ]
+}))]
+pub struct TallyRequest {
+    #[schema(minimum = 1, maximum = 16)]
+    pub players: usize,
+    #[schema(value_type = Option<crate::games::any::AnyOptions>)]
+    pub options: Option<Value>,
+    /// The rounds (or hands) played so far, in order, as the table describes them.
+    #[schema(value_type = Vec<crate::games::any::AnyTally>)]
+    pub rounds: Vec<Value>,
+}
+
+/// Score a physical game from what the table counts: each round described in the game's terms
+/// (a Lucky Jack jackpot, ...), checked against the rules and scored with the engine's code.
+#[utoipa::path(
+    tag = "stateless",
+    params(("game" = String, Path, example = "lucky-jack")),
+    request_body = TallyRequest,
+    responses(
+        (status = 200, body = TallyReply),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{game}/tally")]
+pub async fn tally(
+    path: web::Path<String>,
+    body: web::Json<TallyRequest>,
+) -> Result<web::Json<TallyReply>, Problem> {
+    let kind = game(&path)?;
+    let body = body.into_inner();
+    Ok(web::Json(referee::any_tally(
+        kind,
+        body.players,
+        body.options,
+        body.rounds,
+    )?))
 }

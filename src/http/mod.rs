@@ -70,6 +70,7 @@ fn routes(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
             .service(games::legal_moves)
             .service(games::score_state)
             .service(games::view_state)
+            .service(games::tally)
             .service(matches::create_match)
             .service(matches::list_matches)
             .service(matches::get_match)

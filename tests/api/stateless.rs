@@ -209,3 +209,65 @@ async fn a_table_deal_is_reported_then_scored_and_viewed() {
     assert!(view.body["hands"][0].is_array());
     assert!(view.body["hands"][1].is_null());
 }
+
+#[tokio::test]
+async fn a_score_sheet_of_jackpots_is_totalled_ranked_and_ended_by_the_rules() {
+    let app = spawn_app().await;
+    // Three rounds: Ann's 3-card bell (5 000), no jackpot, Cleo's four jacks (10 000).
+    let rounds = json!([
+        {"jackpot": {"seat": 0, "symbol": "bell", "size": 3}},
+        {"jackpot": null},
+        {"jackpot": {"seat": 2, "symbol": "jack", "size": 4}}
+    ]);
+    let reply = app
+        .post(
+            "/v1/games/lucky-jack/tally",
+            &json!({"players": 3, "rounds": rounds}),
+            None,
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    assert_eq!(reply.body["standings"]["totals"], json!([5000, 0, 10000]));
+    assert_eq!(reply.body["standings"]["ranks"], json!([2, 3, 1]));
+    assert_eq!(reply.body["standings"]["winners"], json!([2]));
+    assert_eq!(reply.body["over"], true);
+    assert_eq!(reply.body["rounds"][2]["result"]["points"], 10000);
+
+    // A fourth round in a three-round game, a 5-card "jackpot", a seat that is not there.
+    let mut four = rounds.as_array().unwrap().clone();
+    four.push(json!({"jackpot": null}));
+    let late = app
+        .post(
+            "/v1/games/lucky-jack/tally",
+            &json!({"players": 3, "rounds": four}),
+            None,
+        )
+        .await;
+    assert_eq!(
+        late.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        late.body
+    );
+    assert_eq!(late.body["code"], "game_over");
+    let five = json!([{"jackpot": {"seat": 0, "symbol": "bell", "size": 5}}]);
+    let bad = app
+        .post(
+            "/v1/games/lucky-jack/tally",
+            &json!({"players": 3, "rounds": five}),
+            None,
+        )
+        .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(bad.body["code"], "invalid_jackpot_size");
+    assert_eq!(bad.body["params"]["round"], 1);
+    let ghost = json!([{"jackpot": {"seat": 7, "symbol": "bell", "size": 3}}]);
+    let bad = app
+        .post(
+            "/v1/games/lucky-jack/tally",
+            &json!({"players": 3, "rounds": ghost}),
+            None,
+        )
+        .await;
+    assert_eq!(bad.body["code"], "no_such_seat");
+}

@@ -14,6 +14,7 @@ pub const DECK_SIZE: usize = 84;
 )]
 #[serde(rename_all = "snake_case")]
 #[schema(example = "jack")]
+#[schema(as = LuckyJackSymbol)]
 pub enum Symbol {
     /// Rank 1: 1 000 / 3 000 points.
     Lemon,
@@ -69,6 +70,7 @@ impl Symbol {
 /// decided only when a card is drawn).
 #[derive(Serialize, Deserialize, ToSchema, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[schema(as = LuckyJackCounts)]
 pub struct Counts {
     /// Lemon cards.
     pub lemon: u32,

@@ -43,6 +43,8 @@ impl Game for LuckyJack {
     type View = View;
     type Score = Score;
     type Violation = LuckyJackViolation;
+    type Tally = Tally;
+    type TallyScore = RoundResult;
 
     fn validate_options(options: &Options, players: usize) -> Result<(), OptionsError> {
         if !(Self::MIN_PLAYERS..=Self::MAX_PLAYERS).contains(&players) {
@@ -187,12 +189,71 @@ impl Game for LuckyJack {
     fn redact_event(event: &Event, viewer: Viewer) -> Event {
         view::redact_event(event, viewer)
     }
+
+    fn score_tally(
+        options: &Options,
+        players: usize,
+        round: u32,
+        tally: &Tally,
+    ) -> Result<RoundResult, LuckyJackViolation> {
+        if round > options.rounds {
+            return Err(LuckyJackViolation::GameOver);
+        }
+        let result = match &tally.jackpot {
+            None => RoundOutcome::NoJackpot {
+                reason: NoJackpotReason::NoWinner,
+            },
+            Some(jackpot) => {
+                if jackpot.seat >= players {
+                    return Err(LuckyJackViolation::NoSuchSeat {
+                        seat: jackpot.seat,
+                        players,
+                    });
+                }
+                let points = jackpot
+                    .symbol
+                    .jackpot_points(jackpot.size)
+                    .ok_or(LuckyJackViolation::InvalidJackpotSize { size: jackpot.size })?;
+                RoundOutcome::Jackpot {
+                    seat: jackpot.seat,
+                    symbol: jackpot.symbol,
+                    size: jackpot.size,
+                    points,
+                }
+            }
+        };
+        Ok(RoundResult::new(
+            round,
+            starter_of(options, players, round),
+            players,
+            result,
+        ))
+    }
+
+    fn tally_points(score: &RoundResult) -> Vec<i64> {
+        score.points.clone()
+    }
+
+    fn tally_standings(
+        options: &Options,
+        players: usize,
+        rounds: &[RoundResult],
+    ) -> (Standings, bool) {
+        let over = rounds.len() >= options.rounds as usize;
+        let totals = sum_rounds(players, rounds);
+        (Standings::rank(totals, Order::HighestWins, over), over)
+    }
 }
 
 /// Each seat's points over the finished rounds.
 pub fn totals(state: &State) -> Vec<i64> {
-    let mut totals = vec![0i64; state.players];
-    for result in &state.results {
+    sum_rounds(state.players, &state.results)
+}
+
+/// Points per seat over finished rounds.
+fn sum_rounds(players: usize, rounds: &[RoundResult]) -> Vec<i64> {
+    let mut totals = vec![0i64; players];
+    for result in rounds {
         for (total, points) in totals.iter_mut().zip(&result.points) {
             *total += points;
         }

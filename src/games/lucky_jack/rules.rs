@@ -339,22 +339,16 @@ fn win_round(state: &mut State, seat: Seat, symbol: Symbol, size: usize, events:
 }
 
 fn end_round(state: &mut State, result: RoundOutcome, events: &mut Vec<Event>) {
-    let mut points = vec![0i64; state.players];
     let winner = match result {
-        RoundOutcome::Jackpot {
-            seat, points: p, ..
-        } => {
-            points[seat] = i64::from(p);
-            Some(seat)
-        }
+        RoundOutcome::Jackpot { seat, .. } => Some(seat),
         RoundOutcome::NoJackpot { .. } => None,
     };
-    state.results.push(RoundResult {
-        round: state.round,
-        starter: state.starter,
+    state.results.push(RoundResult::new(
+        state.round,
+        state.starter,
+        state.players,
         result,
-        points,
-    });
+    ));
     events.push(Event::RoundEnded {
         round: state.round,
         winner,

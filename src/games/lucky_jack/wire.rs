@@ -11,6 +11,7 @@ use crate::games::{Seat, Viewer};
 /// rulebook and RULINGS §2.8.
 #[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq, Hash)]
 #[serde(default, rename_all = "snake_case", deny_unknown_fields)]
+#[schema(as = LuckyJackOptions)]
 pub struct Options {
     /// Rounds in the game: 3 or 5.
     #[schema(example = 3)]
@@ -58,6 +59,7 @@ impl Default for Options {
 #[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq, Hash)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 #[schema(example = json!({"type": "discard", "card": "bell", "jackpot": false}))]
+#[schema(as = LuckyJackMove)]
 pub enum Move {
     /// Options 1–3: discard a card from the hand (hand of at least 4 at turn start). A lower
     /// symbol than the discard top costs 2 penalty cards.
@@ -85,6 +87,7 @@ pub enum Move {
 #[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq, Hash)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 #[schema(example = json!({"kind": "draw", "cards": ["lemon", "jack"]}))]
+#[schema(as = LuckyJackChance)]
 pub enum Chance {
     /// A round's deal: 7 cards per seat, indexed by seat, then the starter's flip.
     Deal {
@@ -110,6 +113,7 @@ pub enum Chance {
     Serialize, Deserialize, ToSchema, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord,
 )]
 #[serde(rename_all = "snake_case")]
+#[schema(as = LuckyJackChanceKind)]
 pub enum ChanceKind {
     /// A round's deal and first flip.
     Deal,
@@ -122,6 +126,7 @@ pub enum ChanceKind {
 /// The chance outcome play is waiting for, with every possible outcome (the pile's composition).
 #[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq, Hash)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[schema(as = LuckyJackPendingChance)]
 pub enum PendingChance {
     /// Deal round `round`: `hands` × `cards_per_hand` cards plus one flip, from `pile`.
     Deal {
@@ -175,6 +180,7 @@ impl PendingChance {
 /// Where play stands.
 #[derive(Serialize, Deserialize, ToSchema, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[serde(rename_all = "snake_case")]
+#[schema(as = LuckyJackPhase)]
 pub enum Phase {
     /// Waiting for the round's deal (chance `deal`). All 84 cards are in the draw pile.
     Deal,
@@ -194,6 +200,7 @@ pub enum Phase {
 /// A drawn card just discarded, which the next seat may take with "I take it!".
 #[derive(Serialize, Deserialize, ToSchema, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[schema(as = LuckyJackTakeable)]
 pub struct Takeable {
     /// The card (the top of the discard pile).
     pub card: Symbol,
@@ -206,6 +213,7 @@ pub struct Takeable {
 /// How a discard related to the discard top.
 #[derive(Serialize, Deserialize, ToSchema, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[serde(rename_all = "snake_case")]
+#[schema(as = LuckyJackDiscardOption)]
 pub enum DiscardOption {
     /// Option 1: same symbol as the top.
     Same,
@@ -218,14 +226,18 @@ pub enum DiscardOption {
 /// Why a round ended without a jackpot.
 #[derive(Serialize, Deserialize, ToSchema, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[serde(rename_all = "snake_case")]
+#[schema(as = LuckyJackNoJackpotReason)]
 pub enum NoJackpotReason {
     /// `max_turns_per_round` turns were completed.
     TurnLimit,
+    /// A score sheet recorded the round with no jackpot (the table stopped it).
+    NoWinner,
 }
 
 /// How a round ended.
 #[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq, Hash)]
 #[serde(tag = "result", rename_all = "snake_case")]
+#[schema(as = LuckyJackRoundOutcome)]
 pub enum RoundOutcome {
     /// `seat` won the round with `size` cards of `symbol`.
     Jackpot {
@@ -248,6 +260,7 @@ pub enum RoundOutcome {
 /// One finished round.
 #[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq, Hash)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[schema(as = LuckyJackRoundResult)]
 pub struct RoundResult {
     /// Round number, from 1.
     pub round: u32,
@@ -259,10 +272,54 @@ pub struct RoundResult {
     pub points: Vec<i64>,
 }
 
+impl RoundResult {
+    /// A finished round: only a jackpot winner scores, the table value (rulebook: "They are the
+    /// only player who earns points during this round").
+    pub fn new(round: u32, starter: Seat, players: usize, result: RoundOutcome) -> Self {
+        let mut points = vec![0i64; players];
+        if let RoundOutcome::Jackpot {
+            seat, points: p, ..
+        } = result
+        {
+            points[seat] = i64::from(p);
+        }
+        Self {
+            round,
+            starter,
+            result,
+            points,
+        }
+    }
+}
+
+/// A round as a score sheet records it.
+#[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq, Hash)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[schema(example = json!({"jackpot": {"seat": 2, "symbol": "jack", "size": 4}}))]
+#[schema(as = LuckyJackTally)]
+pub struct Tally {
+    /// Who won the round's jackpot and with what; `null` when nobody did.
+    pub jackpot: Option<TallyJackpot>,
+}
+
+/// A jackpot written on the score sheet.
+#[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq, Hash)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[schema(as = LuckyJackTallyJackpot)]
+pub struct TallyJackpot {
+    /// The winner.
+    pub seat: Seat,
+    /// The symbol of the identical cards laid down.
+    pub symbol: Symbol,
+    /// 3 or 4 cards.
+    pub size: usize,
+}
+
 /// The complete state, hidden cards included: the document a stateless client holds and posts
 /// back.
 #[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq, Hash)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[schema(as = LuckyJackState)]
 pub struct State {
     /// Number of seats (2–6).
     pub players: usize,
@@ -303,6 +360,7 @@ pub struct State {
 /// The pending chance event as a viewer sees it.
 #[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq, Hash)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[schema(as = LuckyJackChanceView)]
 pub struct ChanceView {
     /// What kind of outcome is awaited.
     pub kind: ChanceKind,
@@ -319,6 +377,7 @@ pub struct ChanceView {
 /// What one viewer may see of a state.
 #[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[schema(as = LuckyJackView)]
 pub struct View {
     /// Who this view is for.
     pub viewer: Viewer,
@@ -371,6 +430,7 @@ pub struct View {
 /// What happened.
 #[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq, Hash)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[schema(as = LuckyJackEvent)]
 pub enum Event {
     /// A round began.
     RoundStarted {
@@ -482,6 +542,7 @@ pub enum Event {
 /// The itemised score.
 #[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq, Hash)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[schema(as = LuckyJackScore)]
 pub struct Score {
     /// Finished rounds with their points per seat.
     pub rounds: Vec<RoundResult>,
@@ -501,6 +562,12 @@ pub enum LuckyJackViolation {
     ChancePending {
         /// What is awaited.
         kind: ChanceKind,
+    },
+    /// A jackpot is 3 or 4 identical cards.
+    #[error("a jackpot is 3 or 4 identical cards, not {size}")]
+    InvalidJackpotSize {
+        /// The size given.
+        size: usize,
     },
     /// The seat does not exist.
     #[error("seat {seat} does not exist with {players} players")]
@@ -607,6 +674,7 @@ impl crate::games::Violation for LuckyJackViolation {
         match self {
             GameOver => "game_over",
             ChancePending { .. } => "chance_pending",
+            InvalidJackpotSize { .. } => "invalid_jackpot_size",
             NoSuchSeat { .. } => "no_such_seat",
             NotYourTurn { .. } => "not_your_turn",
             CardNotInHand { .. } => "card_not_in_hand",
