@@ -8,5 +8,6 @@ pub mod matches;
 pub mod problem;
 pub mod referee;
 pub mod seed;
+pub mod sheets;
 pub mod store;
 pub mod tokens;

@@ -41,6 +41,32 @@ impl RandomnessMode {
     }
 }
 
+/// How a match is recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchKind {
+    /// Hosted by the service, which referees every move.
+    Hosted,
+    /// Played with real cards and dice and recorded round by round on a score sheet.
+    Sheet,
+}
+
+impl MatchKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchKind::Hosted => "hosted",
+            MatchKind::Sheet => "sheet",
+        }
+    }
+    fn of(kind: &str) -> Self {
+        if kind == "sheet" {
+            MatchKind::Sheet
+        } else {
+            MatchKind::Hosted
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum MatchStatus {
@@ -55,7 +81,7 @@ impl MatchStatus {
             MatchStatus::Finished => "finished",
         }
     }
-    fn of(row_status: &str) -> Self {
+    pub(crate) fn of(row_status: &str) -> Self {
         if row_status == "finished" {
             MatchStatus::Finished
         } else {
@@ -275,6 +301,7 @@ pub struct MatchExport {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct MatchSummary {
     pub id: Uuid,
+    pub kind: MatchKind,
     pub game: GameKind,
     pub status: MatchStatus,
     pub version: i64,
@@ -300,15 +327,21 @@ pub enum Credential {
 }
 
 fn unknown_match(id: Uuid) -> Problem {
-    Problem::not_found("unknown_match", format!("no match has id {id}"))
+    Problem::not_found(
+        "unknown_match",
+        format!("no hosted match has id {id} (score sheets are under /v1/sheets)"),
+    )
 }
 
-fn stored<T: serde::de::DeserializeOwned>(what: &str, value: Value) -> Result<T, Problem> {
+pub(crate) fn stored<T: serde::de::DeserializeOwned>(
+    what: &str,
+    value: Value,
+) -> Result<T, Problem> {
     serde_json::from_value(value)
         .map_err(|e| Problem::internal(format!("stored {what} does not parse: {e}")))
 }
 
-fn kind_of(row: &MatchRow) -> Result<GameKind, Problem> {
+pub(crate) fn kind_of(row: &MatchRow) -> Result<GameKind, Problem> {
     GameKind::from_slug(&row.game)
         .ok_or_else(|| Problem::internal(format!("stored match has unknown game {}", row.game)))
 }
@@ -344,7 +377,11 @@ pub fn authenticate(
     }
     seats
         .iter()
-        .find(|s| tokens::constant_time_eq(&presented, &s.token_hash))
+        .find(|s| {
+            s.token_hash
+                .as_deref()
+                .is_some_and(|hash| tokens::constant_time_eq(&presented, hash))
+        })
         .map(|s| Credential::Seat(s.seat as Seat))
         .ok_or_else(|| Problem::unauthorized("the token belongs to no seat of this match"))
 }
@@ -360,7 +397,7 @@ fn viewer_for(row: &MatchRow, credential: Credential) -> Viewer {
     }
 }
 
-fn seat_infos(seats: &[SeatRow]) -> Vec<SeatInfo> {
+pub(crate) fn seat_infos(seats: &[SeatRow]) -> Vec<SeatInfo> {
     seats
         .iter()
         .map(|s| SeatInfo {
@@ -373,7 +410,7 @@ fn seat_infos(seats: &[SeatRow]) -> Vec<SeatInfo> {
         .collect()
 }
 
-fn check_name(name: &str) -> Result<String, Problem> {
+pub(crate) fn check_name(name: &str) -> Result<String, Problem> {
     let trimmed = name.trim();
     let length = trimmed.chars().count();
     if length == 0 || length > 64 || trimmed.chars().any(char::is_control) {
@@ -405,7 +442,7 @@ pub async fn create(store: &Store, request: CreateMatch) -> Result<CreatedMatch,
             match_id: id,
             seat: seat as i32,
             player_name: name.clone(),
-            token_hash,
+            token_hash: Some(token_hash),
             final_score: None,
             final_rank: None,
             winner: None,
@@ -449,6 +486,7 @@ pub async fn create(store: &Store, request: CreateMatch) -> Result<CreatedMatch,
             created_at: now,
             updated_at: now,
             finished_at: over.then_some(now),
+            kind: "hosted".to_owned(),
         };
         (row, events)
     });
@@ -524,6 +562,7 @@ async fn load(
     let mut conn = store.conn().await?;
     let row = q::find(&mut conn, id)
         .await?
+        .filter(|r| r.kind == "hosted")
         .ok_or_else(|| unknown_match(id))?;
     let seats = q::seats(&mut conn, id).await?;
     let credential = authenticate(&row, &seats, token)?;
@@ -559,12 +598,17 @@ fn earlier_answer(previous: EventRow, request_hash: &[u8]) -> Result<MoveReply, 
     stored("response", answer)
 }
 
-fn check_open(row: &MatchRow, expected_version: Option<i64>) -> Result<(), Problem> {
+pub(crate) fn check_open(row: &MatchRow, expected_version: Option<i64>) -> Result<(), Problem> {
     if row.status == "finished" {
         return Err(Problem::conflict("match_finished", "the match is over"));
     }
-    if let Some(expected) = expected_version {
-        if expected != row.version {
+    check_version(row, expected_version)
+}
+
+/// A stale `expected_version` is a 409 naming the current version.
+pub(crate) fn check_version(row: &MatchRow, expected_version: Option<i64>) -> Result<(), Problem> {
+    match expected_version {
+        Some(expected) if expected != row.version => {
             let mut problem = Problem::conflict(
                 "stale_version",
                 format!(
@@ -574,10 +618,10 @@ fn check_open(row: &MatchRow, expected_version: Option<i64>) -> Result<(), Probl
             );
             problem.params =
                 Some(serde_json::json!({"expected": expected, "current": row.version}));
-            return Err(problem);
+            Err(problem)
         }
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// What one request wants to add to a log, before the token says which seat it is for.
@@ -648,6 +692,7 @@ async fn run_submission(
 ) -> Result<MoveReply, Problem> {
     let row = q::find_for_update(conn, request.id)
         .await?
+        .filter(|r| r.kind == "hosted")
         .ok_or_else(|| unknown_match(request.id))?;
     let seats = q::seats(conn, request.id).await?;
     let credential = authenticate(&row, &seats, request.token.as_deref())?;
@@ -781,14 +826,7 @@ async fn advance<G: Game>(
     if over {
         let standings = G::standings(&state);
         let result = referee::to_json(&score_of::<G>(&state));
-        let seat_results: Vec<SeatResult> = (0..standings.totals.len())
-            .map(|s| SeatResult {
-                seat: s as i32,
-                score: standings.totals[s],
-                rank: standings.ranks[s] as i32,
-                winner: standings.winners.contains(&s),
-            })
-            .collect();
+        let seat_results = SeatResult::from_standings(&standings);
         q::advance(
             conn,
             row.id,
@@ -1007,18 +1045,26 @@ pub fn verify_export(export: &MatchExport) -> Result<ScoreReply, RefereeError> {
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
+    /// Only hosted matches or only score sheets (default: both).
+    pub kind: Option<MatchKind>,
     /// Only this game (its slug, e.g. `lucky-jack`).
     pub game: Option<GameKind>,
     /// Only matches with a seat of this name (case-insensitive).
     pub player: Option<String>,
+    /// Only matches this player (case-insensitive) won or shared the win of.
+    pub winner: Option<String>,
     pub status: Option<MatchStatus>,
+    /// Only matches created at or after this instant (RFC 3339).
+    pub from: Option<DateTime<Utc>>,
+    /// Only matches created before this instant (RFC 3339).
+    pub to: Option<DateTime<Utc>>,
     /// Page size, 1 to 100 (default 20).
     pub limit: Option<i64>,
     /// `next_cursor` of the previous page.
     pub cursor: Option<String>,
 }
 
-fn encode_cursor(created_at: DateTime<Utc>, id: Uuid) -> String {
+pub(crate) fn encode_cursor(created_at: DateTime<Utc>, id: Uuid) -> String {
     use base64::Engine;
     let text = format!("{}|{id}", created_at.timestamp_micros());
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(text)
@@ -1054,16 +1100,22 @@ pub async fn list(store: &Store, query: ListQuery) -> Result<MatchPage, Problem>
             })
         })
         .transpose()?;
-    if query.player.as_deref().is_some_and(|p| p.contains('\0')) {
-        return Err(Problem::bad_request(
-            "invalid_player",
-            "a player name has no NUL characters",
-        ));
+    for name in [&query.player, &query.winner].into_iter().flatten() {
+        if name.contains('\0') {
+            return Err(Problem::bad_request(
+                "invalid_player",
+                "a player name has no NUL characters",
+            ));
+        }
     }
     let filter = q::ListFilter {
+        kind: query.kind.map(|k| k.as_str().to_owned()),
         game: query.game.map(|g| g.slug().to_owned()),
         status: query.status.map(|s| s.as_str().to_owned()),
         player: query.player.clone(),
+        winner: query.winner.clone(),
+        from: query.from,
+        to: query.to,
         before,
     };
     let mut conn = store.conn().await?;
@@ -1082,6 +1134,7 @@ pub async fn list(store: &Store, query: ListQuery) -> Result<MatchPage, Problem>
             let mine: Vec<&SeatRow> = seats.iter().filter(|s| s.match_id == r.id).collect();
             Ok(MatchSummary {
                 id: r.id,
+                kind: MatchKind::of(&r.kind),
                 game: GameKind::from_slug(&r.game)
                     .ok_or_else(|| Problem::internal(format!("unknown stored game {}", r.game)))?,
                 status: MatchStatus::of(&r.status),

@@ -3,7 +3,7 @@
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
-use super::{bearer, idempotency_key};
+use super::{bearer, idempotency_key, required_bearer};
 use crate::matches::{
     self, CreateMatch, CreatedMatch, ListQuery, MatchDetail, MatchExport, MatchLog, MatchPage,
     MatchResult, MoveReply, PlyView, SubmitChance, SubmitMove,
@@ -100,7 +100,7 @@ pub async fn submit_move(
     let reply = matches::submit_move(
         &store,
         path.into_inner(),
-        bearer(&request)?,
+        Some(required_bearer(&request)?),
         idempotency_key(&request)?,
         body.into_inner(),
     )
@@ -133,7 +133,7 @@ pub async fn submit_chance(
     let reply = matches::submit_chance(
         &store,
         path.into_inner(),
-        bearer(&request)?,
+        Some(required_bearer(&request)?),
         idempotency_key(&request)?,
         body.into_inner(),
     )

@@ -5,6 +5,7 @@
 mod games;
 mod matches;
 mod ops;
+mod sheets;
 
 use std::net::TcpListener;
 
@@ -34,7 +35,9 @@ use crate::store::Store;
         (name = "games", description = "The catalogue of games and their options"),
         (name = "stateless", description = "Referee a state the client holds: set up, check a move, \
                                             report chance, list legal moves, score, view"),
-        (name = "matches", description = "Matches hosted and stored by the service"),
+        (name = "matches", description = "Matches hosted and stored by the service, and the history \
+                                          of all matches (hosted and score sheets)"),
+        (name = "sheets", description = "Score sheets for games played with real cards and dice"),
         (name = "operations", description = "Health and readiness"),
     )
 )]
@@ -79,7 +82,10 @@ fn routes(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
             .service(matches::get_log)
             .service(matches::get_ply)
             .service(matches::get_result)
-            .service(matches::export_match),
+            .service(matches::export_match)
+            .service(sheets::create_sheet)
+            .service(sheets::get_sheet)
+            .service(sheets::append_entry),
     );
 }
 
@@ -222,6 +228,15 @@ pub(crate) fn bearer(request: &HttpRequest) -> Result<Option<String>, Problem> {
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(|t| Some(t.trim().to_owned()))
         .ok_or_else(|| Problem::unauthorized("use `Authorization: Bearer <token>`"))
+}
+
+/// The bearer token of a request that must carry one.
+pub(crate) fn required_bearer(request: &HttpRequest) -> Result<String, Problem> {
+    bearer(request)?.ok_or_else(|| {
+        Problem::unauthorized(
+            "send a seat token or the owner token as `Authorization: Bearer <token>`",
+        )
+    })
 }
 
 /// The `Idempotency-Key` header: 1 to 255 visible ASCII characters.

@@ -6,7 +6,7 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::schema::{match_events, match_seats, matches};
+use super::schema::{match_events, match_seats, matches, sheet_entries};
 use super::StoreError;
 
 #[diesel::declare_sql_function]
@@ -33,6 +33,8 @@ pub struct MatchRow {
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub finished_at: Option<DateTime<Utc>>,
+    /// `hosted` (the service referees every move) or `sheet` (a physical game's score sheet).
+    pub kind: String,
 }
 
 /// What a history list shows of a match (no state, no secrets).
@@ -40,6 +42,7 @@ pub struct MatchRow {
 #[diesel(table_name = matches)]
 pub struct MatchSummaryRow {
     pub id: Uuid,
+    pub kind: String,
     pub game: String,
     pub status: String,
     pub version: i64,
@@ -53,7 +56,8 @@ pub struct SeatRow {
     pub match_id: Uuid,
     pub seat: i32,
     pub player_name: String,
-    pub token_hash: Vec<u8>,
+    /// Hosted matches only: sheets are written by their owner alone.
+    pub token_hash: Option<Vec<u8>>,
     pub final_score: Option<i64>,
     pub final_rank: Option<i32>,
     pub winner: Option<bool>,
@@ -78,6 +82,19 @@ pub struct SeatResult {
     pub score: i64,
     pub rank: i32,
     pub winner: bool,
+}
+
+impl SeatResult {
+    pub fn from_standings(standings: &crate::games::Standings) -> Vec<Self> {
+        (0..standings.totals.len())
+            .map(|s| SeatResult {
+                seat: s as i32,
+                score: standings.totals[s],
+                rank: standings.ranks[s] as i32,
+                winner: standings.winners.contains(&s),
+            })
+            .collect()
+    }
 }
 
 pub async fn insert(
@@ -177,6 +194,41 @@ pub async fn append_events(
     Ok(())
 }
 
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = sheet_entries)]
+pub struct SheetEntryRow {
+    pub match_id: Uuid,
+    pub seq: i64,
+    pub round: i32,
+    pub tally: Value,
+    pub corrects: Option<i64>,
+    pub note: Option<String>,
+    pub created_at: DateTime<Utc>,
+}
+
+pub async fn sheet_entries(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+) -> Result<Vec<SheetEntryRow>, StoreError> {
+    Ok(sheet_entries::table
+        .filter(sheet_entries::match_id.eq(id))
+        .order(sheet_entries::seq)
+        .select(SheetEntryRow::as_select())
+        .load(conn)
+        .await?)
+}
+
+pub async fn append_sheet_entry(
+    conn: &mut AsyncPgConnection,
+    entry: &SheetEntryRow,
+) -> Result<(), StoreError> {
+    diesel::insert_into(sheet_entries::table)
+        .values(entry)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
 /// Moves the snapshot forward after new events were appended.
 pub async fn advance(
     conn: &mut AsyncPgConnection,
@@ -201,6 +253,16 @@ pub async fn advance(
         ))
         .execute(conn)
         .await?;
+    if finished.is_none() {
+        diesel::update(match_seats::table.filter(match_seats::match_id.eq(id)))
+            .set((
+                match_seats::final_score.eq(None::<i64>),
+                match_seats::final_rank.eq(None::<i32>),
+                match_seats::winner.eq(None::<bool>),
+            ))
+            .execute(conn)
+            .await?;
+    }
     for seat in finished.map(|(_, seats)| seats).unwrap_or_default() {
         diesel::update(match_seats::table.find((id, seat.seat)))
             .set((
@@ -217,10 +279,17 @@ pub async fn advance(
 /// Filters of the match list; every field is optional.
 #[derive(Debug, Default, Clone)]
 pub struct ListFilter {
+    pub kind: Option<String>,
     pub game: Option<String>,
     pub status: Option<String>,
     /// Compared case-insensitively with each seat's player name.
     pub player: Option<String>,
+    /// Only matches a seat of this name (case-insensitive) won or shared.
+    pub winner: Option<String>,
+    /// Created at or after.
+    pub from: Option<DateTime<Utc>>,
+    /// Created before.
+    pub to: Option<DateTime<Utc>>,
     /// Keyset cursor: only matches strictly older than this (created_at, id).
     pub before: Option<(DateTime<Utc>, Uuid)>,
 }
@@ -236,6 +305,9 @@ pub async fn list(
         .order((matches::created_at.desc(), matches::id.desc()))
         .limit(limit)
         .into_boxed();
+    if let Some(kind) = &filter.kind {
+        query = query.filter(matches::kind.eq(kind.clone()));
+    }
     if let Some(game) = &filter.game {
         query = query.filter(matches::game.eq(game.clone()));
     }
@@ -247,6 +319,19 @@ pub async fn list(
             .filter(lower(match_seats::player_name).eq(lower(player.clone())))
             .select(match_seats::match_id);
         query = query.filter(matches::id.eq_any(with_player));
+    }
+    if let Some(winner) = &filter.winner {
+        let won = match_seats::table
+            .filter(lower(match_seats::player_name).eq(lower(winner.clone())))
+            .filter(match_seats::winner.eq(true))
+            .select(match_seats::match_id);
+        query = query.filter(matches::id.eq_any(won));
+    }
+    if let Some(from) = filter.from {
+        query = query.filter(matches::created_at.ge(from));
+    }
+    if let Some(to) = filter.to {
+        query = query.filter(matches::created_at.lt(to));
     }
     if let Some((created_at, id)) = filter.before {
         query = query.filter(

@@ -18,7 +18,7 @@ diesel::table! {
         match_id -> Uuid,
         seat -> Int4,
         player_name -> Text,
-        token_hash -> Bytea,
+        token_hash -> Nullable<Bytea>,
         final_score -> Nullable<Int8>,
         final_rank -> Nullable<Int4>,
         winner -> Nullable<Bool>,
@@ -42,10 +42,24 @@ diesel::table! {
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
         finished_at -> Nullable<Timestamptz>,
+        kind -> Text,
+    }
+}
+
+diesel::table! {
+    sheet_entries (match_id, seq) {
+        match_id -> Uuid,
+        seq -> Int8,
+        round -> Int4,
+        tally -> Jsonb,
+        corrects -> Nullable<Int8>,
+        note -> Nullable<Text>,
+        created_at -> Timestamptz,
     }
 }
 
 diesel::joinable!(match_events -> matches (match_id));
 diesel::joinable!(match_seats -> matches (match_id));
+diesel::joinable!(sheet_entries -> matches (match_id));
 
-diesel::allow_tables_to_appear_in_same_query!(match_events, match_seats, matches,);
+diesel::allow_tables_to_appear_in_same_query!(match_events, match_seats, matches, sheet_entries,);

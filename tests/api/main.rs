@@ -2,5 +2,6 @@
 
 mod errors;
 mod hosted;
+mod sheets;
 mod stateless;
 mod support;

@@ -135,13 +135,17 @@ impl TestApp {
         for id in ids {
             let row = q::find(&mut conn, id).await.unwrap().unwrap();
             let players = q::seats(&mut conn, id).await.unwrap().len();
+            let kind = referee::games::GameKind::from_slug(&row.game).unwrap();
+            if row.kind == "sheet" {
+                audit_sheet(&mut conn, &row, players, kind).await;
+                continue;
+            }
             let events = q::events(&mut conn, id).await.unwrap();
             assert_eq!(
                 row.version,
                 events.len() as i64,
                 "match {id}: version = log length"
             );
-            let kind = referee::games::GameKind::from_slug(&row.game).unwrap();
             referee::with_game!(kind, G => {
                 let inputs: Vec<_> = events
                     .iter()
@@ -161,6 +165,47 @@ impl TestApp {
             });
         }
     }
+}
+
+/// A sheet's snapshot equals the game's scoring of its standing entries (each round's latest).
+async fn audit_sheet(
+    conn: &mut AsyncPgConnection,
+    row: &referee::store::matches::MatchRow,
+    players: usize,
+    kind: referee::games::GameKind,
+) {
+    use referee::games::Game;
+    let entries = referee::store::matches::sheet_entries(conn, row.id)
+        .await
+        .unwrap();
+    assert_eq!(
+        row.version,
+        entries.len() as i64,
+        "sheet {}: version = entries",
+        row.id
+    );
+    let mut standing: Vec<serde_json::Value> = Vec::new();
+    for entry in &entries {
+        let index = entry.round as usize - 1;
+        if index < standing.len() {
+            standing[index] = entry.tally.clone();
+        } else {
+            standing.push(entry.tally.clone());
+        }
+    }
+    referee::with_game!(kind, G => {
+        let options: <G as Game>::Options = serde_json::from_value(row.options.clone()).unwrap();
+        let tallies: Vec<<G as Game>::Tally> = standing
+            .into_iter()
+            .map(|t| serde_json::from_value(t).unwrap())
+            .collect();
+        let tallied = referee::referee::tally::<G>(&options, players, &tallies)
+            .unwrap_or_else(|(round, e)| panic!("sheet {}: round {round}: {e}", row.id));
+        let rounds: Vec<serde_json::Value> =
+            tallied.rounds.iter().map(|r| serde_json::to_value(r).unwrap()).collect();
+        assert_eq!(row.state["rounds"], serde_json::Value::from(rounds), "sheet {}", row.id);
+        assert_eq!(tallied.over, row.status == "finished");
+    });
 }
 
 impl Drop for TestApp {

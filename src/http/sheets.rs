@@ -1,0 +1,75 @@
+//! Score sheets for games played with real cards and dice.
+
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use uuid::Uuid;
+
+use super::required_bearer;
+use crate::problem::{Problem, ProblemDocument};
+use crate::sheets::{self, AppendEntry, CreateSheet, CreatedSheet, SheetDetail};
+use crate::store::Store;
+
+/// Start a score sheet: the game, the players and the options (e.g. 3 or 5 rounds). Returns the
+/// owner token that adds entries (shown only here).
+#[utoipa::path(
+    tag = "sheets",
+    request_body = CreateSheet,
+    responses(
+        (status = 201, body = CreatedSheet, headers(("Location" = String))),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+    )
+)]
+#[post("/sheets")]
+pub async fn create_sheet(
+    store: web::Data<Store>,
+    body: web::Json<CreateSheet>,
+) -> Result<HttpResponse, Problem> {
+    let created = sheets::create(&store, body.into_inner()).await?;
+    Ok(HttpResponse::Created()
+        .insert_header(("Location", format!("/v1/sheets/{}", created.sheet.id)))
+        .json(created))
+}
+
+/// A sheet: the rounds as corrected and scored, totals, ranks, winners, and every entry ever made.
+#[utoipa::path(
+    tag = "sheets",
+    params(("id" = Uuid, Path)),
+    responses(
+        (status = 200, body = SheetDetail),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+    )
+)]
+#[get("/sheets/{id}")]
+pub async fn get_sheet(
+    store: web::Data<Store>,
+    path: web::Path<Uuid>,
+) -> Result<web::Json<SheetDetail>, Problem> {
+    Ok(web::Json(sheets::read(&store, path.into_inner()).await?))
+}
+
+/// Add the next round in the game's terms, or correct an earlier entry (`corrects`). The entry is
+/// checked against the rules and scored with the game's own scoring.
+#[utoipa::path(
+    tag = "sheets",
+    params(("id" = Uuid, Path)),
+    request_body = AppendEntry,
+    security(("token" = [])),
+    responses(
+        (status = 200, body = SheetDetail),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+    )
+)]
+#[post("/sheets/{id}/entries")]
+pub async fn append_entry(
+    store: web::Data<Store>,
+    path: web::Path<Uuid>,
+    request: HttpRequest,
+    body: web::Json<AppendEntry>,
+) -> Result<web::Json<SheetDetail>, Problem> {
+    let token = required_bearer(&request)?;
+    Ok(web::Json(
+        sheets::append(&store, path.into_inner(), token, body.into_inner()).await?,
+    ))
+}

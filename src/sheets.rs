@@ -1,0 +1,379 @@
+//! Score sheets: games played with real cards and dice, recorded one round (or hand) at a time in
+//! the game's own terms. Every entry is checked against the rules and scored by the game's own
+//! scoring code; totals, ranks, the end of the game and the winners are computed, never typed.
+//!
+//! Entries are append-only. A correction is a new entry naming the one it supersedes; the sheet
+//! shows the rounds as corrected and keeps every entry as the audit trail.
+
+use chrono::{DateTime, Utc};
+use diesel_async::{AsyncConnection, AsyncPgConnection};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::games::{Game, GameKind, Standings};
+use crate::matches::{
+    check_name, check_open, check_version, kind_of, seat_infos, stored, MatchStatus, NewSeat,
+    SeatInfo,
+};
+use crate::problem::Problem;
+use crate::referee;
+use crate::store::matches::{self as q, MatchRow, SeatResult, SeatRow, SheetEntryRow};
+use crate::store::Store;
+use crate::{tokens, with_game};
+
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "game": "lucky-jack",
+    "players": [{"name": "Mum"}, {"name": "Dad"}, {"name": "Zoé"}],
+    "options": {"rounds": 5}
+}))]
+pub struct CreateSheet {
+    pub game: GameKind,
+    /// The players, clockwise from seat 0.
+    pub players: Vec<NewSeat>,
+    /// The game's options (e.g. Lucky Jack's `rounds`); omitted fields take their defaults.
+    #[schema(value_type = Option<crate::games::any::AnyOptions>)]
+    pub options: Option<Value>,
+}
+
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "expected_version": 2,
+    "tally": {"jackpot": {"seat": 2, "symbol": "jack", "size": 4}},
+    "note": "Zoé's four jacks"
+}))]
+pub struct AppendEntry {
+    /// The sheet version the client last saw; a different current version is a 409.
+    pub expected_version: Option<i64>,
+    /// The round in the game's terms (the game's `Tally`).
+    #[schema(value_type = crate::games::any::AnyTally)]
+    pub tally: Value,
+    /// To correct an entry, its `seq`: this entry then replaces it for the same round.
+    pub corrects: Option<i64>,
+    /// Free text kept with the entry (up to 500 characters).
+    pub note: Option<String>,
+}
+
+/// One entry as typed, for the audit trail.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct SheetEntry {
+    pub seq: i64,
+    pub round: i32,
+    #[schema(value_type = crate::games::any::AnyTally)]
+    pub tally: Value,
+    /// The entry this one corrected.
+    pub corrects: Option<i64>,
+    /// The later entry that corrected this one; absent while it stands.
+    pub superseded_by: Option<i64>,
+    pub note: Option<String>,
+    pub at: DateTime<Utc>,
+}
+
+/// A round as it stands after corrections, scored.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct SheetRound {
+    pub round: i32,
+    /// The entry that recorded it (the latest correction, if any).
+    pub entry: i64,
+    /// Points per seat this round.
+    pub points: Vec<i64>,
+    /// The game's breakdown of the round (the game's `TallyScore`).
+    #[schema(value_type = crate::games::any::AnyTallyScore)]
+    pub score: Value,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct SheetDetail {
+    pub id: Uuid,
+    pub game: GameKind,
+    pub rules_version: String,
+    #[schema(value_type = crate::games::any::AnyOptions)]
+    pub options: Value,
+    pub status: MatchStatus,
+    /// Number of entries; send it back as `expected_version`.
+    pub version: i64,
+    pub players: Vec<SeatInfo>,
+    pub rounds: Vec<SheetRound>,
+    pub standings: Standings,
+    /// Names of the winners, once the game's end rule is met.
+    pub winners: Vec<String>,
+    /// Every entry ever made, corrections included.
+    pub entries: Vec<SheetEntry>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub finished_at: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct CreatedSheet {
+    /// Needed to add entries. Shown only once.
+    pub owner_token: String,
+    pub sheet: SheetDetail,
+}
+
+fn unknown_sheet(id: Uuid) -> Problem {
+    Problem::not_found("unknown_sheet", format!("no score sheet has id {id}"))
+}
+
+/// The rounds as they stand: each round's latest entry, in round order.
+fn standing_entries(entries: &[SheetEntryRow]) -> Vec<&SheetEntryRow> {
+    let mut rounds: Vec<&SheetEntryRow> = Vec::new();
+    for entry in entries {
+        let index = entry.round as usize - 1;
+        if index < rounds.len() {
+            rounds[index] = entry;
+        } else {
+            rounds.push(entry);
+        }
+    }
+    rounds
+}
+
+/// The rounds scored by the game, or the refusal naming the round that breaks a rule.
+fn score<G: Game>(
+    row: &MatchRow,
+    players: usize,
+    entries: &[&SheetEntryRow],
+) -> Result<referee::Tallied<G>, Problem> {
+    let options: G::Options = stored("options", row.options.clone())?;
+    let tallies = entries
+        .iter()
+        .map(|e| referee::parse::<G::Tally>("tally", e.tally.clone()))
+        .collect::<Result<Vec<_>, _>>()?;
+    referee::tally::<G>(&options, players, &tallies).map_err(|(index, error)| {
+        let mut problem = Problem::from(error);
+        let mut params = problem
+            .params
+            .take()
+            .unwrap_or_else(|| serde_json::json!({}));
+        params["round"] = (index + 1).into();
+        problem.params = Some(params);
+        problem
+    })
+}
+
+fn detail(
+    row: &MatchRow,
+    seats: &[SeatRow],
+    entries: &[SheetEntryRow],
+) -> Result<SheetDetail, Problem> {
+    let kind = kind_of(row)?;
+    let standing = standing_entries(entries);
+    let (rounds, standings) = with_game!(kind, G => {
+        let tallied = score::<G>(row, seats.len(), &standing)?;
+        let rounds = standing
+            .iter()
+            .zip(&tallied.rounds)
+            .map(|(entry, scored)| SheetRound {
+                round: entry.round,
+                entry: entry.seq,
+                points: G::tally_points(scored),
+                score: referee::to_json(scored),
+            })
+            .collect::<Vec<_>>();
+        (rounds, tallied.standings)
+    });
+    let winners = standings
+        .winners
+        .iter()
+        .filter_map(|&s| seats.get(s).map(|seat| seat.player_name.clone()))
+        .collect();
+    let superseded_by = |seq: i64| {
+        entries
+            .iter()
+            .find(|later| later.corrects == Some(seq))
+            .map(|later| later.seq)
+    };
+    Ok(SheetDetail {
+        id: row.id,
+        game: kind,
+        rules_version: row.rules_version.clone(),
+        options: row.options.clone(),
+        status: MatchStatus::of(&row.status),
+        version: row.version,
+        players: seat_infos(seats),
+        rounds,
+        standings,
+        winners,
+        entries: entries
+            .iter()
+            .map(|e| SheetEntry {
+                seq: e.seq,
+                round: e.round,
+                tally: e.tally.clone(),
+                corrects: e.corrects,
+                superseded_by: superseded_by(e.seq),
+                note: e.note.clone(),
+                at: e.created_at,
+            })
+            .collect(),
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        finished_at: row.finished_at,
+    })
+}
+
+pub async fn create(store: &Store, request: CreateSheet) -> Result<CreatedSheet, Problem> {
+    let names = request
+        .players
+        .iter()
+        .map(|p| check_name(&p.name))
+        .collect::<Result<Vec<_>, _>>()?;
+    let now = Utc::now();
+    let id = Uuid::new_v4();
+    let (owner_token, owner_hash) = tokens::issue("own").map_err(Problem::internal)?;
+    let (options, rules_version, standings) = with_game!(request.game, G => {
+        let options = referee::options::<G>(request.options.clone(), names.len())?;
+        let (standings, _) = G::tally_standings(&options, names.len(), &[]);
+        (referee::to_json(&options), G::RULES_VERSION, standings)
+    });
+    let row = MatchRow {
+        id,
+        game: request.game.slug().to_owned(),
+        rules_version: rules_version.to_owned(),
+        options,
+        randomness: "table".to_owned(),
+        seed: None,
+        seed_sha256: None,
+        owner_token_hash: owner_hash,
+        status: "in_progress".to_owned(),
+        version: 0,
+        state: serde_json::json!({"rounds": [], "standings": standings}),
+        result: None,
+        created_at: now,
+        updated_at: now,
+        finished_at: None,
+        kind: "sheet".to_owned(),
+    };
+    let seats: Vec<SeatRow> = names
+        .iter()
+        .enumerate()
+        .map(|(seat, name)| SeatRow {
+            match_id: id,
+            seat: seat as i32,
+            player_name: name.clone(),
+            token_hash: None,
+            final_score: None,
+            final_rank: None,
+            winner: None,
+        })
+        .collect();
+    let mut conn = store.conn().await?;
+    q::insert(&mut conn, &row, &seats, &[]).await?;
+    Ok(CreatedSheet {
+        owner_token,
+        sheet: detail(&row, &seats, &[])?,
+    })
+}
+
+pub async fn read(store: &Store, id: Uuid) -> Result<SheetDetail, Problem> {
+    let mut conn = store.conn().await?;
+    let row = q::find(&mut conn, id)
+        .await?
+        .filter(|r| r.kind == "sheet")
+        .ok_or_else(|| unknown_sheet(id))?;
+    let seats = q::seats(&mut conn, id).await?;
+    let entries = q::sheet_entries(&mut conn, id).await?;
+    detail(&row, &seats, &entries)
+}
+
+pub async fn append(
+    store: &Store,
+    id: Uuid,
+    token: String,
+    request: AppendEntry,
+) -> Result<SheetDetail, Problem> {
+    if request
+        .note
+        .as_deref()
+        .is_some_and(|n| n.chars().count() > 500 || n.contains('\0'))
+    {
+        return Err(Problem::unprocessable(
+            "invalid_note",
+            "a note has at most 500 characters and no NUL",
+        ));
+    }
+    let mut conn = store.conn().await?;
+    let request = &request;
+    let token = &token;
+    conn.transaction(async |conn| append_in(conn, id, token, request).await)
+        .await
+}
+
+async fn append_in(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+    token: &str,
+    request: &AppendEntry,
+) -> Result<SheetDetail, Problem> {
+    let row = q::find_for_update(conn, id)
+        .await?
+        .filter(|r| r.kind == "sheet")
+        .ok_or_else(|| unknown_sheet(id))?;
+    if !tokens::constant_time_eq(&tokens::hash(token), &row.owner_token_hash) {
+        return Err(Problem::unauthorized(
+            "only the sheet's owner token may add entries",
+        ));
+    }
+    let seats = q::seats(conn, id).await?;
+    let mut entries = q::sheet_entries(conn, id).await?;
+    let round = match request.corrects {
+        Some(seq) => {
+            let target = entries.iter().find(|e| e.seq == seq).ok_or_else(|| {
+                Problem::unprocessable("unknown_entry", format!("this sheet has no entry {seq}"))
+            })?;
+            if entries.iter().any(|e| e.corrects == Some(seq)) {
+                return Err(Problem::unprocessable(
+                    "entry_superseded",
+                    format!("entry {seq} was already corrected; correct the latest entry"),
+                ));
+            }
+            check_version(&row, request.expected_version)?;
+            target.round
+        }
+        None => {
+            // Closed sheets take corrections only.
+            check_open(&row, request.expected_version)?;
+            standing_entries(&entries).len() as i32 + 1
+        }
+    };
+    let now = Utc::now();
+    let entry = SheetEntryRow {
+        match_id: id,
+        seq: row.version + 1,
+        round,
+        tally: request.tally.clone(),
+        corrects: request.corrects,
+        note: request.note.clone(),
+        created_at: now,
+    };
+    entries.push(entry.clone());
+    let standing = standing_entries(&entries);
+    let (state, finished) = with_game!(kind_of(&row)?, G => {
+        let tallied = score::<G>(&row, seats.len(), &standing)?;
+        let state = serde_json::json!({
+            "rounds": tallied.rounds.iter().map(referee::to_json).collect::<Vec<_>>(),
+            "standings": tallied.standings,
+        });
+        let finished = tallied.over.then(|| SeatResult::from_standings(&tallied.standings));
+        (state, finished)
+    });
+    q::append_sheet_entry(conn, &entry).await?;
+    let result = serde_json::json!({"standings": state["standings"]});
+    q::advance(
+        conn,
+        id,
+        entry.seq,
+        &state,
+        finished.as_deref().map(|seats| (&result, seats)),
+        now,
+    )
+    .await?;
+    let row = q::find(conn, id).await?.ok_or_else(|| unknown_sheet(id))?;
+    let seats = q::seats(conn, id).await?;
+    detail(&row, &seats, &entries)
+}
