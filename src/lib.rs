@@ -9,5 +9,6 @@ pub mod problem;
 pub mod referee;
 pub mod seed;
 pub mod sheets;
+pub mod stats;
 pub mod store;
 pub mod tokens;

@@ -446,6 +446,7 @@ pub async fn create(store: &Store, request: CreateMatch) -> Result<CreatedMatch,
             final_score: None,
             final_rank: None,
             winner: None,
+            highlights: None,
         });
         seat_tokens.push(SeatToken {
             seat,
@@ -826,7 +827,7 @@ async fn advance<G: Game>(
     if over {
         let standings = G::standings(&state);
         let result = referee::to_json(&score_of::<G>(&state));
-        let seat_results = SeatResult::from_standings(&standings);
+        let seat_results = SeatResult::of(&standings, &G::highlights(&state));
         q::advance(
             conn,
             row.id,

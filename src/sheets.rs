@@ -260,6 +260,7 @@ pub async fn create(store: &Store, request: CreateSheet) -> Result<CreatedSheet,
             final_score: None,
             final_rank: None,
             winner: None,
+            highlights: None,
         })
         .collect();
     let mut conn = store.conn().await?;
@@ -359,7 +360,9 @@ async fn append_in(
             "rounds": tallied.rounds.iter().map(referee::to_json).collect::<Vec<_>>(),
             "standings": tallied.standings,
         });
-        let finished = tallied.over.then(|| SeatResult::from_standings(&tallied.standings));
+        let finished = tallied.over.then(|| {
+            SeatResult::of(&tallied.standings, &G::tally_highlights(seats.len(), &tallied.rounds))
+        });
         (state, finished)
     });
     q::append_sheet_entry(conn, &entry).await?;

@@ -17,6 +17,9 @@ use utoipa::ToSchema;
 pub use chance::Randomness;
 pub use standings::{Order, Standings};
 
+/// Named counts for one seat, e.g. `{"jackpots": 2, "jackpots_jack": 1}`.
+pub type Highlights = std::collections::BTreeMap<String, i64>;
+
 /// A seat at the table, `0..players`, in clockwise order. The player "on the left" of seat `s`
 /// is `(s + 1) % players`.
 pub type Seat = usize;
@@ -188,6 +191,19 @@ pub trait Game {
         players: usize,
         rounds: &[Self::TallyScore],
     ) -> (Standings, bool);
+
+    /// Per-seat figures people brag about from a finished game, e.g. `jackpots_jack: 2`.
+    /// Statistics add them up over games; keys starting with `best_` keep the maximum instead.
+    fn highlights(state: &Self::State) -> Vec<Highlights> {
+        let _ = state;
+        Vec::new()
+    }
+
+    /// The same figures from a score sheet's rounds.
+    fn tally_highlights(players: usize, rounds: &[Self::TallyScore]) -> Vec<Highlights> {
+        let _ = (players, rounds);
+        Vec::new()
+    }
 
     /// Validates then applies; a rejected move leaves the state untouched.
     fn play(

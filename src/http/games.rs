@@ -80,7 +80,7 @@ fn entry(kind: GameKind) -> GameEntry {
     })
 }
 
-fn game(slug: &str) -> Result<GameKind, Problem> {
+pub(super) fn game(slug: &str) -> Result<GameKind, Problem> {
     GameKind::from_slug(slug).ok_or_else(|| {
         let known: Vec<&str> = GameKind::ALL.iter().map(|k| k.slug()).collect();
         Problem::not_found(

@@ -6,6 +6,7 @@ mod games;
 mod matches;
 mod ops;
 mod sheets;
+mod stats;
 
 use std::net::TcpListener;
 
@@ -38,6 +39,8 @@ use crate::store::Store;
         (name = "matches", description = "Matches hosted and stored by the service, and the history \
                                           of all matches (hosted and score sheets)"),
         (name = "sheets", description = "Score sheets for games played with real cards and dice"),
+        (name = "history", description = "Statistics, leaderboards and exports over finished matches \
+                                          and score sheets"),
         (name = "operations", description = "Health and readiness"),
     )
 )]
@@ -85,7 +88,9 @@ fn routes(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
             .service(matches::export_match)
             .service(sheets::create_sheet)
             .service(sheets::get_sheet)
-            .service(sheets::append_entry),
+            .service(sheets::append_entry)
+            .service(stats::player_stats)
+            .service(stats::leaderboard),
     );
 }
 

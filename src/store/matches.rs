@@ -61,6 +61,8 @@ pub struct SeatRow {
     pub final_score: Option<i64>,
     pub final_rank: Option<i32>,
     pub winner: Option<bool>,
+    /// The game's brag figures for this seat, once the match is over.
+    pub highlights: Option<Value>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -82,16 +84,22 @@ pub struct SeatResult {
     pub score: i64,
     pub rank: i32,
     pub winner: bool,
+    pub highlights: Value,
 }
 
 impl SeatResult {
-    pub fn from_standings(standings: &crate::games::Standings) -> Vec<Self> {
+    pub fn of(
+        standings: &crate::games::Standings,
+        highlights: &[crate::games::Highlights],
+    ) -> Vec<Self> {
         (0..standings.totals.len())
             .map(|s| SeatResult {
                 seat: s as i32,
                 score: standings.totals[s],
                 rank: standings.ranks[s] as i32,
                 winner: standings.winners.contains(&s),
+                highlights: serde_json::to_value(highlights.get(s).cloned().unwrap_or_default())
+                    .unwrap_or_default(),
             })
             .collect()
     }
@@ -259,6 +267,7 @@ pub async fn advance(
                 match_seats::final_score.eq(None::<i64>),
                 match_seats::final_rank.eq(None::<i32>),
                 match_seats::winner.eq(None::<bool>),
+                match_seats::highlights.eq(None::<Value>),
             ))
             .execute(conn)
             .await?;
@@ -269,6 +278,7 @@ pub async fn advance(
                 match_seats::final_score.eq(seat.score),
                 match_seats::final_rank.eq(seat.rank),
                 match_seats::winner.eq(seat.winner),
+                match_seats::highlights.eq(&seat.highlights),
             ))
             .execute(conn)
             .await?;

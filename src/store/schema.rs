@@ -22,6 +22,7 @@ diesel::table! {
         final_score -> Nullable<Int8>,
         final_rank -> Nullable<Int4>,
         winner -> Nullable<Bool>,
+        highlights -> Nullable<Jsonb>,
     }
 }
 

@@ -1,6 +1,7 @@
 //! HTTP tests against the real PostgreSQL: each test has the app on its own port and database.
 
 mod errors;
+mod history;
 mod hosted;
 mod sheets;
 mod stateless;

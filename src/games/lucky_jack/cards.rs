@@ -44,6 +44,19 @@ impl Symbol {
         Symbol::Jack,
     ];
 
+    /// The symbol's wire name, as in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Symbol::Lemon => "lemon",
+            Symbol::Cherry => "cherry",
+            Symbol::Grape => "grape",
+            Symbol::Clover => "clover",
+            Symbol::Bell => "bell",
+            Symbol::Seven => "seven",
+            Symbol::Jack => "jack",
+        }
+    }
+
     /// 0 for lemon … 6 for jack.
     pub const fn index(self) -> usize {
         self as usize

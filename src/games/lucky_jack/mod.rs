@@ -14,7 +14,8 @@ pub use cards::{Counts, Symbol, COPIES, DECK_SIZE};
 pub use wire::*;
 
 use super::{
-    Game, GameKind, Inconsistency, OptionsError, Order, Randomness, Seat, Standings, Viewer,
+    Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat, Standings,
+    Viewer,
 };
 
 /// Cards dealt to each seat at the start of a round.
@@ -230,6 +231,14 @@ impl Game for LuckyJack {
         ))
     }
 
+    fn highlights(state: &State) -> Vec<Highlights> {
+        jackpot_highlights(state.players, &state.results)
+    }
+
+    fn tally_highlights(players: usize, rounds: &[RoundResult]) -> Vec<Highlights> {
+        jackpot_highlights(players, rounds)
+    }
+
     fn tally_points(score: &RoundResult) -> Vec<i64> {
         score.points.clone()
     }
@@ -248,6 +257,29 @@ impl Game for LuckyJack {
 /// Each seat's points over the finished rounds.
 pub fn totals(state: &State) -> Vec<i64> {
     sum_rounds(state.players, &state.results)
+}
+
+/// Jackpots won per seat: in all, by symbol, and with four cards.
+fn jackpot_highlights(players: usize, rounds: &[RoundResult]) -> Vec<Highlights> {
+    let mut seats = vec![Highlights::new(); players];
+    for round in rounds {
+        if let RoundOutcome::Jackpot {
+            seat, symbol, size, ..
+        } = &round.result
+        {
+            let Some(mine) = seats.get_mut(*seat) else {
+                continue;
+            };
+            *mine.entry("jackpots".into()).or_default() += 1;
+            *mine
+                .entry(format!("jackpots_{}", symbol.name()))
+                .or_default() += 1;
+            if *size == 4 {
+                *mine.entry("four_card_jackpots".into()).or_default() += 1;
+            }
+        }
+    }
+    seats
 }
 
 /// Points per seat over finished rounds.

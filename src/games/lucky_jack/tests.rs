@@ -1379,3 +1379,48 @@ fn standings_rank_the_totals_and_name_winners_only_at_the_end() {
     assert_eq!(st.ranks, vec![2, 1]);
     assert!(st.winners.is_empty());
 }
+
+/// Statistics count jackpots by the symbol's wire name, so the two must agree.
+#[test]
+fn every_symbol_name_is_its_json_name() {
+    for symbol in Symbol::ALL {
+        assert_eq!(serde_json::to_value(symbol).unwrap(), symbol.name());
+    }
+}
+
+/// Statistics' brag figures: jackpots won, by symbol and with four cards (rulebook "End of the
+/// Round": a 3- or 4-card JACKPOT wins the round).
+#[test]
+fn highlights_count_each_seats_jackpots_by_symbol_and_size() {
+    let jackpot = |seat, symbol, size| {
+        RoundResult::new(
+            1,
+            0,
+            3,
+            RoundOutcome::Jackpot {
+                seat,
+                symbol,
+                size,
+                points: symbol.jackpot_points(size).unwrap(),
+            },
+        )
+    };
+    let rounds = vec![
+        jackpot(2, Symbol::Jack, 4),
+        jackpot(2, Symbol::Bell, 3),
+        RoundResult::new(
+            2,
+            1,
+            3,
+            RoundOutcome::NoJackpot {
+                reason: NoJackpotReason::NoWinner,
+            },
+        ),
+    ];
+    let seats = LuckyJack::tally_highlights(3, &rounds);
+    assert!(seats[0].is_empty());
+    assert_eq!(seats[2]["jackpots"], 2);
+    assert_eq!(seats[2]["jackpots_jack"], 1);
+    assert_eq!(seats[2]["jackpots_bell"], 1);
+    assert_eq!(seats[2]["four_card_jackpots"], 1);
+}

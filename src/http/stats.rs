@@ -1,0 +1,70 @@
+//! Statistics over finished matches and score sheets.
+
+use actix_web::{get, web};
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use crate::games::GameKind;
+use crate::problem::{Problem, ProblemDocument};
+use crate::stats::{self, LeaderboardRow, PlayerStats};
+use crate::store::Store;
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct PlayerStatsQuery {
+    /// Only this game.
+    pub game: Option<GameKind>,
+}
+
+/// A player's record (name compared case-insensitively): played, won, win rate, average and best
+/// score, current and longest winning streak, and each game's brag figures.
+#[utoipa::path(
+    tag = "history",
+    params(("name" = String, Path, example = "Ann"), PlayerStatsQuery),
+    responses(
+        (status = 200, body = PlayerStats),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+    )
+)]
+#[get("/players/{name}/stats")]
+pub async fn player_stats(
+    store: web::Data<Store>,
+    path: web::Path<String>,
+    query: web::Query<PlayerStatsQuery>,
+) -> Result<web::Json<PlayerStats>, Problem> {
+    Ok(web::Json(stats::player(&store, &path, query.game).await?))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct LeaderboardQuery {
+    /// Rows, 1 to 100 (default 20).
+    pub limit: Option<i64>,
+}
+
+/// A game's players ranked by wins, then win rate, then games played.
+#[utoipa::path(
+    tag = "history",
+    params(("game" = String, Path, example = "lucky-jack"), LeaderboardQuery),
+    responses(
+        (status = 200, body = Vec<LeaderboardRow>),
+        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+    )
+)]
+#[get("/games/{game}/leaderboard")]
+pub async fn leaderboard(
+    store: web::Data<Store>,
+    path: web::Path<String>,
+    query: web::Query<LeaderboardQuery>,
+) -> Result<web::Json<Vec<LeaderboardRow>>, Problem> {
+    let game = super::games::game(&path)?;
+    let limit = query.limit.unwrap_or(20);
+    if !(1..=100).contains(&limit) {
+        return Err(Problem::bad_request("invalid_limit", "limit is 1 to 100"));
+    }
+    Ok(web::Json(stats::leaderboard(&store, game, limit).await?))
+}

@@ -1,0 +1,277 @@
+//! Statistics over finished matches, hosted and score sheets alike: per player and game (played,
+//! won, win rate, average and best score, winning streaks, the game's brag figures) and a
+//! leaderboard per game. Players are identified by name, compared case-insensitively.
+
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Double, Text};
+use diesel_async::RunQueryDsl;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::games::{GameKind, Highlights};
+use crate::problem::Problem;
+use crate::store::matches::lower;
+use crate::store::schema::{match_seats, matches};
+use crate::store::Store;
+
+/// One player's record over a set of finished matches.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Record {
+    pub played: i64,
+    pub won: i64,
+    /// Won ÷ played (0 when nothing was played). Shared wins count as wins.
+    pub win_rate: f64,
+    /// Mean final score (per game only: scores of different games do not add up).
+    pub average_score: Option<f64>,
+    /// Best final score: the highest, or the lowest where the lowest total wins.
+    pub best_score: Option<i64>,
+    /// Wins in a row up to the most recent match.
+    pub current_streak: i64,
+    pub longest_streak: i64,
+    /// The game's brag figures added up (e.g. `jackpots_jack`); `best_*` figures are maxima.
+    #[schema(value_type = Object)]
+    pub highlights: Highlights,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct GameRecord {
+    pub game: GameKind,
+    #[serde(flatten)]
+    pub record: Record,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PlayerStats {
+    /// The name as last written.
+    pub player: String,
+    /// All games together (no scores: they do not add up across games).
+    pub overall: Record,
+    pub games: Vec<GameRecord>,
+}
+
+/// A finished seat of the player, in the order the matches ended.
+struct Outcome {
+    game: String,
+    lowest_wins: bool,
+    name: String,
+    score: i64,
+    winner: bool,
+    highlights: Highlights,
+}
+
+fn record(outcomes: &[&Outcome], with_scores: bool) -> Record {
+    let played = outcomes.len() as i64;
+    let won = outcomes.iter().filter(|o| o.winner).count() as i64;
+    let mut longest = 0;
+    let mut run = 0;
+    for outcome in outcomes {
+        run = if outcome.winner { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let mut highlights = Highlights::new();
+    for outcome in outcomes {
+        for (key, value) in &outcome.highlights {
+            let slot = highlights
+                .entry(key.clone())
+                .or_insert(if key.starts_with("best_") {
+                    i64::MIN
+                } else {
+                    0
+                });
+            *slot = if key.starts_with("best_") {
+                (*slot).max(*value)
+            } else {
+                *slot + value
+            };
+        }
+    }
+    Record {
+        played,
+        won,
+        win_rate: if played == 0 {
+            0.0
+        } else {
+            won as f64 / played as f64
+        },
+        average_score: (with_scores && played > 0)
+            .then(|| outcomes.iter().map(|o| o.score as f64).sum::<f64>() / played as f64),
+        best_score: outcomes
+            .iter()
+            .filter(|_| with_scores)
+            .max_by_key(|o| if o.lowest_wins { -o.score } else { o.score })
+            .map(|o| o.score),
+        current_streak: run,
+        longest_streak: longest,
+        highlights,
+    }
+}
+
+pub async fn player(
+    store: &Store,
+    name: &str,
+    game: Option<GameKind>,
+) -> Result<PlayerStats, Problem> {
+    if name.contains('\0') || name.trim().is_empty() {
+        return Err(Problem::bad_request(
+            "invalid_player",
+            "a player name is not empty and has no NUL characters",
+        ));
+    }
+    let mut conn = store.conn().await?;
+    let mut query = match_seats::table
+        .inner_join(matches::table)
+        .filter(lower(match_seats::player_name).eq(lower(name.trim().to_owned())))
+        .filter(matches::status.eq("finished"))
+        .order((matches::finished_at, matches::id))
+        .select((
+            matches::game,
+            diesel::dsl::sql::<diesel::sql_types::Nullable<Text>>(
+                "matches.result -> 'standings' ->> 'order'",
+            ),
+            match_seats::player_name,
+            match_seats::final_score,
+            match_seats::winner,
+            match_seats::highlights,
+        ))
+        .into_boxed();
+    if let Some(game) = game {
+        query = query.filter(matches::game.eq(game.slug()));
+    }
+    type Row = (
+        String,
+        Option<String>,
+        String,
+        Option<i64>,
+        Option<bool>,
+        Option<Value>,
+    );
+    let rows: Vec<Row> = query.load(&mut conn).await?;
+    let outcomes: Vec<Outcome> = rows
+        .into_iter()
+        .map(|(game, order, name, score, winner, highlights)| Outcome {
+            game,
+            lowest_wins: order.as_deref() == Some("lowest_wins"),
+            name,
+            score: score.unwrap_or_default(),
+            winner: winner.unwrap_or_default(),
+            highlights: highlights
+                .and_then(|h| serde_json::from_value(h).ok())
+                .unwrap_or_default(),
+        })
+        .collect();
+    let all: Vec<&Outcome> = outcomes.iter().collect();
+    let games = GameKind::ALL
+        .iter()
+        .filter_map(|&kind| {
+            let mine: Vec<&Outcome> = outcomes.iter().filter(|o| o.game == kind.slug()).collect();
+            (!mine.is_empty()).then(|| GameRecord {
+                game: kind,
+                record: record(&mine, true),
+            })
+        })
+        .collect();
+    Ok(PlayerStats {
+        player: outcomes
+            .last()
+            .map(|o| o.name.clone())
+            .unwrap_or_else(|| name.trim().to_owned()),
+        overall: record(&all, false),
+        games,
+    })
+}
+
+/// A row of a game's leaderboard.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, QueryableByName)]
+pub struct LeaderboardRow {
+    #[diesel(sql_type = Text)]
+    pub player: String,
+    #[diesel(sql_type = BigInt)]
+    pub played: i64,
+    #[diesel(sql_type = BigInt)]
+    pub won: i64,
+    #[diesel(sql_type = Double)]
+    pub win_rate: f64,
+    #[diesel(sql_type = Double)]
+    pub average_score: f64,
+}
+
+/// Players of a game ranked by wins, then win rate, then games played.
+pub async fn leaderboard(
+    store: &Store,
+    game: GameKind,
+    limit: i64,
+) -> Result<Vec<LeaderboardRow>, Problem> {
+    let mut conn = store.conn().await?;
+    let rows = diesel::sql_query(
+        "SELECT max(s.player_name) AS player, \
+                count(*) AS played, \
+                count(*) FILTER (WHERE s.winner) AS won, \
+                (count(*) FILTER (WHERE s.winner))::float8 / count(*) AS win_rate, \
+                coalesce(avg(s.final_score), 0)::float8 AS average_score \
+         FROM match_seats s JOIN matches m ON m.id = s.match_id \
+         WHERE m.game = $1 AND m.status = 'finished' \
+         GROUP BY lower(s.player_name) \
+         ORDER BY won DESC, win_rate DESC, played DESC, lower(s.player_name) \
+         LIMIT $2",
+    )
+    .bind::<Text, _>(game.slug())
+    .bind::<BigInt, _>(limit)
+    .load(&mut conn)
+    .await?;
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(score: i64, winner: bool, lowest_wins: bool, jackpots: i64) -> Outcome {
+        let mut highlights = Highlights::new();
+        highlights.insert("jackpots".into(), jackpots);
+        highlights.insert("best_lei".into(), score);
+        Outcome {
+            game: "lucky-jack".into(),
+            lowest_wins,
+            name: "Ann".into(),
+            score,
+            winner,
+            highlights,
+        }
+    }
+
+    #[test]
+    fn streaks_count_consecutive_wins_and_the_current_run_ends_at_the_last_match() {
+        let games = [
+            outcome(5, true, false, 1),
+            outcome(3, true, false, 0),
+            outcome(1, false, false, 2),
+            outcome(9, true, false, 1),
+        ];
+        let refs: Vec<&Outcome> = games.iter().collect();
+        let r = record(&refs, true);
+        assert_eq!((r.played, r.won), (4, 3));
+        assert_eq!((r.current_streak, r.longest_streak), (1, 2));
+        assert_eq!(r.win_rate, 0.75);
+        assert_eq!(r.average_score, Some(4.5));
+        assert_eq!(r.best_score, Some(9));
+        assert_eq!(r.highlights["jackpots"], 4, "counts add up");
+        assert_eq!(
+            r.highlights["best_lei"], 9,
+            "best_ figures keep the maximum"
+        );
+    }
+
+    #[test]
+    fn where_the_lowest_total_wins_the_best_score_is_the_lowest() {
+        let games = [outcome(40, false, true, 0), outcome(12, true, true, 0)];
+        let refs: Vec<&Outcome> = games.iter().collect();
+        assert_eq!(record(&refs, true).best_score, Some(12));
+    }
+
+    #[test]
+    fn a_player_who_never_played_has_an_empty_record() {
+        let r = record(&[], true);
+        assert_eq!((r.played, r.win_rate, r.average_score), (0, 0.0, None));
+    }
+}
