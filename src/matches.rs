@@ -58,7 +58,7 @@ impl MatchKind {
             MatchKind::Sheet => "sheet",
         }
     }
-    fn of(kind: &str) -> Self {
+    pub(crate) fn of(kind: &str) -> Self {
         if kind == "sheet" {
             MatchKind::Sheet
         } else {

@@ -2,6 +2,7 @@
 //! Every error is a [`Problem`]; every route is in the OpenAPI document, which also drives the
 //! 405 answers for known paths called with the wrong method.
 
+mod exports;
 mod games;
 mod matches;
 mod ops;
@@ -90,7 +91,11 @@ fn routes(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
             .service(sheets::get_sheet)
             .service(sheets::append_entry)
             .service(stats::player_stats)
-            .service(stats::leaderboard),
+            .service(stats::leaderboard)
+            .service(exports::player_history)
+            .service(exports::match_bgstats)
+            .service(exports::sheet_bgstats)
+            .service(exports::export_sheet),
     );
 }
 

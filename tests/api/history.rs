@@ -114,3 +114,103 @@ async fn statistics_match_a_hand_computed_dataset() {
         .await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
 }
+
+#[tokio::test]
+async fn a_players_history_exports_as_ndjson_csv_and_bg_stats_plays() {
+    let app = spawn_app().await;
+    finished_sheet(
+        &app,
+        &["Ann", "Ben, Jr"],
+        [jackpot(0, "jack", 3), NONE(), NONE()],
+    )
+    .await;
+    finished_sheet(
+        &app,
+        &["Cleo", "ann"],
+        [NONE(), jackpot(1, "bell", 4), NONE()],
+    )
+    .await;
+
+    let ndjson = app
+        .send(
+            app.client
+                .get(format!("{}/v1/players/ANN/history", app.base)),
+        )
+        .await;
+    assert_eq!(ndjson.status, StatusCode::OK);
+    assert_eq!(ndjson.headers["content-type"], "application/x-ndjson");
+    let lines: Vec<Value> = ndjson
+        .body
+        .as_str()
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(
+        lines[0]["player"], "ann",
+        "newest first, name as written there"
+    );
+    assert_eq!(lines[0]["score"], 7000);
+    assert_eq!(lines[1]["winners"], json!(["Ann"]));
+
+    let csv = app
+        .send(
+            app.client
+                .get(format!("{}/v1/players/ann/history?format=csv", app.base)),
+        )
+        .await;
+    assert_eq!(csv.headers["content-type"], "text/csv; charset=utf-8");
+    let text = csv.body.as_str().unwrap();
+    assert_eq!(text.lines().count(), 3, "header and two rows");
+    assert!(
+        text.contains("\"Ann; Ben, Jr\""),
+        "a cell with a comma is quoted: {text}"
+    );
+
+    // The sheet as a BG Stats play, and as a self-contained export that re-scores the same.
+    let id = lines[1]["match_id"].as_str().unwrap();
+    let play = app.get(&format!("/v1/sheets/{id}/bgstats"), None).await;
+    assert_eq!(play.status, StatusCode::OK, "{}", play.body);
+    assert_eq!(play.body["games"][0]["name"], "Lucky Jack");
+    assert_eq!(play.body["plays"][0]["uuid"], id);
+    assert_eq!(play.body["plays"][0]["rounds"], 3);
+    let scores = &play.body["plays"][0]["playerScores"];
+    assert_eq!(scores[0]["score"], "7000");
+    assert_eq!(scores[0]["winner"], true);
+    assert_eq!(scores[1]["rank"], 2);
+
+    let export = app.get(&format!("/v1/sheets/{id}/export"), None).await;
+    assert_eq!(export.body["format"], "referee.sheet/1");
+    let sheet = &export.body["sheet"];
+    let tallies: Vec<Value> = sheet["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["tally"].clone())
+        .collect();
+    let rescored = app
+        .post(
+            "/v1/games/lucky-jack/tally",
+            &json!({"players": 2, "options": sheet["options"], "rounds": tallies}),
+            None,
+        )
+        .await;
+    assert_eq!(rescored.body["standings"], sheet["standings"]);
+
+    // A hosted match still in progress is no play yet.
+    let created = app
+        .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
+        .await;
+    let running = app
+        .get(
+            &format!(
+                "/v1/matches/{}/bgstats",
+                created["match"]["id"].as_str().unwrap()
+            ),
+            None,
+        )
+        .await;
+    assert_eq!(running.status, StatusCode::CONFLICT);
+    assert_eq!(running.body["code"], "match_not_finished");
+}

@@ -1,0 +1,360 @@
+//! Taking history elsewhere: a player's matches as NDJSON or CSV, and a finished match or sheet
+//! as a play in the BG Stats import format.
+
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel_async::RunQueryDsl;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::games::GameKind;
+use crate::matches::{MatchKind, MatchStatus};
+use crate::problem::Problem;
+use crate::store::matches::{self as q, lower, SeatRow};
+use crate::store::schema::{match_seats, matches};
+use crate::store::Store;
+
+/// One match of a player's history (one line of NDJSON, one row of CSV).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct HistoryLine {
+    pub match_id: Uuid,
+    pub kind: MatchKind,
+    pub game: GameKind,
+    pub status: MatchStatus,
+    pub created_at: DateTime<Utc>,
+    pub finished_at: Option<DateTime<Utc>>,
+    /// The player's seat and name as written in that match.
+    pub seat: i32,
+    pub player: String,
+    pub score: Option<i64>,
+    pub rank: Option<i32>,
+    pub winner: Option<bool>,
+    /// Everyone at the table, by seat.
+    pub players: Vec<String>,
+    pub winners: Vec<String>,
+}
+
+/// Every match of a player (name compared case-insensitively), newest first.
+pub async fn player_history(store: &Store, name: &str) -> Result<Vec<HistoryLine>, Problem> {
+    if name.contains('\0') || name.trim().is_empty() {
+        return Err(Problem::bad_request(
+            "invalid_player",
+            "a player name is not empty and has no NUL characters",
+        ));
+    }
+    let mut conn = store.conn().await?;
+    type Row = (
+        Uuid,
+        String,
+        String,
+        String,
+        DateTime<Utc>,
+        Option<DateTime<Utc>>,
+        SeatRow,
+    );
+    let rows: Vec<Row> = match_seats::table
+        .inner_join(matches::table)
+        .filter(lower(match_seats::player_name).eq(lower(name.trim().to_owned())))
+        .order((matches::created_at.desc(), matches::id.desc()))
+        .select((
+            matches::id,
+            matches::kind,
+            matches::game,
+            matches::status,
+            matches::created_at,
+            matches::finished_at,
+            SeatRow::as_select(),
+        ))
+        .load(&mut conn)
+        .await?;
+    let ids: Vec<Uuid> = rows.iter().map(|r| r.0).collect();
+    let tables = q::seats_of(&mut conn, &ids).await?;
+    rows.into_iter()
+        .map(|(id, kind, game, status, created_at, finished_at, seat)| {
+            let table: Vec<&SeatRow> = tables.iter().filter(|s| s.match_id == id).collect();
+            Ok(HistoryLine {
+                match_id: id,
+                kind: MatchKind::of(&kind),
+                game: GameKind::from_slug(&game)
+                    .ok_or_else(|| Problem::internal(format!("unknown stored game {game}")))?,
+                status: MatchStatus::of(&status),
+                created_at,
+                finished_at,
+                seat: seat.seat,
+                player: seat.player_name,
+                score: seat.final_score,
+                rank: seat.final_rank,
+                winner: seat.winner,
+                players: table.iter().map(|s| s.player_name.clone()).collect(),
+                winners: table
+                    .iter()
+                    .filter(|s| s.winner == Some(true))
+                    .map(|s| s.player_name.clone())
+                    .collect(),
+            })
+        })
+        .collect()
+}
+
+pub fn to_ndjson(lines: &[HistoryLine]) -> String {
+    lines
+        .iter()
+        .map(|line| serde_json::to_string(line).expect("history lines serialise") + "\n")
+        .collect()
+}
+
+/// RFC 4180 CSV with a header row; several names in one cell are separated by `; `.
+pub fn to_csv(lines: &[HistoryLine]) -> String {
+    fn cell(text: &str) -> String {
+        if text.contains([',', '"', '\n', '\r']) {
+            format!("\"{}\"", text.replace('"', "\"\""))
+        } else {
+            text.to_owned()
+        }
+    }
+    fn opt<T: ToString>(value: &Option<T>) -> String {
+        value.as_ref().map(T::to_string).unwrap_or_default()
+    }
+    let mut out = String::from(
+        "match_id,kind,game,status,created_at,finished_at,seat,player,score,rank,winner,players,winners\r\n",
+    );
+    for l in lines {
+        let row = [
+            l.match_id.to_string(),
+            l.kind.as_str().to_owned(),
+            l.game.slug().to_owned(),
+            l.status.as_str().to_owned(),
+            l.created_at.to_rfc3339(),
+            opt(&l.finished_at.map(|t| t.to_rfc3339())),
+            l.seat.to_string(),
+            l.player.clone(),
+            opt(&l.score),
+            opt(&l.rank),
+            opt(&l.winner),
+            l.players.join("; "),
+            l.winners.join("; "),
+        ];
+        let cells: Vec<String> = row.iter().map(|c| cell(c)).collect();
+        out.push_str(&cells.join(","));
+        out.push_str("\r\n");
+    }
+    out
+}
+
+/// A BG Stats import file (the app's "import data" JSON) holding one play.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BgStatsFile {
+    pub players: Vec<BgStatsPlayer>,
+    pub locations: Vec<BgStatsNamed>,
+    pub games: Vec<BgStatsGame>,
+    pub plays: Vec<BgStatsPlay>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BgStatsPlayer {
+    pub id: i64,
+    pub name: String,
+    /// Stable per player name, so repeated imports merge rather than duplicate.
+    pub uuid: Uuid,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BgStatsNamed {
+    pub id: i64,
+    pub name: String,
+    pub uuid: Uuid,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BgStatsGame {
+    pub id: i64,
+    pub name: String,
+    pub uuid: Uuid,
+    pub cooperative: bool,
+    pub highest_wins: bool,
+    pub no_points: bool,
+    pub uses_teams: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BgStatsPlay {
+    /// The match id: importing the same match twice updates one play.
+    pub uuid: Uuid,
+    pub game_ref_id: i64,
+    pub location_ref_id: i64,
+    /// `YYYY-MM-DD HH:MM:SS`, UTC.
+    pub play_date: String,
+    pub duration_min: i64,
+    pub ignored: bool,
+    pub manual_winner: bool,
+    pub rounds: i64,
+    pub uses_teams: bool,
+    pub player_scores: Vec<BgStatsScore>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BgStatsScore {
+    pub player_ref_id: i64,
+    /// BG Stats keeps scores as text.
+    pub score: String,
+    pub winner: bool,
+    pub new_player: bool,
+    pub start_player: bool,
+    pub rank: i64,
+    pub seat_order: i64,
+}
+
+/// Names are the identity here, so their BG Stats uuids derive from them.
+fn name_uuid(kind: &str, name: &str) -> Uuid {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(format!("referee/{kind}/{}", name.to_lowercase()));
+    let mut bytes = [0u8; 16];
+    bytes.copy_from_slice(&digest[..16]);
+    uuid::Builder::from_sha1_bytes(bytes).into_uuid()
+}
+
+/// A finished match or sheet as a BG Stats play.
+pub async fn bgstats(store: &Store, id: Uuid, kind: MatchKind) -> Result<BgStatsFile, Problem> {
+    let mut conn = store.conn().await?;
+    let row = q::find(&mut conn, id)
+        .await?
+        .filter(|r| r.kind == kind.as_str())
+        .ok_or_else(|| {
+            Problem::not_found("unknown_match", format!("no {} has id {id}", kind.as_str()))
+        })?;
+    if row.status != "finished" {
+        return Err(Problem::conflict(
+            "match_not_finished",
+            "only a finished match can be exported as a play",
+        ));
+    }
+    let seats = q::seats(&mut conn, id).await?;
+    let game = GameKind::from_slug(&row.game)
+        .ok_or_else(|| Problem::internal(format!("unknown stored game {}", row.game)))?;
+    let lowest_wins = row
+        .result
+        .as_ref()
+        .and_then(|r| r.pointer("/standings/order"))
+        .and_then(|o| o.as_str())
+        == Some("lowest_wins");
+    // A sheet's snapshot lists its scored rounds; a hosted game's breakdown may list its rounds.
+    let rounds = match kind {
+        MatchKind::Sheet => row.state.pointer("/rounds"),
+        MatchKind::Hosted => row
+            .result
+            .as_ref()
+            .and_then(|r| r.pointer("/breakdown/rounds")),
+    }
+    .and_then(|r| r.as_array())
+    .map_or(0, |r| r.len() as i64);
+    let finished_at = row.finished_at.unwrap_or(row.updated_at);
+    Ok(BgStatsFile {
+        players: seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| BgStatsPlayer {
+                id: i as i64 + 1,
+                name: s.player_name.clone(),
+                uuid: name_uuid("player", &s.player_name),
+            })
+            .collect(),
+        locations: vec![BgStatsNamed {
+            id: 1,
+            name: if kind == MatchKind::Sheet {
+                "At the table".to_owned()
+            } else {
+                "Tabletop referee".to_owned()
+            },
+            uuid: name_uuid("location", kind.as_str()),
+        }],
+        games: vec![BgStatsGame {
+            id: 1,
+            name: game.title().to_owned(),
+            uuid: name_uuid("game", game.slug()),
+            cooperative: false,
+            highest_wins: !lowest_wins,
+            no_points: false,
+            uses_teams: false,
+        }],
+        plays: vec![BgStatsPlay {
+            uuid: row.id,
+            game_ref_id: 1,
+            location_ref_id: 1,
+            play_date: finished_at.format("%Y-%m-%d %H:%M:%S").to_string(),
+            duration_min: (finished_at - row.created_at).num_minutes(),
+            ignored: false,
+            manual_winner: false,
+            rounds,
+            uses_teams: false,
+            player_scores: seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| BgStatsScore {
+                    player_ref_id: i as i64 + 1,
+                    score: s.final_score.unwrap_or_default().to_string(),
+                    winner: s.winner == Some(true),
+                    new_player: false,
+                    start_player: false,
+                    rank: i64::from(s.final_rank.unwrap_or_default()),
+                    seat_order: i as i64,
+                })
+                .collect(),
+        }],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(player: &str) -> HistoryLine {
+        HistoryLine {
+            match_id: Uuid::nil(),
+            kind: MatchKind::Sheet,
+            game: GameKind::LuckyJack,
+            status: MatchStatus::Finished,
+            created_at: DateTime::from_timestamp(0, 0).unwrap(),
+            finished_at: None,
+            seat: 0,
+            player: player.to_owned(),
+            score: Some(5000),
+            rank: Some(1),
+            winner: Some(true),
+            players: vec![player.to_owned(), "Ben".to_owned()],
+            winners: vec![player.to_owned()],
+        }
+    }
+
+    #[test]
+    fn csv_quotes_cells_with_commas_and_quotes_and_doubles_inner_quotes() {
+        let csv = to_csv(&[line("Ann \"the Ace\", Jr")]);
+        let row = csv.lines().nth(1).unwrap();
+        assert!(row.contains("\"Ann \"\"the Ace\"\", Jr\""), "{row}");
+        assert!(csv.starts_with("match_id,kind,game,"));
+        assert!(row.contains(",5000,1,true,"));
+    }
+
+    #[test]
+    fn ndjson_is_one_json_document_per_line() {
+        let text = to_ndjson(&[line("Ann"), line("Bo")]);
+        let docs: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(docs.len(), 2);
+        assert_eq!(docs[1]["player"], "Bo");
+    }
+
+    #[test]
+    fn a_players_bgstats_uuid_depends_only_on_the_name_ignoring_case() {
+        assert_eq!(name_uuid("player", "Ann"), name_uuid("player", "ANN"));
+        assert_ne!(name_uuid("player", "Ann"), name_uuid("player", "Ben"));
+    }
+}
