@@ -314,6 +314,8 @@ pub struct MatchSummary {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct MatchPage {
     pub items: Vec<MatchSummary>,
+    /// How many matches the filters select in all pages.
+    pub total: i64,
     /// Pass as `cursor` for the next (older) page; absent on the last page.
     pub next_cursor: Option<String>,
 }
@@ -341,9 +343,29 @@ pub(crate) fn stored<T: serde::de::DeserializeOwned>(
         .map_err(|e| Problem::internal(format!("stored {what} does not parse: {e}")))
 }
 
+/// The game of a stored match, pinned to the rules version it was played under: a match is only
+/// ever replayed or continued by an engine implementing exactly that version, so a later rules
+/// fix (which bumps the version) can never change how an old match replays.
 pub(crate) fn kind_of(row: &MatchRow) -> Result<GameKind, Problem> {
-    GameKind::from_slug(&row.game)
-        .ok_or_else(|| Problem::internal(format!("stored match has unknown game {}", row.game)))
+    let kind = GameKind::from_slug(&row.game)
+        .ok_or_else(|| Problem::internal(format!("stored match has unknown game {}", row.game)))?;
+    let implemented = with_game!(kind, G => G::RULES_VERSION);
+    if row.rules_version != implemented {
+        let mut problem = Problem::conflict(
+            "rules_version_unsupported",
+            format!(
+                "this match was played under rules {} but this service implements {implemented}; \
+                 its history, result and export stay readable",
+                row.rules_version
+            ),
+        );
+        problem.params = Some(serde_json::json!({
+            "rules_version": row.rules_version,
+            "implemented": implemented,
+        }));
+        return Err(problem);
+    }
+    Ok(kind)
 }
 
 fn mode_of(row: &MatchRow) -> RandomnessMode {
@@ -1122,6 +1144,7 @@ pub async fn list(store: &Store, query: ListQuery) -> Result<MatchPage, Problem>
     let mut conn = store.conn().await?;
     // One row more than asked tells whether another page exists.
     let mut rows = q::list(&mut conn, &filter, limit + 1).await?;
+    let total = q::count(&mut conn, &filter).await?;
     let more = rows.len() as i64 > limit;
     rows.truncate(limit as usize);
     let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
@@ -1151,5 +1174,9 @@ pub async fn list(store: &Store, query: ListQuery) -> Result<MatchPage, Problem>
             })
         })
         .collect::<Result<Vec<_>, Problem>>()?;
-    Ok(MatchPage { items, next_cursor })
+    Ok(MatchPage {
+        items,
+        total,
+        next_cursor,
+    })
 }

@@ -304,17 +304,11 @@ pub struct ListFilter {
     pub before: Option<(DateTime<Utc>, Uuid)>,
 }
 
-/// Newest first, `limit` rows at most.
-pub async fn list(
-    conn: &mut AsyncPgConnection,
+/// The filter's conditions (all but the cursor) on a boxed query of matches.
+fn filtered<'a, ST: 'a>(
+    mut query: matches::BoxedQuery<'a, diesel::pg::Pg, ST>,
     filter: &ListFilter,
-    limit: i64,
-) -> Result<Vec<MatchSummaryRow>, StoreError> {
-    let mut query = matches::table
-        .select(MatchSummaryRow::as_select())
-        .order((matches::created_at.desc(), matches::id.desc()))
-        .limit(limit)
-        .into_boxed();
+) -> matches::BoxedQuery<'a, diesel::pg::Pg, ST> {
     if let Some(kind) = &filter.kind {
         query = query.filter(matches::kind.eq(kind.clone()));
     }
@@ -343,6 +337,23 @@ pub async fn list(
     if let Some(to) = filter.to {
         query = query.filter(matches::created_at.lt(to));
     }
+    query
+}
+
+/// Newest first, `limit` rows at most, strictly after the cursor.
+pub async fn list(
+    conn: &mut AsyncPgConnection,
+    filter: &ListFilter,
+    limit: i64,
+) -> Result<Vec<MatchSummaryRow>, StoreError> {
+    let mut query = filtered(
+        matches::table
+            .select(MatchSummaryRow::as_select())
+            .order((matches::created_at.desc(), matches::id.desc()))
+            .limit(limit)
+            .into_boxed(),
+        filter,
+    );
     if let Some((created_at, id)) = filter.before {
         query = query.filter(
             matches::created_at
@@ -351,4 +362,15 @@ pub async fn list(
         );
     }
     Ok(query.load(conn).await?)
+}
+
+/// How many matches the filter selects in all (the cursor aside).
+pub async fn count(conn: &mut AsyncPgConnection, filter: &ListFilter) -> Result<i64, StoreError> {
+    let query = filtered(
+        matches::table
+            .select(diesel::dsl::count_star())
+            .into_boxed(),
+        filter,
+    );
+    Ok(query.get_result(conn).await?)
 }

@@ -468,6 +468,9 @@ async fn the_match_list_filters_and_pages_without_skipping_or_repeating() {
     // Player names compare case-insensitively.
     let cleo = app.get("/v1/matches?player=cLEO", None).await;
     assert_eq!(cleo.body["items"].as_array().unwrap().len(), 2);
+    assert_eq!(cleo.body["total"], 2);
+    let all = app.get("/v1/matches?limit=2", None).await;
+    assert_eq!(all.body["total"], 6, "the total counts every page");
     let in_progress = app.get("/v1/matches?status=in_progress", None).await;
     assert_eq!(in_progress.body["items"].as_array().unwrap().len(), 6);
     let bad = app.get("/v1/matches?cursor=nonsense", None).await;
@@ -499,4 +502,35 @@ async fn of_many_identical_moves_sent_at_once_exactly_one_is_accepted() {
         .count();
     assert_eq!((accepted, conflicts), (1, 15));
     app.audit_snapshots().await;
+}
+
+#[tokio::test]
+async fn a_match_played_under_other_rules_is_never_replayed_under_these() {
+    let app = spawn_app().await;
+    let created = app
+        .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
+        .await;
+    let id = id(&created);
+    app.sql(&format!(
+        "UPDATE matches SET rules_version = 'lucky-jack/0' WHERE id = '{id}'"
+    ))
+    .await;
+    for path in ["", "/log", "/plies/1"] {
+        let reply = app.get(&format!("/v1/matches/{id}{path}"), None).await;
+        assert_eq!(reply.status, StatusCode::CONFLICT, "{path}: {}", reply.body);
+        assert_eq!(reply.body["code"], "rules_version_unsupported");
+        assert_eq!(reply.body["params"]["rules_version"], "lucky-jack/0");
+    }
+    let seat = created["match"]["to_act"][0].as_u64().unwrap() as usize;
+    let moved = app
+        .post(
+            &format!("/v1/matches/{id}/moves"),
+            &json!({"move": {"type": "draw"}}),
+            Some(&seat_token(&created, seat)),
+        )
+        .await;
+    assert_eq!(moved.body["code"], "rules_version_unsupported");
+    // Its history stays readable.
+    let listed = app.get("/v1/matches", None).await;
+    assert_eq!(listed.body["items"][0]["id"], id.as_str());
 }

@@ -115,6 +115,18 @@ pub struct TestApp {
 }
 
 impl TestApp {
+    /// Runs one SQL statement on this test's database (to set up what the API cannot).
+    pub async fn sql(&self, statement: &str) {
+        let name = self.database.as_ref().expect("a test database");
+        let mut conn = AsyncPgConnection::establish(&format!("{}/{name}", server_url()))
+            .await
+            .unwrap();
+        diesel::sql_query(statement)
+            .execute(&mut conn)
+            .await
+            .unwrap();
+    }
+
     /// Checks every stored match: its snapshot equals the replay of its log from setup, and its
     /// version is the length of its log.
     pub async fn audit_snapshots(&self) {
