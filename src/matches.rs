@@ -852,7 +852,7 @@ async fn advance<G: Game>(
         let seat_results = SeatResult::of(&standings, &G::highlights(&state));
         q::advance(
             conn,
-            row.id,
+            row,
             version,
             &state_json,
             Some((&result, &seat_results)),
@@ -860,7 +860,7 @@ async fn advance<G: Game>(
         )
         .await?;
     } else {
-        q::advance(conn, row.id, version, &state_json, None, now).await?;
+        q::advance(conn, row, version, &state_json, None, now).await?;
     }
     Ok(reply)
 }

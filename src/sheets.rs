@@ -369,7 +369,7 @@ async fn append_in(
     let result = serde_json::json!({"standings": state["standings"]});
     q::advance(
         conn,
-        id,
+        &row,
         entry.seq,
         &state,
         finished.as_deref().map(|seats| (&result, seats)),

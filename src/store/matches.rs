@@ -238,14 +238,34 @@ pub async fn append_sheet_entry(
 }
 
 /// Moves the snapshot forward after new events were appended.
+/// `row` is the match as it stood before; `finished` carries the result when the match is over.
+/// Keeps the players' running totals (`player_game_stats`) in step: a match that was already
+/// finished (a corrected score sheet) takes its old results out before the new ones go in.
 pub async fn advance(
     conn: &mut AsyncPgConnection,
-    id: Uuid,
+    row: &MatchRow,
     version: i64,
     state: &Value,
     finished: Option<(&Value, &[SeatResult])>,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
+    let id = row.id;
+    if row.status == "finished" || finished.is_some() {
+        let seats = seats(conn, id).await?;
+        if row.status == "finished" {
+            for seat in &seats {
+                let won = i64::from(seat.winner == Some(true));
+                let score = seat.final_score.unwrap_or_default();
+                add_player_stats(conn, &row.game, &seat.player_name, -1, -won, -score).await?;
+            }
+        }
+        for result in finished.map(|(_, results)| results).unwrap_or_default() {
+            if let Some(seat) = seats.iter().find(|s| s.seat == result.seat) {
+                let won = i64::from(result.winner);
+                add_player_stats(conn, &row.game, &seat.player_name, 1, won, result.score).await?;
+            }
+        }
+    }
     let (status, result, finished_at) = match finished {
         Some((result, _)) => ("finished", Some(result), Some(now)),
         None => ("in_progress", None, None),
@@ -302,6 +322,55 @@ pub struct ListFilter {
     pub to: Option<DateTime<Utc>>,
     /// Keyset cursor: only matches strictly older than this (created_at, id).
     pub before: Option<(DateTime<Utc>, Uuid)>,
+}
+
+async fn add_player_stats(
+    conn: &mut AsyncPgConnection,
+    game: &str,
+    name: &str,
+    played: i64,
+    won: i64,
+    score: i64,
+) -> Result<(), StoreError> {
+    use super::schema::player_game_stats as stats;
+    use diesel::upsert::excluded;
+    if played < 0 {
+        // Taking results out: the row exists (they were put in), and an upsert's proposed row
+        // would fail the table's non-negative checks.
+        diesel::update(
+            stats::table
+                .filter(stats::game.eq(game))
+                .filter(stats::player_key.eq(lower(name.to_owned()))),
+        )
+        .set((
+            stats::played.eq(stats::played + played),
+            stats::won.eq(stats::won + won),
+            stats::score_sum.eq(stats::score_sum + score),
+        ))
+        .execute(conn)
+        .await?;
+        return Ok(());
+    }
+    diesel::insert_into(stats::table)
+        .values((
+            stats::game.eq(game),
+            stats::player_key.eq(lower(name.to_owned())),
+            stats::player_name.eq(name),
+            stats::played.eq(played),
+            stats::won.eq(won),
+            stats::score_sum.eq(score),
+        ))
+        .on_conflict((stats::game, stats::player_key))
+        .do_update()
+        .set((
+            stats::player_name.eq(excluded(stats::player_name)),
+            stats::played.eq(stats::played + excluded(stats::played)),
+            stats::won.eq(stats::won + excluded(stats::won)),
+            stats::score_sum.eq(stats::score_sum + excluded(stats::score_sum)),
+        ))
+        .execute(conn)
+        .await?;
+    Ok(())
 }
 
 /// The filter's conditions (all but the cursor) on a boxed query of matches.

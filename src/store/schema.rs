@@ -48,6 +48,17 @@ diesel::table! {
 }
 
 diesel::table! {
+    player_game_stats (game, player_key) {
+        game -> Text,
+        player_key -> Text,
+        player_name -> Text,
+        played -> Int8,
+        won -> Int8,
+        score_sum -> Int8,
+    }
+}
+
+diesel::table! {
     sheet_entries (match_id, seq) {
         match_id -> Uuid,
         seq -> Int8,
@@ -63,4 +74,10 @@ diesel::joinable!(match_events -> matches (match_id));
 diesel::joinable!(match_seats -> matches (match_id));
 diesel::joinable!(sheet_entries -> matches (match_id));
 
-diesel::allow_tables_to_appear_in_same_query!(match_events, match_seats, matches, sheet_entries,);
+diesel::allow_tables_to_appear_in_same_query!(
+    match_events,
+    match_seats,
+    matches,
+    player_game_stats,
+    sheet_entries,
+);

@@ -214,3 +214,54 @@ async fn a_players_history_exports_as_ndjson_csv_and_bg_stats_plays() {
     assert_eq!(running.status, StatusCode::CONFLICT);
     assert_eq!(running.body["code"], "match_not_finished");
 }
+
+#[tokio::test]
+async fn correcting_a_finished_sheet_moves_its_win_on_the_leaderboard() {
+    let app = spawn_app().await;
+    let players = json!([{"name": "Ann"}, {"name": "Ben"}]);
+    let created = app
+        .post(
+            "/v1/sheets",
+            &json!({"game": "lucky-jack", "players": players}),
+            None,
+        )
+        .await;
+    let id = created.body["sheet"]["id"].as_str().unwrap().to_owned();
+    let token = created.body["owner_token"].as_str().unwrap().to_owned();
+    for tally in [jackpot(0, "lemon", 3), NONE(), NONE()] {
+        app.post(
+            &format!("/v1/sheets/{id}/entries"),
+            &json!({ "tally": tally }),
+            Some(&token),
+        )
+        .await;
+    }
+    let board = app.get("/v1/games/lucky-jack/leaderboard", None).await.body;
+    assert_eq!(board[0]["player"], "Ann");
+    assert_eq!(board[0]["won"], 1);
+
+    // Round 2 was really Ben's four jacks: the finished sheet is re-scored and Ben takes the win.
+    let fixed = app
+        .post(
+            &format!("/v1/sheets/{id}/entries"),
+            &json!({"corrects": 2, "tally": jackpot(1, "jack", 4)}),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(fixed.status, StatusCode::OK, "{}", fixed.body);
+    assert_eq!(fixed.body["winners"], json!(["Ben"]));
+    let board = app.get("/v1/games/lucky-jack/leaderboard", None).await.body;
+    assert_eq!(board[0]["player"], "Ben");
+    assert_eq!(
+        (board[0]["played"].clone(), board[0]["won"].clone()),
+        (json!(1), json!(1))
+    );
+    assert_eq!(
+        (board[1]["player"].clone(), board[1]["won"].clone()),
+        (json!("Ann"), json!(0))
+    );
+    assert_eq!(board[1]["average_score"], 1000.0);
+    let ann = app.get("/v1/players/ann/stats", None).await.body;
+    assert_eq!(ann["overall"]["won"], 0);
+    app.audit_snapshots().await;
+}

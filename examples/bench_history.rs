@@ -1,0 +1,110 @@
+//! Latency of the history, statistics and export endpoints, against a running service:
+//!
+//!     cargo run --release --example bench_history -- [base_url] [requests_per_endpoint]
+//!
+//! Run it against a release build serving the database `gen_history` filled (see
+//! docs/benchmarks.md). Requests go one at a time, so the figures are latencies, not throughput;
+//! each endpoint is called with varied players, matches and pages.
+
+use std::time::{Duration, Instant};
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[index]
+}
+
+#[tokio::main]
+async fn main() {
+    let base = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "http://127.0.0.1:8080".to_owned());
+    let count: usize = std::env::args()
+        .nth(2)
+        .map(|n| n.parse().expect("a number of requests"))
+        .unwrap_or(200);
+    let client = reqwest::Client::new();
+    let get = |path: String| {
+        let client = client.clone();
+        let url = format!("{base}{path}");
+        async move {
+            let response = client.get(&url).send().await.expect("the service answers");
+            assert!(
+                response.status().is_success(),
+                "{url}: {}",
+                response.status()
+            );
+            response.bytes().await.expect("a body")
+        }
+    };
+
+    // Some match ids and a cursor to walk pages from.
+    let page: serde_json::Value = serde_json::from_slice(
+        &get("/v1/matches?status=finished&kind=hosted&limit=100".into()).await,
+    )
+    .expect("JSON");
+    let ids: Vec<String> = page["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|m| m["id"].as_str().expect("id").to_owned())
+        .collect();
+    assert!(
+        !ids.is_empty(),
+        "the database holds no finished hosted match: run gen_history"
+    );
+
+    let endpoints: Vec<(&str, Box<dyn Fn(usize) -> String>)> = vec![
+        (
+            "list newest (limit 50)",
+            Box::new(|_| "/v1/matches?limit=50".into()),
+        ),
+        (
+            "list by player",
+            Box::new(|i| format!("/v1/matches?player=PLAYER-{}&limit=20", i * 7 % 2000)),
+        ),
+        (
+            "list by game, status, date range",
+            Box::new(|i| {
+                format!("/v1/matches?game=lucky-jack&status=finished&from=2020-01-01T00:00:00Z&to=2030-01-01T00:00:00Z&limit=20&winner=player-{}", i % 2000)
+            }),
+        ),
+        (
+            "player statistics",
+            Box::new(|i| format!("/v1/players/player-{}/stats", i * 13 % 2000)),
+        ),
+        (
+            "leaderboard",
+            Box::new(|_| "/v1/games/lucky-jack/leaderboard?limit=20".into()),
+        ),
+        (
+            "match export (50 moves)",
+            Box::new({
+                let ids = ids.clone();
+                move |i| format!("/v1/matches/{}/export", ids[i % ids.len()])
+            }),
+        ),
+        (
+            "player history CSV",
+            Box::new(|i| format!("/v1/players/player-{}/history?format=csv", i * 17 % 2000)),
+        ),
+    ];
+
+    println!("{count} requests per endpoint, one at a time, against {base}");
+    println!("| endpoint | p50 | p99 | max |");
+    println!("|---|---|---|---|");
+    for (name, path) in &endpoints {
+        let mut times = Vec::with_capacity(count);
+        for i in 0..count {
+            let started = Instant::now();
+            get(path(i)).await;
+            times.push(started.elapsed());
+        }
+        times.sort();
+        println!(
+            "| {name} | {:.1?} | {:.1?} | {:.1?} |",
+            percentile(&times, 0.50),
+            percentile(&times, 0.99),
+            times[times.len() - 1]
+        );
+    }
+}
