@@ -8,6 +8,9 @@
 
 use std::time::{Duration, Instant};
 
+/// The request path for the i-th call to an endpoint.
+type PathFor = Box<dyn Fn(usize) -> String>;
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[index]
@@ -53,7 +56,7 @@ async fn main() {
         "the database holds no finished hosted match: run gen_history"
     );
 
-    let endpoints: Vec<(&str, Box<dyn Fn(usize) -> String>)> = vec![
+    let endpoints: Vec<(&str, PathFor)> = vec![
         (
             "list newest (limit 50)",
             Box::new(|_| "/v1/matches?limit=50".into()),
