@@ -181,12 +181,14 @@ fn check_phase(state: &State) -> Result<(), Inconsistency> {
         Phase::DrawCoasters => match &state.chance {
             Some(PendingChance::Coasters { seats })
                 if *seats == no_coaster && !seats.is_empty() => {}
-            other => return bad(
-                "chance_mismatch",
-                format!(
+            other => {
+                return bad(
+                    "chance_mismatch",
+                    format!(
                     "drawing coasters, awaiting {other:?}; seats without coaster {no_coaster:?}"
                 ),
-            ),
+                )
+            }
         },
         Phase::NeedLuckySymbol => {
             if state.chance != Some(PendingChance::LuckySymbol { round: state.round }) {
