@@ -164,7 +164,8 @@ fn check_phase(state: &State) -> Result<(), Inconsistency> {
         && state.finished_extra.iter().all(|f| !f);
     let no_coaster: Vec<Seat> = (0..n).filter(|&s| state.coasters[s].is_none()).collect();
     let in_round = matches!(phase, Phase::Race | Phase::AfterStop);
-    if !in_round && !(fresh_dice && no_stop_bookkeeping && state.lucky_symbol.is_none()) {
+    let between_rounds = fresh_dice && no_stop_bookkeeping && state.lucky_symbol.is_none();
+    if !in_round && !between_rounds {
         return phase_bad(format!(
             "dice or round bookkeeping in play in phase {phase:?}"
         ));
