@@ -6,6 +6,7 @@
 //! by reporting what happened at a physical table. `tests/purity.rs` enforces the import rule.
 
 pub mod chance;
+pub mod lucky_dice;
 pub mod lucky_jack;
 pub mod standings;
 
@@ -221,15 +222,17 @@ pub trait Game {
 #[serde(rename_all = "kebab-case")]
 pub enum GameKind {
     LuckyJack,
+    LuckyDice,
 }
 
 impl GameKind {
-    pub const ALL: &'static [GameKind] = &[GameKind::LuckyJack];
+    pub const ALL: &'static [GameKind] = &[GameKind::LuckyJack, GameKind::LuckyDice];
 
     /// The URL and storage name of the game.
     pub fn slug(self) -> &'static str {
         match self {
             GameKind::LuckyJack => "lucky-jack",
+            GameKind::LuckyDice => "lucky-dice",
         }
     }
 
@@ -237,6 +240,7 @@ impl GameKind {
     pub fn title(self) -> &'static str {
         match self {
             GameKind::LuckyJack => "Lucky Jack",
+            GameKind::LuckyDice => "Lucky Dice",
         }
     }
 
@@ -251,13 +255,14 @@ pub mod any {
     use serde::Serialize;
     use utoipa::ToSchema;
 
-    use super::lucky_jack;
+    use super::{lucky_dice, lucky_jack};
 
     /// A move of any game (the match's or the path's game decides which).
     #[derive(Serialize, ToSchema)]
     #[serde(untagged)]
     pub enum AnyMove {
         LuckyJack(lucky_jack::Move),
+        LuckyDice(lucky_dice::Move),
     }
 
     /// A full state of any game.
@@ -265,6 +270,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyState {
         LuckyJack(lucky_jack::State),
+        LuckyDice(lucky_dice::State),
     }
 
     /// A chance outcome of any game: a deal, drawn cards, dice faces.
@@ -272,6 +278,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyChance {
         LuckyJack(lucky_jack::Chance),
+        LuckyDice(lucky_dice::Chance),
     }
 
     /// What one viewer sees of a state of any game.
@@ -279,6 +286,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyView {
         LuckyJack(lucky_jack::View),
+        LuckyDice(lucky_dice::View),
     }
 
     /// What happened, in any game.
@@ -286,6 +294,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyEvent {
         LuckyJack(lucky_jack::Event),
+        LuckyDice(lucky_dice::Event),
     }
 
     /// The itemised score of any game.
@@ -293,6 +302,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyScore {
         LuckyJack(lucky_jack::Score),
+        LuckyDice(lucky_dice::Score),
     }
 
     /// Options of any game.
@@ -300,6 +310,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyOptions {
         LuckyJack(lucky_jack::Options),
+        LuckyDice(lucky_dice::Options),
     }
 
     /// A round of any game as a score sheet describes it.
@@ -307,6 +318,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyTally {
         LuckyJack(lucky_jack::Tally),
+        LuckyDice(lucky_dice::Tally),
     }
 
     /// A described round of any game, scored.
@@ -314,6 +326,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyTallyScore {
         LuckyJack(lucky_jack::RoundResult),
+        LuckyDice(lucky_dice::RoundTally),
     }
 }
 
@@ -325,6 +338,10 @@ macro_rules! with_game {
         match $kind {
             $crate::games::GameKind::LuckyJack => {
                 type $G = $crate::games::lucky_jack::LuckyJack;
+                $body
+            }
+            $crate::games::GameKind::LuckyDice => {
+                type $G = $crate::games::lucky_dice::LuckyDice;
                 $body
             }
         }

@@ -1,0 +1,333 @@
+//! Lucky Dice (HABA 305292, Andreas Schmidt): a 2–6 player real-time dice race.
+//!
+//! Rules reference: `docs/rules/lucky-dice.md` (the rulebook plus RULINGS.md §3). Simultaneous
+//! play is a stream of serialised events: in the race every seat holding dice may roll, the
+//! order of arrival decides, and each roll states how many dice it is (a stale count is refused).
+//! The module is pure: chance arrives only as [`Chance`] outcomes, sampled by
+//! [`Game::sample_chance`] from a lent [`Randomness`] or reported by a physical table.
+
+mod wire;
+
+#[cfg(test)]
+mod tests;
+
+pub use wire::*;
+
+use super::{
+    Game, GameKind, Inconsistency, OptionsError, Order, Randomness, Seat, Standings, Viewer,
+};
+
+/// Small dice each player holds at the start of a round.
+pub const DICE_PER_PLAYER: u32 = 3;
+/// Faces of every die (one per symbol).
+pub const FACES: usize = 6;
+/// Largest coaster set accepted as an option.
+pub const MAX_COASTER_SET: usize = 100;
+/// Largest number of extra rolls accepted as an option.
+pub const MAX_EXTRA_ROLLS: u32 = 10;
+
+/// The Lucky Dice rules engine.
+pub struct LuckyDice;
+
+impl Game for LuckyDice {
+    const KIND: GameKind = GameKind::LuckyDice;
+    const RULES_VERSION: &'static str = "lucky-dice/1";
+    const MIN_PLAYERS: usize = 2;
+    const MAX_PLAYERS: usize = 6;
+
+    type Options = Options;
+    type State = State;
+    type Move = Move;
+    type Chance = Chance;
+    type Event = Event;
+    type View = View;
+    type Score = Score;
+    type Violation = LuckyDiceViolation;
+    type Tally = Tally;
+    type TallyScore = RoundTally;
+
+    fn validate_options(options: &Options, players: usize) -> Result<(), OptionsError> {
+        if !(Self::MIN_PLAYERS..=Self::MAX_PLAYERS).contains(&players) {
+            return Err(OptionsError {
+                option: "players",
+                detail: format!("Lucky Dice is played by 2 to 6 players, not {players}"),
+            });
+        }
+        let set = options.coaster_set.len();
+        if set < players || set > MAX_COASTER_SET {
+            return Err(OptionsError {
+                option: "coaster_set",
+                detail: format!(
+                    "{set} coasters: every player needs one and at most {MAX_COASTER_SET} fit"
+                ),
+            });
+        }
+        if options.coaster_target == 0 {
+            return Err(OptionsError {
+                option: "coaster_target",
+                detail: "the target must be at least 1 coaster".into(),
+            });
+        }
+        if options.end_mode == EndMode::ThreeCoasters
+            && players * options.coaster_target as usize > set
+        {
+            return Err(OptionsError {
+                option: "coaster_target",
+                detail: format!(
+                    "{players} players × {} coasters exceeds the {set} coasters: the pile could run out",
+                    options.coaster_target
+                ),
+            });
+        }
+        if options.extra_rolls > MAX_EXTRA_ROLLS {
+            return Err(OptionsError {
+                option: "extra_rolls",
+                detail: format!(
+                    "at most {MAX_EXTRA_ROLLS} extra rolls, not {}",
+                    options.extra_rolls
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    fn setup(options: Options, players: usize) -> State {
+        let mut pile = options.coaster_set.clone();
+        pile.sort();
+        State {
+            players,
+            options,
+            round: 1,
+            phase: Phase::DrawCoasters,
+            lucky_symbol: None,
+            coasters: vec![None; players],
+            won: vec![Vec::new(); players],
+            pile,
+            pools: vec![DICE_PER_PLAYER; players],
+            tray: 0,
+            stop_caller: None,
+            extra_rolls_used: vec![0; players],
+            finished_extra: vec![false; players],
+            results: Vec::new(),
+            chance: Some(PendingChance::Coasters {
+                seats: (0..players).collect(),
+            }),
+        }
+    }
+
+    fn check_state(state: &State) -> Result<(), Inconsistency> {
+        check::check_state(state)
+    }
+
+    fn to_act(state: &State) -> Vec<Seat> {
+        if state.chance.is_some() {
+            return Vec::new();
+        }
+        rules::may_move(state)
+    }
+
+    fn chance_pending(state: &State) -> bool {
+        state.chance.is_some()
+    }
+
+    fn sample_chance(state: &State, rng: &mut dyn Randomness) -> Chance {
+        match state
+            .chance
+            .as_ref()
+            .expect("sample_chance needs a pending chance event")
+        {
+            PendingChance::Coasters { seats } => Chance::Coasters {
+                coasters: rng.draw(&state.pile, seats.len()),
+            },
+            PendingChance::LuckySymbol { .. } => Chance::LuckySymbol {
+                symbol: Symbol::ALL[rng.roll(FACES)],
+            },
+            PendingChance::Roll { dice, .. } => Chance::Roll {
+                faces: (0..*dice).map(|_| Symbol::ALL[rng.roll(FACES)]).collect(),
+            },
+        }
+    }
+
+    fn resolve_chance(
+        state: &mut State,
+        outcome: &Chance,
+    ) -> Result<Vec<Event>, LuckyDiceViolation> {
+        rules::check_chance(state, outcome)?;
+        Ok(rules::apply_chance(state, outcome))
+    }
+
+    fn legal_moves(state: &State, seat: Seat) -> Vec<Move> {
+        rules::legal_moves(state, seat)
+    }
+
+    fn validate(state: &State, seat: Seat, mv: &Move) -> Result<(), LuckyDiceViolation> {
+        rules::validate(state, seat, mv)
+    }
+
+    fn apply(state: &mut State, seat: Seat, mv: &Move) -> Vec<Event> {
+        rules::apply(state, seat, mv)
+    }
+
+    fn is_over(state: &State) -> bool {
+        state.phase == Phase::Over
+    }
+
+    fn score(state: &State) -> Score {
+        Score {
+            rounds: state.results.clone(),
+            totals: totals(state),
+        }
+    }
+
+    fn standings(state: &State) -> Standings {
+        Standings::rank(totals(state), Order::HighestWins, Self::is_over(state))
+    }
+
+    fn view(state: &State, viewer: Viewer) -> View {
+        view::view(state, viewer)
+    }
+
+    fn redact_event(event: &Event, _viewer: Viewer) -> Event {
+        // Every event is public: dice, coasters and the large die are all on the table.
+        event.clone()
+    }
+
+    fn score_tally(
+        options: &Options,
+        players: usize,
+        round: u32,
+        tally: &Tally,
+    ) -> Result<RoundTally, LuckyDiceViolation> {
+        let mut emptied = tally.emptied.clone();
+        emptied.sort_unstable();
+        if let Some(&seat) = emptied.iter().find(|&&s| s >= players) {
+            return Err(LuckyDiceViolation::NoSuchSeat { seat, players });
+        }
+        if let Some(pair) = emptied.windows(2).find(|w| w[0] == w[1]) {
+            return Err(LuckyDiceViolation::DuplicateSeat { seat: pair[0] });
+        }
+        if emptied.is_empty() {
+            return Err(LuckyDiceViolation::NoRoundWinner);
+        }
+        let max = max_round_winners(options, players);
+        if emptied.len() > max {
+            return Err(LuckyDiceViolation::TooManyWinners {
+                emptied: emptied.len(),
+                max,
+            });
+        }
+        Ok(RoundTally {
+            round,
+            points: coaster_points(players, &emptied),
+            emptied,
+        })
+    }
+
+    fn tally_points(score: &RoundTally) -> Vec<i64> {
+        score.points.clone()
+    }
+
+    fn tally_standings(
+        options: &Options,
+        players: usize,
+        rounds: &[RoundTally],
+    ) -> (Standings, bool) {
+        let mut totals = vec![0i64; players];
+        let mut pile_left = options.coaster_set.len() - players.min(options.coaster_set.len());
+        let mut over = false;
+        for round in rounds {
+            for (total, points) in totals.iter_mut().zip(&round.points) {
+                *total += points;
+            }
+            let needers = round.emptied.len();
+            if game_ends(options, &totals, needers, pile_left) {
+                over = true;
+                break;
+            }
+            pile_left -= needers;
+        }
+        (Standings::rank(totals, Order::HighestWins, over), over)
+    }
+}
+
+/// Face-down coasters per seat.
+pub fn totals(state: &State) -> Vec<i64> {
+    state.won.iter().map(|w| w.len() as i64).collect()
+}
+
+/// A round's score: one coaster for each seat that emptied its dice (rulebook: "Each player who
+/// was able to get rid of all their dice receives their coaster as a reward"). Used by play and
+/// by score sheets alike.
+pub fn coaster_points(players: usize, emptied: &[Seat]) -> Vec<i64> {
+    let mut points = vec![0i64; players];
+    for &seat in emptied {
+        points[seat] += 1;
+    }
+    points
+}
+
+/// Whether the game ends at a round's end, given the face-down totals after it, the number of
+/// round winners needing a new coaster and the coasters left in the pile (RULINGS 3.5). Used by
+/// play and by score sheets alike.
+pub fn game_ends(options: &Options, totals: &[i64], needers: usize, pile_left: usize) -> bool {
+    match options.end_mode {
+        EndMode::ThreeCoasters => totals
+            .iter()
+            .any(|&t| t >= i64::from(options.coaster_target)),
+        EndMode::UntilPileEmpty => needers > pile_left,
+    }
+}
+
+/// The most seats that can empty their dice in one round: everyone, unless "Stop!" is automatic
+/// and nobody gets an extra roll (then only the stop caller can).
+pub fn max_round_winners(options: &Options, players: usize) -> usize {
+    if options.auto_stop && options.extra_rolls == 0 {
+        1
+    } else {
+        players
+    }
+}
+
+/// The seat on the left of `seat` (clockwise next, D4).
+pub fn left_of(players: usize, seat: Seat) -> Seat {
+    (seat + 1) % players
+}
+
+/// The seat on the right of `seat` (clockwise previous).
+pub fn right_of(players: usize, seat: Seat) -> Seat {
+    (seat + players - 1) % players
+}
+
+/// Where a die showing `face` goes when `seat` rolls it (RULINGS 3.4): the lucky symbol to the
+/// tray always; in the race the coaster's left symbol to the left neighbour, then its right symbol
+/// to the right neighbour (D7: a coaster with one symbol twice passes left); otherwise it stays.
+/// With 2 players both neighbours are the other player.
+pub fn destination(
+    players: usize,
+    seat: Seat,
+    coaster: Coaster,
+    lucky: Symbol,
+    extra: bool,
+    face: Symbol,
+) -> Die {
+    let (to, receiver) = if face == lucky {
+        (Destination::Tray, None)
+    } else if extra {
+        (Destination::Stays, None)
+    } else if face == coaster.left {
+        (Destination::Left, Some(left_of(players, seat)))
+    } else if face == coaster.right {
+        (Destination::Right, Some(right_of(players, seat)))
+    } else {
+        (Destination::Stays, None)
+    };
+    Die {
+        face,
+        to,
+        seat: receiver,
+    }
+}
+
+mod check;
+mod rules;
+mod view;

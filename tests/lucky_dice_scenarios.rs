@@ -1,0 +1,215 @@
+//! Data-driven Lucky Dice scenarios: every `tests/data/lucky_dice/*.json` file holds a `source`
+//! (rulebook passage or RULINGS id) and cases. A case starts at setup, runs `steps` (a seat's
+//! move or a chance outcome, each expecting `ok` or a violation code) and checks the final
+//! `expect`ations.
+
+use std::path::Path;
+
+use referee::games::lucky_dice::{Chance, Coaster, LuckyDice, Move, Options, Phase, Symbol};
+use referee::games::{Game, Seat, Violation};
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    source: String,
+    cases: Vec<Case>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    name: String,
+    source: String,
+    players: usize,
+    #[serde(default)]
+    options: Options,
+    #[serde(default)]
+    steps: Vec<Step>,
+    #[serde(default)]
+    expect: Expect,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Step {
+    #[serde(default)]
+    seat: Option<Seat>,
+    #[serde(default, rename = "move")]
+    mv: Option<Move>,
+    #[serde(default)]
+    chance: Option<Chance>,
+    /// `ok` (default) or the violation code.
+    #[serde(default = "ok")]
+    expect: String,
+}
+
+fn ok() -> String {
+    "ok".into()
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Expect {
+    phase: Option<Phase>,
+    round: Option<u32>,
+    to_act: Option<Vec<Seat>>,
+    pools: Option<Vec<u32>>,
+    tray: Option<u32>,
+    coasters: Option<Vec<Coaster>>,
+    pile_size: Option<usize>,
+    lucky_symbol: Option<Symbol>,
+    stop_caller: Option<Seat>,
+    extra_rolls_used: Option<Vec<u32>>,
+    /// The pending chance event (`null` for none).
+    #[serde(default, deserialize_with = "present")]
+    chance: Option<serde_json::Value>,
+    round_emptied: Option<Vec<Vec<Seat>>>,
+    totals: Option<Vec<i64>>,
+    winners: Option<Vec<Seat>>,
+    over: Option<bool>,
+    events: Option<Vec<serde_json::Value>>,
+}
+
+/// Distinguishes an explicit `null` (some(null)) from an absent field (none).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<serde_json::Value>, D::Error> {
+    serde_json::Value::deserialize(d).map(Some)
+}
+
+fn run(case: &Case) -> Result<(), String> {
+    LuckyDice::validate_options(&case.options, case.players)
+        .map_err(|e| format!("invalid options: {e}"))?;
+    let mut state = LuckyDice::setup(case.options.clone(), case.players);
+    let mut events = Vec::new();
+    for (i, step) in case.steps.iter().enumerate() {
+        let before = state.clone();
+        let result = match (&step.mv, &step.chance) {
+            (Some(mv), None) => {
+                let seat = step.seat.ok_or(format!("step {i}: a move needs a seat"))?;
+                LuckyDice::play(&mut state, seat, mv)
+            }
+            (None, Some(chance)) => LuckyDice::resolve_chance(&mut state, chance),
+            _ => return Err(format!("step {i}: give exactly one of move/chance")),
+        };
+        let got = match &result {
+            Ok(_) => "ok".to_string(),
+            Err(v) => v.code().to_string(),
+        };
+        if got != step.expect {
+            return Err(format!(
+                "step {i} ({:?}{:?}): expected {}, got {got} ({result:?})",
+                step.mv, step.chance, step.expect
+            ));
+        }
+        match result {
+            Ok(mut e) => events.append(&mut e),
+            Err(_) if state != before => return Err(format!("step {i}: rejected but changed")),
+            Err(_) => {}
+        }
+        LuckyDice::check_state(&state).map_err(|e| format!("step {i}: {} {}", e.code, e.detail))?;
+        let dice: u32 = state.pools.iter().sum::<u32>() + state.tray;
+        if dice != 3 * case.players as u32 {
+            return Err(format!("step {i}: {dice} dice in pools and tray"));
+        }
+    }
+    let e = &case.expect;
+    let fail =
+        |what: &str, want: String, got: String| Err(format!("{what}: expected {want}, got {got}"));
+    macro_rules! eq {
+        ($field:ident, $got:expr) => {
+            if let Some(want) = &e.$field {
+                let got = $got;
+                if *want != got {
+                    return fail(stringify!($field), format!("{want:?}"), format!("{got:?}"));
+                }
+            }
+        };
+    }
+    eq!(phase, state.phase);
+    eq!(round, state.round);
+    eq!(to_act, LuckyDice::to_act(&state));
+    eq!(pools, state.pools.clone());
+    eq!(tray, state.tray);
+    eq!(
+        coasters,
+        state
+            .coasters
+            .iter()
+            .map(|c| c.expect("a coaster"))
+            .collect::<Vec<_>>()
+    );
+    eq!(pile_size, state.pile.len());
+    if e.lucky_symbol.is_some() {
+        eq!(lucky_symbol, state.lucky_symbol.unwrap());
+    }
+    if e.stop_caller.is_some() {
+        eq!(stop_caller, state.stop_caller.unwrap());
+    }
+    eq!(extra_rolls_used, state.extra_rolls_used.clone());
+    eq!(chance, serde_json::to_value(&state.chance).unwrap());
+    eq!(
+        round_emptied,
+        state
+            .results
+            .iter()
+            .map(|r| r.emptied.clone())
+            .collect::<Vec<_>>()
+    );
+    eq!(totals, LuckyDice::score(&state).totals);
+    eq!(winners, LuckyDice::standings(&state).winners);
+    eq!(over, LuckyDice::is_over(&state));
+    if let Some(want) = &e.events {
+        let got: Vec<serde_json::Value> = events
+            .iter()
+            .map(|ev| serde_json::to_value(ev).unwrap())
+            .collect();
+        for w in want {
+            if !got.contains(w) {
+                return fail("events", format!("{w} among them"), format!("{got:?}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn every_lucky_dice_scenario_file_passes() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lucky_dice");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .expect("scenario directory")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 5, "scenario files: {paths:?}");
+    let mut failures = Vec::new();
+    let mut cases = 0;
+    for path in &paths {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(path).unwrap();
+        let file: File =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: bad scenario: {e}"));
+        assert!(
+            !file.source.is_empty(),
+            "{name}: every file cites its source"
+        );
+        for case in &file.cases {
+            cases += 1;
+            assert!(
+                !case.source.is_empty(),
+                "{name} / {}: cite a source",
+                case.name
+            );
+            if let Err(why) = run(case) {
+                failures.push(format!("{name} / {}: {why}", case.name));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {cases} cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(cases >= 30, "only {cases} cases");
+}
