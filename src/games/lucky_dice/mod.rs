@@ -14,7 +14,8 @@ mod tests;
 pub use wire::*;
 
 use super::{
-    Game, GameKind, Inconsistency, OptionsError, Order, Randomness, Seat, Standings, Viewer,
+    Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat, Standings,
+    Viewer,
 };
 
 /// Small dice each player holds at the start of a round.
@@ -223,6 +224,20 @@ impl Game for LuckyDice {
         })
     }
 
+    fn highlights(state: &State) -> Vec<Highlights> {
+        coasters_won(totals(state))
+    }
+
+    fn tally_highlights(players: usize, rounds: &[RoundTally]) -> Vec<Highlights> {
+        let mut won = vec![0i64; players];
+        for round in rounds {
+            for (total, points) in won.iter_mut().zip(&round.points) {
+                *total += points;
+            }
+        }
+        coasters_won(won)
+    }
+
     fn tally_points(score: &RoundTally) -> Vec<i64> {
         score.points.clone()
     }
@@ -331,3 +346,10 @@ pub fn destination(
 mod check;
 mod rules;
 mod view;
+
+/// Statistics' brag figure: coasters won (turned face down) per seat.
+fn coasters_won(won: Vec<i64>) -> Vec<Highlights> {
+    won.into_iter()
+        .map(|n| Highlights::from([("coasters_won".to_owned(), n)]))
+        .collect()
+}

@@ -1177,3 +1177,28 @@ fn a_score_sheet_in_the_variant_ends_when_the_pile_cannot_serve_a_winner() {
     assert!(over);
     assert_eq!(standings.winners, vec![1]);
 }
+
+/// Statistics count coasters won per seat ("The first player to win 3 coasters wins the game").
+#[test]
+fn highlights_count_the_coasters_each_seat_won() {
+    let options = Options::default();
+    let rounds: Vec<RoundTally> = [vec![0], vec![0, 2]]
+        .iter()
+        .enumerate()
+        .map(|(i, emptied)| {
+            LuckyDice::score_tally(
+                &options,
+                3,
+                i as u32 + 1,
+                &Tally {
+                    emptied: emptied.clone(),
+                },
+            )
+            .unwrap()
+        })
+        .collect();
+    let seats = LuckyDice::tally_highlights(3, &rounds);
+    assert_eq!(seats[0]["coasters_won"], 2);
+    assert_eq!(seats[1]["coasters_won"], 0);
+    assert_eq!(seats[2]["coasters_won"], 1);
+}
