@@ -6,6 +6,7 @@
 //! by reporting what happened at a physical table. `tests/purity.rs` enforces the import rule.
 
 pub mod chance;
+pub mod luck_plus;
 pub mod lucky_jack;
 pub mod standings;
 
@@ -205,15 +206,17 @@ pub trait Game {
 #[serde(rename_all = "kebab-case")]
 pub enum GameKind {
     LuckyJack,
+    LuckPlus,
 }
 
 impl GameKind {
-    pub const ALL: &'static [GameKind] = &[GameKind::LuckyJack];
+    pub const ALL: &'static [GameKind] = &[GameKind::LuckyJack, GameKind::LuckPlus];
 
     /// The URL and storage name of the game.
     pub fn slug(self) -> &'static str {
         match self {
             GameKind::LuckyJack => "lucky-jack",
+            GameKind::LuckPlus => "luck-plus",
         }
     }
 
@@ -221,6 +224,7 @@ impl GameKind {
     pub fn title(self) -> &'static str {
         match self {
             GameKind::LuckyJack => "Lucky Jack",
+            GameKind::LuckPlus => "Luck Plus",
         }
     }
 
@@ -235,6 +239,7 @@ pub mod any {
     use serde::Serialize;
     use utoipa::ToSchema;
 
+    use super::luck_plus;
     use super::lucky_jack;
 
     /// A move of any game (the match's or the path's game decides which).
@@ -242,6 +247,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyMove {
         LuckyJack(lucky_jack::Move),
+        LuckPlus(luck_plus::Move),
     }
 
     /// A full state of any game.
@@ -249,6 +255,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyState {
         LuckyJack(lucky_jack::State),
+        LuckPlus(luck_plus::State),
     }
 
     /// A chance outcome of any game: a deal, drawn cards, dice faces.
@@ -256,6 +263,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyChance {
         LuckyJack(lucky_jack::Chance),
+        LuckPlus(luck_plus::Chance),
     }
 
     /// What one viewer sees of a state of any game.
@@ -263,6 +271,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyView {
         LuckyJack(lucky_jack::View),
+        LuckPlus(luck_plus::View),
     }
 
     /// What happened, in any game.
@@ -270,6 +279,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyEvent {
         LuckyJack(lucky_jack::Event),
+        LuckPlus(luck_plus::Event),
     }
 
     /// The itemised score of any game.
@@ -277,6 +287,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyScore {
         LuckyJack(lucky_jack::Score),
+        LuckPlus(luck_plus::Score),
     }
 
     /// Options of any game.
@@ -284,6 +295,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyOptions {
         LuckyJack(lucky_jack::Options),
+        LuckPlus(luck_plus::Options),
     }
 
     /// A round of any game as a score sheet describes it.
@@ -291,6 +303,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyTally {
         LuckyJack(lucky_jack::Tally),
+        LuckPlus(luck_plus::Tally),
     }
 
     /// A described round of any game, scored.
@@ -298,6 +311,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyTallyScore {
         LuckyJack(lucky_jack::RoundResult),
+        LuckPlus(luck_plus::HandResult),
     }
 }
 
@@ -309,6 +323,10 @@ macro_rules! with_game {
         match $kind {
             $crate::games::GameKind::LuckyJack => {
                 type $G = $crate::games::lucky_jack::LuckyJack;
+                $body
+            }
+            $crate::games::GameKind::LuckPlus => {
+                type $G = $crate::games::luck_plus::LuckPlus;
                 $body
             }
         }
