@@ -2,5 +2,6 @@
 
 mod errors;
 mod hosted;
+mod luck_plus;
 mod stateless;
 mod support;

@@ -184,6 +184,23 @@ pub struct Group {
     {"basis": "top", "cards": ["GO-7"]},
     {"basis": "pair", "cards": ["GO-3", "GO-5"]},
     {"basis": "total", "cards": ["STOP-8"]}]}))]
+#[schema(examples(
+    json!({"type": "roll"}),
+    json!({"type": "play", "groups": [
+        {"basis": "top", "cards": ["GO-7"]},
+        {"basis": "pair", "cards": ["GO-3", "GO-5"]},
+        {"basis": "total", "cards": ["STOP-8"]}]}),
+    json!({"type": "play", "groups": [{"basis": "doubles", "cards": ["DBL"]},
+        {"basis": "total", "cards": ["TR-12"]}]}),
+    json!({"type": "play", "groups": [{"basis": "split", "cards": ["GO-4"]}]}),
+    json!({"type": "play", "groups": [{"basis": "single_die", "cards": ["STOP-4"]}]}),
+    json!({"type": "luck_plus", "bonus": ["STOP-11", "GO-11"]}),
+    json!({"type": "draw"}),
+    json!({"type": "transfer", "card": "TR-6", "to": 1, "extra": []}),
+    json!({"type": "transfer", "card": "TP-3", "to": 2, "extra": ["GO-11", "STOP-11"]}),
+    json!({"type": "keep"}),
+    json!({"type": "bonus", "cards": ["GO-7", "STOP-7"]})
+))]
 #[schema(as = LuckPlusMove)]
 pub enum Move {
     /// Roll the two dice (before matching, or when a match or transfer requires it).
