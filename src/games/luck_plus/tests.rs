@@ -1382,7 +1382,7 @@ fn the_game_ends_at_the_target_and_penalty_scoring_ranks_the_lowest_first() {
         ..Options::default()
     };
     let first = hand_end(ScoringMode::PenaltyPoints, Some(50));
-    let (standings, over) = LuckPlus::tally_standings(&options, 3, &[first.clone()]);
+    let (standings, over) = LuckPlus::tally_standings(&options, 3, std::slice::from_ref(&first));
     assert!(!over);
     assert!(standings.winners.is_empty());
     let (standings, over) = LuckPlus::tally_standings(&options, 3, &[first.clone(), first]);
