@@ -6,6 +6,7 @@
 //! by reporting what happened at a physical table. `tests/purity.rs` enforces the import rule.
 
 pub mod chance;
+pub mod luck_plus;
 pub mod lucky_dice;
 pub mod lucky_jack;
 pub mod standings;
@@ -223,16 +224,19 @@ pub trait Game {
 pub enum GameKind {
     LuckyJack,
     LuckyDice,
+    LuckPlus,
 }
 
 impl GameKind {
-    pub const ALL: &'static [GameKind] = &[GameKind::LuckyJack, GameKind::LuckyDice];
+    pub const ALL: &'static [GameKind] =
+        &[GameKind::LuckyJack, GameKind::LuckyDice, GameKind::LuckPlus];
 
     /// The URL and storage name of the game.
     pub fn slug(self) -> &'static str {
         match self {
             GameKind::LuckyJack => "lucky-jack",
             GameKind::LuckyDice => "lucky-dice",
+            GameKind::LuckPlus => "luck-plus",
         }
     }
 
@@ -241,6 +245,7 @@ impl GameKind {
         match self {
             GameKind::LuckyJack => "Lucky Jack",
             GameKind::LuckyDice => "Lucky Dice",
+            GameKind::LuckPlus => "Luck Plus",
         }
     }
 
@@ -255,7 +260,7 @@ pub mod any {
     use serde::Serialize;
     use utoipa::ToSchema;
 
-    use super::{lucky_dice, lucky_jack};
+    use super::{luck_plus, lucky_dice, lucky_jack};
 
     /// A move of any game (the match's or the path's game decides which).
     #[derive(Serialize, ToSchema)]
@@ -263,6 +268,7 @@ pub mod any {
     pub enum AnyMove {
         LuckyJack(lucky_jack::Move),
         LuckyDice(lucky_dice::Move),
+        LuckPlus(luck_plus::Move),
     }
 
     /// A full state of any game.
@@ -271,6 +277,7 @@ pub mod any {
     pub enum AnyState {
         LuckyJack(lucky_jack::State),
         LuckyDice(lucky_dice::State),
+        LuckPlus(luck_plus::State),
     }
 
     /// A chance outcome of any game: a deal, drawn cards, dice faces.
@@ -279,6 +286,7 @@ pub mod any {
     pub enum AnyChance {
         LuckyJack(lucky_jack::Chance),
         LuckyDice(lucky_dice::Chance),
+        LuckPlus(luck_plus::Chance),
     }
 
     /// What one viewer sees of a state of any game.
@@ -287,6 +295,7 @@ pub mod any {
     pub enum AnyView {
         LuckyJack(lucky_jack::View),
         LuckyDice(lucky_dice::View),
+        LuckPlus(luck_plus::View),
     }
 
     /// What happened, in any game.
@@ -295,6 +304,7 @@ pub mod any {
     pub enum AnyEvent {
         LuckyJack(lucky_jack::Event),
         LuckyDice(lucky_dice::Event),
+        LuckPlus(luck_plus::Event),
     }
 
     /// The itemised score of any game.
@@ -303,6 +313,7 @@ pub mod any {
     pub enum AnyScore {
         LuckyJack(lucky_jack::Score),
         LuckyDice(lucky_dice::Score),
+        LuckPlus(luck_plus::Score),
     }
 
     /// Options of any game.
@@ -311,6 +322,7 @@ pub mod any {
     pub enum AnyOptions {
         LuckyJack(lucky_jack::Options),
         LuckyDice(lucky_dice::Options),
+        LuckPlus(luck_plus::Options),
     }
 
     /// A round of any game as a score sheet describes it.
@@ -319,6 +331,7 @@ pub mod any {
     pub enum AnyTally {
         LuckyJack(lucky_jack::Tally),
         LuckyDice(lucky_dice::Tally),
+        LuckPlus(luck_plus::Tally),
     }
 
     /// A described round of any game, scored.
@@ -327,6 +340,7 @@ pub mod any {
     pub enum AnyTallyScore {
         LuckyJack(lucky_jack::RoundResult),
         LuckyDice(lucky_dice::RoundTally),
+        LuckPlus(luck_plus::HandResult),
     }
 }
 
@@ -342,6 +356,10 @@ macro_rules! with_game {
             }
             $crate::games::GameKind::LuckyDice => {
                 type $G = $crate::games::lucky_dice::LuckyDice;
+                $body
+            }
+            $crate::games::GameKind::LuckPlus => {
+                type $G = $crate::games::luck_plus::LuckPlus;
                 $body
             }
         }

@@ -1,0 +1,364 @@
+//! Luck Plus (International Games, 1983/84): a 2–8 player card-and-dice matching game.
+//!
+//! Rules reference: `docs/rules/luck-plus.md` (the rulebook plus RULINGS.md §1). The module is
+//! pure: chance (the deal, every roll, every draw) arrives only as [`Chance`] outcomes, sampled
+//! by [`Game::sample_chance`] from a lent [`Randomness`] or reported by a physical table.
+
+mod cards;
+mod wire;
+
+#[cfg(test)]
+mod tests;
+
+pub use cards::{
+    first_missing, full_deck, insert_sorted, over_deck, points_of, remove_one, Card, Rank,
+    DBL_POINTS, DECK_SIZE, LP_POINTS,
+};
+pub use wire::*;
+
+use super::{Game, GameKind, Inconsistency, OptionsError, Randomness, Seat, Standings, Viewer};
+
+/// Cards dealt face up to each seat.
+pub const HAND_SIZE: usize = 8;
+/// The LUCK OUT bonus (rulebook "SCORING": "LUCK OUT PLAY - 30 point bonus").
+pub const LUCK_OUT_BONUS: i64 = 30;
+
+/// The Luck Plus rules engine.
+pub struct LuckPlus;
+
+impl Game for LuckPlus {
+    const KIND: GameKind = GameKind::LuckPlus;
+    const RULES_VERSION: &'static str = "luck-plus/1";
+    const MIN_PLAYERS: usize = 2;
+    const MAX_PLAYERS: usize = 8;
+
+    type Options = Options;
+    type State = State;
+    type Move = Move;
+    type Chance = Chance;
+    type Event = Event;
+    type View = View;
+    type Score = Score;
+    type Violation = LuckPlusViolation;
+    type Tally = Tally;
+    type TallyScore = HandResult;
+
+    fn validate_options(options: &Options, players: usize) -> Result<(), OptionsError> {
+        if !(Self::MIN_PLAYERS..=Self::MAX_PLAYERS).contains(&players) {
+            return Err(OptionsError {
+                option: "players",
+                detail: format!("Luck Plus is played by 2 to 8 players, not {players}"),
+            });
+        }
+        if options.dealer >= players {
+            return Err(OptionsError {
+                option: "dealer",
+                detail: format!(
+                    "seat {} does not exist with {players} players",
+                    options.dealer
+                ),
+            });
+        }
+        if options.target == Some(0) {
+            return Err(OptionsError {
+                option: "target",
+                detail: "the target must be at least 1".into(),
+            });
+        }
+        Ok(())
+    }
+
+    fn setup(options: Options, players: usize) -> State {
+        let dealer = options.dealer;
+        let mut state = State {
+            players,
+            options,
+            hand: 1,
+            dealer,
+            turn: (dealer + 1) % players,
+            phase: Phase::Deal,
+            hands: vec![Vec::new(); players],
+            draw_pile: full_deck(),
+            draw_bottom: Vec::new(),
+            match_pile: Vec::new(),
+            dice: None,
+            rolled_this_turn: false,
+            used: Usage::default(),
+            drawn: None,
+            first_turn: false,
+            had_turn: vec![false; players],
+            out: Vec::new(),
+            final_round: None,
+            results: Vec::new(),
+            chance: None,
+        };
+        state.chance = Some(deal_chance(&state));
+        state
+    }
+
+    fn check_state(state: &State) -> Result<(), Inconsistency> {
+        check::check_state(state)
+    }
+
+    fn to_act(state: &State) -> Vec<Seat> {
+        if state.chance.is_some() {
+            return Vec::new();
+        }
+        match state.phase {
+            Phase::Deal | Phase::Rolling | Phase::Drawing | Phase::Over => Vec::new(),
+            _ => vec![state.turn],
+        }
+    }
+
+    fn chance_pending(state: &State) -> bool {
+        state.chance.is_some()
+    }
+
+    fn sample_chance(state: &State, rng: &mut dyn Randomness) -> Chance {
+        match state
+            .chance
+            .as_ref()
+            .expect("sample_chance needs a pending chance event")
+        {
+            PendingChance::Deal {
+                hands,
+                cards_per_hand,
+                pile,
+                ..
+            } => {
+                let order = rng.draw(pile, pile.len());
+                let dealt = hands * cards_per_hand;
+                let hands = order[..dealt]
+                    .chunks(*cards_per_hand)
+                    .map(|chunk| {
+                        let mut hand = chunk.to_vec();
+                        hand.sort();
+                        hand
+                    })
+                    .collect();
+                let mut flips = Vec::new();
+                for &card in &order[dealt..] {
+                    flips.push(card);
+                    if card != Card::Lp {
+                        break;
+                    }
+                }
+                Chance::Deal { hands, flips }
+            }
+            PendingChance::Roll { .. } => Chance::Roll {
+                dice: [rng.roll(6) as u8 + 1, rng.roll(6) as u8 + 1],
+            },
+            PendingChance::Draw { pile, .. } => Chance::Draw {
+                card: rng.draw(pile, 1)[0],
+            },
+        }
+    }
+
+    fn resolve_chance(
+        state: &mut State,
+        outcome: &Chance,
+    ) -> Result<Vec<Event>, LuckPlusViolation> {
+        rules::check_chance(state, outcome)?;
+        Ok(rules::apply_chance(state, outcome))
+    }
+
+    fn legal_moves(state: &State, seat: Seat) -> Vec<Move> {
+        rules::legal_moves(state, seat)
+    }
+
+    fn validate(state: &State, seat: Seat, mv: &Move) -> Result<(), LuckPlusViolation> {
+        rules::validate(state, seat, mv)
+    }
+
+    fn apply(state: &mut State, seat: Seat, mv: &Move) -> Vec<Event> {
+        rules::apply(state, seat, mv)
+    }
+
+    fn is_over(state: &State) -> bool {
+        state.phase == Phase::Over
+    }
+
+    fn score(state: &State) -> Score {
+        Score {
+            scoring: state.options.scoring,
+            target: state.options.target(),
+            hands: state.results.clone(),
+            totals: totals(state.players, &state.results),
+        }
+    }
+
+    fn standings(state: &State) -> Standings {
+        Standings::rank(
+            totals(state.players, &state.results),
+            state.options.order(),
+            Self::is_over(state),
+        )
+    }
+
+    fn view(state: &State, viewer: Viewer) -> View {
+        view::view(state, viewer)
+    }
+
+    fn redact_event(event: &Event, _viewer: Viewer) -> Event {
+        // Hands are face up and every event shows only public cards: nothing to hide.
+        event.clone()
+    }
+
+    fn score_tally(
+        options: &Options,
+        players: usize,
+        round: u32,
+        tally: &Tally,
+    ) -> Result<HandResult, LuckPlusViolation> {
+        check_tally(options, players, tally)?;
+        Ok(score_hand(
+            options,
+            players,
+            round,
+            &tally.out,
+            tally.cards_left.clone(),
+        ))
+    }
+
+    fn tally_points(score: &HandResult) -> Vec<i64> {
+        score.points.clone()
+    }
+
+    fn tally_standings(
+        options: &Options,
+        players: usize,
+        rounds: &[HandResult],
+    ) -> (Standings, bool) {
+        let totals = totals(players, rounds);
+        let over = target_reached(options, &totals);
+        (Standings::rank(totals, options.order(), over), over)
+    }
+}
+
+/// The dealer of hand `hand` (from 1): the deal passes to the left each hand (RULINGS A19).
+pub fn dealer_of(options: &Options, players: usize, hand: u32) -> Seat {
+    (options.dealer + hand.saturating_sub(1) as usize) % players
+}
+
+/// Totals per seat over finished hands.
+pub fn totals(players: usize, hands: &[HandResult]) -> Vec<i64> {
+    let mut totals = vec![0i64; players];
+    for result in hands {
+        for (total, points) in totals.iter_mut().zip(&result.points) {
+            *total += points;
+        }
+    }
+    totals
+}
+
+/// Whether some total reached the target: the game's end rule in every scoring mode.
+pub fn target_reached(options: &Options, totals: &[i64]) -> bool {
+    let target = i64::from(options.target());
+    totals.iter().any(|&t| t >= target)
+}
+
+/// Scores a finished hand: the single scoring function used by play, by `check_state` and by
+/// the tally (rulebook "SCORING"; RULINGS 1.9).
+pub fn score_hand(
+    options: &Options,
+    players: usize,
+    hand: u32,
+    out: &[Out],
+    cards_left: Vec<Vec<Card>>,
+) -> HandResult {
+    let left_points: Vec<u32> = cards_left.iter().map(|c| points_of(c)).collect();
+    let pot: i64 = left_points.iter().map(|&p| i64::from(p)).sum();
+    let bonus = |o: &Out| if o.luck_out { LUCK_OUT_BONUS } else { 0 };
+    let mut points = vec![0i64; players];
+    match options.scoring {
+        ScoringMode::Hands => {
+            for o in out {
+                points[o.seat] += 1;
+            }
+        }
+        ScoringMode::PointsToWinner => {
+            for o in out {
+                points[o.seat] += pot + bonus(o);
+            }
+        }
+        ScoringMode::PenaltyPoints => {
+            for (seat, &p) in left_points.iter().enumerate() {
+                points[seat] = i64::from(p);
+            }
+            if options.luck_out_bonus_in_penalty == LuckOutPenaltyBonus::Subtract {
+                for o in out {
+                    points[o.seat] -= bonus(o);
+                }
+            }
+        }
+    }
+    HandResult {
+        hand,
+        dealer: dealer_of(options, players, hand),
+        out: out.to_vec(),
+        cards_left,
+        left_points,
+        points,
+    }
+}
+
+/// Checks a described hand end: seats exist, someone went out (several only after a LUCK OUT
+/// with `luck_out_full_round`), out hands are empty and only they are, and no card appears more
+/// often than the deck holds.
+pub fn check_tally(
+    options: &Options,
+    players: usize,
+    tally: &Tally,
+) -> Result<(), LuckPlusViolation> {
+    if tally.cards_left.len() != players {
+        return Err(LuckPlusViolation::WrongHandCount {
+            expected: players,
+            got: tally.cards_left.len(),
+        });
+    }
+    if tally.out.is_empty() {
+        return Err(LuckPlusViolation::NoOneOut);
+    }
+    let mut seen = vec![false; players];
+    for o in &tally.out {
+        if o.seat >= players {
+            return Err(LuckPlusViolation::NoSuchSeat {
+                seat: o.seat,
+                players,
+            });
+        }
+        if seen[o.seat] {
+            return Err(LuckPlusViolation::SeatOutTwice { seat: o.seat });
+        }
+        seen[o.seat] = true;
+    }
+    if tally.out.len() > 1 && !(options.luck_out_full_round && tally.out[0].luck_out) {
+        return Err(LuckPlusViolation::SeveralOut);
+    }
+    for (seat, cards) in tally.cards_left.iter().enumerate() {
+        if seen[seat] && !cards.is_empty() {
+            return Err(LuckPlusViolation::OutHandNotEmpty { seat });
+        }
+        if !seen[seat] && cards.is_empty() {
+            return Err(LuckPlusViolation::EmptyHandNotOut { seat });
+        }
+    }
+    let all: Vec<Card> = tally.cards_left.iter().flatten().copied().collect();
+    if let Some(card) = over_deck(&all) {
+        return Err(LuckPlusViolation::CardsNotInDeck { card });
+    }
+    Ok(())
+}
+
+fn deal_chance(state: &State) -> PendingChance {
+    PendingChance::Deal {
+        hand: state.hand,
+        hands: state.players,
+        cards_per_hand: HAND_SIZE,
+        pile: state.draw_pile.clone(),
+    }
+}
+
+mod check;
+mod rules;
+mod view;
