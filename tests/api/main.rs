@@ -2,5 +2,6 @@
 
 mod errors;
 mod hosted;
+mod plus_minus;
 mod stateless;
 mod support;
