@@ -94,8 +94,8 @@ fn table(hands: &[&str], stacks: &[(&str, &str)], turn: Seat) -> State {
     table_with(Options::default(), hands, stacks, turn)
 }
 
-/// Leaves exactly `draw` in the draw stack; every other unlisted card goes under seat 0's Minus
-/// stack... no: under the *last* seat's Plus stack, bottom first (tests account for it).
+/// Leaves exactly `draw` in the draw stack; every other unlisted card goes under the last seat's
+/// Plus stack (tests that score account for it).
 fn with_draw(mut state: State, draw: &str) -> State {
     let mut draw = cards(draw);
     draw.sort();
@@ -104,7 +104,7 @@ fn with_draw(mut state: State, draw: &str) -> State {
         assert!(take_sorted(&mut rest, c), "draw card {c:?} not free");
     }
     let last = state.players - 1;
-    rest.extend(state.stacks[last].plus.drain(..));
+    rest.append(&mut state.stacks[last].plus);
     state.stacks[last].plus = rest;
     state.draw_stack = draw;
     PlusMinus::check_state(&state).expect("test table is consistent");
