@@ -7,7 +7,7 @@ use std::path::Path;
 
 use referee::games::plus_minus::{
     full_deck, Card, Chance, DrawReason, Move, Options, PendingChance, Phase, PlusMinus,
-    SeatStacks, StackKind, State,
+    SeatStacks, State,
 };
 use referee::games::{Game, Seat, Violation};
 use serde::Deserialize;
@@ -264,7 +264,6 @@ fn run(case: &Case) -> Result<(), String> {
             }
         }
     }
-    let _ = StackKind::Plus;
     Ok(())
 }
 
