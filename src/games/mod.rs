@@ -9,6 +9,7 @@ pub mod chance;
 pub mod luck_plus;
 pub mod lucky_dice;
 pub mod lucky_jack;
+pub mod plus_minus;
 pub mod standings;
 
 use std::fmt::Debug;
@@ -225,11 +226,16 @@ pub enum GameKind {
     LuckyJack,
     LuckyDice,
     LuckPlus,
+    PlusMinus,
 }
 
 impl GameKind {
-    pub const ALL: &'static [GameKind] =
-        &[GameKind::LuckyJack, GameKind::LuckyDice, GameKind::LuckPlus];
+    pub const ALL: &'static [GameKind] = &[
+        GameKind::LuckyJack,
+        GameKind::LuckyDice,
+        GameKind::LuckPlus,
+        GameKind::PlusMinus,
+    ];
 
     /// The URL and storage name of the game.
     pub fn slug(self) -> &'static str {
@@ -237,6 +243,7 @@ impl GameKind {
             GameKind::LuckyJack => "lucky-jack",
             GameKind::LuckyDice => "lucky-dice",
             GameKind::LuckPlus => "luck-plus",
+            GameKind::PlusMinus => "plus-minus",
         }
     }
 
@@ -246,6 +253,7 @@ impl GameKind {
             GameKind::LuckyJack => "Lucky Jack",
             GameKind::LuckyDice => "Lucky Dice",
             GameKind::LuckPlus => "Luck Plus",
+            GameKind::PlusMinus => "Plus & Minus",
         }
     }
 
@@ -260,7 +268,7 @@ pub mod any {
     use serde::Serialize;
     use utoipa::ToSchema;
 
-    use super::{luck_plus, lucky_dice, lucky_jack};
+    use super::{luck_plus, lucky_dice, lucky_jack, plus_minus};
 
     /// A move of any game (the match's or the path's game decides which).
     #[derive(Serialize, ToSchema)]
@@ -269,6 +277,7 @@ pub mod any {
         LuckyJack(lucky_jack::Move),
         LuckyDice(lucky_dice::Move),
         LuckPlus(luck_plus::Move),
+        PlusMinus(plus_minus::Move),
     }
 
     /// A full state of any game.
@@ -278,6 +287,7 @@ pub mod any {
         LuckyJack(lucky_jack::State),
         LuckyDice(lucky_dice::State),
         LuckPlus(luck_plus::State),
+        PlusMinus(plus_minus::State),
     }
 
     /// A chance outcome of any game: a deal, drawn cards, dice faces.
@@ -287,6 +297,7 @@ pub mod any {
         LuckyJack(lucky_jack::Chance),
         LuckyDice(lucky_dice::Chance),
         LuckPlus(luck_plus::Chance),
+        PlusMinus(plus_minus::Chance),
     }
 
     /// What one viewer sees of a state of any game.
@@ -296,6 +307,7 @@ pub mod any {
         LuckyJack(lucky_jack::View),
         LuckyDice(lucky_dice::View),
         LuckPlus(luck_plus::View),
+        PlusMinus(plus_minus::View),
     }
 
     /// What happened, in any game.
@@ -305,6 +317,7 @@ pub mod any {
         LuckyJack(lucky_jack::Event),
         LuckyDice(lucky_dice::Event),
         LuckPlus(luck_plus::Event),
+        PlusMinus(plus_minus::Event),
     }
 
     /// The itemised score of any game.
@@ -314,6 +327,7 @@ pub mod any {
         LuckyJack(lucky_jack::Score),
         LuckyDice(lucky_dice::Score),
         LuckPlus(luck_plus::Score),
+        PlusMinus(plus_minus::Score),
     }
 
     /// Options of any game.
@@ -323,6 +337,7 @@ pub mod any {
         LuckyJack(lucky_jack::Options),
         LuckyDice(lucky_dice::Options),
         LuckPlus(luck_plus::Options),
+        PlusMinus(plus_minus::Options),
     }
 
     /// A round of any game as a score sheet describes it.
@@ -332,6 +347,7 @@ pub mod any {
         LuckyJack(lucky_jack::Tally),
         LuckyDice(lucky_dice::Tally),
         LuckPlus(luck_plus::Tally),
+        PlusMinus(plus_minus::Tally),
     }
 
     /// A described round of any game, scored.
@@ -341,6 +357,7 @@ pub mod any {
         LuckyJack(lucky_jack::RoundResult),
         LuckyDice(lucky_dice::RoundTally),
         LuckPlus(luck_plus::HandResult),
+        PlusMinus(plus_minus::RoundResult),
     }
 }
 
@@ -360,6 +377,10 @@ macro_rules! with_game {
             }
             $crate::games::GameKind::LuckPlus => {
                 type $G = $crate::games::luck_plus::LuckPlus;
+                $body
+            }
+            $crate::games::GameKind::PlusMinus => {
+                type $G = $crate::games::plus_minus::PlusMinus;
                 $body
             }
         }

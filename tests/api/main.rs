@@ -5,6 +5,7 @@ mod history;
 mod hosted;
 mod luck_plus;
 mod lucky_dice;
+mod plus_minus;
 mod sheets;
 mod stateless;
 mod support;

@@ -1,0 +1,254 @@
+//! Consistency checks for client-supplied states.
+
+use super::*;
+
+fn bad(code: &'static str, detail: impl Into<String>) -> Result<(), Inconsistency> {
+    Err(Inconsistency::new(code, detail))
+}
+
+fn is_sorted(cards: &[Card]) -> bool {
+    cards.windows(2).all(|w| w[0] <= w[1])
+}
+
+pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
+    let n = state.players;
+    if !(PlusMinus::MIN_PLAYERS..=PlusMinus::MAX_PLAYERS).contains(&n) {
+        return bad(
+            "bad_player_count",
+            format!("{n} players; Plus & Minus seats 3 to 6"),
+        );
+    }
+    if state.hands.len() != n || state.stacks.len() != n {
+        return bad(
+            "bad_seat_count",
+            format!(
+                "{} hands and {} stack pairs for {n} players",
+                state.hands.len(),
+                state.stacks.len()
+            ),
+        );
+    }
+    if let Err(e) = PlusMinus::validate_options(&state.options, n) {
+        return bad("invalid_options", e.to_string());
+    }
+    let rounds = rounds_in_game(&state.options, n);
+    if state.round < 1 || state.round > rounds {
+        return bad("bad_round", format!("round {} of {rounds}", state.round));
+    }
+    let dealer = dealer_of(&state.options, n, state.round);
+    if state.dealer != dealer {
+        return bad(
+            "bad_dealer",
+            format!(
+                "round {} is dealt by seat {dealer}, not {}",
+                state.round, state.dealer
+            ),
+        );
+    }
+    // Turns pass strictly to the left, starting at the dealer's left.
+    let turn = (dealer + 1 + state.turns_this_round as usize) % n;
+    if state.turn != turn {
+        return bad(
+            "bad_turn",
+            format!(
+                "after {} turns from the dealer's left the turn is seat {turn}, not {}",
+                state.turns_this_round, state.turn
+            ),
+        );
+    }
+    if let Some(seat) = state.hands.iter().position(|h| !is_sorted(h)) {
+        return bad("not_sorted", format!("seat {seat}'s hand is not sorted"));
+    }
+    if !is_sorted(&state.draw_stack) {
+        return bad("not_sorted", "the draw stack is not sorted");
+    }
+    check_conservation(state)?;
+    check_results(state)?;
+    check_phase(state)
+}
+
+fn check_conservation(state: &State) -> Result<(), Inconsistency> {
+    let all = state
+        .hands
+        .iter()
+        .flatten()
+        .chain(
+            state
+                .stacks
+                .iter()
+                .flat_map(|s| s.plus.iter().chain(&s.minus)),
+        )
+        .chain(&state.draw_stack);
+    let counts = rank_counts(all);
+    if let Some(card) = Card::ALL.into_iter().find(|c| counts[c.index()] != COPIES) {
+        return bad(
+            "cards_not_conserved",
+            format!(
+                "hands, stacks and draw stack hold {} of {card:?}, not {COPIES}",
+                counts[card.index()]
+            ),
+        );
+    }
+    Ok(())
+}
+
+fn check_results(state: &State) -> Result<(), Inconsistency> {
+    let over = state.phase == Phase::Over;
+    let rounds = rounds_in_game(&state.options, state.players);
+    if over && state.round != rounds {
+        return bad("bad_round", "the game ended before its last round");
+    }
+    let finished = if over { state.round } else { state.round - 1 };
+    if state.results.len() != finished as usize {
+        return bad(
+            "bad_round_results",
+            format!(
+                "{} round results in round {} ({:?})",
+                state.results.len(),
+                state.round,
+                state.phase
+            ),
+        );
+    }
+    for (i, result) in state.results.iter().enumerate() {
+        let round = i as u32 + 1;
+        let cards: usize = result
+            .seats
+            .iter()
+            .map(|s| s.plus_cards + s.minus_cards + s.hand_cards)
+            .sum();
+        let arithmetic = result
+            .seats
+            .iter()
+            .all(|s| s.score == s.plus_points - s.minus_points - s.hand_points);
+        let points: Vec<i64> = result.seats.iter().map(|s| s.score).collect();
+        if result.round != round
+            || result.dealer != dealer_of(&state.options, state.players, round)
+            || result.seats.len() != state.players
+            || !arithmetic
+            || result.points != points
+            || cards != DECK_SIZE
+        {
+            return bad(
+                "bad_round_results",
+                format!("round {round}'s result is inconsistent: {result:?}"),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn check_phase(state: &State) -> Result<(), Inconsistency> {
+    let phase = state.phase;
+    let n = state.players;
+    let contradiction = |detail: String| bad("phase_contradiction", detail);
+    let stack_cards: usize = state
+        .stacks
+        .iter()
+        .map(|s| s.plus.len() + s.minus.len())
+        .sum();
+    match phase {
+        Phase::Deal | Phase::Over => {
+            if state.draw_stack.len() != DECK_SIZE {
+                return contradiction(format!("cards on the table in phase {phase:?}"));
+            }
+            if state.plays_remaining != 0 || state.turns_this_round != 0 {
+                return contradiction(format!("turn bookkeeping set in phase {phase:?}"));
+            }
+        }
+        Phase::Choose => {
+            if !state.options.face_up_chosen_by_player {
+                return contradiction("choosing face-up cards without the option".into());
+            }
+            if state.plays_remaining != 0 || state.turns_this_round != 0 {
+                return contradiction("turn bookkeeping set while choosing".into());
+            }
+            if state.draw_stack.len() != DECK_SIZE - DEALT_PER_SEAT * n {
+                return contradiction("cards drawn before play began".into());
+            }
+            for seat in 0..n {
+                let s = &state.stacks[seat];
+                let ok = match (s.plus.len(), s.minus.len(), state.hands[seat].len()) {
+                    (0, 0, 4) => true,
+                    (1, 1, 2) => {
+                        plus_and_minus(state.options.higher_by, s.plus[0], s.minus[0])
+                            == (s.plus[0], s.minus[0])
+                    }
+                    _ => false,
+                };
+                if !ok {
+                    return contradiction(format!("seat {seat}'s cards contradict choosing"));
+                }
+            }
+            if (0..n).all(|s| has_chosen(state, s)) {
+                return contradiction("everyone has chosen but play has not begun".into());
+            }
+        }
+        Phase::Drawing | Phase::Play | Phase::Pass => {
+            if stack_cards < 2 * n {
+                return contradiction(format!(
+                    "{stack_cards} stack cards; the deal alone puts {}",
+                    2 * n
+                ));
+            }
+            let hand = state.hands[state.turn].len();
+            let plays_ok = match phase {
+                Phase::Play => state.plays_remaining >= 1 && hand > 0,
+                Phase::Pass => state.plays_remaining == 0 && hand > 0,
+                _ => state.plays_remaining >= 1,
+            };
+            if !plays_ok {
+                return contradiction(format!(
+                    "{} plays remaining with {hand} hand cards in phase {phase:?}",
+                    state.plays_remaining
+                ));
+            }
+        }
+    }
+    match (phase, &state.chance) {
+        (Phase::Deal, Some(c)) => {
+            if *c != deal_chance(state) {
+                return bad(
+                    "chance_mismatch",
+                    format!("deal chance {c:?} is not this round's"),
+                );
+            }
+        }
+        (
+            Phase::Drawing,
+            Some(PendingChance::Draw {
+                seat,
+                count,
+                reason,
+                pile,
+            }),
+        ) => {
+            let (wanted, plays_ok) = match reason {
+                DrawReason::TurnStart if state.turns_this_round == 0 => {
+                    (FIRST_TURN_DRAW, state.plays_remaining == 1)
+                }
+                DrawReason::TurnStart => (TURN_DRAW, state.plays_remaining == 1),
+                DrawReason::Five => (FIVE_BONUS, state.plays_remaining >= 2),
+            };
+            if *seat != state.turn
+                || *pile != state.draw_stack
+                || *count != wanted.min(pile.len())
+                || *count == 0
+                || !plays_ok
+            {
+                return bad(
+                    "chance_mismatch",
+                    format!("draw chance {:?} contradicts the table", state.chance),
+                );
+            }
+        }
+        (Phase::Choose | Phase::Play | Phase::Pass | Phase::Over, None) => {}
+        (phase, chance) => {
+            return bad(
+                "chance_mismatch",
+                format!("phase {phase:?} cannot wait for {chance:?}"),
+            );
+        }
+    }
+    Ok(())
+}

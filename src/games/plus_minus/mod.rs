@@ -1,0 +1,361 @@
+//! Plus & Minus (FCG, 2013/2017): a 3–6 player stack game with a standard 52-card deck.
+//!
+//! Rules reference: `docs/rules/plus-minus.md` (the rulebook plus RULINGS.md §5). The module is
+//! pure: chance arrives only as [`Chance`] outcomes, sampled by [`Game::sample_chance`] from a
+//! lent [`Randomness`] or reported by a physical table.
+
+mod cards;
+mod wire;
+
+#[cfg(test)]
+mod tests;
+
+pub use cards::{full_deck, points_of, rank_counts, Card, COPIES, DECK_SIZE};
+pub use wire::*;
+
+use super::{
+    Game, GameKind, Inconsistency, OptionsError, Order, Randomness, Seat, Standings, Viewer,
+};
+
+/// Cards dealt to each seat: 2 hidden and 2 face up (rulebook overview).
+pub const DEALT_PER_SEAT: usize = 4;
+/// Cards drawn on the round's first turn (rulebook step 1).
+pub const FIRST_TURN_DRAW: usize = 2;
+/// Cards drawn on every later turn (rulebook step 1).
+pub const TURN_DRAW: usize = 1;
+/// Extra cards drawn and extra plays after a 5 (rulebook step 4).
+pub const FIVE_BONUS: usize = 2;
+
+/// The Plus & Minus rules engine.
+pub struct PlusMinus;
+
+impl Game for PlusMinus {
+    const KIND: GameKind = GameKind::PlusMinus;
+    const RULES_VERSION: &'static str = "plus-minus/1";
+    const MIN_PLAYERS: usize = 3;
+    const MAX_PLAYERS: usize = 6;
+
+    type Options = Options;
+    type State = State;
+    type Move = Move;
+    type Chance = Chance;
+    type Event = Event;
+    type View = View;
+    type Score = Score;
+    type Violation = PlusMinusViolation;
+    type Tally = Tally;
+    type TallyScore = RoundResult;
+
+    fn validate_options(options: &Options, players: usize) -> Result<(), OptionsError> {
+        if !(Self::MIN_PLAYERS..=Self::MAX_PLAYERS).contains(&players) {
+            return Err(OptionsError {
+                option: "players",
+                detail: format!("Plus & Minus is played by 3 to 6 players, not {players}"),
+            });
+        }
+        if options.rounds == Some(0) {
+            return Err(OptionsError {
+                option: "rounds",
+                detail: "a game has at least one round".into(),
+            });
+        }
+        if options.first_dealer >= players {
+            return Err(OptionsError {
+                option: "first_dealer",
+                detail: format!(
+                    "seat {} does not exist with {players} players",
+                    options.first_dealer
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    fn setup(options: Options, players: usize) -> State {
+        let dealer = options.first_dealer;
+        let mut state = State {
+            players,
+            options,
+            round: 1,
+            dealer,
+            turn: (dealer + 1) % players,
+            phase: Phase::Deal,
+            hands: vec![Vec::new(); players],
+            stacks: vec![SeatStacks::default(); players],
+            draw_stack: full_deck(),
+            plays_remaining: 0,
+            turns_this_round: 0,
+            results: Vec::new(),
+            chance: None,
+        };
+        state.chance = Some(deal_chance(&state));
+        state
+    }
+
+    fn check_state(state: &State) -> Result<(), Inconsistency> {
+        check::check_state(state)
+    }
+
+    fn to_act(state: &State) -> Vec<Seat> {
+        if state.chance.is_some() {
+            return Vec::new();
+        }
+        match state.phase {
+            Phase::Play | Phase::Pass => vec![state.turn],
+            Phase::Choose => (0..state.players)
+                .filter(|&s| !has_chosen(state, s))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn chance_pending(state: &State) -> bool {
+        state.chance.is_some()
+    }
+
+    fn sample_chance(state: &State, rng: &mut dyn Randomness) -> Chance {
+        match state
+            .chance
+            .as_ref()
+            .expect("sample_chance needs a pending chance event")
+        {
+            PendingChance::Deal {
+                hands,
+                hand_cards,
+                face_up_cards,
+                pile,
+                ..
+            } => {
+                let per_seat = hand_cards + face_up_cards;
+                let cards = rng.draw(pile, per_seat * hands);
+                let mut dealt_hands = Vec::with_capacity(*hands);
+                let mut face_up = Vec::with_capacity(*hands);
+                for chunk in cards.chunks(per_seat) {
+                    let mut hand = chunk[..*hand_cards].to_vec();
+                    hand.sort();
+                    dealt_hands.push(hand);
+                    face_up.push(chunk[*hand_cards..].to_vec());
+                }
+                Chance::Deal {
+                    hands: dealt_hands,
+                    face_up,
+                }
+            }
+            PendingChance::Draw { count, pile, .. } => Chance::Draw {
+                cards: rng.draw(pile, *count),
+            },
+        }
+    }
+
+    fn resolve_chance(
+        state: &mut State,
+        outcome: &Chance,
+    ) -> Result<Vec<Event>, PlusMinusViolation> {
+        rules::check_chance(state, outcome)?;
+        Ok(rules::apply_chance(state, outcome))
+    }
+
+    fn legal_moves(state: &State, seat: Seat) -> Vec<Move> {
+        rules::legal_moves(state, seat)
+    }
+
+    fn validate(state: &State, seat: Seat, mv: &Move) -> Result<(), PlusMinusViolation> {
+        rules::validate(state, seat, mv)
+    }
+
+    fn apply(state: &mut State, seat: Seat, mv: &Move) -> Vec<Event> {
+        rules::apply(state, seat, mv)
+    }
+
+    fn is_over(state: &State) -> bool {
+        state.phase == Phase::Over
+    }
+
+    fn score(state: &State) -> Score {
+        Score {
+            rounds: state.results.clone(),
+            totals: totals(state),
+        }
+    }
+
+    fn standings(state: &State) -> Standings {
+        Standings::rank(totals(state), Order::HighestWins, Self::is_over(state))
+    }
+
+    fn view(state: &State, viewer: Viewer) -> View {
+        view::view(state, viewer)
+    }
+
+    fn redact_event(event: &Event, viewer: Viewer) -> Event {
+        view::redact_event(event, viewer)
+    }
+
+    fn score_tally(
+        options: &Options,
+        players: usize,
+        round: u32,
+        tally: &Tally,
+    ) -> Result<RoundResult, PlusMinusViolation> {
+        if round > rounds_in_game(options, players) {
+            return Err(PlusMinusViolation::GameOver);
+        }
+        if tally.players.len() != players {
+            return Err(PlusMinusViolation::WrongPlayerCount {
+                expected: players,
+                got: tally.players.len(),
+            });
+        }
+        let all = tally
+            .players
+            .iter()
+            .flat_map(|p| p.plus.iter().chain(&p.minus).chain(&p.hand));
+        let counts = rank_counts(all);
+        if let Some(card) = Card::ALL.into_iter().find(|c| counts[c.index()] > COPIES) {
+            return Err(PlusMinusViolation::TooManyOfRank {
+                card,
+                count: counts[card.index()],
+            });
+        }
+        let seats = tally
+            .players
+            .iter()
+            .map(|p| seat_score(&p.plus, &p.minus, &p.hand))
+            .collect();
+        Ok(RoundResult::new(
+            round,
+            dealer_of(options, players, round),
+            seats,
+        ))
+    }
+
+    fn tally_points(score: &RoundResult) -> Vec<i64> {
+        score.points.clone()
+    }
+
+    fn tally_standings(
+        options: &Options,
+        players: usize,
+        rounds: &[RoundResult],
+    ) -> (Standings, bool) {
+        let over = rounds.len() >= rounds_in_game(options, players) as usize;
+        let totals = sum_rounds(players, rounds);
+        (Standings::rank(totals, Order::HighestWins, over), over)
+    }
+}
+
+/// One seat's round score (rulebook steps 6–7): Plus points − Minus points − hand points. Play
+/// and the tally both score with this function.
+pub fn seat_score(plus: &[Card], minus: &[Card], hand: &[Card]) -> SeatScore {
+    let plus_points = points_of(plus);
+    let minus_points = points_of(minus);
+    let hand_points = points_of(hand);
+    SeatScore {
+        plus_cards: plus.len(),
+        plus_points,
+        minus_cards: minus.len(),
+        minus_points,
+        hand_cards: hand.len(),
+        hand_points,
+        score: plus_points - minus_points - hand_points,
+    }
+}
+
+impl RoundResult {
+    /// A finished round from its itemised seat scores.
+    pub fn new(round: u32, dealer: Seat, seats: Vec<SeatScore>) -> Self {
+        let points = seats.iter().map(|s| s.score).collect();
+        Self {
+            round,
+            dealer,
+            seats,
+            points,
+        }
+    }
+}
+
+/// Rounds in a game: the option, or one per player so that everyone deals once (step 8).
+pub fn rounds_in_game(options: &Options, players: usize) -> u32 {
+    options.rounds.unwrap_or(players as u32)
+}
+
+/// The dealer of `round` (1-based): the first dealer, then one seat left per round (RULINGS P12).
+pub fn dealer_of(options: &Options, players: usize, round: u32) -> Seat {
+    (options.first_dealer + round as usize - 1) % players
+}
+
+/// Each seat's points over the finished rounds.
+pub fn totals(state: &State) -> Vec<i64> {
+    sum_rounds(state.players, &state.results)
+}
+
+fn sum_rounds(players: usize, rounds: &[RoundResult]) -> Vec<i64> {
+    let mut totals = vec![0i64; players];
+    for result in rounds {
+        for (total, points) in totals.iter_mut().zip(&result.points) {
+            *total += points;
+        }
+    }
+    totals
+}
+
+/// Which of two face-up cards starts the Plus stack: (plus, minus). "Higher" by rank (RULINGS
+/// P2) or, with `higher_by: points`, by points with rank breaking ties; equal cards either way.
+pub fn plus_and_minus(higher_by: HigherBy, a: Card, b: Card) -> (Card, Card) {
+    let key = |c: Card| match higher_by {
+        HigherBy::Rank => (c.rank() as i64, 0),
+        HigherBy::Points => (c.points(), c.rank() as i64),
+    };
+    if key(a) >= key(b) {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+/// Whether `seat` has its face-up cards on the table (always true outside `choose`).
+pub fn has_chosen(state: &State, seat: Seat) -> bool {
+    !state.stacks[seat].plus.is_empty() || !state.stacks[seat].minus.is_empty()
+}
+
+/// Reads a stack.
+pub fn stack(state: &State, at: StackRef) -> &Vec<Card> {
+    let stacks = &state.stacks[at.seat];
+    match at.stack {
+        StackKind::Plus => &stacks.plus,
+        StackKind::Minus => &stacks.minus,
+    }
+}
+
+fn stack_mut(state: &mut State, at: StackRef) -> &mut Vec<Card> {
+    let stacks = &mut state.stacks[at.seat];
+    match at.stack {
+        StackKind::Plus => &mut stacks.plus,
+        StackKind::Minus => &mut stacks.minus,
+    }
+}
+
+/// Every stack on the table in canonical order: seat 0 plus, seat 0 minus, seat 1 plus, …
+pub fn all_stacks(players: usize) -> Vec<StackRef> {
+    (0..players)
+        .flat_map(|seat| {
+            [StackKind::Plus, StackKind::Minus]
+                .map(|stack| StackRef { seat, stack })
+                .into_iter()
+        })
+        .collect()
+}
+
+fn deal_chance(state: &State) -> PendingChance {
+    let choose = state.options.face_up_chosen_by_player;
+    PendingChance::Deal {
+        round: state.round,
+        hands: state.players,
+        hand_cards: if choose { DEALT_PER_SEAT } else { 2 },
+        face_up_cards: if choose { 0 } else { 2 },
+        pile: full_deck(),
+    }
+}
+
+mod check;
+mod rules;
+mod view;

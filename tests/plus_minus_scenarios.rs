@@ -1,0 +1,306 @@
+//! Data-driven Plus & Minus scenarios: every `tests/data/plus_minus/*.json` file holds a
+//! `source` (rulebook step or RULINGS id) and cases. A case starts from `setup` (then usually a
+//! reported deal) or from a mid-round `table`, runs `steps` (a seat's move or a chance outcome,
+//! each expecting `ok` or a violation code) and checks the final `expect`ations.
+
+use std::path::Path;
+
+use referee::games::plus_minus::{
+    full_deck, Card, Chance, DrawReason, Move, Options, PendingChance, Phase, PlusMinus,
+    SeatStacks, State,
+};
+use referee::games::{Game, Seat, Violation};
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    source: String,
+    cases: Vec<Case>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    name: String,
+    #[serde(default)]
+    source: Option<String>,
+    players: usize,
+    #[serde(default)]
+    options: Options,
+    #[serde(default)]
+    table: Option<Table>,
+    #[serde(default)]
+    steps: Vec<Step>,
+    #[serde(default)]
+    expect: Expect,
+}
+
+/// A round in progress (round `round`, default 1): `hands`, `stacks` (bottom to top), `turn`
+/// to act. Cards not listed are in the draw stack; if `draw_stack` is given, the remaining
+/// cards go under the bottom of seat `rest_under`'s Minus stack (default: none may remain).
+/// `at` is `play` (default: one play owed) or `draw` (the turn-start draw pending).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Table {
+    hands: Vec<Vec<Card>>,
+    stacks: Vec<SeatStacks>,
+    turn: Seat,
+    #[serde(default)]
+    draw_stack: Option<Vec<Card>>,
+    #[serde(default)]
+    rest_under: Option<Seat>,
+    #[serde(default)]
+    first_turn: bool,
+    #[serde(default)]
+    at: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Step {
+    #[serde(default)]
+    seat: Option<Seat>,
+    #[serde(default, rename = "move")]
+    mv: Option<Move>,
+    #[serde(default)]
+    chance: Option<Chance>,
+    /// `ok` (default) or the violation code.
+    #[serde(default = "ok")]
+    expect: String,
+}
+
+fn ok() -> String {
+    "ok".into()
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Expect {
+    phase: Option<Phase>,
+    round: Option<u32>,
+    dealer: Option<Seat>,
+    turn: Option<Seat>,
+    to_act: Option<Vec<Seat>>,
+    hands: Option<Vec<Vec<Card>>>,
+    hand_sizes: Option<Vec<usize>>,
+    stacks: Option<Vec<SeatStacks>>,
+    draw_stack_size: Option<usize>,
+    plays_remaining: Option<u32>,
+    chance: Option<serde_json::Value>,
+    round_points: Option<Vec<Vec<i64>>>,
+    totals: Option<Vec<i64>>,
+    winners: Option<Vec<Seat>>,
+    over: Option<bool>,
+    legal_move_count: Option<usize>,
+    events: Option<Vec<serde_json::Value>>,
+}
+
+fn take(pool: &mut Vec<Card>, card: Card) {
+    let at = pool
+        .iter()
+        .position(|&c| c == card)
+        .unwrap_or_else(|| panic!("too many {card:?}"));
+    pool.remove(at);
+}
+
+fn start(case: &Case) -> State {
+    PlusMinus::validate_options(&case.options, case.players).expect("valid options");
+    let mut state = PlusMinus::setup(case.options.clone(), case.players);
+    let Some(table) = &case.table else {
+        return state;
+    };
+    let n = case.players;
+    assert_eq!(table.hands.len(), n, "table hands");
+    assert_eq!(table.stacks.len(), n, "table stacks");
+    state.chance = None;
+    let mut rest = full_deck();
+    for seat in 0..n {
+        let mut hand = table.hands[seat].clone();
+        hand.sort();
+        let s = &table.stacks[seat];
+        for &c in hand.iter().chain(&s.plus).chain(&s.minus) {
+            take(&mut rest, c);
+        }
+        state.hands[seat] = hand;
+        state.stacks[seat] = s.clone();
+    }
+    if let Some(draw) = &table.draw_stack {
+        for &c in draw {
+            take(&mut rest, c);
+        }
+        if let Some(seat) = table.rest_under {
+            rest.append(&mut state.stacks[seat].minus);
+            state.stacks[seat].minus = rest;
+        } else {
+            assert!(rest.is_empty(), "cards left over: {rest:?}");
+        }
+        let mut draw = draw.clone();
+        draw.sort();
+        state.draw_stack = draw;
+    } else {
+        state.draw_stack = rest;
+    }
+    let offset = (table.turn + n - state.dealer - 1) % n;
+    state.turn = table.turn;
+    state.turns_this_round = if table.first_turn {
+        assert_eq!(offset, 0, "the first turn is the dealer's left's");
+        0
+    } else {
+        (offset + n) as u32
+    };
+    state.plays_remaining = 1;
+    match table.at.as_deref() {
+        None | Some("play") => state.phase = Phase::Play,
+        Some("draw") => {
+            state.phase = Phase::Drawing;
+            state.chance = Some(PendingChance::Draw {
+                seat: table.turn,
+                count: (if table.first_turn { 2 } else { 1 }).min(state.draw_stack.len()),
+                reason: DrawReason::TurnStart,
+                pile: state.draw_stack.clone(),
+            });
+        }
+        Some(other) => panic!("unknown table start {other}"),
+    }
+    PlusMinus::check_state(&state).expect("scenario table is consistent");
+    state
+}
+
+fn run(case: &Case) -> Result<(), String> {
+    let mut state = start(case);
+    let mut events = Vec::new();
+    for (i, step) in case.steps.iter().enumerate() {
+        let before = state.clone();
+        let result = match (&step.mv, &step.chance) {
+            (Some(mv), None) => {
+                let seat = step.seat.ok_or(format!("step {i}: a move needs a seat"))?;
+                PlusMinus::play(&mut state, seat, mv)
+            }
+            (None, Some(chance)) => PlusMinus::resolve_chance(&mut state, chance),
+            _ => return Err(format!("step {i}: give exactly one of move/chance")),
+        };
+        let got = match &result {
+            Ok(_) => "ok".to_string(),
+            Err(v) => v.code().to_string(),
+        };
+        if got != step.expect {
+            return Err(format!(
+                "step {i} ({:?}{:?}): expected {}, got {got} ({result:?})",
+                step.mv, step.chance, step.expect
+            ));
+        }
+        match result {
+            Ok(mut e) => events.append(&mut e),
+            Err(_) if state != before => return Err(format!("step {i}: rejected but changed")),
+            Err(_) => {}
+        }
+        PlusMinus::check_state(&state).map_err(|e| format!("step {i}: {} {}", e.code, e.detail))?;
+    }
+    let e = &case.expect;
+    let fail =
+        |what: &str, want: String, got: String| Err(format!("{what}: expected {want}, got {got}"));
+    macro_rules! eq {
+        ($field:ident, $got:expr) => {
+            if let Some(want) = &e.$field {
+                let got = $got;
+                if *want != got {
+                    return fail(stringify!($field), format!("{want:?}"), format!("{got:?}"));
+                }
+            }
+        };
+    }
+    eq!(phase, state.phase);
+    eq!(round, state.round);
+    eq!(dealer, state.dealer);
+    eq!(turn, state.turn);
+    eq!(to_act, PlusMinus::to_act(&state));
+    eq!(hands, state.hands.clone());
+    eq!(
+        hand_sizes,
+        state.hands.iter().map(Vec::len).collect::<Vec<_>>()
+    );
+    eq!(stacks, state.stacks.clone());
+    eq!(draw_stack_size, state.draw_stack.len());
+    eq!(plays_remaining, state.plays_remaining);
+    eq!(
+        chance,
+        serde_json::to_value(&state.chance)
+            .map(|mut v| {
+                // Compare the kind and parameters, not the pile.
+                if let Some(o) = v.as_object_mut() {
+                    o.remove("pile");
+                }
+                v
+            })
+            .unwrap()
+    );
+    eq!(
+        round_points,
+        state
+            .results
+            .iter()
+            .map(|r| r.points.clone())
+            .collect::<Vec<_>>()
+    );
+    eq!(totals, PlusMinus::score(&state).totals);
+    eq!(winners, PlusMinus::standings(&state).winners);
+    eq!(over, PlusMinus::is_over(&state));
+    if e.legal_move_count.is_some() {
+        let seat = PlusMinus::to_act(&state)
+            .first()
+            .copied()
+            .unwrap_or(state.turn);
+        eq!(legal_move_count, PlusMinus::legal_moves(&state, seat).len());
+    }
+    if let Some(want) = &e.events {
+        let got: Vec<serde_json::Value> = events
+            .iter()
+            .map(|ev| serde_json::to_value(ev).unwrap())
+            .collect();
+        for w in want {
+            if !got.contains(w) {
+                return fail("events", format!("{w} among them"), format!("{got:?}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn every_plus_minus_scenario_file_passes() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/plus_minus");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .expect("scenario directory")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 7, "scenario files: {paths:?}");
+    let mut failures = Vec::new();
+    let mut cases = 0;
+    for path in &paths {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(path).unwrap();
+        let file: File =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: bad scenario: {e}"));
+        assert!(
+            !file.source.is_empty(),
+            "{name}: every file cites its source"
+        );
+        for case in &file.cases {
+            cases += 1;
+            let _ = &case.source;
+            if let Err(why) = run(case) {
+                failures.push(format!("{name} / {}: {why}", case.name));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {cases} cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(cases >= 30, "only {cases} cases");
+}
