@@ -16,7 +16,9 @@ pub use cards::{
 };
 pub use wire::*;
 
-use super::{Game, GameKind, Inconsistency, OptionsError, Randomness, Seat, Standings, Viewer};
+use super::{
+    Game, GameKind, Highlights, Inconsistency, OptionsError, Randomness, Seat, Standings, Viewer,
+};
 
 /// Cards dealt face up to each seat.
 pub const HAND_SIZE: usize = 8;
@@ -220,6 +222,14 @@ impl Game for LuckPlus {
         ))
     }
 
+    fn highlights(state: &State) -> Vec<Highlights> {
+        going_out_highlights(state.players, &state.results)
+    }
+
+    fn tally_highlights(players: usize, rounds: &[HandResult]) -> Vec<Highlights> {
+        going_out_highlights(players, rounds)
+    }
+
     fn tally_points(score: &HandResult) -> Vec<i64> {
         score.points.clone()
     }
@@ -362,3 +372,17 @@ fn deal_chance(state: &State) -> PendingChance {
 mod check;
 mod rules;
 mod view;
+
+/// Statistics' brag figures: hands won (went out) and LUCK OUTs per seat.
+fn going_out_highlights(players: usize, hands: &[HandResult]) -> Vec<Highlights> {
+    let mut seats = vec![Highlights::new(); players];
+    for out in hands.iter().flat_map(|hand| &hand.out) {
+        if let Some(mine) = seats.get_mut(out.seat) {
+            *mine.entry("hands_won".into()).or_default() += 1;
+            if out.luck_out {
+                *mine.entry("luck_outs".into()).or_default() += 1;
+            }
+        }
+    }
+    seats
+}

@@ -1733,3 +1733,26 @@ fn an_empty_play_is_refused() {
     play(&mut rolling, 0, Move::Roll);
     assert_eq!(reject(&rolling, 0, Move::Draw), "chance_pending");
 }
+
+/// Statistics count hands won and LUCK OUTs ("LUCK OUT: going out on your first turn").
+#[test]
+fn highlights_count_hands_won_and_luck_outs() {
+    let options = Options::default();
+    let hand = |seat: Seat, luck_out: bool, left: Vec<Vec<Card>>| {
+        let tally = Tally {
+            out: vec![Out { seat, luck_out }],
+            cards_left: left,
+        };
+        LuckPlus::score_tally(&options, 2, 1, &tally).unwrap()
+    };
+    let hands = vec![
+        hand(0, true, vec![vec![], cs(&["GO-3"])]),
+        hand(0, false, vec![vec![], cs(&["DBL"])]),
+        hand(1, false, vec![cs(&["LP"]), vec![]]),
+    ];
+    let seats = LuckPlus::tally_highlights(2, &hands);
+    assert_eq!(seats[0]["hands_won"], 2);
+    assert_eq!(seats[0]["luck_outs"], 1);
+    assert_eq!(seats[1]["hands_won"], 1);
+    assert!(!seats[1].contains_key("luck_outs"));
+}
