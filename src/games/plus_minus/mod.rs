@@ -14,7 +14,8 @@ pub use cards::{full_deck, points_of, rank_counts, Card, COPIES, DECK_SIZE};
 pub use wire::*;
 
 use super::{
-    Game, GameKind, Inconsistency, OptionsError, Order, Randomness, Seat, Standings, Viewer,
+    Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat, Standings,
+    Viewer,
 };
 
 /// Cards dealt to each seat: 2 hidden and 2 face up (rulebook overview).
@@ -228,6 +229,14 @@ impl Game for PlusMinus {
         ))
     }
 
+    fn highlights(state: &State) -> Vec<Highlights> {
+        best_rounds(state.players, &state.results)
+    }
+
+    fn tally_highlights(players: usize, rounds: &[RoundResult]) -> Vec<Highlights> {
+        best_rounds(players, rounds)
+    }
+
     fn tally_points(score: &RoundResult) -> Vec<i64> {
         score.points.clone()
     }
@@ -359,3 +368,17 @@ fn deal_chance(state: &State) -> PendingChance {
 mod check;
 mod rules;
 mod view;
+
+/// Statistics' brag figure: each seat's best single-round score.
+fn best_rounds(players: usize, rounds: &[RoundResult]) -> Vec<Highlights> {
+    (0..players)
+        .map(|seat| {
+            rounds
+                .iter()
+                .filter_map(|round| round.points.get(seat).copied())
+                .max()
+                .map(|best| Highlights::from([("best_round".to_owned(), best)]))
+                .unwrap_or_default()
+        })
+        .collect()
+}
