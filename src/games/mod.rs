@@ -7,6 +7,7 @@
 
 pub mod chance;
 pub mod lucky_jack;
+pub mod lucky_luau;
 pub mod standings;
 
 use std::fmt::Debug;
@@ -205,15 +206,17 @@ pub trait Game {
 #[serde(rename_all = "kebab-case")]
 pub enum GameKind {
     LuckyJack,
+    LuckyLuau,
 }
 
 impl GameKind {
-    pub const ALL: &'static [GameKind] = &[GameKind::LuckyJack];
+    pub const ALL: &'static [GameKind] = &[GameKind::LuckyJack, GameKind::LuckyLuau];
 
     /// The URL and storage name of the game.
     pub fn slug(self) -> &'static str {
         match self {
             GameKind::LuckyJack => "lucky-jack",
+            GameKind::LuckyLuau => "lucky-luau",
         }
     }
 
@@ -221,6 +224,7 @@ impl GameKind {
     pub fn title(self) -> &'static str {
         match self {
             GameKind::LuckyJack => "Lucky Jack",
+            GameKind::LuckyLuau => "Lucky Luau",
         }
     }
 
@@ -236,12 +240,14 @@ pub mod any {
     use utoipa::ToSchema;
 
     use super::lucky_jack;
+    use super::lucky_luau;
 
     /// A move of any game (the match's or the path's game decides which).
     #[derive(Serialize, ToSchema)]
     #[serde(untagged)]
     pub enum AnyMove {
         LuckyJack(lucky_jack::Move),
+        LuckyLuau(lucky_luau::Move),
     }
 
     /// A full state of any game.
@@ -249,6 +255,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyState {
         LuckyJack(lucky_jack::State),
+        LuckyLuau(lucky_luau::State),
     }
 
     /// A chance outcome of any game: a deal, drawn cards, dice faces.
@@ -256,6 +263,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyChance {
         LuckyJack(lucky_jack::Chance),
+        LuckyLuau(lucky_luau::Chance),
     }
 
     /// What one viewer sees of a state of any game.
@@ -263,6 +271,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyView {
         LuckyJack(lucky_jack::View),
+        LuckyLuau(lucky_luau::View),
     }
 
     /// What happened, in any game.
@@ -270,6 +279,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyEvent {
         LuckyJack(lucky_jack::Event),
+        LuckyLuau(lucky_luau::Event),
     }
 
     /// The itemised score of any game.
@@ -277,6 +287,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyScore {
         LuckyJack(lucky_jack::Score),
+        LuckyLuau(lucky_luau::Score),
     }
 
     /// Options of any game.
@@ -284,6 +295,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyOptions {
         LuckyJack(lucky_jack::Options),
+        LuckyLuau(lucky_luau::Options),
     }
 
     /// A round of any game as a score sheet describes it.
@@ -291,6 +303,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyTally {
         LuckyJack(lucky_jack::Tally),
+        LuckyLuau(lucky_luau::Tally),
     }
 
     /// A described round of any game, scored.
@@ -298,6 +311,7 @@ pub mod any {
     #[serde(untagged)]
     pub enum AnyTallyScore {
         LuckyJack(lucky_jack::RoundResult),
+        LuckyLuau(lucky_luau::Score),
     }
 }
 
@@ -309,6 +323,10 @@ macro_rules! with_game {
         match $kind {
             $crate::games::GameKind::LuckyJack => {
                 type $G = $crate::games::lucky_jack::LuckyJack;
+                $body
+            }
+            $crate::games::GameKind::LuckyLuau => {
+                type $G = $crate::games::lucky_luau::LuckyLuau;
                 $body
             }
         }
