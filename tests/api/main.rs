@@ -2,5 +2,6 @@
 
 mod errors;
 mod hosted;
+mod lucky_luau;
 mod stateless;
 mod support;
