@@ -47,7 +47,11 @@ fn cards_in(state: &State) -> usize {
             .seats
             .iter()
             .map(|p| {
-                p.lei.iter().chain(p.cut.iter()).filter(|s| s.card().is_some()).count()
+                p.lei
+                    .iter()
+                    .chain(p.cut.iter())
+                    .filter(|s| s.card().is_some())
+                    .count()
             })
             .sum::<usize>()
 }
@@ -60,7 +64,10 @@ fn check_secrecy(state: &State, viewer: Viewer) {
     }
     if let Some(p) = state.pending {
         if !p.face_up && !viewer.sees_seat(state.turn) {
-            assert!(json["pending"]["card"].is_null(), "{viewer:?} sees a drawn card");
+            assert!(
+                json["pending"]["card"].is_null(),
+                "{viewer:?} sees a drawn card"
+            );
         }
     }
 }
@@ -68,8 +75,19 @@ fn check_secrecy(state: &State, viewer: Viewer) {
 fn check_event_secrecy(event: &Event, viewer: Viewer) {
     let redacted = LuckyLuau::redact_event(event, viewer);
     match (&redacted, event) {
-        (Event::Drew { seat, face_up: false, card }, _) => {
-            assert_eq!(card.is_some(), viewer.sees_seat(*seat), "{viewer:?} {event:?}");
+        (
+            Event::Drew {
+                seat,
+                face_up: false,
+                card,
+            },
+            _,
+        ) => {
+            assert_eq!(
+                card.is_some(),
+                viewer.sees_seat(*seat),
+                "{viewer:?} {event:?}"
+            );
         }
         (other, _) => assert_eq!(other, event, "public events are unchanged"),
     }

@@ -197,9 +197,8 @@ fn run_play(case: &PlayCase) -> Result<(), String> {
     }
     let e = &case.expect;
     let score = LuckyLuau::score(&state);
-    let mismatch = |what: &str, got: String, want: String| {
-        Err(format!("{what}: got {got}, expected {want}"))
-    };
+    let mismatch =
+        |what: &str, got: String, want: String| Err(format!("{what}: got {got}, expected {want}"));
     macro_rules! check {
         ($field:ident, $got:expr) => {
             if let Some(want) = &e.$field {
@@ -216,11 +215,7 @@ fn run_play(case: &PlayCase) -> Result<(), String> {
     if let Some(want) = &e.leis {
         for (seat, text) in want.iter().enumerate() {
             if state.seats[seat].lei != slots(seat, text) {
-                return mismatch(
-                    "lei",
-                    format!("{:?}", state.seats[seat].lei),
-                    text.clone(),
-                );
+                return mismatch("lei", format!("{:?}", state.seats[seat].lei), text.clone());
             }
         }
     }
@@ -233,11 +228,19 @@ fn run_play(case: &PlayCase) -> Result<(), String> {
     // Lei points and totals are checked for the first seats listed (a table's `rest_to` lei
     // holds whatever the scenario did not place).
     let prefix = |all: Vec<i64>, want: &Option<Vec<i64>>| {
-        want.as_ref().map(|w| all.into_iter().take(w.len()).collect::<Vec<_>>())
+        want.as_ref()
+            .map(|w| all.into_iter().take(w.len()).collect::<Vec<_>>())
     };
-    if let Some(got) = prefix(score.seats.iter().map(|s| s.lei_points).collect(), &e.lei_points) {
+    if let Some(got) = prefix(
+        score.seats.iter().map(|s| s.lei_points).collect(),
+        &e.lei_points,
+    ) {
         if Some(&got) != e.lei_points.as_ref() {
-            return mismatch("lei_points", format!("{got:?}"), format!("{:?}", e.lei_points));
+            return mismatch(
+                "lei_points",
+                format!("{got:?}"),
+                format!("{:?}", e.lei_points),
+            );
         }
     }
     if let Some(got) = prefix(score.totals.clone(), &e.totals) {
@@ -258,7 +261,8 @@ fn run_play(case: &PlayCase) -> Result<(), String> {
 }
 
 fn run_scoring(case: &ScoringCase) -> Result<(), String> {
-    let parsed = words::parse_lei(0, &LeiText::Words(case.lei.clone())).map_err(|e| e.to_string())?;
+    let parsed =
+        words::parse_lei(0, &LeiText::Words(case.lei.clone())).map_err(|e| e.to_string())?;
     let scored = scoring::score_lei(&case.options, &parsed.lei, &parsed.declared)
         .map_err(|e| e.to_string())?;
     let points: Vec<i64> = scored.slots.iter().map(|s| s.points).collect();
@@ -312,12 +316,15 @@ fn every_scenario_file_plays_as_its_rulebook_passage_says() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lucky_luau");
     let mut failures = Vec::new();
     let mut count = 0;
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
     for path in files {
         let text = std::fs::read_to_string(&path).unwrap();
-        let file: File = serde_json::from_str(&text)
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let file: File =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert!(!file.source.is_empty(), "{}: a source", path.display());
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         for case in &file.scoring {

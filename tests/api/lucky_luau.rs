@@ -29,8 +29,17 @@ fn token(created: &Value, seat: usize) -> String {
 #[tokio::test]
 async fn a_server_seeded_lucky_luau_match_is_played_to_its_winner() {
     let app = spawn_app().await;
-    let created = create(&app, &["Ann", "Ben", "Cleo"], json!({"first_player": 1}), "server").await;
-    assert_eq!(created["match"]["to_act"][0], 1, "the first player acts first");
+    let created = create(
+        &app,
+        &["Ann", "Ben", "Cleo"],
+        json!({"first_player": 1}),
+        "server",
+    )
+    .await;
+    assert_eq!(
+        created["match"]["to_act"][0], 1,
+        "the first player acts first"
+    );
     let finished = play_to_end(&app, &created).await;
     assert_eq!(finished["status"], "finished");
     let id = created["match"]["id"].as_str().unwrap();
@@ -52,7 +61,12 @@ async fn a_server_seeded_lucky_luau_match_is_played_to_its_winner() {
     assert_eq!(&breakdown["winners"], &result.body["standings"]["winners"]);
     for seat in breakdown["seats"].as_array().unwrap() {
         let lines = seat["lines"].as_array().unwrap();
-        assert!(lines.last().unwrap().as_str().unwrap().starts_with("Total: "));
+        assert!(lines
+            .last()
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .starts_with("Total: "));
     }
     let view = &finished["view"];
     assert_eq!(view["face_down_count"], 0);
@@ -65,7 +79,11 @@ async fn a_table_match_takes_reported_draws_refuses_an_impossible_one_and_tools_
     let created = create(&app, &["Ann", "Ben"], json!({}), "table").await;
     let id = created["match"]["id"].as_str().unwrap().to_owned();
     let owner = created["owner_token"].as_str().unwrap().to_owned();
-    assert_eq!(created["match"]["to_act"], json!([0, 1]), "Ben may use a tool now");
+    assert_eq!(
+        created["match"]["to_act"],
+        json!([0, 1]),
+        "Ben may use a tool now"
+    );
     let (ann, ben) = (token(&created, 0), token(&created, 1));
     let mv = |seat_token: &str, mv: Value| {
         let app = &app;
@@ -117,7 +135,12 @@ async fn a_table_match_takes_reported_draws_refuses_an_impossible_one_and_tools_
     mv(&ann, json!({"type": "draw_face_down"})).await;
     // Both Rainbows are on leis: a third cannot be drawn.
     let impossible = report("rainbow").await;
-    assert_eq!(impossible.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", impossible.body);
+    assert_eq!(
+        impossible.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        impossible.body
+    );
     assert_eq!(impossible.body["code"], "card_not_in_pile");
     assert_eq!(report("blue").await.status, StatusCode::OK);
     let toss = mv(&ann, json!({"type": "toss"})).await;
@@ -133,7 +156,10 @@ async fn a_table_match_takes_reported_draws_refuses_an_impossible_one_and_tools_
     let ann_knife = mv(&ann, json!({"type": "knife", "index": 0})).await;
     assert_eq!(ann_knife.status, StatusCode::OK, "{}", ann_knife.body);
     let me = app.get(&format!("/v1/matches/{id}"), Some(&ben)).await.body;
-    assert_eq!(me["view"]["seats"][1]["lei"], json!(["hook", "rainbow", "blue"]));
+    assert_eq!(
+        me["view"]["seats"][1]["lei"],
+        json!(["hook", "rainbow", "blue"])
+    );
     assert_eq!(me["view"]["seats"][0]["cut"], "rainbow");
     app.audit_snapshots().await;
 }
@@ -145,7 +171,10 @@ async fn the_stateless_endpoints_play_score_and_view_a_lucky_luau_position() {
     assert_eq!(games.status, StatusCode::OK);
     assert_eq!(games.body["title"], "Lucky Luau");
     assert_eq!(games.body["default_options"]["pink_value"], 5);
-    assert_eq!(games.body["default_options"]["orange_colours"], json!(["red", "yellow"]));
+    assert_eq!(
+        games.body["default_options"]["orange_colours"],
+        json!(["red", "yellow"])
+    );
 
     let setup = app
         .post("/v1/games/lucky-luau/states", &json!({"players": 2}), None)
@@ -203,7 +232,11 @@ async fn the_stateless_endpoints_play_score_and_view_a_lucky_luau_position() {
     let mut broken = drawn.body["state"].clone();
     broken["face_down"]["kukui"] = json!(6);
     let refused = app
-        .post("/v1/games/lucky-luau/score", &json!({"state": broken}), None)
+        .post(
+            "/v1/games/lucky-luau/score",
+            &json!({"state": broken}),
+            None,
+        )
         .await;
     assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(refused.body["params"]["reason"], "cards_not_conserved");

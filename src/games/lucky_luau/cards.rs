@@ -351,10 +351,7 @@ impl Counts {
 
     /// The kinds present, in canonical order.
     pub fn kinds(&self) -> Vec<Card> {
-        Card::ALL
-            .into_iter()
-            .filter(|&c| self.get(c) > 0)
-            .collect()
+        Card::ALL.into_iter().filter(|&c| self.get(c) > 0).collect()
     }
 
     /// The canonical list: kinds in [`Card::ALL`] order, each repeated by its count. Seeded

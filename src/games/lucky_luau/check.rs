@@ -72,7 +72,10 @@ fn check_tools(seat: Seat, player: &Player) -> Result<(), Inconsistency> {
     if hooks != usize::from(player.hook_used) {
         return bad(
             "tools_not_conserved",
-            format!("seat {seat}: {hooks} Fish Hooks placed, used = {}", player.hook_used),
+            format!(
+                "seat {seat}: {hooks} Fish Hooks placed, used = {}",
+                player.hook_used
+            ),
         );
     }
     let spacers = on_lei(Slot::Spacer) + cut(Slot::Spacer);

@@ -250,10 +250,7 @@ pub fn score_described(
         .map(|(seat, lei)| words::parse_lei(seat, &lei.lei))
         .collect::<Result<_, _>>()?;
     let used = Counts::of(parsed.iter().flat_map(words::cards_of));
-    if let Some(card) = Card::ALL
-        .into_iter()
-        .find(|&c| used.get(c) > c.copies())
-    {
+    if let Some(card) = Card::ALL.into_iter().find(|&c| used.get(c) > c.copies()) {
         return Err(LuckyLuauViolation::TooManyCards {
             card,
             count: used.get(card),

@@ -45,17 +45,18 @@ pub(super) fn validate(state: &State, seat: Seat, mv: &Move) -> Result<(), Lucky
                 });
             }
             match (mv, state.pending) {
-                (Move::DrawFaceDown | Move::DrawFaceUp { .. }, Some(_)) => {
-                    Err(V::DrawnCardPending)
-                }
+                (Move::DrawFaceDown | Move::DrawFaceUp { .. }, Some(_)) => Err(V::DrawnCardPending),
                 (Move::DrawFaceDown, None) if state.face_down.is_empty() => Err(V::PileEmpty),
                 (Move::DrawFaceUp { card }, None) if state.face_up.get(*card) == 0 => {
                     Err(V::CardNotAvailable { card: *card })
                 }
                 (Move::String { .. } | Move::Toss, None) => Err(V::NoDrawnCard),
-                (Move::String { spacer: Some(index) }, Some(_))
-                    if player.lei.get(*index) != Some(&Slot::Spacer) =>
-                {
+                (
+                    Move::String {
+                        spacer: Some(index),
+                    },
+                    Some(_),
+                ) if player.lei.get(*index) != Some(&Slot::Spacer) => {
                     Err(V::NotASpacer { index: *index })
                 }
                 (Move::Toss, Some(p)) if p.face_up => Err(V::CannotTossFaceUp),

@@ -374,7 +374,10 @@ pub fn seat_score(
     let guest_points: i64 = (0..GUESTS).map(|g| bonus(g, 0)).sum();
     let tiebreak: Vec<i64> = (1..=GUESTS)
         .map(|flipped| {
-            scored.points + (0..GUESTS).map(|g| bonus(g, usize::from(g < flipped))).sum::<i64>()
+            scored.points
+                + (0..GUESTS)
+                    .map(|g| bonus(g, usize::from(g < flipped)))
+                    .sum::<i64>()
         })
         .collect();
     let total = scored.points + guest_points;

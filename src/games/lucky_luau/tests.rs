@@ -81,7 +81,10 @@ fn the_pile_holds_the_46_printed_cards() {
         (4, 5, 6, 7),
         "4 Pink, 5 Blue, 6 Red, 7 Yellow"
     );
-    assert_eq!((pile.purple, pile.orange, pile.green, pile.rainbow), (2, 2, 2, 2));
+    assert_eq!(
+        (pile.purple, pile.orange, pile.green, pile.rainbow),
+        (2, 2, 2, 2)
+    );
     assert_eq!((pile.ti, pile.mega, pile.kukui), (8, 2, 6));
 }
 
@@ -107,31 +110,63 @@ fn setup_gives_every_player_unused_tools_and_the_first_player_the_turn() {
 
 #[test]
 fn options_are_checked_and_name_the_offending_option() {
-    let check = |o: Options, players| LuckyLuau::validate_options(&o, players).map_err(|e| e.option);
+    let check =
+        |o: Options, players| LuckyLuau::validate_options(&o, players).map_err(|e| e.option);
     assert_eq!(check(Options::default(), 1), Err("players"));
-    assert_eq!(check(Options::default(), 7), Err("players"), "6 tool sets (L10)");
+    assert_eq!(
+        check(Options::default(), 7),
+        Err("players"),
+        "6 tool sets (L10)"
+    );
     assert_eq!(check(Options::default(), 6), Ok(()));
     assert_eq!(
-        check(Options { pink_value: 21, ..Options::default() }, 2),
+        check(
+            Options {
+                pink_value: 21,
+                ..Options::default()
+            },
+            2
+        ),
         Err("pink_value")
     );
     assert_eq!(
-        check(Options { ti_value: -1, ..Options::default() }, 2),
+        check(
+            Options {
+                ti_value: -1,
+                ..Options::default()
+            },
+            2
+        ),
         Err("ti_value")
     );
     assert_eq!(
         check(
-            Options { orange_colours: [Colour::Red, Colour::Red], ..Options::default() },
+            Options {
+                orange_colours: [Colour::Red, Colour::Red],
+                ..Options::default()
+            },
             2
         ),
         Err("orange_colours")
     );
     assert_eq!(
-        check(Options { unused_tools_in_pile: true, ..Options::default() }, 2),
+        check(
+            Options {
+                unused_tools_in_pile: true,
+                ..Options::default()
+            },
+            2
+        ),
         Err("unused_tools_in_pile")
     );
     assert_eq!(
-        check(Options { first_player: 2, ..Options::default() }, 2),
+        check(
+            Options {
+                first_player: 2,
+                ..Options::default()
+            },
+            2
+        ),
         Err("first_player")
     );
 }
@@ -152,7 +187,10 @@ fn the_rulebook_sample_lei_scores_33_card_by_card() {
         reasons[2],
         "red from Red at 2 (+3), blue from Blue at 4 (+4)"
     );
-    assert_eq!(reasons[4], "4 slots left, 3 right: off by 1 from the centre");
+    assert_eq!(
+        reasons[4],
+        "4 slots left, 3 right: off by 1 from the centre"
+    );
     assert_eq!(reasons[5], "the set: 1 Kukui Nut on the lei");
     assert_eq!(reasons[7], "acts as blue, next to Blue at 7");
     assert_eq!(scored.slots[7].acts_as, Some(Colour::Blue));
@@ -161,7 +199,10 @@ fn the_rulebook_sample_lei_scores_33_card_by_card() {
 #[test]
 fn the_sample_before_the_knife_cut_scores_28_so_the_cut_closes_the_lei() {
     // RULINGS 4.7 consistency check and L6: with the Yellow still there the hook is 5/3 → 0.
-    assert_eq!(total("blue red purple blue yellow hook kukui blue rainbow"), 28);
+    assert_eq!(
+        total("blue red purple blue yellow hook kukui blue rainbow"),
+        28
+    );
 }
 
 #[test]
@@ -185,7 +226,11 @@ fn the_green_example_scores_2_2_and_then_2_6_4() {
     // RB Rare Flowers example; RULINGS 4.6.
     assert_eq!(points("yellow green ti"), vec![2, 2, 0]);
     assert_eq!(points("yellow green blue ti"), vec![2, 6, 4, 0]);
-    assert_eq!(points("blue green ti"), vec![4, 4, 0], "green's blue side alone is 4");
+    assert_eq!(
+        points("blue green ti"),
+        vec![4, 4, 0],
+        "green's blue side alone is 4"
+    );
 }
 
 #[test]
@@ -203,7 +248,10 @@ fn the_orange_colours_option_changes_what_orange_is_made_of() {
         orange_colours: [Colour::Pink, Colour::Yellow],
         ..Options::default()
     };
-    assert_eq!(points_with(&options, "pink orange red ti"), vec![5, 5, 0, 0]);
+    assert_eq!(
+        points_with(&options, "pink orange red ti"),
+        vec![5, 5, 0, 0]
+    );
 }
 
 #[test]
@@ -214,7 +262,10 @@ fn the_pink_and_ti_value_options_change_the_inferred_values() {
         ti_value: 2,
         ..Options::default()
     };
-    assert_eq!(points_with(&options, "pink pink kukui ti ti"), vec![6, 6, 2, 2, 2]);
+    assert_eq!(
+        points_with(&options, "pink pink kukui ti ti"),
+        vec![6, 6, 2, 2, 2]
+    );
 }
 
 #[test]
@@ -261,7 +312,10 @@ fn the_rainbow_chain_option_lets_a_rainbow_copy_a_grounded_rainbow() {
         rainbow_chain: true,
         ..Options::default()
     };
-    assert_eq!(points_with(&options, "blue rainbow rainbow ti"), vec![4, 4, 4, 0]);
+    assert_eq!(
+        points_with(&options, "blue rainbow rainbow ti"),
+        vec![4, 4, 4, 0]
+    );
 }
 
 #[test]
@@ -318,7 +372,11 @@ fn kukui_nuts_score_as_a_set_2_4_8_16_and_no_more() {
         let text = vec!["kukui"; nuts].join(" ");
         assert_eq!(total(&text), expected, "{nuts} nuts");
     }
-    assert_eq!(points("kukui ti kukui"), vec![4, 0, 0], "the set scores on the first nut");
+    assert_eq!(
+        points("kukui ti kukui"),
+        vec![4, 0, 0],
+        "the set scores on the first nut"
+    );
 }
 
 #[test]
@@ -368,10 +426,22 @@ fn the_breakdown_lists_every_card_the_cut_the_guests_and_the_total() {
     )
     .unwrap();
     assert_eq!((s.lei_points, s.guest_points, s.total), (33, 1, 34));
-    assert_eq!(s.tiebreak, vec![36, 35, 35], "Guest 1 flipped: +2 +1 +0; then 2 + 0 + 0");
-    assert_eq!(s.lines[0], "1. Blue = 4: next to Rainbow (as blue) at 8, wrap-around");
-    assert_eq!(s.lines[7], "8. Rainbow (as blue) = 4: acts as blue, next to Blue at 7");
-    assert!(s.lines.contains(&"Knife: cut Yellow (scores nothing)".to_owned()));
+    assert_eq!(
+        s.tiebreak,
+        vec![36, 35, 35],
+        "Guest 1 flipped: +2 +1 +0; then 2 + 0 + 0"
+    );
+    assert_eq!(
+        s.lines[0],
+        "1. Blue = 4: next to Rainbow (as blue) at 8, wrap-around"
+    );
+    assert_eq!(
+        s.lines[7],
+        "8. Rainbow (as blue) = 4: acts as blue, next to Blue at 7"
+    );
+    assert!(s
+        .lines
+        .contains(&"Knife: cut Yellow (scores nothing)".to_owned()));
     assert_eq!(s.lines.last().unwrap(), "Total: 34");
 }
 
@@ -382,7 +452,14 @@ fn card_words_accept_aliases_commas_case_and_lists() {
     let a = parsed("Ti_Leaf, mega-leaf KUKUI_NUT fish_hook leaf nut");
     assert_eq!(
         a.lei,
-        vec![Slot::Ti, Slot::Mega, Slot::Kukui, Slot::Hook, Slot::Ti, Slot::Kukui]
+        vec![
+            Slot::Ti,
+            Slot::Mega,
+            Slot::Kukui,
+            Slot::Hook,
+            Slot::Ti,
+            Slot::Kukui
+        ]
     );
     let b = words::parse_lei(
         0,
@@ -417,7 +494,9 @@ fn a_tally_checks_lei_count_card_copies_and_guests() {
         guests: None,
     };
     let o = Options::default();
-    let one = Tally { leis: vec![lei("blue")] };
+    let one = Tally {
+        leis: vec![lei("blue")],
+    };
     assert_eq!(
         LuckyLuau::score_tally(&o, 2, 1, &one).unwrap_err().code(),
         "wrong_lei_count"
@@ -438,12 +517,16 @@ fn a_tally_checks_lei_count_card_copies_and_guests() {
     };
     guests.leis[0].guests = Some(vec![[1, 2]]);
     assert_eq!(
-        LuckyLuau::score_tally(&o, 2, 1, &guests).unwrap_err().code(),
+        LuckyLuau::score_tally(&o, 2, 1, &guests)
+            .unwrap_err()
+            .code(),
         "wrong_guest_count"
     );
     guests.leis[0].guests = Some(vec![[1, 2], [0, 0], [0, 5000]]);
     assert_eq!(
-        LuckyLuau::score_tally(&o, 2, 1, &guests).unwrap_err().code(),
+        LuckyLuau::score_tally(&o, 2, 1, &guests)
+            .unwrap_err()
+            .code(),
         "guest_bonus_out_of_range"
     );
 }
@@ -466,7 +549,11 @@ fn a_tied_tally_is_broken_by_flipping_guests_in_order_else_shared() {
     };
     let score = LuckyLuau::score_tally(&o, 3, 1, &tally).unwrap();
     assert_eq!(score.totals, vec![6, 6, 0]);
-    assert_eq!(score.winners, vec![0], "Guest 1 flipped: still tied; Guest 2: seat 0");
+    assert_eq!(
+        score.winners,
+        vec![0],
+        "Guest 1 flipped: still tied; Guest 2: seat 0"
+    );
     let (standings, over) = LuckyLuau::tally_standings(&o, 3, &[score]);
     assert!(over);
     assert_eq!(standings.ranks, vec![1, 2, 3]);
@@ -481,7 +568,9 @@ fn a_tied_tally_is_broken_by_flipping_guests_in_order_else_shared() {
         vec![0, 1]
     );
     assert_eq!(
-        LuckyLuau::score_tally(&o, 2, 2, &shared).unwrap_err().code(),
+        LuckyLuau::score_tally(&o, 2, 2, &shared)
+            .unwrap_err()
+            .code(),
         "game_over",
         "one lei per player per game"
     );
@@ -497,7 +586,13 @@ fn a_face_down_draw_waits_for_chance_then_is_strung_left_to_right() {
     assert!(LuckyLuau::chance_pending(&state));
     assert!(LuckyLuau::to_act(&state).is_empty());
     LuckyLuau::resolve_chance(&mut state, &Chance::Draw { card: Card::Blue }).unwrap();
-    assert_eq!(state.pending, Some(Pending { card: Card::Blue, face_up: false }));
+    assert_eq!(
+        state.pending,
+        Some(Pending {
+            card: Card::Blue,
+            face_up: false
+        })
+    );
     play(&mut state, 0, string_end());
     assert_eq!(state.seats[0].lei, vec![Slot::Blue]);
     assert_eq!(state.turn, 1, "play continues clockwise");
@@ -505,7 +600,11 @@ fn a_face_down_draw_waits_for_chance_then_is_strung_left_to_right() {
     play(&mut state, 1, string_end());
     draw(&mut state, 0, Card::Red);
     play(&mut state, 0, string_end());
-    assert_eq!(state.seats[0].lei, vec![Slot::Blue, Slot::Red], "appended on the right");
+    assert_eq!(
+        state.seats[0].lei,
+        vec![Slot::Blue, Slot::Red],
+        "appended on the right"
+    );
     assert_eq!(state.face_down.total(), 43);
     LuckyLuau::check_state(&state).unwrap();
 }
@@ -562,11 +661,20 @@ fn tools_may_be_used_on_any_players_turn_but_not_between_ones_own_draw_and_strin
     play(&mut state, 0, Move::DrawFaceDown);
     LuckyLuau::resolve_chance(&mut state, &Chance::Draw { card: Card::Red }).unwrap();
     assert_eq!(refuse(&state, 0, Move::PlaceHook), "tool_not_during_draw");
-    assert_eq!(refuse(&state, 0, Move::Knife { index: 0 }), "tool_not_during_draw");
-    assert_eq!(LuckyLuau::legal_moves(&state, 0), vec![string_end(), Move::Toss]);
+    assert_eq!(
+        refuse(&state, 0, Move::Knife { index: 0 }),
+        "tool_not_during_draw"
+    );
+    assert_eq!(
+        LuckyLuau::legal_moves(&state, 0),
+        vec![string_end(), Move::Toss]
+    );
     play(&mut state, 2, Move::Knife { index: 0 });
     assert_eq!(state.seats[2].cut, Some(Slot::Hook));
-    assert_eq!(refuse(&state, 2, Move::Knife { index: 0 }), "tool_already_used");
+    assert_eq!(
+        refuse(&state, 2, Move::Knife { index: 0 }),
+        "tool_already_used"
+    );
     assert_eq!(refuse(&state, 1, Move::Knife { index: 5 }), "no_such_slot");
     play(&mut state, 0, string_end());
     play(&mut state, 0, Move::PlaceHook);
@@ -588,7 +696,12 @@ fn a_spacer_holds_a_place_that_a_drawn_card_fills_later() {
     let events = play(&mut state, 0, Move::String { spacer: Some(0) });
     assert_eq!(
         events[0],
-        Event::Strung { seat: 0, card: Card::Blue, index: 0, filled_spacer: true }
+        Event::Strung {
+            seat: 0,
+            card: Card::Blue,
+            index: 0,
+            filled_spacer: true
+        }
     );
     assert_eq!(state.seats[0].lei, vec![Slot::Blue, Slot::Red]);
     assert!(state.seats[0].spacer_used);
@@ -608,7 +721,10 @@ fn the_knife_removes_a_slot_from_the_game_and_the_lei_closes_up() {
     play(&mut state, 0, Move::Knife { index: 1 });
     assert_eq!(state.seats[0].lei, vec![Slot::Blue, Slot::Blue]);
     assert_eq!(state.seats[0].cut, Some(Slot::Yellow));
-    assert_eq!(refuse(&state, 0, Move::Knife { index: 0 }), "tool_already_used");
+    assert_eq!(
+        refuse(&state, 0, Move::Knife { index: 0 }),
+        "tool_already_used"
+    );
     assert_eq!(LuckyLuau::score(&state).seats[0].lei_points, 8);
     LuckyLuau::check_state(&state).unwrap();
 }
@@ -620,7 +736,10 @@ fn the_game_continues_after_a_tossed_last_face_down_card_until_the_centre_is_emp
     draw(&mut state, 0, Card::Blue);
     play(&mut state, 0, Move::Toss);
     assert_eq!(state.phase, Phase::Play);
-    assert_eq!(LuckyLuau::legal_moves(&state, 1)[0], Move::DrawFaceUp { card: Card::Blue });
+    assert_eq!(
+        LuckyLuau::legal_moves(&state, 1)[0],
+        Move::DrawFaceUp { card: Card::Blue }
+    );
     assert_eq!(refuse(&state, 1, Move::DrawFaceDown), "pile_empty");
     play(&mut state, 1, Move::DrawFaceUp { card: Card::Blue });
     let events = play(&mut state, 1, string_end());
@@ -637,7 +756,10 @@ fn in_the_end_phase_only_the_knife_and_finish_remain_and_the_last_finish_scores(
     assert_eq!(LuckyLuau::to_act(&state), vec![0, 1]);
     assert_eq!(refuse(&state, 0, Move::DrawFaceDown), "end_phase");
     assert_eq!(refuse(&state, 0, Move::PlaceHook), "tool_not_in_end_phase");
-    let finish = Move::Finish { guests: None, rainbows: None };
+    let finish = Move::Finish {
+        guests: None,
+        rainbows: None,
+    };
     let moves = LuckyLuau::legal_moves(&state, 1);
     assert_eq!(moves[0], finish);
     assert!(moves.contains(&Move::Knife { index: 0 }));
@@ -645,10 +767,16 @@ fn in_the_end_phase_only_the_knife_and_finish_remain_and_the_last_finish_scores(
     play(
         &mut state,
         1,
-        Move::Finish { guests: Some(vec![[1, 0], [0, 0], [0, 0]]), rainbows: None },
+        Move::Finish {
+            guests: Some(vec![[1, 0], [0, 0], [0, 0]]),
+            rainbows: None,
+        },
     );
     assert_eq!(refuse(&state, 1, finish.clone()), "already_finished");
-    assert_eq!(refuse(&state, 1, Move::Knife { index: 0 }), "already_finished");
+    assert_eq!(
+        refuse(&state, 1, Move::Knife { index: 0 }),
+        "already_finished"
+    );
     assert_eq!(LuckyLuau::to_act(&state), vec![0]);
     let events = play(&mut state, 0, finish);
     assert!(matches!(events.last(), Some(Event::GameEnded { .. })));
@@ -662,7 +790,14 @@ fn in_the_end_phase_only_the_knife_and_finish_remain_and_the_last_finish_scores(
 fn finish_is_refused_in_play_and_checks_guests_and_rainbows() {
     let state = new_game(2);
     assert_eq!(
-        refuse(&state, 0, Move::Finish { guests: None, rainbows: None }),
+        refuse(
+            &state,
+            0,
+            Move::Finish {
+                guests: None,
+                rainbows: None
+            }
+        ),
         "not_end_phase"
     );
     let mut state = near_end(&[Card::Rainbow]);
@@ -680,13 +815,29 @@ fn finish_is_refused_in_play_and_checks_guests_and_rainbows() {
     LuckyLuau::check_state(&state).unwrap();
     draw(&mut state, 0, Card::Rainbow);
     play(&mut state, 0, string_end());
-    let bad_guests = Move::Finish { guests: Some(vec![[0, 0]]), rainbows: None };
+    let bad_guests = Move::Finish {
+        guests: Some(vec![[0, 0]]),
+        rainbows: None,
+    };
     assert_eq!(refuse(&state, 0, bad_guests), "wrong_guest_count");
-    let count = Move::Finish { guests: None, rainbows: Some(vec![]) };
+    let count = Move::Finish {
+        guests: None,
+        rainbows: Some(vec![]),
+    };
     assert_eq!(refuse(&state, 0, count), "wrong_rainbow_count");
-    let pink = Move::Finish { guests: None, rainbows: Some(vec![Colour::Pink]) };
+    let pink = Move::Finish {
+        guests: None,
+        rainbows: Some(vec![Colour::Pink]),
+    };
     assert_eq!(refuse(&state, 0, pink), "rainbow_colour_not_adjacent");
-    play(&mut state, 0, Move::Finish { guests: None, rainbows: Some(vec![Colour::Blue]) });
+    play(
+        &mut state,
+        0,
+        Move::Finish {
+            guests: None,
+            rainbows: Some(vec![Colour::Blue]),
+        },
+    );
     LuckyLuau::check_state(&state).unwrap();
 }
 
@@ -706,10 +857,18 @@ fn the_winner_is_the_highest_total_with_guests_and_the_guest_tiebreak() {
     assert_eq!(standings.totals, vec![6, 6]);
     assert_eq!(standings.winners, vec![0], "Guest 2 flipped breaks the tie");
     state.seats[0].guests = vec![[3, 0], [0, 0], [0, 0]];
-    assert_eq!(LuckyLuau::standings(&state).winners, vec![0], "side A bonus counts");
+    assert_eq!(
+        LuckyLuau::standings(&state).winners,
+        vec![0],
+        "side A bonus counts"
+    );
     state.seats[0].guests = vec![[0, 0]; 3];
     state.seats[1].guests = vec![[0, 0]; 3];
-    assert_eq!(LuckyLuau::standings(&state).winners, vec![0, 1], "still tied: shared");
+    assert_eq!(
+        LuckyLuau::standings(&state).winners,
+        vec![0, 1],
+        "still tied: shared"
+    );
 }
 
 // ----- Chance --------------------------------------------------------------------------------
@@ -743,7 +902,10 @@ fn seeded_draws_sample_the_face_down_pile_and_are_reproducible() {
         let Chance::Draw { card } = LuckyLuau::sample_chance(&state, &mut SplitMix(k));
         seen.insert(card);
     }
-    assert_eq!(seen.into_iter().collect::<Vec<_>>(), vec![Card::Green, Card::Mega]);
+    assert_eq!(
+        seen.into_iter().collect::<Vec<_>>(),
+        vec![Card::Green, Card::Mega]
+    );
 }
 
 // ----- Views and redaction --------------------------------------------------------------------
@@ -755,10 +917,26 @@ fn a_face_down_card_is_seen_only_by_its_drawer_until_strung_or_tossed() {
     play(&mut state, 0, Move::DrawFaceDown);
     let events = LuckyLuau::resolve_chance(&mut state, &Chance::Draw { card: Card::Pink }).unwrap();
     let other = LuckyLuau::redact_event(&events[0], Viewer::Seat(1));
-    assert_eq!(other, Event::Drew { seat: 0, face_up: false, card: None });
-    assert_eq!(LuckyLuau::redact_event(&events[0], Viewer::Seat(0)), events[0]);
+    assert_eq!(
+        other,
+        Event::Drew {
+            seat: 0,
+            face_up: false,
+            card: None
+        }
+    );
+    assert_eq!(
+        LuckyLuau::redact_event(&events[0], Viewer::Seat(0)),
+        events[0]
+    );
     let spectator = LuckyLuau::view(&state, Viewer::Spectator);
-    assert_eq!(spectator.pending, Some(PendingView { face_up: false, card: None }));
+    assert_eq!(
+        spectator.pending,
+        Some(PendingView {
+            face_up: false,
+            card: None
+        })
+    );
     assert_eq!(spectator.face_down, None);
     assert!(spectator.legal_moves.is_empty());
     let drawer = LuckyLuau::view(&state, Viewer::Seat(0));
@@ -766,8 +944,15 @@ fn a_face_down_card_is_seen_only_by_its_drawer_until_strung_or_tossed() {
     assert_eq!(drawer.legal_moves, vec![string_end(), Move::Toss]);
     let full = LuckyLuau::view(&state, Viewer::Full);
     assert_eq!(full.face_down, Some(state.face_down));
-    let face_up = Event::Drew { seat: 0, face_up: true, card: Some(Card::Red) };
-    assert_eq!(LuckyLuau::redact_event(&face_up, Viewer::Spectator), face_up);
+    let face_up = Event::Drew {
+        seat: 0,
+        face_up: true,
+        card: Some(Card::Red),
+    };
+    assert_eq!(
+        LuckyLuau::redact_event(&face_up, Viewer::Spectator),
+        face_up
+    );
 }
 
 // ----- check_state ----------------------------------------------------------------------------
@@ -799,7 +984,10 @@ fn inconsistent_states_are_rejected_with_stable_codes() {
     s.seats[0].guests = vec![[0, 0]; 3];
     assert_eq!(code(&s), "phase_contradiction");
     let mut s = good.clone();
-    s.chance = Some(PendingChance::Draw { seat: 1, pile: s.face_down });
+    s.chance = Some(PendingChance::Draw {
+        seat: 1,
+        pile: s.face_down,
+    });
     assert_eq!(code(&s), "chance_mismatch");
     let mut s = good.clone();
     s.options.first_player = 4;
@@ -816,7 +1004,10 @@ fn every_violation_code_is_its_serde_tag() {
     let all = vec![
         V::GameOver,
         V::ChancePending { seat: 0 },
-        V::NoSuchSeat { seat: 9, players: 2 },
+        V::NoSuchSeat {
+            seat: 9,
+            players: 2,
+        },
         V::NotYourTurn { seat: 1, turn: 0 },
         V::DrawnCardPending,
         V::NoDrawnCard,
@@ -831,16 +1022,38 @@ fn every_violation_code_is_its_serde_tag() {
         V::EndPhase,
         V::NotEndPhase,
         V::AlreadyFinished { seat: 0 },
-        V::WrongGuestCount { expected: 3, got: 1 },
+        V::WrongGuestCount {
+            expected: 3,
+            got: 1,
+        },
         V::GuestBonusOutOfRange { points: 5000 },
-        V::WrongRainbowCount { expected: 1, got: 0 },
-        V::RainbowColourNotAdjacent { position: 1, colour: Colour::Pink },
+        V::WrongRainbowCount {
+            expected: 1,
+            got: 0,
+        },
+        V::RainbowColourNotAdjacent {
+            position: 1,
+            colour: Colour::Pink,
+        },
         V::NoChancePending,
         V::CardNotInPile { card: Card::Blue },
-        V::WrongLeiCount { expected: 2, got: 1 },
-        V::UnknownCardWord { seat: 0, word: "x".into() },
-        V::TooManyCards { card: Card::Mega, count: 3, copies: 2 },
-        V::ToolUsedTwice { seat: 0, tool: Tool::Hook },
+        V::WrongLeiCount {
+            expected: 2,
+            got: 1,
+        },
+        V::UnknownCardWord {
+            seat: 0,
+            word: "x".into(),
+        },
+        V::TooManyCards {
+            card: Card::Mega,
+            count: 3,
+            copies: 2,
+        },
+        V::ToolUsedTwice {
+            seat: 0,
+            tool: Tool::Hook,
+        },
     ];
     for v in all {
         let json = serde_json::to_value(&v).unwrap();
