@@ -9,6 +9,7 @@ pub mod chance;
 pub mod luck_plus;
 pub mod lucky_dice;
 pub mod lucky_jack;
+pub mod lucky_luau;
 pub mod plus_minus;
 pub mod standings;
 
@@ -227,6 +228,7 @@ pub enum GameKind {
     LuckyDice,
     LuckPlus,
     PlusMinus,
+    LuckyLuau,
 }
 
 impl GameKind {
@@ -235,6 +237,7 @@ impl GameKind {
         GameKind::LuckyDice,
         GameKind::LuckPlus,
         GameKind::PlusMinus,
+        GameKind::LuckyLuau,
     ];
 
     /// The URL and storage name of the game.
@@ -244,6 +247,7 @@ impl GameKind {
             GameKind::LuckyDice => "lucky-dice",
             GameKind::LuckPlus => "luck-plus",
             GameKind::PlusMinus => "plus-minus",
+            GameKind::LuckyLuau => "lucky-luau",
         }
     }
 
@@ -254,6 +258,7 @@ impl GameKind {
             GameKind::LuckyDice => "Lucky Dice",
             GameKind::LuckPlus => "Luck Plus",
             GameKind::PlusMinus => "Plus & Minus",
+            GameKind::LuckyLuau => "Lucky Luau",
         }
     }
 
@@ -268,7 +273,7 @@ pub mod any {
     use serde::Serialize;
     use utoipa::ToSchema;
 
-    use super::{luck_plus, lucky_dice, lucky_jack, plus_minus};
+    use super::{luck_plus, lucky_dice, lucky_jack, lucky_luau, plus_minus};
 
     /// A move of any game (the match's or the path's game decides which).
     #[derive(Serialize, ToSchema)]
@@ -278,6 +283,7 @@ pub mod any {
         LuckyDice(lucky_dice::Move),
         LuckPlus(luck_plus::Move),
         PlusMinus(plus_minus::Move),
+        LuckyLuau(lucky_luau::Move),
     }
 
     /// A full state of any game.
@@ -288,6 +294,7 @@ pub mod any {
         LuckyDice(lucky_dice::State),
         LuckPlus(luck_plus::State),
         PlusMinus(plus_minus::State),
+        LuckyLuau(lucky_luau::State),
     }
 
     /// A chance outcome of any game: a deal, drawn cards, dice faces.
@@ -298,6 +305,7 @@ pub mod any {
         LuckyDice(lucky_dice::Chance),
         LuckPlus(luck_plus::Chance),
         PlusMinus(plus_minus::Chance),
+        LuckyLuau(lucky_luau::Chance),
     }
 
     /// What one viewer sees of a state of any game.
@@ -308,6 +316,7 @@ pub mod any {
         LuckyDice(lucky_dice::View),
         LuckPlus(luck_plus::View),
         PlusMinus(plus_minus::View),
+        LuckyLuau(lucky_luau::View),
     }
 
     /// What happened, in any game.
@@ -318,6 +327,7 @@ pub mod any {
         LuckyDice(lucky_dice::Event),
         LuckPlus(luck_plus::Event),
         PlusMinus(plus_minus::Event),
+        LuckyLuau(lucky_luau::Event),
     }
 
     /// The itemised score of any game.
@@ -328,6 +338,7 @@ pub mod any {
         LuckyDice(lucky_dice::Score),
         LuckPlus(luck_plus::Score),
         PlusMinus(plus_minus::Score),
+        LuckyLuau(lucky_luau::Score),
     }
 
     /// Options of any game.
@@ -338,6 +349,7 @@ pub mod any {
         LuckyDice(lucky_dice::Options),
         LuckPlus(luck_plus::Options),
         PlusMinus(plus_minus::Options),
+        LuckyLuau(lucky_luau::Options),
     }
 
     /// A round of any game as a score sheet describes it.
@@ -348,6 +360,7 @@ pub mod any {
         LuckyDice(lucky_dice::Tally),
         LuckPlus(luck_plus::Tally),
         PlusMinus(plus_minus::Tally),
+        LuckyLuau(lucky_luau::Tally),
     }
 
     /// A described round of any game, scored.
@@ -358,6 +371,7 @@ pub mod any {
         LuckyDice(lucky_dice::RoundTally),
         LuckPlus(luck_plus::HandResult),
         PlusMinus(plus_minus::RoundResult),
+        LuckyLuau(lucky_luau::Score),
     }
 }
 
@@ -381,6 +395,10 @@ macro_rules! with_game {
             }
             $crate::games::GameKind::PlusMinus => {
                 type $G = $crate::games::plus_minus::PlusMinus;
+                $body
+            }
+            $crate::games::GameKind::LuckyLuau => {
+                type $G = $crate::games::lucky_luau::LuckyLuau;
                 $body
             }
         }

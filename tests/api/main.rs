@@ -5,6 +5,7 @@ mod history;
 mod hosted;
 mod luck_plus;
 mod lucky_dice;
+mod lucky_luau;
 mod plus_minus;
 mod sheets;
 mod stateless;

@@ -1,0 +1,281 @@
+//! Lucky Luau (CardLords, Jeff Boltz): a 2–6 player lei-building card game.
+//!
+//! Rules reference: `docs/rules/lucky-luau.md` (the rulebook plus RULINGS.md §4). The module is
+//! pure: chance arrives only as [`Chance`] outcomes (which card a face-down draw turned up),
+//! sampled by [`Game::sample_chance`] from a lent [`Randomness`] or reported by a physical table.
+
+mod cards;
+mod check;
+mod rules;
+pub mod scoring;
+mod view;
+mod wire;
+pub mod words;
+
+#[cfg(test)]
+mod tests;
+
+pub use cards::{Card, Colour, Counts, Slot, PILE_SIZE};
+pub use wire::*;
+
+use super::{Game, GameKind, Inconsistency, OptionsError, Randomness, Seat, Standings, Viewer};
+
+/// Largest value accepted for `pink_value` and `ti_value`.
+pub const MAX_CARD_VALUE: i64 = 20;
+
+/// The Lucky Luau rules engine.
+pub struct LuckyLuau;
+
+impl Game for LuckyLuau {
+    const KIND: GameKind = GameKind::LuckyLuau;
+    const RULES_VERSION: &'static str = "lucky-luau/1";
+    const MIN_PLAYERS: usize = 2;
+    const MAX_PLAYERS: usize = 6;
+
+    type Options = Options;
+    type State = State;
+    type Move = Move;
+    type Chance = Chance;
+    type Event = Event;
+    type View = View;
+    type Score = Score;
+    type Violation = LuckyLuauViolation;
+    type Tally = Tally;
+    type TallyScore = Score;
+
+    fn validate_options(options: &Options, players: usize) -> Result<(), OptionsError> {
+        if !(Self::MIN_PLAYERS..=Self::MAX_PLAYERS).contains(&players) {
+            return Err(OptionsError {
+                option: "players",
+                detail: format!(
+                    "Lucky Luau is played by 2 to 6 players (6 tool sets), not {players}"
+                ),
+            });
+        }
+        for (option, value) in [
+            ("pink_value", options.pink_value),
+            ("ti_value", options.ti_value),
+        ] {
+            if !(0..=MAX_CARD_VALUE).contains(&value) {
+                return Err(OptionsError {
+                    option,
+                    detail: format!("a card value is 0 to {MAX_CARD_VALUE}, not {value}"),
+                });
+            }
+        }
+        if options.orange_colours[0] == options.orange_colours[1] {
+            return Err(OptionsError {
+                option: "orange_colours",
+                detail: "a rare flower is made of two different colours".into(),
+            });
+        }
+        if options.unused_tools_in_pile {
+            return Err(OptionsError {
+                option: "unused_tools_in_pile",
+                detail: "only false is supported: the rulebook gives no rule for drawing a tool"
+                    .into(),
+            });
+        }
+        if options.first_player >= players {
+            return Err(OptionsError {
+                option: "first_player",
+                detail: format!(
+                    "seat {} does not exist with {players} players",
+                    options.first_player
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    fn setup(options: Options, players: usize) -> State {
+        State {
+            players,
+            turn: options.first_player,
+            options,
+            phase: Phase::Play,
+            face_down: Counts::full_pile(),
+            face_up: Counts::default(),
+            seats: vec![Player::default(); players],
+            pending: None,
+            chance: None,
+        }
+    }
+
+    fn check_state(state: &State) -> Result<(), Inconsistency> {
+        check::check_state(state)
+    }
+
+    fn to_act(state: &State) -> Vec<Seat> {
+        rules::to_act(state)
+    }
+
+    fn chance_pending(state: &State) -> bool {
+        state.chance.is_some()
+    }
+
+    fn sample_chance(state: &State, rng: &mut dyn Randomness) -> Chance {
+        let PendingChance::Draw { pile, .. } = state
+            .chance
+            .as_ref()
+            .expect("sample_chance needs a pending chance event");
+        let cards = pile.canonical();
+        Chance::Draw {
+            card: cards[rng.below(cards.len())],
+        }
+    }
+
+    fn resolve_chance(
+        state: &mut State,
+        outcome: &Chance,
+    ) -> Result<Vec<Event>, LuckyLuauViolation> {
+        rules::resolve_chance(state, outcome)
+    }
+
+    fn legal_moves(state: &State, seat: Seat) -> Vec<Move> {
+        rules::legal_moves(state, seat)
+    }
+
+    fn validate(state: &State, seat: Seat, mv: &Move) -> Result<(), LuckyLuauViolation> {
+        rules::validate(state, seat, mv)
+    }
+
+    fn apply(state: &mut State, seat: Seat, mv: &Move) -> Vec<Event> {
+        rules::apply(state, seat, mv)
+    }
+
+    fn is_over(state: &State) -> bool {
+        state.phase == Phase::Over
+    }
+
+    fn score(state: &State) -> Score {
+        score(state)
+    }
+
+    fn standings(state: &State) -> Standings {
+        scoring::rank(&score(state).seats, Self::is_over(state))
+    }
+
+    fn view(state: &State, viewer: Viewer) -> View {
+        view::view(state, viewer)
+    }
+
+    fn redact_event(event: &Event, viewer: Viewer) -> Event {
+        view::redact_event(event, viewer)
+    }
+
+    fn score_tally(
+        options: &Options,
+        players: usize,
+        round: u32,
+        tally: &Tally,
+    ) -> Result<Score, LuckyLuauViolation> {
+        if round > 1 {
+            return Err(LuckyLuauViolation::GameOver);
+        }
+        score_described(options, players, tally)
+    }
+
+    fn tally_points(score: &Score) -> Vec<i64> {
+        score.totals.clone()
+    }
+
+    fn tally_standings(_options: &Options, players: usize, rounds: &[Score]) -> (Standings, bool) {
+        match rounds.last() {
+            Some(score) => (scoring::rank(&score.seats, true), true),
+            None => (
+                Standings::rank(vec![0; players], super::Order::HighestWins, false),
+                false,
+            ),
+        }
+    }
+}
+
+/// The leis of a state scored as they stand (final once the game is over), with Guest bonuses
+/// reported at finish and the tiebreak.
+pub fn score(state: &State) -> Score {
+    let seats: Vec<SeatScore> = state
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(seat, player)| {
+            let declared = rules::declared_of(player);
+            let scored = |declared: &[Option<Colour>]| {
+                scoring::seat_score(
+                    &state.options,
+                    seat,
+                    None,
+                    &player.lei,
+                    player.cut,
+                    declared,
+                    &player.guests,
+                )
+            };
+            // Declarations are checked at finish; a lei without them always scores.
+            scored(&declared)
+                .or_else(|_| scored(&[]))
+                .expect("a lei without declarations always scores")
+        })
+        .collect();
+    finish_score(seats, state.phase == Phase::Over)
+}
+
+fn finish_score(seats: Vec<SeatScore>, over: bool) -> Score {
+    let standings = scoring::rank(&seats, over);
+    Score {
+        totals: standings.totals,
+        winners: standings.winners,
+        seats,
+    }
+}
+
+/// Scores a table's described leis: parses the words, checks the cards exist (no more copies
+/// than the game has, one tool of each kind per player), then scores each lei with the code
+/// play uses.
+pub fn score_described(
+    options: &Options,
+    players: usize,
+    tally: &Tally,
+) -> Result<Score, LuckyLuauViolation> {
+    if tally.leis.len() != players {
+        return Err(LuckyLuauViolation::WrongLeiCount {
+            expected: players,
+            got: tally.leis.len(),
+        });
+    }
+    let parsed: Vec<words::ParsedLei> = tally
+        .leis
+        .iter()
+        .enumerate()
+        .map(|(seat, lei)| words::parse_lei(seat, &lei.lei))
+        .collect::<Result<_, _>>()?;
+    let used = Counts::of(parsed.iter().flat_map(words::cards_of));
+    if let Some(card) = Card::ALL.into_iter().find(|&c| used.get(c) > c.copies()) {
+        return Err(LuckyLuauViolation::TooManyCards {
+            card,
+            count: used.get(card),
+            copies: card.copies(),
+        });
+    }
+    let seats = tally
+        .leis
+        .iter()
+        .zip(&parsed)
+        .enumerate()
+        .map(|(seat, (described, lei))| {
+            if let Some(guests) = &described.guests {
+                scoring::check_guests(guests)?;
+            }
+            scoring::seat_score(
+                options,
+                seat,
+                described.player.clone(),
+                &lei.lei,
+                lei.cut,
+                &lei.declared,
+                described.guests.as_deref().unwrap_or(&[]),
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(finish_score(seats, true))
+}
