@@ -18,7 +18,9 @@ mod tests;
 pub use cards::{Card, Colour, Counts, Slot, PILE_SIZE};
 pub use wire::*;
 
-use super::{Game, GameKind, Inconsistency, OptionsError, Randomness, Seat, Standings, Viewer};
+use super::{
+    Game, GameKind, Highlights, Inconsistency, OptionsError, Randomness, Seat, Standings, Viewer,
+};
 
 /// Largest value accepted for `pink_value` and `ti_value`.
 pub const MAX_CARD_VALUE: i64 = 20;
@@ -176,6 +178,15 @@ impl Game for LuckyLuau {
         score_described(options, players, tally)
     }
 
+    fn highlights(state: &State) -> Vec<Highlights> {
+        best_leis(&score(state))
+    }
+
+    fn tally_highlights(_players: usize, rounds: &[Score]) -> Vec<Highlights> {
+        // A Luau game is one round: its score sheet has the one entry.
+        rounds.last().map(best_leis).unwrap_or_default()
+    }
+
     fn tally_points(score: &Score) -> Vec<i64> {
         score.totals.clone()
     }
@@ -278,4 +289,13 @@ pub fn score_described(
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(finish_score(seats, true))
+}
+
+/// Statistics' brag figure: the lei's own points (before Guests), kept as a best.
+fn best_leis(score: &Score) -> Vec<Highlights> {
+    score
+        .seats
+        .iter()
+        .map(|seat| Highlights::from([("best_lei".to_owned(), seat.lei_points)]))
+        .collect()
 }
