@@ -165,3 +165,84 @@ async fn an_entry_that_breaks_the_rules_or_comes_without_the_owner_token_is_refu
         StatusCode::NOT_FOUND
     );
 }
+
+/// Every game keeps a score sheet in its own terms: one valid round is scored by the game, and
+/// one the rules make impossible is refused with the game's own code.
+#[tokio::test]
+async fn every_game_keeps_a_score_sheet_scored_by_its_own_rules() {
+    let app = spawn_app().await;
+    let cases = [
+        (
+            "lucky-jack",
+            2,
+            json!({"jackpot": {"seat": 1, "symbol": "seven", "size": 3}}),
+            vec![0, 6000],
+            json!({"jackpot": {"seat": 1, "symbol": "seven", "size": 2}}),
+            "invalid_jackpot_size",
+        ),
+        (
+            "luck-plus",
+            3,
+            json!({"out": [{"seat": 1, "luck_out": false}], "cards_left": [["GO-3", "LP"], [], ["DBL", "TR-7"]]}),
+            vec![0, 1, 0],
+            json!({"out": [], "cards_left": [["GO-3"], ["GO-4"], ["GO-5"]]}),
+            "no_one_out",
+        ),
+        (
+            "lucky-dice",
+            2,
+            json!({"emptied": [0]}),
+            vec![1, 0],
+            json!({"emptied": []}),
+            "no_round_winner",
+        ),
+        (
+            "lucky-luau",
+            2,
+            json!({"leis": [
+                {"lei": "blue red purple blue cut:yellow hook kukui blue rainbow", "guests": [[0, 0], [0, 0], [0, 0]]},
+                {"lei": "red red", "guests": [[0, 0], [0, 0], [0, 0]]}]}),
+            vec![33, 6],
+            json!({"leis": [{"lei": "blue dragon"}, {"lei": "red"}]}),
+            "unknown_card_word",
+        ),
+        (
+            "plus-minus",
+            3,
+            json!({"players": [
+                {"plus": ["K", "Q", "7"], "minus": ["5"], "hand": ["A"]},
+                {"plus": ["2"], "minus": ["10", "J"], "hand": []},
+                {"plus": ["A", "A"], "minus": [], "hand": ["9", "3"]}]}),
+            vec![-5, -15, 35],
+            json!({"players": [{"plus": ["A", "A", "A"]}, {"hand": ["A", "A"]}, {}]}),
+            "too_many_of_rank",
+        ),
+    ];
+    for (game, players, good, points, bad, code) in cases {
+        let names: Vec<Value> = (0..players)
+            .map(|i| json!({ "name": format!("P{i}") }))
+            .collect();
+        let created = app
+            .post("/v1/sheets", &json!({"game": game, "players": names}), None)
+            .await;
+        assert_eq!(
+            created.status,
+            StatusCode::CREATED,
+            "{game}: {}",
+            created.body
+        );
+        let id = created.body["sheet"]["id"].as_str().unwrap().to_owned();
+        let token = created.body["owner_token"].as_str().unwrap().to_owned();
+        let refused = enter(&app, &id, &token, json!({ "tally": bad })).await;
+        assert!(refused.status.is_client_error(), "{game}: {}", refused.body);
+        assert_eq!(refused.body["code"], code, "{game}: {}", refused.body);
+        let scored = enter(&app, &id, &token, json!({ "tally": good })).await;
+        assert_eq!(scored.status, StatusCode::OK, "{game}: {}", scored.body);
+        assert_eq!(scored.body["rounds"][0]["points"], json!(points), "{game}");
+        assert_eq!(
+            scored.body["version"], 1,
+            "{game}: the refused entry stored nothing"
+        );
+    }
+    app.audit_snapshots().await;
+}
