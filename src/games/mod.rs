@@ -131,6 +131,22 @@ pub trait Game {
 
     fn validate_options(options: &Self::Options, players: usize) -> Result<(), OptionsError>;
 
+    /// The player-count rule every game's options share; `validate_options` calls it first.
+    fn check_players(players: usize) -> Result<(), OptionsError> {
+        if (Self::MIN_PLAYERS..=Self::MAX_PLAYERS).contains(&players) {
+            return Ok(());
+        }
+        Err(OptionsError {
+            option: "players",
+            detail: format!(
+                "{} is played by {} to {} players, not {players}",
+                Self::KIND.title(),
+                Self::MIN_PLAYERS,
+                Self::MAX_PLAYERS
+            ),
+        })
+    }
+
     /// The state before anything has happened: normally with the first deal pending as chance.
     /// Call only with options that passed [`Game::validate_options`].
     fn setup(options: Self::Options, players: usize) -> Self::State;

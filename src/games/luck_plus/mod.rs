@@ -46,12 +46,7 @@ impl Game for LuckPlus {
     type TallyScore = HandResult;
 
     fn validate_options(options: &Options, players: usize) -> Result<(), OptionsError> {
-        if !(Self::MIN_PLAYERS..=Self::MAX_PLAYERS).contains(&players) {
-            return Err(OptionsError {
-                option: "players",
-                detail: format!("Luck Plus is played by 2 to 8 players, not {players}"),
-            });
-        }
+        Self::check_players(players)?;
         if options.dealer >= players {
             return Err(OptionsError {
                 option: "dealer",

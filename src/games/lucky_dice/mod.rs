@@ -48,12 +48,7 @@ impl Game for LuckyDice {
     type TallyScore = RoundTally;
 
     fn validate_options(options: &Options, players: usize) -> Result<(), OptionsError> {
-        if !(Self::MIN_PLAYERS..=Self::MAX_PLAYERS).contains(&players) {
-            return Err(OptionsError {
-                option: "players",
-                detail: format!("Lucky Dice is played by 2 to 6 players, not {players}"),
-            });
-        }
+        Self::check_players(players)?;
         let set = options.coaster_set.len();
         if set < players || set > MAX_COASTER_SET {
             return Err(OptionsError {

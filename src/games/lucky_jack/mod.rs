@@ -48,12 +48,7 @@ impl Game for LuckyJack {
     type TallyScore = RoundResult;
 
     fn validate_options(options: &Options, players: usize) -> Result<(), OptionsError> {
-        if !(Self::MIN_PLAYERS..=Self::MAX_PLAYERS).contains(&players) {
-            return Err(OptionsError {
-                option: "players",
-                detail: format!("Lucky Jack is played by 2 to 6 players, not {players}"),
-            });
-        }
+        Self::check_players(players)?;
         if options.rounds != 3 && options.rounds != 5 {
             return Err(OptionsError {
                 option: "rounds",

@@ -46,14 +46,7 @@ impl Game for LuckyLuau {
     type TallyScore = Score;
 
     fn validate_options(options: &Options, players: usize) -> Result<(), OptionsError> {
-        if !(Self::MIN_PLAYERS..=Self::MAX_PLAYERS).contains(&players) {
-            return Err(OptionsError {
-                option: "players",
-                detail: format!(
-                    "Lucky Luau is played by 2 to 6 players (6 tool sets), not {players}"
-                ),
-            });
-        }
+        Self::check_players(players)?;
         for (option, value) in [
             ("pink_value", options.pink_value),
             ("ti_value", options.ti_value),

@@ -48,12 +48,7 @@ impl Game for PlusMinus {
     type TallyScore = RoundResult;
 
     fn validate_options(options: &Options, players: usize) -> Result<(), OptionsError> {
-        if !(Self::MIN_PLAYERS..=Self::MAX_PLAYERS).contains(&players) {
-            return Err(OptionsError {
-                option: "players",
-                detail: format!("Plus & Minus is played by 3 to 6 players, not {players}"),
-            });
-        }
+        Self::check_players(players)?;
         if options.rounds == Some(0) {
             return Err(OptionsError {
                 option: "rounds",
