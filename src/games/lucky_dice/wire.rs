@@ -131,7 +131,12 @@ impl Default for Options {
 /// arrival decides.
 #[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq, Hash)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-#[schema(example = json!({"type": "roll", "dice": 3}))]
+#[schema(examples(
+    json!({"type": "roll", "dice": 3}),
+    json!({"type": "extra_roll", "dice": 2}),
+    json!({"type": "stop"}),
+    json!({"type": "finish_extra_rolls"})
+))]
 #[schema(as = LuckyDiceMove)]
 pub enum Move {
     /// During the race: roll all the dice the seat holds. The faces are a chance event for this

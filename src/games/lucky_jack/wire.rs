@@ -58,7 +58,14 @@ impl Default for Options {
 /// A move proposed by a seat.
 #[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq, Hash)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-#[schema(example = json!({"type": "discard", "card": "bell", "jackpot": false}))]
+#[schema(examples(
+    json!({"type": "discard", "card": "bell"}),
+    json!({"type": "discard", "card": "jack", "jackpot": true}),
+    json!({"type": "draw"}),
+    json!({"type": "keep"}),
+    json!({"type": "discard_drawn"}),
+    json!({"type": "take_it"})
+))]
 #[schema(as = LuckyJackMove)]
 pub enum Move {
     /// Options 1–3: discard a card from the hand (hand of at least 4 at turn start). A lower

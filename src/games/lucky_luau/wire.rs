@@ -91,7 +91,17 @@ impl Default for Options {
 /// A move proposed by a seat.
 #[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq, Hash)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-#[schema(example = json!({"type": "draw_face_down"}))]
+#[schema(examples(
+    json!({"type": "draw_face_down"}),
+    json!({"type": "draw_face_up", "card": "rainbow"}),
+    json!({"type": "string"}),
+    json!({"type": "string", "spacer": 3}),
+    json!({"type": "toss"}),
+    json!({"type": "place_spacer"}),
+    json!({"type": "place_hook"}),
+    json!({"type": "knife", "index": 4}),
+    json!({"type": "finish", "guests": [[0, 2], [1, 0], [0, 0]], "rainbows": ["blue"]})
+))]
 #[schema(as = LuckyLuauMove)]
 pub enum Move {
     /// On your turn: draw a face-down card from the pile (a `draw` chance outcome says which).

@@ -88,8 +88,15 @@ pub struct StackRef {
 /// A move proposed by a seat.
 #[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq, Hash)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-#[schema(example = json!({"type": "play", "card": "10", "stack": {"seat": 0, "stack": "plus"},
-    "swap": [{"seat": 1, "stack": "plus"}, {"seat": 2, "stack": "minus"}]}))]
+#[schema(examples(
+    json!({"type": "play", "card": "7", "stack": {"seat": 2, "stack": "plus"}}),
+    json!({"type": "play", "card": "10", "stack": {"seat": 1, "stack": "plus"},
+           "swap": [{"seat": 0, "stack": "minus"}, {"seat": 2, "stack": "minus"}]}),
+    json!({"type": "play", "card": "K", "stack": {"seat": 0, "stack": "plus"}, "king_targets": [1, 2]}),
+    json!({"type": "forfeit"}),
+    json!({"type": "pass", "card": "Q"}),
+    json!({"type": "choose_face_up", "cards": ["Q", "4"]})
+))]
 #[schema(as = PlusMinusMove)]
 pub enum Move {
     /// Play one hand card onto any stack whose top is the same rank, one above or one below, or
