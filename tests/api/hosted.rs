@@ -534,3 +534,72 @@ async fn a_match_played_under_other_rules_is_never_replayed_under_these() {
     let listed = app.get("/v1/matches", None).await;
     assert_eq!(listed.body["items"][0]["id"], id.as_str());
 }
+
+#[tokio::test]
+async fn idempotent_retries_racing_each_other_store_one_move_and_share_one_answer() {
+    let app = spawn_app().await;
+    let created = app
+        .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
+        .await;
+    let id = id(&created);
+    let seat = created["match"]["to_act"][0].as_u64().unwrap() as usize;
+    let token = seat_token(&created, seat);
+    let attempts = (0..32).map(|_| {
+        app.send(
+            app.client
+                .post(format!("{}/v1/matches/{id}/moves", app.base))
+                .bearer_auth(&token)
+                .header("Idempotency-Key", "the-same-draw")
+                .json(&json!({"move": {"type": "draw"}})),
+        )
+    });
+    let replies = futures_util::future::join_all(attempts).await;
+    assert!(
+        replies.iter().all(|r| r.status == StatusCode::OK),
+        "every retry gets the answer"
+    );
+    assert!(
+        replies.iter().all(|r| r.body == replies[0].body),
+        "and the same answer"
+    );
+    let log = app
+        .get(&format!("/v1/matches/{id}/log"), Some(&owner(&created)))
+        .await;
+    let moves = log.body["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| !e["seat"].is_null())
+        .count();
+    assert_eq!(moves, 1, "one stored move");
+    app.audit_snapshots().await;
+}
+
+#[tokio::test]
+async fn two_service_instances_on_one_database_lose_no_update() {
+    let app = spawn_app().await;
+    let second = app.second_instance().await;
+    let created = app
+        .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
+        .await;
+    let id = id(&created);
+    let seat = created["match"]["to_act"][0].as_u64().unwrap() as usize;
+    let token = seat_token(&created, seat);
+    // The same ply through both instances at once: exactly one wins.
+    let body = json!({"expected_version": 1, "move": {"type": "draw"}});
+    let path = format!("/v1/matches/{id}/moves");
+    let (a, b) = tokio::join!(
+        app.post(&path, &body, Some(&token)),
+        second.post(&path, &body, Some(&token))
+    );
+    let mut statuses = [a.status, b.status];
+    statuses.sort();
+    assert_eq!(statuses, [StatusCode::OK, StatusCode::CONFLICT]);
+    // Each instance sees what the other wrote.
+    let through_second = second.get(&format!("/v1/matches/{id}"), None).await;
+    assert_eq!(
+        through_second.body["version"],
+        app.get(&format!("/v1/matches/{id}"), None).await.body["version"]
+    );
+    app.audit_snapshots().await;
+}

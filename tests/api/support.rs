@@ -127,6 +127,19 @@ impl TestApp {
             .unwrap();
     }
 
+    /// Another instance of the service on this test's database, as a second replica would be.
+    pub async fn second_instance(&self) -> TestApp {
+        let name = self.database.as_ref().expect("a test database");
+        let url = format!("{}/{name}", server_url());
+        let store = Store::new(&url, 4);
+        store.prepare().await.unwrap();
+        TestApp {
+            base: start(store, url),
+            client: reqwest::Client::new(),
+            database: None,
+        }
+    }
+
     /// Checks every stored match: its snapshot equals the replay of its log from setup, and its
     /// version is the length of its log.
     pub async fn audit_snapshots(&self) {
