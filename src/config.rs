@@ -15,6 +15,13 @@ pub struct Settings {
     pub body_limit_bytes: usize,
     /// `WORKERS`: HTTP worker threads (defaults to the number of cores).
     pub workers: Option<usize>,
+    /// `RATE_LIMIT_PER_SECOND`: sustained requests per second per client IP; 0 turns limiting off.
+    pub rate_limit_per_second: u32,
+    /// `RATE_LIMIT_BURST`: requests a client IP may send at once before the sustained rate applies.
+    pub rate_limit_burst: u32,
+    /// `CORS_ALLOWED_ORIGINS`: comma-separated origins browsers may call from (`*` for any);
+    /// empty (the default) sends no CORS headers.
+    pub cors_allowed_origins: Vec<String>,
 }
 
 pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/referee";
@@ -39,6 +46,16 @@ impl Settings {
             pool_size: parsed("DATABASE_POOL_SIZE", 8)?,
             body_limit_bytes: parsed("BODY_LIMIT_BYTES", 256 * 1024)?,
             workers: var("WORKERS").map(|_| parsed("WORKERS", 0)).transpose()?,
+            rate_limit_per_second: parsed("RATE_LIMIT_PER_SECOND", 100)?,
+            rate_limit_burst: parsed("RATE_LIMIT_BURST", 200)?,
+            cors_allowed_origins: var("CORS_ALLOWED_ORIGINS")
+                .map(|v| {
+                    v.split(',')
+                        .map(|o| o.trim().to_owned())
+                        .filter(|o| !o.is_empty())
+                        .collect()
+                })
+                .unwrap_or_default(),
         })
     }
 }

@@ -4,6 +4,7 @@
 
 mod exports;
 mod games;
+mod limits;
 mod matches;
 mod ops;
 mod sheets;
@@ -13,7 +14,7 @@ use std::net::TcpListener;
 
 use actix_web::dev::{Server, ServiceRequest, ServiceResponse};
 use actix_web::http::{header, Method};
-use actix_web::{web, App, HttpRequest, HttpServer, ResponseError};
+use actix_web::{middleware, web, App, HttpRequest, HttpServer, ResponseError};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::OpenApi as Spec;
 use utoipa::{Modify, OpenApi};
@@ -270,9 +271,20 @@ pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::
     let table = web::Data::new(method_table(&spec));
     let store = web::Data::new(store);
     let limit = settings.body_limit_bytes;
+    // Built once: every worker's limiter shares the same buckets.
+    let limiter = limits::rate_limiter(settings);
+    let origins = settings.cors_allowed_origins.clone();
     let mut server = HttpServer::new(move || {
         let table = table.clone();
         App::new()
+            .wrap(middleware::Condition::new(
+                limiter.is_some(),
+                limits::governor(limiter.as_ref().unwrap_or(&limits::UNLIMITED)),
+            ))
+            .wrap(middleware::Condition::new(
+                !origins.is_empty(),
+                limits::cors(&origins),
+            ))
             .wrap(tracing_actix_web::TracingLogger::default())
             .app_data(store.clone())
             .app_data(json_config(limit))

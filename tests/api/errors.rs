@@ -205,3 +205,69 @@ async fn the_docs_page_and_the_spec_are_served_without_internet() {
     );
     assert_eq!(app.get("/readyz", None).await.status, StatusCode::OK);
 }
+
+#[tokio::test]
+async fn a_client_over_its_rate_gets_429_with_retry_after() {
+    let app = crate::support::spawn_app_with(|s| {
+        s.rate_limit_per_second = 1;
+        s.rate_limit_burst = 3;
+    })
+    .await;
+    let mut statuses = Vec::new();
+    let mut limited = None;
+    for _ in 0..8 {
+        let reply = app.get("/v1/games", None).await;
+        statuses.push(reply.status);
+        if reply.status == StatusCode::TOO_MANY_REQUESTS {
+            limited = Some(reply);
+        }
+    }
+    assert_eq!(&statuses[..3], &[StatusCode::OK; 3], "the burst passes");
+    let limited = limited.expect("past the burst, requests are limited");
+    assert_problem(&limited, StatusCode::TOO_MANY_REQUESTS, "rate_limited");
+    assert!(
+        limited.headers["retry-after"]
+            .to_str()
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+            >= 1
+    );
+}
+
+#[tokio::test]
+async fn browsers_may_call_from_configured_origins_only() {
+    let app = crate::support::spawn_app_with(|_| {}).await;
+    let allowed = app
+        .send(
+            app.client
+                .get(format!("{}/v1/games", app.base))
+                .header("Origin", "https://companion.example"),
+        )
+        .await;
+    assert_eq!(
+        allowed.headers["access-control-allow-origin"],
+        "https://companion.example"
+    );
+    let preflight = app
+        .send(
+            app.client
+                .request(reqwest::Method::OPTIONS, format!("{}/v1/matches", app.base))
+                .header("Origin", "https://companion.example")
+                .header("Access-Control-Request-Method", "POST")
+                .header(
+                    "Access-Control-Request-Headers",
+                    "authorization, content-type",
+                ),
+        )
+        .await;
+    assert!(preflight.status.is_success(), "{}", preflight.status);
+    let other = app
+        .send(
+            app.client
+                .get(format!("{}/v1/games", app.base))
+                .header("Origin", "https://elsewhere.example"),
+        )
+        .await;
+    assert!(other.headers.get("access-control-allow-origin").is_none());
+}

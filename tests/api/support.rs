@@ -252,15 +252,23 @@ impl Drop for TestApp {
 }
 
 fn start(store: Store, database_url: String) -> String {
+    start_with(store, database_url, |_| {})
+}
+
+fn start_with(store: Store, database_url: String, tweak: impl FnOnce(&mut Settings)) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = listener.local_addr().unwrap();
-    let settings = Settings {
+    let mut settings = Settings {
         database_url,
         bind_address: address,
         pool_size: 4,
         body_limit_bytes: 64 * 1024,
         workers: Some(1),
+        rate_limit_per_second: 0,
+        rate_limit_burst: 0,
+        cors_allowed_origins: vec!["https://companion.example".to_owned()],
     };
+    tweak(&mut settings);
     let server = referee::http::server(store, &settings, listener).unwrap();
     tokio::spawn(server);
     format!("http://{address}")
@@ -276,6 +284,16 @@ pub async fn spawn_app() -> TestApp {
         base: start(store, url),
         client: reqwest::Client::new(),
         database: Some(name),
+    }
+}
+
+/// The app without a database, with its settings adjusted (rate limits, CORS...).
+pub async fn spawn_app_with(tweak: impl FnOnce(&mut Settings)) -> TestApp {
+    let url = "postgres://postgres@127.0.0.1:9/nowhere".to_owned();
+    TestApp {
+        base: start_with(Store::new(&url, 1), url, tweak),
+        client: reqwest::Client::new(),
+        database: None,
     }
 }
 
