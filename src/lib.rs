@@ -6,6 +6,7 @@ pub mod exports;
 pub mod games;
 pub mod http;
 pub mod matches;
+pub mod metrics;
 pub mod problem;
 pub mod referee;
 pub mod seed;

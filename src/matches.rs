@@ -750,7 +750,14 @@ async fn run_submission(
         idempotency_key: request.idempotency_key.clone(),
         request_hash,
     };
-    with_game!(kind_of(&row)?, G => advance::<G>(conn, &row, accepted).await)
+    let kind = kind_of(&row)?;
+    let is_move = accepted.seat.is_some();
+    let outcome = with_game!(kind, G => advance::<G>(conn, &row, accepted).await);
+    if is_move {
+        let rejected = outcome.as_ref().err().map(|p| p.code.as_str());
+        crate::metrics::METRICS.record_move(kind.slug(), rejected);
+    }
+    outcome
 }
 
 /// The seat a move is for: the seat token's own, or the one the owner names.

@@ -213,7 +213,12 @@ pub async fn check_move(
 ) -> Result<web::Json<CheckReply>, Problem> {
     let kind = game(&path)?;
     let body = body.into_inner();
-    let reply = match referee::any_move(kind, body.state, body.seat, body.mv) {
+    let checked = referee::any_move(kind, body.state, body.seat, body.mv);
+    let rejected = checked.as_ref().err().filter(|e| e.is_rule_refusal());
+    if checked.is_ok() || rejected.is_some() {
+        crate::metrics::METRICS.record_move(kind.slug(), rejected.map(|e| e.code()));
+    }
+    let reply = match checked {
         Ok(next) => CheckReply {
             legal: true,
             refusal: None,

@@ -156,7 +156,7 @@ fn method_table(spec: &Spec) -> Vec<(actix_web::dev::ResourceDef, Vec<Method>)> 
             (actix_web::dev::ResourceDef::new(path.as_str()), methods)
         })
         .collect();
-    for path in ["/openapi.json", "/docs", "/docs/{tail}*"] {
+    for path in ["/openapi.json", "/docs", "/docs/{tail}*", "/metrics"] {
         table.push((actix_web::dev::ResourceDef::new(path), vec![Method::GET]));
     }
     table
@@ -274,6 +274,7 @@ pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::
     // Built once: every worker's limiter shares the same buckets.
     let limiter = limits::rate_limiter(settings);
     let origins = settings.cors_allowed_origins.clone();
+    let prometheus = crate::metrics::METRICS.http.clone();
     let mut server = HttpServer::new(move || {
         let table = table.clone();
         App::new()
@@ -285,6 +286,7 @@ pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::
                 !origins.is_empty(),
                 limits::cors(&origins),
             ))
+            .wrap(prometheus.clone())
             .wrap(tracing_actix_web::TracingLogger::default())
             .app_data(store.clone())
             .app_data(json_config(limit))

@@ -139,10 +139,14 @@ impl Store {
         if !self.is_ready() {
             return Err(StoreError::Unavailable("database not prepared yet".into()));
         }
-        self.pool
+        let conn = self
+            .pool
             .get()
             .await
-            .map_err(|e| StoreError::Unavailable(e.to_string()))
+            .map_err(|e| StoreError::Unavailable(e.to_string()));
+        let status = self.pool.status();
+        crate::metrics::METRICS.record_pool(status.size, status.available, status.waiting);
+        conn
     }
 
     /// Whether the database answers a trivial query now.

@@ -271,3 +271,40 @@ async fn browsers_may_call_from_configured_origins_only() {
         .await;
     assert!(other.headers.get("access-control-allow-origin").is_none());
 }
+
+#[tokio::test]
+async fn metrics_count_requests_by_route_and_moves_by_game_and_code() {
+    let app = spawn_app().await;
+    let created = app
+        .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
+        .await;
+    let id = created["match"]["id"].as_str().unwrap();
+    let seat = created["match"]["to_act"][0].as_u64().unwrap() as usize;
+    let token = created["seat_tokens"][seat]["token"].as_str().unwrap();
+    let keep = app
+        .post(
+            &format!("/v1/matches/{id}/moves"),
+            &json!({"move": {"type": "keep"}}),
+            Some(token),
+        )
+        .await;
+    assert_eq!(keep.body["code"], "no_pending_draw");
+    app.post(
+        &format!("/v1/matches/{id}/moves"),
+        &json!({"move": {"type": "draw"}}),
+        Some(token),
+    )
+    .await;
+    let metrics = app.get("/metrics", None).await;
+    assert_eq!(metrics.status, StatusCode::OK);
+    let text = metrics.body.as_str().unwrap().to_owned();
+    for expected in [
+        "referee_http_requests_total{endpoint=\"/v1/matches/{id}/moves\",method=\"POST\",status=\"422\"}",
+        "referee_http_requests_duration_seconds_bucket{endpoint=\"/v1/matches\",method=\"POST\",status=\"201\"",
+        "referee_moves_total{code=\"no_pending_draw\",game=\"lucky-jack\",outcome=\"rejected\"}",
+        "referee_moves_total{code=\"\",game=\"lucky-jack\",outcome=\"accepted\"}",
+        "referee_db_pool_connections{state=\"size\"}",
+    ] {
+        assert!(text.contains(expected), "missing {expected} in:\n{text}");
+    }
+}
