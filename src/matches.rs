@@ -847,9 +847,13 @@ async fn advance<G: Game>(
             event_row(row.id, row.version + 1 + i as i64, seat, payload, now)
         })
         .collect();
-    rows[0].idempotency_key = accepted.idempotency_key;
-    rows[0].request_hash = Some(accepted.request_hash);
-    rows[0].response = Some(referee::to_json(&reply));
+    // The answer is kept only where a retry may ask for it again: most moves carry no key, and
+    // writing every reply would multiply what each move writes.
+    if accepted.idempotency_key.is_some() {
+        rows[0].idempotency_key = accepted.idempotency_key;
+        rows[0].request_hash = Some(accepted.request_hash);
+        rows[0].response = Some(referee::to_json(&reply));
+    }
     q::append_events(conn, &rows).await?;
 
     let state_json = referee::to_json(&state);
