@@ -3,18 +3,12 @@
 //! move or a chance outcome, each expecting `ok` or a violation code) and checks the final
 //! `expect`ations.
 
-use std::path::Path;
+#[path = "scenario_files/mod.rs"]
+mod scenario_files;
 
 use referee::games::lucky_dice::{Chance, Coaster, LuckyDice, Move, Options, Phase, Symbol};
 use referee::games::{Game, Seat, Violation};
 use serde::Deserialize;
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    source: String,
-    cases: Vec<Case>,
-}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -174,42 +168,17 @@ fn run(case: &Case) -> Result<(), String> {
 
 #[test]
 fn every_lucky_dice_scenario_file_passes() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lucky_dice");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .expect("scenario directory")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    paths.sort();
-    assert!(paths.len() >= 5, "scenario files: {paths:?}");
-    let mut failures = Vec::new();
-    let mut cases = 0;
-    for path in &paths {
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let text = std::fs::read_to_string(path).unwrap();
-        let file: File =
-            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: bad scenario: {e}"));
-        assert!(
-            !file.source.is_empty(),
-            "{name}: every file cites its source"
-        );
-        for case in &file.cases {
-            cases += 1;
-            assert!(
-                !case.source.is_empty(),
-                "{name} / {}: cite a source",
-                case.name
-            );
-            if let Err(why) = run(case) {
-                failures.push(format!("{name} / {}: {why}", case.name));
+    let files = scenario_files::load::<Case>("lucky_dice");
+    assert!(files.len() >= 5, "only {} scenario files", files.len());
+    let cases = scenario_files::run_all(
+        &files,
+        |c| &c.name,
+        |case| {
+            if case.source.is_empty() {
+                return Err("cite a source".to_owned());
             }
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {cases} cases failed:\n{}",
-        failures.len(),
-        failures.join("\n")
+            run(case)
+        },
     );
     assert!(cases >= 30, "only {cases} cases");
 }
