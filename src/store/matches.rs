@@ -281,7 +281,8 @@ pub async fn advance(
         ))
         .execute(conn)
         .await?;
-    if finished.is_none() {
+    // Only a corrected score sheet goes from finished back to open; moves never touch the seats.
+    if finished.is_none() && row.status == "finished" {
         diesel::update(match_seats::table.filter(match_seats::match_id.eq(id)))
             .set((
                 match_seats::final_score.eq(None::<i64>),
