@@ -37,10 +37,11 @@ pub struct HistoryLine {
 
 /// Every match of a player (name compared case-insensitively), newest first.
 pub async fn player_history(store: &Store, name: &str) -> Result<Vec<HistoryLine>, Problem> {
-    if name.contains('\0') || name.trim().is_empty() {
+    // PostgreSQL text cannot hold NUL; a blank name simply matches no one.
+    if name.contains('\0') {
         return Err(Problem::bad_request(
             "invalid_player",
-            "a player name is not empty and has no NUL characters",
+            "a player name has no NUL characters",
         ));
     }
     let mut conn = store.conn().await?;

@@ -93,8 +93,12 @@ impl MatchStatus {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewSeat {
-    /// The player's name, 1 to 64 characters.
-    #[schema(example = "Ann")]
+    /// The player's name: 1 to 64 characters once trimmed, no control characters.
+    #[schema(
+        example = "Ann",
+        min_length = 1,
+        pattern = "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
+    )]
     pub name: String,
 }
 
@@ -108,7 +112,8 @@ pub struct NewSeat {
 }))]
 pub struct CreateMatch {
     pub game: GameKind,
-    /// One entry per seat, clockwise from seat 0.
+    /// One entry per seat, clockwise from seat 0 (as many as the game seats: see the catalogue).
+    #[schema(min_items = 2, max_items = 8)]
     pub seats: Vec<NewSeat>,
     /// The game's options (see the catalogue); omitted fields take their defaults.
     #[schema(value_type = Option<crate::games::any::AnyOptions>)]
@@ -1084,8 +1089,10 @@ pub struct ListQuery {
     /// Only this game (its slug, e.g. `lucky-jack`).
     pub game: Option<GameKind>,
     /// Only matches with a seat of this name (case-insensitive).
+    #[param(pattern = "^[^\\u0000]*$")]
     pub player: Option<String>,
     /// Only matches this player (case-insensitive) won or shared the win of.
+    #[param(pattern = "^[^\\u0000]*$")]
     pub winner: Option<String>,
     pub status: Option<MatchStatus>,
     /// Only matches created at or after this instant (RFC 3339).
@@ -1093,27 +1100,34 @@ pub struct ListQuery {
     /// Only matches created before this instant (RFC 3339).
     pub to: Option<DateTime<Utc>>,
     /// Page size, 1 to 100 (default 20).
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
     /// `next_cursor` of the previous page.
+    #[param(pattern = "^[0-9]{1,16}-[0-9a-f]{32}$")]
     pub cursor: Option<String>,
 }
 
+/// A cursor is the last row's creation time (microseconds since the epoch) and id: plain enough
+/// for the spec to say exactly which strings are cursors, so any string of that form is accepted.
 pub(crate) fn encode_cursor(created_at: DateTime<Utc>, id: Uuid) -> String {
-    use base64::Engine;
-    let text = format!("{}|{id}", created_at.timestamp_micros());
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(text)
+    format!("{}-{}", created_at.timestamp_micros(), id.simple())
 }
 
 fn decode_cursor(cursor: &str) -> Option<(DateTime<Utc>, Uuid)> {
-    use base64::Engine;
-    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(cursor)
-        .ok()?;
-    let text = String::from_utf8(bytes).ok()?;
-    let (micros, id) = text.split_once('|')?;
+    let (micros, id) = cursor.split_once('-')?;
+    let digits = |text: &str, extra: &[u8]| {
+        text.bytes()
+            .all(|b| b.is_ascii_digit() || extra.contains(&b))
+    };
+    if !(1..=16).contains(&micros.len()) || !digits(micros, b"") {
+        return None;
+    }
+    if id.len() != 32 || !digits(id, b"abcdef") {
+        return None;
+    }
     Some((
         DateTime::from_timestamp_micros(micros.parse().ok()?)?,
-        id.parse().ok()?,
+        Uuid::try_parse(id).ok()?,
     ))
 }
 

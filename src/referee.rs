@@ -174,10 +174,42 @@ pub type GameInput<G> = Input<<G as Game>::Move, <G as Game>::Chance>;
 pub type Replayed<G> = (<G as Game>::State, Vec<Vec<<G as Game>::Event>>);
 
 pub fn parse<T: DeserializeOwned>(what: &'static str, value: Value) -> Result<T, RefereeError> {
-    serde_json::from_value(value).map_err(|e| RefereeError::Malformed {
+    from_json_value(value).map_err(|e| RefereeError::Malformed {
         what,
         detail: e.to_string(),
     })
+}
+
+/// `serde_json::from_value`, except that a number with a zero fraction (`3.0`) is also taken where
+/// an integer is expected: JSON Schema counts it an integer, so generated clients may send it.
+/// Only a value that fails as it is gets rewritten.
+pub fn from_json_value<T: DeserializeOwned>(mut value: Value) -> Result<T, serde_json::Error> {
+    match T::deserialize(&value) {
+        Err(_) if integral_numbers_as_integers(&mut value) => T::deserialize(&value),
+        parsed => parsed,
+    }
+}
+
+/// Rewrites every integral float (`3.0`, `-2e3`) within the safe integer range as an integer;
+/// true when anything changed.
+pub fn integral_numbers_as_integers(value: &mut Value) -> bool {
+    const SAFE: f64 = 9_007_199_254_740_992.0; // 2^53: beyond it a float no longer names one integer
+    match value {
+        Value::Number(n) if !n.is_i64() && !n.is_u64() => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() <= SAFE => {
+                *value = Value::from(f as i64);
+                true
+            }
+            _ => false,
+        },
+        Value::Array(items) => items.iter_mut().fold(false, |changed, item| {
+            integral_numbers_as_integers(item) | changed
+        }),
+        Value::Object(fields) => fields.values_mut().fold(false, |changed, item| {
+            integral_numbers_as_integers(item) | changed
+        }),
+        _ => false,
+    }
 }
 
 pub fn to_json<T: Serialize>(value: &T) -> Value {

@@ -32,7 +32,8 @@ use crate::{tokens, with_game};
 }))]
 pub struct CreateSheet {
     pub game: GameKind,
-    /// The players, clockwise from seat 0.
+    /// The players, clockwise from seat 0 (as many as the game seats: see the catalogue).
+    #[schema(min_items = 2, max_items = 8)]
     pub players: Vec<NewSeat>,
     /// The game's options (e.g. Lucky Jack's `rounds`); omitted fields take their defaults.
     #[schema(value_type = Option<crate::games::any::AnyOptions>)]

@@ -26,13 +26,14 @@ pub enum HistoryFormat {
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct HistoryQuery {
+    #[param(inline)]
     pub format: Option<HistoryFormat>,
 }
 
 /// Every match and score sheet of a player (name compared case-insensitively), newest first.
 #[utoipa::path(
     tag = "history",
-    params(("name" = String, Path, example = "Ann"), HistoryQuery),
+    params(("name" = String, Path, example = "Ann", pattern = "^[^\\u0000]+$"), HistoryQuery),
     responses(
         (status = 200, content(
             (HistoryLine = "application/x-ndjson"),

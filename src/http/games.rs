@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{PartialSchema, ToSchema};
 
+use super::body::Body;
 use crate::games::{Game, GameKind, Seat, Viewer};
 use crate::problem::{Problem, ProblemDocument};
 use crate::referee::{self, Refusal, ScoreReply, StateReply, TallyReply};
@@ -109,7 +110,7 @@ pub async fn list_games() -> web::Json<Vec<GameEntry>> {
 /// One game of the catalogue.
 #[utoipa::path(
     tag = "games",
-    params(("game" = String, Path, description = "The game's slug", example = "lucky-jack")),
+    params(("game" = GameKind, Path, description = "The game's slug")),
     responses(
         (status = 200, body = GameEntry),
         (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
@@ -131,13 +132,14 @@ pub struct SetupRequest {
     pub options: Option<Value>,
     /// 64 hex digits. With a seed the deal is made from it; without one the state waits for the
     /// deal to be reported to `/chance`, as at a physical table.
+    #[schema(pattern = "^[0-9a-fA-F]{64}$")]
     pub seed: Option<String>,
 }
 
 /// Set up a new state from options (and a seed, or a deal reported later).
 #[utoipa::path(
     tag = "stateless",
-    params(("game" = String, Path, example = "lucky-jack")),
+    params(("game" = GameKind, Path)),
     request_body = SetupRequest,
     responses(
         (status = 200, body = StateReply),
@@ -147,7 +149,7 @@ pub struct SetupRequest {
 #[post("/games/{game}/states")]
 pub async fn setup_state(
     path: web::Path<String>,
-    body: web::Json<SetupRequest>,
+    body: Body<SetupRequest>,
 ) -> Result<web::Json<StateReply>, Problem> {
     let kind = game(&path)?;
     let body = body.into_inner();
@@ -199,7 +201,7 @@ pub struct CheckReply {
 /// have produced is a 422 `inconsistent_state`.
 #[utoipa::path(
     tag = "stateless",
-    params(("game" = String, Path, example = "lucky-jack")),
+    params(("game" = GameKind, Path)),
     request_body = CheckRequest,
     responses(
         (status = 200, body = CheckReply),
@@ -209,7 +211,7 @@ pub struct CheckReply {
 #[post("/games/{game}/check")]
 pub async fn check_move(
     path: web::Path<String>,
-    body: web::Json<CheckRequest>,
+    body: Body<CheckRequest>,
 ) -> Result<web::Json<CheckReply>, Problem> {
     let kind = game(&path)?;
     let body = body.into_inner();
@@ -248,7 +250,7 @@ pub struct ChanceRequest {
 /// Apply a chance outcome reported from a physical table, after checking it was possible.
 #[utoipa::path(
     tag = "stateless",
-    params(("game" = String, Path, example = "lucky-jack")),
+    params(("game" = GameKind, Path)),
     request_body = ChanceRequest,
     responses(
         (status = 200, body = StateReply),
@@ -258,7 +260,7 @@ pub struct ChanceRequest {
 #[post("/games/{game}/chance")]
 pub async fn report_chance(
     path: web::Path<String>,
-    body: web::Json<ChanceRequest>,
+    body: Body<ChanceRequest>,
 ) -> Result<web::Json<StateReply>, Problem> {
     let kind = game(&path)?;
     let body = body.into_inner();
@@ -288,7 +290,7 @@ pub struct LegalMovesReply {
 /// Every legal move of a seat in a supplied state.
 #[utoipa::path(
     tag = "stateless",
-    params(("game" = String, Path, example = "lucky-jack")),
+    params(("game" = GameKind, Path)),
     request_body = SeatStateRequest,
     responses(
         (status = 200, body = LegalMovesReply),
@@ -298,7 +300,7 @@ pub struct LegalMovesReply {
 #[post("/games/{game}/legal-moves")]
 pub async fn legal_moves(
     path: web::Path<String>,
-    body: web::Json<SeatStateRequest>,
+    body: Body<SeatStateRequest>,
 ) -> Result<web::Json<LegalMovesReply>, Problem> {
     let kind = game(&path)?;
     let body = body.into_inner();
@@ -319,7 +321,7 @@ pub struct StateRequest {
 /// Score a supplied state: the itemised breakdown, totals, ranks and winners.
 #[utoipa::path(
     tag = "stateless",
-    params(("game" = String, Path, example = "lucky-jack")),
+    params(("game" = GameKind, Path)),
     request_body = StateRequest,
     responses(
         (status = 200, body = ScoreReply),
@@ -329,7 +331,7 @@ pub struct StateRequest {
 #[post("/games/{game}/score")]
 pub async fn score_state(
     path: web::Path<String>,
-    body: web::Json<StateRequest>,
+    body: Body<StateRequest>,
 ) -> Result<web::Json<ScoreReply>, Problem> {
     let kind = game(&path)?;
     Ok(web::Json(referee::any_score(
@@ -351,7 +353,7 @@ pub struct ViewRequest {
 /// What one viewer may see of a supplied state: hidden cards of others are left out.
 #[utoipa::path(
     tag = "stateless",
-    params(("game" = String, Path, example = "lucky-jack")),
+    params(("game" = GameKind, Path)),
     request_body = ViewRequest,
     responses(
         (status = 200, body = crate::games::any::AnyView),
@@ -361,7 +363,7 @@ pub struct ViewRequest {
 #[post("/games/{game}/view")]
 pub async fn view_state(
     path: web::Path<String>,
-    body: web::Json<ViewRequest>,
+    body: Body<ViewRequest>,
 ) -> Result<web::Json<Value>, Problem> {
     let kind = game(&path)?;
     let body = body.into_inner();
@@ -393,7 +395,7 @@ pub struct TallyRequest {
 /// (a Lucky Jack jackpot, ...), checked against the rules and scored with the engine's code.
 #[utoipa::path(
     tag = "stateless",
-    params(("game" = String, Path, example = "lucky-jack")),
+    params(("game" = GameKind, Path)),
     request_body = TallyRequest,
     responses(
         (status = 200, body = TallyReply),
@@ -403,7 +405,7 @@ pub struct TallyRequest {
 #[post("/games/{game}/tally")]
 pub async fn tally(
     path: web::Path<String>,
-    body: web::Json<TallyRequest>,
+    body: Body<TallyRequest>,
 ) -> Result<web::Json<TallyReply>, Problem> {
     let kind = game(&path)?;
     let body = body.into_inner();

@@ -3,6 +3,7 @@
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
+use super::body::Body;
 use super::{bearer, idempotency_key, required_bearer};
 use crate::matches::{
     self, CreateMatch, CreatedMatch, ListQuery, MatchDetail, MatchExport, MatchLog, MatchPage,
@@ -24,7 +25,7 @@ use crate::store::Store;
 #[post("/matches")]
 pub async fn create_match(
     store: web::Data<Store>,
-    body: web::Json<CreateMatch>,
+    body: Body<CreateMatch>,
 ) -> Result<HttpResponse, Problem> {
     let created = matches::create(&store, body.into_inner()).await?;
     Ok(HttpResponse::Created()
@@ -95,7 +96,7 @@ pub async fn submit_move(
     store: web::Data<Store>,
     path: web::Path<Uuid>,
     request: HttpRequest,
-    body: web::Json<SubmitMove>,
+    body: Body<SubmitMove>,
 ) -> Result<web::Json<MoveReply>, Problem> {
     let reply = matches::submit_move(
         &store,
@@ -128,7 +129,7 @@ pub async fn submit_chance(
     store: web::Data<Store>,
     path: web::Path<Uuid>,
     request: HttpRequest,
-    body: web::Json<SubmitChance>,
+    body: Body<SubmitChance>,
 ) -> Result<web::Json<MoveReply>, Problem> {
     let reply = matches::submit_chance(
         &store,

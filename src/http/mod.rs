@@ -2,12 +2,14 @@
 //! Every error is a [`Problem`]; every route is in the OpenAPI document, which also drives the
 //! 405 answers for known paths called with the wrong method.
 
+mod body;
 mod exports;
 mod games;
 mod limits;
 mod matches;
 mod ops;
 mod sheets;
+mod spec;
 mod stats;
 
 use std::net::TcpListener;
@@ -102,38 +104,14 @@ fn routes(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
 
 /// The OpenAPI document, as served at `/openapi.json` and committed in `openapi/`.
 pub fn openapi() -> Spec {
-    let spec = App::new()
+    let derived = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
         .configure(routes)
         .split_for_parts()
         .1;
-    name_seat_schema(spec)
-}
-
-/// utoipa files the `Seat` alias under its target type's name, `usize`; clients should see a
-/// documented `Seat` instead.
-fn name_seat_schema(spec: Spec) -> Spec {
-    let text = serde_json::to_string(&spec).expect("the spec serialises");
-    let mut value: serde_json::Value = serde_json::from_str(
-        &text.replace("#/components/schemas/usize", "#/components/schemas/Seat"),
-    )
-    .expect("the spec is JSON");
-    if let Some(schemas) = value
-        .pointer_mut("/components/schemas")
-        .and_then(serde_json::Value::as_object_mut)
-    {
-        schemas.remove("usize");
-        schemas.insert(
-            "Seat".into(),
-            serde_json::json!({
-                "type": "integer",
-                "minimum": 0,
-                "description": "A seat at the table, 0-based, in clockwise order: seat s+1 sits on the left of seat s."
-            }),
-        );
-    }
-    serde_json::from_value(value).expect("the renamed spec is still a spec")
+    let value = serde_json::to_value(derived).expect("the spec serialises");
+    serde_json::from_value(spec::refine(value)).expect("the refined spec is still a spec")
 }
 
 /// Known paths and their methods, so a wrong method is a 405 with `Allow`, not a 404.

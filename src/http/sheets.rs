@@ -3,6 +3,7 @@
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
+use super::body::Body;
 use super::required_bearer;
 use crate::problem::{Problem, ProblemDocument};
 use crate::sheets::{self, AppendEntry, CreateSheet, CreatedSheet, SheetDetail};
@@ -22,7 +23,7 @@ use crate::store::Store;
 #[post("/sheets")]
 pub async fn create_sheet(
     store: web::Data<Store>,
-    body: web::Json<CreateSheet>,
+    body: Body<CreateSheet>,
 ) -> Result<HttpResponse, Problem> {
     let created = sheets::create(&store, body.into_inner()).await?;
     Ok(HttpResponse::Created()
@@ -66,7 +67,7 @@ pub async fn append_entry(
     store: web::Data<Store>,
     path: web::Path<Uuid>,
     request: HttpRequest,
-    body: web::Json<AppendEntry>,
+    body: Body<AppendEntry>,
 ) -> Result<web::Json<SheetDetail>, Problem> {
     let token = required_bearer(&request)?;
     Ok(web::Json(

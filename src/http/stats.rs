@@ -21,7 +21,7 @@ pub struct PlayerStatsQuery {
 /// score, current and longest winning streak, and each game's brag figures.
 #[utoipa::path(
     tag = "history",
-    params(("name" = String, Path, example = "Ann"), PlayerStatsQuery),
+    params(("name" = String, Path, example = "Ann", pattern = "^[^\\u0000]+$"), PlayerStatsQuery),
     responses(
         (status = 200, body = PlayerStats),
         (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
@@ -42,13 +42,14 @@ pub async fn player_stats(
 #[into_params(parameter_in = Query)]
 pub struct LeaderboardQuery {
     /// Rows, 1 to 100 (default 20).
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
 }
 
 /// A game's players ranked by wins, then win rate, then games played.
 #[utoipa::path(
     tag = "history",
-    params(("game" = String, Path, example = "lucky-jack"), LeaderboardQuery),
+    params(("game" = GameKind, Path), LeaderboardQuery),
     responses(
         (status = 200, body = Vec<LeaderboardRow>),
         (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),

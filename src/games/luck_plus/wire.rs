@@ -262,6 +262,7 @@ pub enum Chance {
     /// The faces of the two dice, each 1–6.
     Roll {
         /// Die faces.
+        #[schema(min_items = 2, max_items = 2)]
         dice: [u8; 2],
     },
     /// The card taken from the top of the draw pile.
@@ -439,6 +440,7 @@ pub struct State {
     #[schema(value_type = Vec<Card>)]
     pub match_pile: Vec<Card>,
     /// The dice showing (`null` before the hand's first roll).
+    #[schema(min_items = 2, max_items = 2)]
     pub dice: Option<[u8; 2]>,
     /// Whether the dice showing were rolled during this turn (not inherited).
     pub rolled_this_turn: bool,
@@ -519,6 +521,7 @@ pub struct View {
     #[schema(value_type = Option<Vec<Card>>)]
     pub draw_pile: Option<Vec<Card>>,
     /// The dice showing.
+    #[schema(min_items = 2, max_items = 2)]
     pub dice: Option<[u8; 2]>,
     /// Whether they were rolled this turn.
     pub rolled_this_turn: bool,
@@ -617,6 +620,7 @@ pub enum Event {
         /// The roller.
         seat: Seat,
         /// The faces.
+        #[schema(min_items = 2, max_items = 2)]
         dice: [u8; 2],
     },
     /// `seat` placed a group on the match pile.

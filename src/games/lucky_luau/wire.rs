@@ -14,6 +14,28 @@ pub const GUESTS: usize = 3;
 /// Guests' texts, so the table supplies what each side is worth to each player (RULINGS L12).
 pub type GuestBonus = [i64; 2];
 
+/// `[side A, side B]`: the points one Guest's two sides are worth to a player. (The schema of
+/// [`GuestBonus`]; utoipa cannot document an array alias's length.)
+pub struct GuestBonusSchema;
+
+impl utoipa::PartialSchema for GuestBonusSchema {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::ArrayBuilder;
+        ArrayBuilder::new()
+            .items(<i64 as utoipa::PartialSchema>::schema())
+            .min_items(Some(2))
+            .max_items(Some(2))
+            .description(Some("`[side A, side B]` points of one Guest"))
+            .into()
+    }
+}
+
+impl ToSchema for GuestBonusSchema {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "LuckyLuauGuestBonus".into()
+    }
+}
+
 /// How the Fish Hook's "off by 1" is read (RULINGS L5).
 #[derive(Serialize, Deserialize, ToSchema, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[serde(rename_all = "snake_case")]
@@ -53,6 +75,7 @@ pub struct Options {
     /// The two plain colours an Orange Flower is made of (INFERRED: red and yellow). Two
     /// different colours.
     #[schema(example = json!(["red", "yellow"]))]
+    #[schema(min_items = 2, max_items = 2)]
     pub orange_colours: [Colour; 2],
     /// How the Fish Hook's "off by 1" is read.
     pub hook_off_by_one: HookRule,
@@ -137,7 +160,7 @@ pub enum Move {
         /// Per Guest (in the order they will be flipped), `[side A, side B]` points for you.
         /// Omitted: no bonus.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[schema(value_type = Option<Vec<Vec<i64>>>, example = json!([[0, 2], [1, 0], [0, 0]]))]
+        #[schema(value_type = Option<Vec<GuestBonusSchema>>, example = json!([[0, 2], [1, 0], [0, 0]]))]
         guests: Option<Vec<GuestBonus>>,
         /// One colour per Rainbow in your lei, left to right. Omitted: the referee picks the best
         /// (`auto`) or they count as no colour (`declared`).
@@ -226,7 +249,7 @@ pub struct Player {
     /// Whether the seat finished in the end phase.
     pub finished: bool,
     /// Guest bonuses reported at finish, `[side A, side B]` per Guest (empty before).
-    #[schema(value_type = Vec<Vec<i64>>)]
+    #[schema(value_type = Vec<GuestBonusSchema>)]
     pub guests: Vec<GuestBonus>,
     /// Rainbow colours declared at finish, one per Rainbow left to right (empty: none).
     pub rainbows: Vec<Colour>,
@@ -479,7 +502,7 @@ pub struct TallyLei {
     pub lei: LeiText,
     /// Guest bonuses, `[side A, side B]` for each of the 3 Guests in flip order. Omitted: none.
     #[serde(default)]
-    #[schema(value_type = Option<Vec<Vec<i64>>>, example = json!([[0, 2], [1, 0], [0, 0]]))]
+    #[schema(value_type = Option<Vec<GuestBonusSchema>>, example = json!([[0, 2], [1, 0], [0, 0]]))]
     pub guests: Option<Vec<GuestBonus>>,
 }
 

@@ -111,10 +111,12 @@ pub enum Move {
         stack: StackRef,
         /// For a 10 (mandatory, only then): the two distinct stacks to swap, any owners.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(min_items = 2, max_items = 2)]
         swap: Option<[StackRef; 2]>,
         /// For a king (mandatory, only then): the two other players whose top two Minus cards
         /// move onto their Plus stacks.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(min_items = 2, max_items = 2)]
         king_targets: Option<[Seat; 2]>,
     },
     /// Give up the remaining plays of the turn: allowed only when no hand card can be played
@@ -130,6 +132,7 @@ pub enum Move {
     /// starts the Plus stack (`{"type":"choose_face_up","cards":["Q","4"]}`).
     ChooseFaceUp {
         /// The two cards to place face up.
+        #[schema(min_items = 2, max_items = 2)]
         cards: [Card; 2],
     },
 }
@@ -503,6 +506,7 @@ pub enum Event {
         /// Who swapped.
         seat: Seat,
         /// The two stacks whose contents changed places.
+        #[schema(min_items = 2, max_items = 2)]
         stacks: [StackRef; 2],
     },
     /// A king moved the top `count` cards of `target`'s Minus stack onto its Plus stack, in

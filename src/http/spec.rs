@@ -1,0 +1,362 @@
+//! Corrections to the OpenAPI document utoipa derives, made on its JSON form.
+
+use serde_json::{json, Map, Value};
+
+use crate::games::{Game, GameKind};
+use crate::with_game;
+
+const SCHEMA_REF: &str = "#/components/schemas/";
+
+/// The derived document with `Seat` named and the stateless endpoints spelled out per game.
+pub fn refine(mut spec: Value) -> Value {
+    name_seat_schema(&mut spec);
+    bound_integers(&mut spec);
+    close_objects(&mut spec);
+    per_game_operations(&mut spec);
+    any_game_unions_overlap(&mut spec);
+    drop_unreferenced_schemas(&mut spec);
+    spec
+}
+
+/// Removes the schemas no operation reaches any more (the generic request types the per-game
+/// operations replaced).
+fn drop_unreferenced_schemas(spec: &mut Value) {
+    let mut pending = Vec::new();
+    collect_refs(&spec["paths"], &mut pending);
+    let mut reachable = std::collections::BTreeSet::new();
+    while let Some(name) = pending.pop() {
+        if reachable.insert(name.clone()) {
+            collect_refs(&spec["components"]["schemas"][&name], &mut pending);
+        }
+    }
+    schemas_mut(spec).retain(|name, _| reachable.contains(name));
+}
+
+/// States the range of every integer's Rust type as `minimum` and `maximum`: formats such as
+/// `uint32` are not checked by JSON Schema validators, and the service answers 400 for a number
+/// its field cannot hold, so the range is part of the contract.
+fn bound_integers(spec: &mut Value) {
+    visit_schemas(spec, &mut |schema| {
+        let is_integer = match &schema["type"] {
+            Value::String(t) => t == "integer",
+            Value::Array(types) => types.iter().any(|t| t == "integer"),
+            _ => false,
+        };
+        if !is_integer {
+            return;
+        }
+        // utoipa spells unsigned formats `u-int32`; clients know them as `uint32`.
+        if let Some(format) = schema["format"].as_str().and_then(|f| f.strip_prefix("u-")) {
+            schema["format"] = json!(format!("u{format}"));
+        }
+        let unsigned = schema["minimum"].as_i64().is_some_and(|m| m >= 0);
+        let (low, high): (i128, i128) = match schema["format"].as_str() {
+            Some("int8") => (i8::MIN.into(), i8::MAX.into()),
+            Some("int16") => (i16::MIN.into(), i16::MAX.into()),
+            Some("int32") => (i32::MIN.into(), i32::MAX.into()),
+            Some("uint8") => (0, u8::MAX.into()),
+            Some("uint16") => (0, u16::MAX.into()),
+            Some("uint32") => (0, u32::MAX.into()),
+            // `usize` comes without a format.
+            Some("uint64") | None if unsigned => (0, u64::MAX.into()),
+            _ => (i64::MIN.into(), i64::MAX.into()),
+        };
+        let low = schema["minimum"]
+            .as_i64()
+            .map_or(low, |m| low.max(m.into()));
+        let high = schema["maximum"]
+            .as_i64()
+            .map_or(high, |m| high.min(m.into()));
+        schema["minimum"] = json!(low as i64);
+        // u64::MAX does not fit an i64; serde_json keeps it exact as a u64.
+        schema["maximum"] = match u64::try_from(high) {
+            Ok(h) => json!(h),
+            Err(_) => json!(high as i64),
+        };
+    });
+}
+
+/// Every request type refuses unknown fields (`deny_unknown_fields`), and every response is
+/// serialised from the same types, so an object schema lists all the properties there are.
+/// utoipa says so only for some of them; this says it for all. Parts of an `allOf` stay open,
+/// since each part sees only some of the properties.
+fn close_objects(spec: &mut Value) {
+    // A component that is a part of an `allOf` somewhere stays open too.
+    let mut parts = Vec::new();
+    collect_all_of_parts(spec, &mut parts);
+    fn close(value: &mut Value, in_all_of: bool) {
+        match value {
+            Value::Object(fields) => {
+                if !in_all_of
+                    && fields.contains_key("properties")
+                    && !fields.contains_key("additionalProperties")
+                {
+                    fields.insert("additionalProperties".into(), json!(false));
+                }
+                for (key, inner) in fields.iter_mut() {
+                    close(inner, key == "allOf");
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|item| close(item, in_all_of)),
+            _ => {}
+        }
+    }
+    for (name, schema) in schemas_mut(spec) {
+        close(schema, parts.contains(name));
+    }
+}
+
+fn collect_all_of_parts(value: &Value, parts: &mut Vec<String>) {
+    match value {
+        Value::Object(fields) => {
+            if let Some(all_of) = fields.get("allOf") {
+                collect_refs(all_of, parts);
+            }
+            fields
+                .values()
+                .for_each(|inner| collect_all_of_parts(inner, parts));
+        }
+        Value::Array(items) => items
+            .iter()
+            .for_each(|item| collect_all_of_parts(item, parts)),
+        _ => {}
+    }
+}
+
+/// The `Any…` unions say "the type of whichever game this is": several games' types can accept
+/// the same value (an empty score, say), so they are `anyOf`, not the exclusive `oneOf`.
+fn any_game_unions_overlap(spec: &mut Value) {
+    for (name, schema) in schemas_mut(spec) {
+        if let Some(members) = name
+            .starts_with("Any")
+            .then(|| schema.as_object_mut())
+            .flatten()
+            .and_then(|fields| fields.remove("oneOf"))
+        {
+            schema["anyOf"] = members;
+        }
+    }
+}
+
+/// Calls `visit` on every schema object in the components and the paths.
+fn visit_schemas(spec: &mut Value, visit: &mut impl FnMut(&mut Value)) {
+    fn walk(value: &mut Value, visit: &mut impl FnMut(&mut Value)) {
+        match value {
+            Value::Object(fields) => {
+                if fields.contains_key("type") {
+                    visit(value);
+                }
+                if let Value::Object(fields) = value {
+                    fields.values_mut().for_each(|inner| walk(inner, visit));
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|item| walk(item, visit)),
+            _ => {}
+        }
+    }
+    walk(&mut spec["components"]["schemas"], visit);
+    walk(&mut spec["paths"], visit);
+}
+
+/// utoipa files the `Seat` alias under its target type's name, `usize`; clients should see a
+/// documented `Seat` instead.
+fn name_seat_schema(spec: &mut Value) {
+    rewrite_refs(spec, &mut |name| {
+        (name == "usize").then(|| "Seat".to_owned())
+    });
+    let schemas = schemas_mut(spec);
+    schemas.remove("usize");
+    schemas.insert(
+        "Seat".into(),
+        json!({
+            "type": "integer",
+            "minimum": 0,
+            "description": "A seat at the table, 0-based, in clockwise order: seat s+1 sits on the left of seat s."
+        }),
+    );
+}
+
+/// The stateless endpoints are served under `/v1/games/{game}/…` for every game, but each game
+/// has its own state, move and chance types. One operation per game gives clients exact request
+/// and response types (`LuckyJackCheckRequest` rather than "a state of any game") and lets a
+/// spec-driven client or fuzzer send a Lucky Jack state only where a Lucky Jack state belongs.
+fn per_game_operations(spec: &mut Value) {
+    let generic: Vec<String> = spec["paths"]
+        .as_object()
+        .expect("the spec has paths")
+        .iter()
+        .filter(|(path, item)| path.starts_with("/v1/games/{game}/") && item.get("post").is_some())
+        .map(|(path, _)| path.clone())
+        .collect();
+    for path in generic {
+        let item = spec["paths"]
+            .as_object_mut()
+            .and_then(|paths| paths.remove(&path))
+            .expect("listed above");
+        for &kind in GameKind::ALL {
+            let mut item = item.clone();
+            for operation in item.as_object_mut().expect("a path item").values_mut() {
+                specialise_operation(operation, kind);
+            }
+            rewrite_refs(&mut item, &mut |name| specialised(spec, name, kind));
+            spec["paths"][path.replace("{game}", kind.slug())] = item;
+        }
+    }
+    // Requests that name their game in the body: one alternative per game, told apart by `game`.
+    for name in ["CreateMatch", "CreateSheet"] {
+        let example = schemas_mut(spec)[name].get("example").cloned();
+        let alternatives: Vec<Value> = GameKind::ALL
+            .iter()
+            .map(|&kind| {
+                let own = specialised(spec, name, kind).expect("it takes the game's options");
+                json!({"$ref": format!("{SCHEMA_REF}{own}")})
+            })
+            .collect();
+        let mut union = json!({"oneOf": alternatives});
+        if let Some(example) = example {
+            union["example"] = example;
+        }
+        schemas_mut(spec).insert(name.to_owned(), union);
+    }
+    let tags = spec["tags"].as_array_mut().expect("the spec has tags");
+    tags.retain(|tag| tag["name"] != "stateless");
+    for &kind in GameKind::ALL {
+        tags.push(json!({
+            "name": kind.title(),
+            "description": format!(
+                "Referee a {} state the client holds: set up, check a move, report chance, list \
+                 legal moves, score, view, tally a physical game",
+                kind.title()
+            ),
+        }));
+    }
+}
+
+fn specialise_operation(operation: &mut Value, kind: GameKind) {
+    let id = operation["operationId"].as_str().expect("operation ids");
+    operation["operationId"] = json!(format!("{}_{id}", kind.slug().replace('-', "_")));
+    operation["tags"] = json!([kind.title()]);
+    if let Some(parameters) = operation
+        .get_mut("parameters")
+        .and_then(Value::as_array_mut)
+    {
+        parameters.retain(|p| p["name"] != "game");
+        if parameters.is_empty() {
+            operation
+                .as_object_mut()
+                .expect("an operation")
+                .remove("parameters");
+        }
+    }
+}
+
+/// The name `kind`'s operations use for schema `name`: the game's own type for an `Any…` union, a
+/// game-specific copy for a schema that contains one, and `name` itself otherwise. Copies are
+/// added to the components as they are first needed.
+fn specialised(spec: &mut Value, name: &str, kind: GameKind) -> Option<String> {
+    let prefix = schema_prefix(kind);
+    if name.starts_with("Any") {
+        // The union lists each game's own type; pick this game's.
+        let mut members = Vec::new();
+        collect_refs(&spec["components"]["schemas"][name]["oneOf"], &mut members);
+        let own = members.into_iter().find(|m| m.starts_with(&prefix));
+        return Some(own.unwrap_or_else(|| panic!("{name} lists a {prefix} type")));
+    }
+    if !mentions_any_game(spec, name, &mut Vec::new()) {
+        return None;
+    }
+    let copy = format!("{prefix}{name}");
+    if !schemas_mut(spec).contains_key(&copy) {
+        let mut schema = schemas_mut(spec)[name].clone();
+        // A placeholder first, so a schema that refers to itself resolves to its copy.
+        schemas_mut(spec).insert(copy.clone(), json!({}));
+        rewrite_refs(&mut schema, &mut |inner| specialised(spec, inner, kind));
+        let fields = schema.as_object_mut().expect("an object schema");
+        // The generic examples hold placeholder states; they would mislead as a game's examples.
+        fields.remove("example");
+        fields.remove("examples");
+        if let Some(properties) = fields.get_mut("properties") {
+            let (min, max) = with_game!(kind, G => (G::MIN_PLAYERS, G::MAX_PLAYERS));
+            for field in ["players", "seats"] {
+                let Some(count) = properties.get_mut(field) else {
+                    continue;
+                };
+                if count["type"] == "integer" {
+                    count["minimum"] = json!(min);
+                    count["maximum"] = json!(max);
+                } else if count["type"] == "array" {
+                    count["minItems"] = json!(min);
+                    count["maxItems"] = json!(max);
+                }
+            }
+            if let Some(game) = properties.get_mut("game") {
+                *game = json!({"type": "string", "enum": [kind.slug()]});
+            }
+        }
+        schemas_mut(spec).insert(copy.clone(), schema);
+    }
+    Some(copy)
+}
+
+/// Whether schema `name` refers, directly or through other schemas, to an `Any…` union.
+fn mentions_any_game(spec: &Value, name: &str, seen: &mut Vec<String>) -> bool {
+    if name.starts_with("Any") {
+        return true;
+    }
+    if seen.iter().any(|s| s == name) {
+        return false;
+    }
+    seen.push(name.to_owned());
+    let mut refs = Vec::new();
+    collect_refs(&spec["components"]["schemas"][name], &mut refs);
+    refs.iter().any(|r| mentions_any_game(spec, r, seen))
+}
+
+fn collect_refs(value: &Value, refs: &mut Vec<String>) {
+    match value {
+        Value::Object(fields) => {
+            for (key, inner) in fields {
+                match (
+                    key.as_str(),
+                    inner.as_str().and_then(|r| r.strip_prefix(SCHEMA_REF)),
+                ) {
+                    ("$ref", Some(name)) => refs.push(name.to_owned()),
+                    _ => collect_refs(inner, refs),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| collect_refs(item, refs)),
+        _ => {}
+    }
+}
+
+/// Replaces every schema reference whose name `rename` maps to a new name.
+fn rewrite_refs(value: &mut Value, rename: &mut impl FnMut(&str) -> Option<String>) {
+    match value {
+        Value::Object(fields) => {
+            for (key, inner) in fields.iter_mut() {
+                let target = inner.as_str().and_then(|r| r.strip_prefix(SCHEMA_REF));
+                match (key.as_str(), target.and_then(&mut *rename)) {
+                    ("$ref", Some(new)) => *inner = json!(format!("{SCHEMA_REF}{new}")),
+                    _ => rewrite_refs(inner, rename),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|item| rewrite_refs(item, rename)),
+        _ => {}
+    }
+}
+
+fn schemas_mut(spec: &mut Value) -> &mut Map<String, Value> {
+    spec["components"]["schemas"]
+        .as_object_mut()
+        .expect("the spec has component schemas")
+}
+
+/// The prefix of a game's wire types in the spec: its title without spaces or signs.
+pub fn schema_prefix(kind: GameKind) -> String {
+    kind.title()
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .collect()
+}
