@@ -3,6 +3,7 @@
 mod errors;
 mod history;
 mod hosted;
+mod leaks;
 mod luck_plus;
 mod lucky_dice;
 mod lucky_luau;
