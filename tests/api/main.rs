@@ -1,5 +1,6 @@
 //! HTTP tests against the real PostgreSQL: each test has the app on its own port and database.
 
+mod bad_input;
 mod errors;
 mod history;
 mod hosted;
