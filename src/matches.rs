@@ -807,7 +807,13 @@ async fn advance<G: Game>(
         None => Input::Chance(referee::parse("chance", accepted.payload.clone())?),
     };
     let first_events = referee::play_input::<G>(&mut state, &input)?;
-    let mut plies = vec![(accepted.seat, accepted.payload, first_events)];
+    // The parsed input is what is stored, not the raw text: serde ignores unknown fields of unit
+    // variants (`{"type": "draw", "x": …}`), and jsonb cannot hold what they may carry (`\u0000`).
+    let payload = match &input {
+        Input::Move { mv, .. } => referee::to_json(mv),
+        Input::Chance(outcome) => referee::to_json(outcome),
+    };
+    let mut plies = vec![(accepted.seat, payload, first_events)];
     if let Some(seed) = seed_of(row)? {
         let next_ply = row.version as u64 + 2;
         for (outcome, events) in referee::resolve_from_seed::<G>(&mut state, &seed, next_ply) {

@@ -283,6 +283,16 @@ pub async fn read(store: &Store, id: Uuid) -> Result<SheetDetail, Problem> {
     detail(&row, &seats, &entries)
 }
 
+fn has_nul(value: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match value {
+        Value::String(text) => text.contains('\0'),
+        Value::Array(items) => items.iter().any(has_nul),
+        Value::Object(map) => map.iter().any(|(k, v)| k.contains('\0') || has_nul(v)),
+        _ => false,
+    }
+}
+
 pub async fn append(
     store: &Store,
     id: Uuid,
@@ -297,6 +307,14 @@ pub async fn append(
         return Err(Problem::unprocessable(
             "invalid_note",
             "a note has at most 500 characters and no NUL",
+        ));
+    }
+    // The tally is stored as sent (jsonb), which cannot hold `\u0000`, e.g. in a Lucky Luau
+    // player name.
+    if has_nul(&request.tally) {
+        return Err(Problem::bad_request(
+            "invalid_tally",
+            "text in a tally has no NUL characters",
         ));
     }
     let mut conn = store.conn().await?;

@@ -127,6 +127,14 @@ impl TestApp {
             .unwrap();
     }
 
+    /// A connection to this test's database, to read what the service stored (the true state).
+    pub async fn db(&self) -> AsyncPgConnection {
+        let name = self.database.as_ref().expect("a test database");
+        AsyncPgConnection::establish(&format!("{}/{name}", server_url()))
+            .await
+            .unwrap()
+    }
+
     /// Another instance of the service on this test's database, as a second replica would be.
     pub async fn second_instance(&self) -> TestApp {
         let name = self.database.as_ref().expect("a test database");
