@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use diesel::Connection;
 use diesel_async::async_connection_wrapper::AsyncConnectionWrapper;
-use diesel_async::{AsyncConnection, AsyncPgConnection};
+use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
@@ -875,11 +875,43 @@ async fn a_postgres_outage_during_load_answers_503_and_loses_no_acknowledged_mov
 // ---------------------------------------------------------------------------------------------
 // SIGTERM
 
+/// Waits (bounded) until some session of the database waits for a lock.
+async fn wait_for_lock_waiter(conn: &mut AsyncPgConnection) {
+    use diesel_async::RunQueryDsl;
+    #[derive(diesel::QueryableByName)]
+    struct Waiting {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        // Outside the locking transaction: pg_stat_activity is read through another snapshot.
+        let waiting: Vec<Waiting> = diesel::sql_query(
+            "SELECT count(*) AS n FROM pg_stat_activity \
+             WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        )
+        .load(conn)
+        .await
+        .unwrap();
+        if waiting[0].n > 0 {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the held move never reached its lock"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// Requirement: "SIGTERM during load: in-flight requests finish, nothing is half-written."
 ///
-/// Clients keep playing until their request fails. The process must exit successfully, a request
-/// may fail without an answer only if it had no effect (it was never accepted: refused at
-/// connect once the listener closed, or dropped unread), every acknowledged move is stored, no
+/// Clients keep playing until their request fails. One more move is surely in flight when the
+/// signal comes: the test holds its match's row lock, so the move waits inside its transaction;
+/// the process must not exit before the lock is released, and that move must then be answered
+/// and stored. The process must exit successfully, a request may fail without an answer only if
+/// it had no effect (it was never accepted: refused at connect once the listener closed, or sent
+/// on a keep-alive connection the server was closing), every acknowledged move is stored, no
 /// match holds a move nobody was told about, and every snapshot equals its replay.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_during_load_finishes_in_flight_requests_and_half_writes_nothing() {
@@ -891,13 +923,74 @@ async fn sigterm_during_load_finishes_in_flight_requests_and_half_writes_nothing
 
     let (load, clients) = start_load(&service.base, 6, true);
     load.wait_for_acks(60, "before SIGTERM").await;
+
+    // A move held in flight: its match's row is locked by the test, so the move waits for it.
+    let held: Value = client
+        .post(format!("{}/v1/matches", service.base))
+        .json(&json!({"game": "lucky-jack", "seats": [{"name": "Ann"}, {"name": "Ben"}]}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let held_id = held["match"]["id"].as_str().unwrap().to_owned();
+    let mut locker = AsyncPgConnection::establish(&database_url).await.unwrap();
+    locker
+        .batch_execute(&format!(
+            "BEGIN; SELECT 1 FROM matches WHERE id = '{held_id}' FOR UPDATE"
+        ))
+        .await
+        .unwrap();
+    let held_seat = held["match"]["to_act"][0].as_u64().unwrap();
+    let held_move = client
+        .post(format!("{}/v1/matches/{held_id}/moves", service.base))
+        .bearer_auth(
+            held["seat_tokens"][held_seat as usize]["token"]
+                .as_str()
+                .unwrap(),
+        )
+        .json(&json!({"expected_version": held["match"]["version"], "move": {"type": "draw"}}))
+        .send();
+    let held_move = tokio::spawn(async move {
+        let response = held_move.await.expect("the held move is answered");
+        let status = response.status();
+        (
+            status,
+            response.json::<Value>().await.expect("a whole JSON answer"),
+        )
+    });
+    wait_for_lock_waiter(&mut locker).await;
+
     load.signalled.store(true, Ordering::Relaxed);
     let signalled = Instant::now();
     service.terminate();
+    // Graceful shutdown waits for the held move: the process stays up while the lock is held.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert!(
+        service.child.try_wait().unwrap().is_none(),
+        "the service exited with a request in flight"
+    );
+    locker.batch_execute("COMMIT").await.unwrap();
     let status = service.wait_exit(PATIENCE).await;
     let exit_took = signalled.elapsed();
     assert!(status.success(), "the service exited with {status}");
-    let record = finish_load(&load, clients).await;
+    let (held_status, held_reply) = tokio::time::timeout(PATIENCE, held_move)
+        .await
+        .expect("the held move is answered")
+        .unwrap();
+    assert_eq!(held_status, StatusCode::OK, "the held move: {held_reply}");
+    let mut record = finish_load(&load, clients).await;
+    record.created.push(held_id.clone());
+    record
+        .acknowledged_version
+        .insert(held_id.clone(), held_reply["version"].as_i64().unwrap());
+    record.acks.push(Ack {
+        id: held_id,
+        ply: held["match"]["version"].as_i64().unwrap() + 1,
+        seat: held_seat,
+        mv: json!({"type": "draw"}),
+    });
 
     assert!(
         record.unexpected.is_empty(),
