@@ -814,7 +814,7 @@ async fn wait_recovered(client: &reqwest::Client, base: &str) {
 async fn a_postgres_outage_during_load_answers_503_and_loses_no_acknowledged_move() {
     let cluster = PrivateCluster::init();
     let database_url = cluster.url("referee");
-    let service = Service::spawn(&database_url);
+    let mut service = Service::spawn(&database_url);
     let client = reqwest::Client::builder()
         .timeout(PATIENCE)
         .build()
@@ -852,6 +852,10 @@ async fn a_postgres_outage_during_load_answers_503_and_loses_no_acknowledged_mov
             .await;
     }
     let record = finish_load(&load, clients).await;
+    assert!(
+        service.child.try_wait().unwrap().is_none(),
+        "the service process ended during the outages"
+    );
 
     assert!(
         record.unexpected.is_empty(),
@@ -875,22 +879,25 @@ async fn a_postgres_outage_during_load_answers_503_and_loses_no_acknowledged_mov
 // ---------------------------------------------------------------------------------------------
 // SIGTERM
 
-/// Waits (bounded) until some session of the database waits for a lock.
-async fn wait_for_lock_waiter(conn: &mut AsyncPgConnection) {
+/// Waits (bounded) until a session of the database waits for a row lock to lock a match (the
+/// load's moves never wait for one: each client plays its own matches).
+async fn wait_for_lock_waiter(database_url: &str) {
     use diesel_async::RunQueryDsl;
     #[derive(diesel::QueryableByName)]
     struct Waiting {
         #[diesel(sql_type = diesel::sql_types::BigInt)]
         n: i64,
     }
+    // Not the locking session: within a transaction pg_stat_activity keeps its first snapshot.
+    let mut conn = AsyncPgConnection::establish(database_url).await.unwrap();
     let deadline = Instant::now() + PATIENCE;
     loop {
-        // Outside the locking transaction: pg_stat_activity is read through another snapshot.
         let waiting: Vec<Waiting> = diesel::sql_query(
             "SELECT count(*) AS n FROM pg_stat_activity \
-             WHERE datname = current_database() AND wait_event_type = 'Lock'",
+             WHERE datname = current_database() AND wait_event_type = 'Lock' \
+             AND query ILIKE '%for update%'",
         )
-        .load(conn)
+        .load(&mut conn)
         .await
         .unwrap();
         if waiting[0].n > 0 {
@@ -960,7 +967,7 @@ async fn sigterm_during_load_finishes_in_flight_requests_and_half_writes_nothing
             response.json::<Value>().await.expect("a whole JSON answer"),
         )
     });
-    wait_for_lock_waiter(&mut locker).await;
+    wait_for_lock_waiter(&database_url).await;
 
     load.signalled.store(true, Ordering::Relaxed);
     let signalled = Instant::now();
