@@ -802,6 +802,94 @@ async fn wait_recovered(client: &reqwest::Client, base: &str) {
     }
 }
 
+/// Stops PostgreSQL while a move on the probe match waits inside its transaction (behind a row
+/// lock the test takes): the move must get the documented 503, or a 200 if it slipped through
+/// before the stop, never a 500 or no answer. Returns the move if it was acknowledged.
+async fn stop_with_a_move_in_flight(
+    cluster: &PrivateCluster,
+    mode: &str,
+    client: &reqwest::Client,
+    base: &str,
+    probe: &Value,
+) -> Option<Ack> {
+    let id = probe["match"]["id"].as_str().unwrap().to_owned();
+    let owner = probe["owner_token"].as_str().unwrap();
+    let current: Value = client
+        .get(format!("{base}/v1/matches/{id}"))
+        .bearer_auth(owner)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let seat = current["to_act"][0].as_u64().unwrap();
+    let mv = if current["view"]["drawn_card_pending"] == true {
+        json!({"type": "keep"})
+    } else {
+        json!({"type": "draw"})
+    };
+    let database_url = cluster.url("referee");
+    let mut locker = AsyncPgConnection::establish(&database_url).await.unwrap();
+    locker
+        .batch_execute(&format!(
+            "BEGIN; SELECT 1 FROM matches WHERE id = '{id}' FOR UPDATE"
+        ))
+        .await
+        .unwrap();
+    let held = call(
+        client
+            .post(format!("{base}/v1/matches/{id}/moves"))
+            .bearer_auth(
+                probe["seat_tokens"][seat as usize]["token"]
+                    .as_str()
+                    .unwrap(),
+            )
+            .json(&json!({"expected_version": current["version"], "move": mv})),
+    );
+    let held = tokio::spawn(held);
+    wait_for_lock_waiter(&database_url).await;
+    cluster.stop(mode);
+    let answer = tokio::time::timeout(PATIENCE, held)
+        .await
+        .expect("the move in flight is answered")
+        .unwrap();
+    match answer {
+        Answer::Http {
+            status: StatusCode::OK,
+            body,
+            ..
+        } => {
+            assert_eq!(
+                body["entries"][0]["ply"],
+                current["version"].as_i64().unwrap() + 1
+            );
+            Some(Ack {
+                id,
+                ply: current["version"].as_i64().unwrap() + 1,
+                seat,
+                mv,
+            })
+        }
+        Answer::Http {
+            status,
+            retry_after,
+            content_type,
+            body,
+        } => {
+            assert!(
+                is_unavailable(status, &retry_after, &content_type),
+                "a move in flight when PostgreSQL stopped ({mode}): {status} \
+                 retry-after={retry_after:?} content-type={content_type:?} {body}"
+            );
+            None
+        }
+        Answer::Transport(_, error) | Answer::Truncated(error) => {
+            panic!("a move in flight when PostgreSQL stopped ({mode}): {error}")
+        }
+    }
+}
+
 /// Requirement: "a test that stops PostgreSQL during load and starts it again: while it is down
 /// the match endpoints answer 503 with Retry-After and the stateless ones keep working;
 /// afterwards the service recovers without a restart; every move that was acknowledged is in the
@@ -809,7 +897,8 @@ async fn wait_recovered(client: &reqwest::Client, base: &str) {
 ///
 /// The service is started before PostgreSQL (it must get ready by itself), then PostgreSQL is
 /// stopped twice under load: cleanly (`pg_ctl stop -m fast`) and as a crash
-/// (`-m immediate`, recovered from the WAL on restart), so "acknowledged" must mean "committed".
+/// (`-m immediate`, recovered from the WAL on restart), so "acknowledged" must mean "committed";
+/// each time one move is surely inside its transaction when PostgreSQL goes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_postgres_outage_during_load_answers_503_and_loses_no_acknowledged_move() {
     let cluster = PrivateCluster::init();
@@ -839,8 +928,10 @@ async fn a_postgres_outage_during_load_answers_503_and_loses_no_acknowledged_mov
 
     let (load, clients) = start_load(&service.base, 4, false);
     load.wait_for_acks(40, "before the first outage").await;
+    let mut held_acks = Vec::new();
     for mode in ["fast", "immediate"] {
-        cluster.stop(mode);
+        let held = stop_with_a_move_in_flight(&cluster, mode, &client, &service.base, &probe);
+        held_acks.extend(held.await);
         // Load keeps coming while PostgreSQL is down; probe each kind of endpoint meanwhile.
         for _ in 0..3 {
             assert_degraded(&client, &service.base, &probe).await;
@@ -851,7 +942,12 @@ async fn a_postgres_outage_during_load_answers_503_and_loses_no_acknowledged_mov
         load.wait_for_acks(40, &format!("after the {mode} outage"))
             .await;
     }
-    let record = finish_load(&load, clients).await;
+    let mut record = finish_load(&load, clients).await;
+    let held_acknowledged = held_acks.len();
+    record.acks.extend(held_acks);
+    record
+        .created
+        .push(probe["match"]["id"].as_str().unwrap().to_owned());
     assert!(
         service.child.try_wait().unwrap().is_none(),
         "the service process ended during the outages"
@@ -869,7 +965,8 @@ async fn a_postgres_outage_during_load_answers_503_and_loses_no_acknowledged_mov
     assert_acknowledged_are_stored(&database_url, &record).await;
     audit::audit_snapshots(&database_url).await;
     eprintln!(
-        "outage: {} matches created, {} moves acknowledged, {} answers 503",
+        "outage: {} matches created, {} moves acknowledged, {} answers 503; \
+         of the 2 moves held in flight, {held_acknowledged} acknowledged",
         record.created.len(),
         record.acks.len(),
         record.unavailable
