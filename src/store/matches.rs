@@ -105,7 +105,20 @@ impl SeatResult {
     }
 }
 
+/// Stores a new match (or sheet) with its seats and first events, all or nothing: a database
+/// lost midway must not leave a match without its seats or its deal.
 pub async fn insert(
+    conn: &mut AsyncPgConnection,
+    row: &MatchRow,
+    seats: &[SeatRow],
+    events: &[EventRow],
+) -> Result<(), StoreError> {
+    use diesel_async::AsyncConnection;
+    conn.transaction(async |conn| insert_parts(conn, row, seats, events).await)
+        .await
+}
+
+async fn insert_parts(
     conn: &mut AsyncPgConnection,
     row: &MatchRow,
     seats: &[SeatRow],

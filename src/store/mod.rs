@@ -8,14 +8,14 @@ pub mod matches;
 pub mod schema;
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use diesel::Connection;
+use diesel::{Connection, ConnectionError, ConnectionResult};
 use diesel_async::async_connection_wrapper::AsyncConnectionWrapper;
 use diesel_async::pooled_connection::deadpool::{Object, Pool};
-use diesel_async::pooled_connection::AsyncDieselConnectionManager;
+use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
@@ -69,7 +69,9 @@ impl Store {
     /// A pool that connects lazily; nothing is contacted until [`Store::prepare_in_background`]
     /// or the first request.
     pub fn new(database_url: &str, size: usize) -> Self {
-        let manager = AsyncDieselConnectionManager::<AsyncPgConnection>::new(database_url);
+        let mut config = ManagerConfig::default();
+        config.custom_setup = Box::new(establish_on_connection_runtime);
+        let manager = AsyncDieselConnectionManager::new_with_config(database_url, config);
         // Short timeouts: during an outage a request should get its 503 quickly, not hang.
         let pool = Pool::builder(manager)
             .max_size(size)
@@ -155,6 +157,41 @@ impl Store {
         diesel::sql_query("SELECT 1").execute(&mut conn).await?;
         Ok(())
     }
+}
+
+/// The runtime that drives the pool's connections. A connection's I/O runs as a task on the
+/// runtime that opened it, and each HTTP worker has its own runtime, which ends with the worker:
+/// at a graceful shutdown an idle worker stops at once and would close the connections it opened
+/// under requests still running on the other workers. This one lives as long as the process.
+fn connection_runtime() -> &'static tokio::runtime::Handle {
+    static HANDLE: OnceLock<tokio::runtime::Handle> = OnceLock::new();
+    HANDLE.get_or_init(|| {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime for database connections");
+        let handle = runtime.handle().clone();
+        std::thread::Builder::new()
+            .name("db-connections".into())
+            .spawn(move || runtime.block_on(std::future::pending::<()>()))
+            .expect("a thread for database connections");
+        handle
+    })
+}
+
+/// Opens a pool connection on [`connection_runtime`].
+fn establish_on_connection_runtime(
+    url: &str,
+) -> std::pin::Pin<
+    Box<dyn std::future::Future<Output = ConnectionResult<AsyncPgConnection>> + Send + '_>,
+> {
+    let url = url.to_owned();
+    Box::pin(async move {
+        connection_runtime()
+            .spawn(async move { AsyncPgConnection::establish(&url).await })
+            .await
+            .unwrap_or_else(|e| Err(ConnectionError::BadConnection(e.to_string())))
+    })
 }
 
 /// Connects to the server's `postgres` database and creates the target database if it is absent.

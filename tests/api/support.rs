@@ -1,6 +1,9 @@
 //! Test harness: each test gets the app on a free port and its own database, cloned from a
 //! template that is migrated once per migrations content.
 
+#[path = "../audit/mod.rs"]
+mod audit;
+
 use std::net::TcpListener;
 
 use diesel::Connection;
@@ -151,94 +154,9 @@ impl TestApp {
     /// Checks every stored match: its snapshot equals the replay of its log from setup, and its
     /// version is the length of its log.
     pub async fn audit_snapshots(&self) {
-        use diesel::QueryDsl;
-        use referee::games::Game;
-        use referee::referee::{replay, Input};
-        use referee::store::{matches as q, schema::matches};
         let name = self.database.as_ref().expect("a test database");
-        let mut conn = AsyncPgConnection::establish(&format!("{}/{name}", server_url()))
-            .await
-            .unwrap();
-        let ids: Vec<uuid::Uuid> = matches::table
-            .select(matches::id)
-            .load(&mut conn)
-            .await
-            .unwrap();
-        assert!(!ids.is_empty());
-        for id in ids {
-            let row = q::find(&mut conn, id).await.unwrap().unwrap();
-            let players = q::seats(&mut conn, id).await.unwrap().len();
-            let kind = referee::games::GameKind::from_slug(&row.game).unwrap();
-            if row.kind == "sheet" {
-                audit_sheet(&mut conn, &row, players, kind).await;
-                continue;
-            }
-            let events = q::events(&mut conn, id).await.unwrap();
-            assert_eq!(
-                row.version,
-                events.len() as i64,
-                "match {id}: version = log length"
-            );
-            referee::with_game!(kind, G => {
-                let inputs: Vec<_> = events
-                    .iter()
-                    .map(|e| match e.seat {
-                        Some(seat) => Input::Move {
-                            seat: seat as usize,
-                            mv: serde_json::from_value(e.payload.clone()).unwrap(),
-                        },
-                        None => Input::Chance(serde_json::from_value(e.payload.clone()).unwrap()),
-                    })
-                    .collect();
-                let options: <G as Game>::Options = serde_json::from_value(row.options.clone()).unwrap();
-                let (state, _) = replay::<G>(options, players, &inputs, None)
-                    .unwrap_or_else(|(ply, e)| panic!("match {id} fails to replay at ply {ply}: {e}"));
-                assert_eq!(serde_json::to_value(&state).unwrap(), row.state, "match {id}: snapshot = replay");
-                assert_eq!(G::is_over(&state), row.status == "finished");
-            });
-        }
+        audit::audit_snapshots(&format!("{}/{name}", server_url())).await;
     }
-}
-
-/// A sheet's snapshot equals the game's scoring of its standing entries (each round's latest).
-async fn audit_sheet(
-    conn: &mut AsyncPgConnection,
-    row: &referee::store::matches::MatchRow,
-    players: usize,
-    kind: referee::games::GameKind,
-) {
-    use referee::games::Game;
-    let entries = referee::store::matches::sheet_entries(conn, row.id)
-        .await
-        .unwrap();
-    assert_eq!(
-        row.version,
-        entries.len() as i64,
-        "sheet {}: version = entries",
-        row.id
-    );
-    let mut standing: Vec<serde_json::Value> = Vec::new();
-    for entry in &entries {
-        let index = entry.round as usize - 1;
-        if index < standing.len() {
-            standing[index] = entry.tally.clone();
-        } else {
-            standing.push(entry.tally.clone());
-        }
-    }
-    referee::with_game!(kind, G => {
-        let options: <G as Game>::Options = serde_json::from_value(row.options.clone()).unwrap();
-        let tallies: Vec<<G as Game>::Tally> = standing
-            .into_iter()
-            .map(|t| serde_json::from_value(t).unwrap())
-            .collect();
-        let tallied = referee::referee::tally::<G>(&options, players, &tallies)
-            .unwrap_or_else(|(round, e)| panic!("sheet {}: round {round}: {e}", row.id));
-        let rounds: Vec<serde_json::Value> =
-            tallied.rounds.iter().map(|r| serde_json::to_value(r).unwrap()).collect();
-        assert_eq!(row.state["rounds"], serde_json::Value::from(rounds), "sheet {}", row.id);
-        assert_eq!(tallied.over, row.status == "finished");
-    });
 }
 
 impl Drop for TestApp {

@@ -1,0 +1,1121 @@
+//! Fault tests: the real service binary, driven over HTTP by concurrent clients, while its
+//! PostgreSQL goes away and comes back, and while it is told to stop.
+//!
+//! The outage test runs its own private PostgreSQL cluster (so it can stop it without disturbing
+//! the shared server other tests use); the SIGTERM test uses its own database on the shared
+//! server.
+
+mod audit;
+
+use std::collections::{BTreeSet, HashMap};
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use diesel::Connection;
+use diesel_async::async_connection_wrapper::AsyncConnectionWrapper;
+use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+/// Generous bound for anything that should happen "soon" on a loaded CI machine.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A free port below Linux's ephemeral range (32768 and up), so that while the private cluster is
+/// down no outgoing connection or `bind(0)` elsewhere can take its port before it restarts.
+fn port_outside_ephemeral_range() -> u16 {
+    let random = uuid::Uuid::new_v4().as_u128();
+    (0..1000u128)
+        .map(|i| 20_000 + ((random + i * 7919) % 12_000) as u16)
+        .find(|&port| TcpListener::bind(("127.0.0.1", port)).is_ok())
+        .expect("a free port between 20000 and 32000")
+}
+
+fn unique(prefix: &str) -> String {
+    format!("{prefix}_{}", uuid::Uuid::new_v4().simple())
+}
+
+/// Runs a command to completion, panicking with its output if it fails.
+fn run(command: &mut Command) {
+    let output = command
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("run {command:?}: {e}"));
+    assert!(
+        output.status.success(),
+        "{command:?} failed ({}):\n{}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// A private PostgreSQL cluster
+
+/// A throwaway PostgreSQL 15 cluster on its own port, stopped and removed on drop.
+struct PrivateCluster {
+    dir: PathBuf,
+    port: u16,
+    as_postgres_user: bool,
+}
+
+impl PrivateCluster {
+    fn bin(tool: &str) -> PathBuf {
+        let dir = std::env::var("PG_BIN").unwrap_or_else(|_| "/usr/lib/postgresql/15/bin".into());
+        Path::new(&dir).join(tool)
+    }
+
+    /// A PostgreSQL tool, run as the `postgres` OS user when we are root (initdb refuses root).
+    fn tool(&self, tool: &str) -> Command {
+        if self.as_postgres_user {
+            let mut command = Command::new("runuser");
+            command.args(["-u", "postgres", "--"]).arg(Self::bin(tool));
+            command
+        } else {
+            Command::new(Self::bin(tool))
+        }
+    }
+
+    fn data(&self) -> PathBuf {
+        self.dir.join("data")
+    }
+
+    /// Initialises a cluster with trust authentication (not started yet).
+    fn init() -> Self {
+        let uid = Command::new("id").arg("-u").output().expect("run id -u");
+        let as_postgres_user = String::from_utf8_lossy(&uid.stdout).trim() == "0";
+        // Under /tmp: postgres must be able to reach it, and socket paths must stay short.
+        let dir = PathBuf::from("/tmp").join(unique("referee-faults"));
+        std::fs::create_dir(&dir).unwrap();
+        let cluster = Self {
+            dir,
+            port: port_outside_ephemeral_range(),
+            as_postgres_user,
+        };
+        if as_postgres_user {
+            run(Command::new("chown")
+                .arg("postgres:postgres")
+                .arg(&cluster.dir));
+        }
+        run(cluster
+            .tool("initdb")
+            .arg("-D")
+            .arg(cluster.data())
+            .args(["-A", "trust", "-U", "postgres", "--no-sync", "--no-locale"])
+            .args(["-E", "UTF8"]));
+        cluster
+    }
+
+    fn url(&self, database: &str) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/{database}", self.port)
+    }
+
+    /// Starts the cluster (again) on its port and waits until it accepts connections.
+    fn start(&self) {
+        // fsync off: the crash we simulate is of PostgreSQL, not of the machine, and CI disks are
+        // slow; commits are still written to the WAL before they are acknowledged.
+        let options = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
+            self.port,
+            self.dir.display()
+        );
+        run(self
+            .tool("pg_ctl")
+            .arg("-D")
+            .arg(self.data())
+            .arg("-l")
+            .arg(self.dir.join("server.log"))
+            .args(["-o", &options, "-w", "-t", "60", "start"]));
+    }
+
+    /// Stops the cluster: `fast` ends sessions cleanly, `immediate` is a crash.
+    fn stop(&self, mode: &str) {
+        run(self
+            .tool("pg_ctl")
+            .arg("-D")
+            .arg(self.data())
+            .args(["-m", mode, "-w", "-t", "60", "stop"]));
+    }
+}
+
+impl Drop for PrivateCluster {
+    fn drop(&mut self) {
+        let _ = self
+            .tool("pg_ctl")
+            .arg("-D")
+            .arg(self.data())
+            .args(["-m", "immediate", "-w", "stop"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        if std::thread::panicking() {
+            print_tail("PostgreSQL log", &self.dir.join("server.log"));
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn print_tail(what: &str, path: &Path) {
+    if let Ok(file) = std::fs::File::open(path) {
+        let lines: Vec<String> = BufReader::new(file).lines().map_while(Result::ok).collect();
+        eprintln!("--- last lines of the {what} ---");
+        for line in &lines[lines.len().saturating_sub(40)..] {
+            eprintln!("{line}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The service binary
+
+/// The `referee` binary running as a child process, killed on drop.
+struct Service {
+    child: Child,
+    base: String,
+    log: PathBuf,
+}
+
+impl Service {
+    fn spawn(database_url: &str) -> Self {
+        let address = format!("127.0.0.1:{}", free_port());
+        let log = std::env::temp_dir().join(format!("{}.log", unique("referee-faults-service")));
+        // The service logs to stdout; both streams go to a file shown if the test fails.
+        let output = std::fs::File::create(&log).unwrap();
+        let child = Command::new(env!("CARGO_BIN_EXE_referee"))
+            .env("DATABASE_URL", database_url)
+            .env("BIND_ADDRESS", &address)
+            .env("RATE_LIMIT_PER_SECOND", "0")
+            .env("DATABASE_POOL_SIZE", "4")
+            .env("WORKERS", "2")
+            .env("RUST_LOG", "warn")
+            .env_remove("LOG_FORMAT")
+            .stdin(Stdio::null())
+            .stdout(output.try_clone().unwrap())
+            .stderr(output)
+            .spawn()
+            .expect("start the referee binary");
+        Self {
+            child,
+            base: format!("http://{address}"),
+            log,
+        }
+    }
+
+    /// Waits until `/healthz` answers 200: the service is listening.
+    async fn wait_listening(&self, client: &reqwest::Client) {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Ok(response) = client.get(format!("{}/healthz", self.base)).send().await {
+                if response.status() == StatusCode::OK {
+                    return;
+                }
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the service did not start listening"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Waits until `/readyz` answers 200: the service is listening and its database prepared.
+    async fn wait_ready(&self, client: &reqwest::Client) {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Ok(response) = client.get(format!("{}/readyz", self.base)).send().await {
+                if response.status() == StatusCode::OK {
+                    return;
+                }
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the service did not become ready"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    fn terminate(&self) {
+        run(Command::new("kill").args(["-TERM", &self.child.id().to_string()]));
+    }
+
+    /// Waits (bounded) for the process to exit.
+    async fn wait_exit(&mut self, within: Duration) -> std::process::ExitStatus {
+        let deadline = Instant::now() + within;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the service did not exit within {within:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        if self.child.try_wait().ok().flatten().is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+        if std::thread::panicking() {
+            print_tail("service log", &self.log);
+        }
+        let _ = std::fs::remove_file(&self.log);
+    }
+}
+
+/// A database of its own on the shared PostgreSQL server, dropped (forcibly) on drop.
+struct SharedServerDatabase {
+    name: String,
+}
+
+fn shared_server() -> String {
+    std::env::var("TEST_DATABASE_SERVER")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".to_owned())
+}
+
+impl SharedServerDatabase {
+    fn new() -> Self {
+        Self {
+            name: unique("referee_faults"),
+        }
+    }
+
+    /// The service creates and migrates it by itself on start.
+    fn url(&self) -> String {
+        format!("{}/{}", shared_server(), self.name)
+    }
+}
+
+impl Drop for SharedServerDatabase {
+    fn drop(&mut self) {
+        let url = format!("{}/postgres", shared_server());
+        let name = self.name.clone();
+        // A sync connection on its own thread: Drop cannot await.
+        let _ = std::thread::spawn(move || {
+            if let Ok(mut conn) =
+                <AsyncConnectionWrapper<AsyncPgConnection> as Connection>::establish(&url)
+            {
+                let sql = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
+                let _ = diesel::RunQueryDsl::execute(diesel::sql_query(sql), &mut conn);
+            }
+        })
+        .join();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load: clients hosting Lucky Jack matches and playing them
+
+/// A move the service acknowledged with a 2xx.
+#[derive(Debug, Clone)]
+struct Ack {
+    id: String,
+    /// The ply of the move in the match's log.
+    ply: i64,
+    seat: u64,
+    mv: Value,
+}
+
+/// What one client saw.
+#[derive(Default)]
+struct Record {
+    /// Matches whose creation was acknowledged.
+    created: Vec<String>,
+    acks: Vec<Ack>,
+    /// The newest version each match was acknowledged at (creation or move).
+    acknowledged_version: HashMap<String, i64>,
+    /// 503 answers (each checked to carry `Retry-After` and a problem document).
+    unavailable: usize,
+    /// Answers no fault explains: a 500, a 503 without `Retry-After`, a refused move...
+    unexpected: Vec<String>,
+    /// Requests that got no HTTP answer: (failed while connecting, what).
+    transport_errors: Vec<(bool, String)>,
+}
+
+struct Load {
+    base: String,
+    stop: AtomicBool,
+    acks: AtomicUsize,
+    /// Set when the service is told to stop; answers received after it are counted.
+    signalled: AtomicBool,
+    answers_after_signal: AtomicUsize,
+    /// Whether a request without an HTTP answer ends the client (after SIGTERM) or is unexpected.
+    transport_error_ends_client: bool,
+}
+
+/// A match a client plays: its id, tokens and the newest view of it.
+struct Playing {
+    id: String,
+    owner: String,
+    seats: Vec<String>,
+    last: Value,
+    /// The last answer was not a 2xx: reload before moving again.
+    stale: bool,
+}
+
+enum Answer {
+    Http {
+        status: StatusCode,
+        retry_after: Option<String>,
+        content_type: String,
+        body: Value,
+    },
+    /// No HTTP answer; `true` if the connection could not even be made.
+    Transport(bool, String),
+    /// An answer cut short: the server began it and did not finish it.
+    Truncated(String),
+}
+
+async fn call(request: reqwest::RequestBuilder) -> Answer {
+    match request.send().await {
+        Ok(response) => {
+            let status = response.status();
+            let header = |name| {
+                response
+                    .headers()
+                    .get(name)
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_owned)
+            };
+            let retry_after = header(reqwest::header::RETRY_AFTER);
+            let content_type = header(reqwest::header::CONTENT_TYPE).unwrap_or_default();
+            match response.text().await {
+                Ok(text) => Answer::Http {
+                    status,
+                    retry_after,
+                    content_type,
+                    body: serde_json::from_str(&text).unwrap_or(Value::String(text)),
+                },
+                Err(e) => Answer::Truncated(format!("{status}, then {e}")),
+            }
+        }
+        Err(e) => Answer::Transport(e.is_connect(), format!("{e:?}")),
+    }
+}
+
+/// Whether a non-2xx answer is the documented "database unavailable" one.
+fn is_unavailable(status: StatusCode, retry_after: &Option<String>, content_type: &str) -> bool {
+    status == StatusCode::SERVICE_UNAVAILABLE
+        && retry_after
+            .as_deref()
+            .is_some_and(|s| s.parse::<u32>().is_ok())
+        && content_type.starts_with("application/problem+json")
+}
+
+impl Load {
+    /// Hosts matches and plays them (`draw`, then `keep` while a drawn card is pending) until
+    /// told to stop.
+    async fn client(self: Arc<Self>) -> Record {
+        let client = reqwest::Client::builder()
+            .timeout(PATIENCE)
+            .build()
+            .unwrap();
+        let mut record = Record::default();
+        let mut playing: Option<Playing> = None;
+        while !self.stop.load(Ordering::Relaxed) {
+            // What the request is, the (seat, move) it submits if any, and its answer.
+            let (what, sent, answer) = match &mut playing {
+                Some(game) if game.last["status"] == "finished" => {
+                    playing = None;
+                    continue;
+                }
+                None => {
+                    let body = json!({"game": "lucky-jack",
+                                      "seats": [{"name": "Ann"}, {"name": "Ben"}],
+                                      "options": {"max_turns_per_round": 60}});
+                    let request = client.post(format!("{}/v1/matches", self.base)).json(&body);
+                    ("create".to_owned(), None, call(request).await)
+                }
+                Some(game) if game.stale => {
+                    let request = client
+                        .get(format!("{}/v1/matches/{}", self.base, game.id))
+                        .bearer_auth(&game.owner);
+                    (format!("reload {}", game.id), None, call(request).await)
+                }
+                Some(game) => {
+                    let seat = game.last["to_act"][0].as_u64().expect("a seat acts");
+                    let mv = if game.last["view"]["drawn_card_pending"] == true {
+                        json!({"type": "keep"})
+                    } else {
+                        json!({"type": "draw"})
+                    };
+                    let body = json!({"expected_version": game.last["version"], "move": mv});
+                    let request = client
+                        .post(format!("{}/v1/matches/{}/moves", self.base, game.id))
+                        .bearer_auth(&game.seats[seat as usize])
+                        .json(&body);
+                    (
+                        format!(
+                            "move {mv} at version {} of {}",
+                            game.last["version"], game.id
+                        ),
+                        Some((seat, mv)),
+                        call(request).await,
+                    )
+                }
+            };
+            let (status, retry_after, content_type, body) = match answer {
+                Answer::Http {
+                    status,
+                    retry_after,
+                    content_type,
+                    body,
+                } => {
+                    if self.signalled.load(Ordering::Relaxed) {
+                        self.answers_after_signal.fetch_add(1, Ordering::Relaxed);
+                    }
+                    (status, retry_after, content_type, body)
+                }
+                Answer::Transport(connect, error) => {
+                    record
+                        .transport_errors
+                        .push((connect, format!("{what}: {error}")));
+                    if self.transport_error_ends_client {
+                        break;
+                    }
+                    record
+                        .unexpected
+                        .push(format!("{what}: no answer: {error}"));
+                    if let Some(game) = &mut playing {
+                        game.stale = true;
+                    }
+                    continue;
+                }
+                Answer::Truncated(error) => {
+                    record
+                        .unexpected
+                        .push(format!("{what}: truncated answer: {error}"));
+                    if self.transport_error_ends_client {
+                        break;
+                    }
+                    if let Some(game) = &mut playing {
+                        game.stale = true;
+                    }
+                    continue;
+                }
+            };
+            match (&mut playing, status) {
+                (None, StatusCode::CREATED) => {
+                    let id = body["match"]["id"].as_str().expect("an id").to_owned();
+                    let seats = body["seat_tokens"]
+                        .as_array()
+                        .expect("seat tokens")
+                        .iter()
+                        .map(|t| t["token"].as_str().expect("a token").to_owned())
+                        .collect();
+                    record.created.push(id.clone());
+                    record
+                        .acknowledged_version
+                        .insert(id.clone(), body["match"]["version"].as_i64().unwrap());
+                    playing = Some(Playing {
+                        id,
+                        owner: body["owner_token"]
+                            .as_str()
+                            .expect("owner token")
+                            .to_owned(),
+                        seats,
+                        last: body["match"].clone(),
+                        stale: false,
+                    });
+                }
+                (Some(game), StatusCode::OK) if game.stale => {
+                    game.last = body;
+                    game.stale = false;
+                }
+                (Some(game), StatusCode::OK) => {
+                    let version = body["version"].as_i64().expect("a version");
+                    let entries = body["entries"].as_array().expect("entries");
+                    let first = &entries[0];
+                    let expected = game.last["version"].as_i64().unwrap();
+                    if version != expected + entries.len() as i64
+                        || first["ply"].as_i64() != Some(expected + 1)
+                    {
+                        record.unexpected.push(format!("{what}: odd reply {body}"));
+                    }
+                    let (seat, mv) = sent.expect("a move was sent");
+                    record.acks.push(Ack {
+                        id: game.id.clone(),
+                        ply: expected + 1,
+                        seat,
+                        mv,
+                    });
+                    record.acknowledged_version.insert(game.id.clone(), version);
+                    self.acks.fetch_add(1, Ordering::Relaxed);
+                    game.last = body;
+                }
+                (_, StatusCode::SERVICE_UNAVAILABLE)
+                    if is_unavailable(status, &retry_after, &content_type) =>
+                {
+                    record.unavailable += 1;
+                    if let Some(game) = &mut playing {
+                        // The move may or may not have been stored: reload to learn which.
+                        game.stale = true;
+                    }
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                _ => {
+                    record.unexpected.push(format!(
+                        "{what}: {status} retry-after={retry_after:?} content-type={content_type:?} {body}"
+                    ));
+                    if let Some(game) = &mut playing {
+                        game.stale = true;
+                    }
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            }
+        }
+        record
+    }
+
+    /// Waits (bounded) until `more` further moves have been acknowledged.
+    async fn wait_for_acks(&self, more: usize, what: &str) {
+        let target = self.acks.load(Ordering::Relaxed) + more;
+        let deadline = Instant::now() + PATIENCE;
+        while self.acks.load(Ordering::Relaxed) < target {
+            assert!(
+                Instant::now() < deadline,
+                "{what}: only {} of {target} moves acknowledged after {PATIENCE:?}",
+                self.acks.load(Ordering::Relaxed)
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+fn start_load(
+    base: &str,
+    clients: usize,
+    transport_error_ends_client: bool,
+) -> (Arc<Load>, Vec<tokio::task::JoinHandle<Record>>) {
+    let load = Arc::new(Load {
+        base: base.to_owned(),
+        stop: AtomicBool::new(false),
+        acks: AtomicUsize::new(0),
+        signalled: AtomicBool::new(false),
+        answers_after_signal: AtomicUsize::new(0),
+        transport_error_ends_client,
+    });
+    let handles = (0..clients)
+        .map(|_| tokio::spawn(load.clone().client()))
+        .collect();
+    (load, handles)
+}
+
+async fn finish_load(load: &Load, handles: Vec<tokio::task::JoinHandle<Record>>) -> Record {
+    load.stop.store(true, Ordering::Relaxed);
+    let mut all = Record::default();
+    for handle in handles {
+        let record = tokio::time::timeout(PATIENCE * 2, handle)
+            .await
+            .expect("a load client stops")
+            .expect("a load client does not panic");
+        all.created.extend(record.created);
+        all.acks.extend(record.acks);
+        all.acknowledged_version.extend(record.acknowledged_version);
+        all.unavailable += record.unavailable;
+        all.unexpected.extend(record.unexpected);
+        all.transport_errors.extend(record.transport_errors);
+    }
+    all
+}
+
+/// Every acknowledged creation and move is in the database, as acknowledged.
+async fn assert_acknowledged_are_stored(database_url: &str, record: &Record) {
+    use referee::store::matches as q;
+    let mut conn = AsyncPgConnection::establish(database_url).await.unwrap();
+    let mut logs = HashMap::new();
+    for id in &record.created {
+        let uuid: uuid::Uuid = id.parse().unwrap();
+        assert!(
+            q::find(&mut conn, uuid).await.unwrap().is_some(),
+            "match {id} was acknowledged as created but is not stored"
+        );
+        logs.insert(id.clone(), q::events(&mut conn, uuid).await.unwrap());
+    }
+    for ack in &record.acks {
+        let log = &logs[&ack.id];
+        let event = log
+            .iter()
+            .find(|e| e.ply == ack.ply)
+            .unwrap_or_else(|| panic!("acknowledged move {ack:?} is not in the log"));
+        assert_eq!(event.seat, Some(ack.seat as i32), "{ack:?}");
+        assert_eq!(event.payload, ack.mv, "{ack:?}");
+    }
+}
+
+/// Nothing was stored that its client was not told about: every match in the database was
+/// acknowledged as created, and stands at the version its last acknowledgement gave.
+async fn assert_nothing_stored_unacknowledged(database_url: &str, record: &Record) {
+    use diesel::QueryDsl;
+    use diesel_async::RunQueryDsl;
+    use referee::store::schema::matches;
+    let mut conn = AsyncPgConnection::establish(database_url).await.unwrap();
+    let stored: Vec<(uuid::Uuid, i64)> = matches::table
+        .select((matches::id, matches::version))
+        .load(&mut conn)
+        .await
+        .unwrap();
+    let created: BTreeSet<&String> = record.created.iter().collect();
+    for (id, version) in &stored {
+        let id = id.to_string();
+        assert!(
+            created.contains(&id),
+            "match {id} is stored but its creation was never acknowledged"
+        );
+        assert_eq!(
+            record.acknowledged_version[&id], *version,
+            "match {id}: stored version vs the last acknowledged one (a move was stored unanswered)"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The outage
+
+/// Asserts the service answers while PostgreSQL is down: match endpoints 503 with `Retry-After`
+/// and a problem document, stateless endpoints 200.
+async fn assert_degraded(client: &reqwest::Client, base: &str, probe: &Value) {
+    let id = probe["match"]["id"].as_str().unwrap();
+    let owner = probe["owner_token"].as_str().unwrap();
+    let seat = probe["match"]["to_act"][0].as_u64().unwrap() as usize;
+    let seat_token = probe["seat_tokens"][seat]["token"].as_str().unwrap();
+    let match_requests = [
+        (
+            "create",
+            client.post(format!("{base}/v1/matches")).json(&json!({
+                "game": "lucky-jack", "seats": [{"name": "Ann"}, {"name": "Ben"}]})),
+        ),
+        (
+            "move",
+            client
+                .post(format!("{base}/v1/matches/{id}/moves"))
+                .bearer_auth(seat_token)
+                .json(&json!({"expected_version": probe["match"]["version"],
+                              "move": {"type": "draw"}})),
+        ),
+        (
+            "read",
+            client
+                .get(format!("{base}/v1/matches/{id}"))
+                .bearer_auth(owner),
+        ),
+        (
+            "log",
+            client
+                .get(format!("{base}/v1/matches/{id}/log"))
+                .bearer_auth(owner),
+        ),
+        ("list", client.get(format!("{base}/v1/matches"))),
+        ("readiness", client.get(format!("{base}/readyz"))),
+    ];
+    for (what, request) in match_requests {
+        match call(request).await {
+            Answer::Http {
+                status,
+                retry_after,
+                content_type,
+                body,
+            } => {
+                assert!(
+                    is_unavailable(status, &retry_after, &content_type),
+                    "{what} while PostgreSQL is down: {status} retry-after={retry_after:?} \
+                     content-type={content_type:?} {body}"
+                );
+                assert_eq!(body["code"], "database_unavailable", "{what}: {body}");
+            }
+            Answer::Transport(_, error) | Answer::Truncated(error) => {
+                panic!("{what} while PostgreSQL is down: {error}")
+            }
+        }
+    }
+
+    let setup = client
+        .post(format!("{base}/v1/games/lucky-jack/states"))
+        .json(&json!({"players": 2, "seed": "07".repeat(32)}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(setup.status(), StatusCode::OK, "stateless setup while down");
+    let setup: Value = setup.json().await.unwrap();
+    let check = client
+        .post(format!("{base}/v1/games/lucky-jack/check"))
+        .json(&json!({"state": setup["state"], "seat": setup["to_act"][0],
+                      "move": {"type": "draw"}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(check.status(), StatusCode::OK, "stateless check while down");
+    for path in ["/healthz", "/v1/games/lucky-jack"] {
+        let response = client.get(format!("{base}{path}")).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{path} while down");
+    }
+}
+
+/// Waits (bounded) until a match can be created again; until then only 503s are acceptable.
+async fn wait_recovered(client: &reqwest::Client, base: &str) {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let request = client
+            .post(format!("{base}/v1/matches"))
+            .json(&json!({"game": "lucky-jack", "seats": [{"name": "Ann"}, {"name": "Ben"}]}));
+        match call(request).await {
+            Answer::Http {
+                status: StatusCode::CREATED,
+                ..
+            } => return,
+            Answer::Http {
+                status,
+                retry_after,
+                content_type,
+                body,
+            } => assert!(
+                is_unavailable(status, &retry_after, &content_type),
+                "while PostgreSQL comes back: {status} {body}"
+            ),
+            Answer::Transport(_, error) | Answer::Truncated(error) => {
+                panic!("while PostgreSQL comes back: {error}")
+            }
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the service did not recover within {PATIENCE:?} of PostgreSQL's restart"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Stops PostgreSQL while a move on the probe match waits inside its transaction (behind a row
+/// lock the test takes): the move must get the documented 503, or a 200 if it slipped through
+/// before the stop, never a 500 or no answer. Returns the move if it was acknowledged.
+async fn stop_with_a_move_in_flight(
+    cluster: &PrivateCluster,
+    mode: &str,
+    client: &reqwest::Client,
+    base: &str,
+    probe: &Value,
+) -> Option<Ack> {
+    let id = probe["match"]["id"].as_str().unwrap().to_owned();
+    let owner = probe["owner_token"].as_str().unwrap();
+    let current: Value = client
+        .get(format!("{base}/v1/matches/{id}"))
+        .bearer_auth(owner)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let seat = current["to_act"][0].as_u64().unwrap();
+    let mv = if current["view"]["drawn_card_pending"] == true {
+        json!({"type": "keep"})
+    } else {
+        json!({"type": "draw"})
+    };
+    let database_url = cluster.url("referee");
+    let mut locker = AsyncPgConnection::establish(&database_url).await.unwrap();
+    locker
+        .batch_execute(&format!(
+            "BEGIN; SELECT 1 FROM matches WHERE id = '{id}' FOR UPDATE"
+        ))
+        .await
+        .unwrap();
+    let held = call(
+        client
+            .post(format!("{base}/v1/matches/{id}/moves"))
+            .bearer_auth(
+                probe["seat_tokens"][seat as usize]["token"]
+                    .as_str()
+                    .unwrap(),
+            )
+            .json(&json!({"expected_version": current["version"], "move": mv})),
+    );
+    let held = tokio::spawn(held);
+    wait_for_lock_waiter(&database_url).await;
+    cluster.stop(mode);
+    let answer = tokio::time::timeout(PATIENCE, held)
+        .await
+        .expect("the move in flight is answered")
+        .unwrap();
+    match answer {
+        Answer::Http {
+            status: StatusCode::OK,
+            body,
+            ..
+        } => {
+            assert_eq!(
+                body["entries"][0]["ply"],
+                current["version"].as_i64().unwrap() + 1
+            );
+            Some(Ack {
+                id,
+                ply: current["version"].as_i64().unwrap() + 1,
+                seat,
+                mv,
+            })
+        }
+        Answer::Http {
+            status,
+            retry_after,
+            content_type,
+            body,
+        } => {
+            assert!(
+                is_unavailable(status, &retry_after, &content_type),
+                "a move in flight when PostgreSQL stopped ({mode}): {status} \
+                 retry-after={retry_after:?} content-type={content_type:?} {body}"
+            );
+            None
+        }
+        Answer::Transport(_, error) | Answer::Truncated(error) => {
+            panic!("a move in flight when PostgreSQL stopped ({mode}): {error}")
+        }
+    }
+}
+
+/// Requirement: "a test that stops PostgreSQL during load and starts it again: while it is down
+/// the match endpoints answer 503 with Retry-After and the stateless ones keep working;
+/// afterwards the service recovers without a restart; every move that was acknowledged is in the
+/// log and every stored snapshot equals its replay."
+///
+/// The service is started before PostgreSQL (it must get ready by itself), then PostgreSQL is
+/// stopped twice under load: cleanly (`pg_ctl stop -m fast`) and as a crash
+/// (`-m immediate`, recovered from the WAL on restart), so "acknowledged" must mean "committed";
+/// each time one move is surely inside its transaction when PostgreSQL goes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgres_outage_during_load_answers_503_and_loses_no_acknowledged_move() {
+    let cluster = PrivateCluster::init();
+    let database_url = cluster.url("referee");
+    let mut service = Service::spawn(&database_url);
+    let client = reqwest::Client::builder()
+        .timeout(PATIENCE)
+        .build()
+        .unwrap();
+
+    // The service starts before PostgreSQL does: degraded, then ready by itself.
+    service.wait_listening(&client).await;
+    let nowhere = json!({"match": {"id": uuid::Uuid::new_v4(), "to_act": [0], "version": 1},
+                         "owner_token": "own_nothing", "seat_tokens": [{"token": "seat_nothing"}]});
+    assert_degraded(&client, &service.base, &nowhere).await;
+    cluster.start();
+    wait_recovered(&client, &service.base).await;
+    let probe: Value = client
+        .post(format!("{}/v1/matches", service.base))
+        .json(&json!({"game": "lucky-jack", "seats": [{"name": "Ann"}, {"name": "Ben"}]}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+
+    let (load, clients) = start_load(&service.base, 4, false);
+    load.wait_for_acks(40, "before the first outage").await;
+    let mut held_acks = Vec::new();
+    for mode in ["fast", "immediate"] {
+        let held = stop_with_a_move_in_flight(&cluster, mode, &client, &service.base, &probe);
+        held_acks.extend(held.await);
+        // Load keeps coming while PostgreSQL is down; probe each kind of endpoint meanwhile.
+        for _ in 0..3 {
+            assert_degraded(&client, &service.base, &probe).await;
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+        cluster.start();
+        wait_recovered(&client, &service.base).await;
+        load.wait_for_acks(40, &format!("after the {mode} outage"))
+            .await;
+    }
+    let mut record = finish_load(&load, clients).await;
+    let held_acknowledged = held_acks.len();
+    record.acks.extend(held_acks);
+    record
+        .created
+        .push(probe["match"]["id"].as_str().unwrap().to_owned());
+    assert!(
+        service.child.try_wait().unwrap().is_none(),
+        "the service process ended during the outages"
+    );
+
+    assert!(
+        record.unexpected.is_empty(),
+        "answers no outage explains:\n{}",
+        record.unexpected.join("\n")
+    );
+    assert!(
+        record.unavailable > 0,
+        "the load saw no 503 during the outages"
+    );
+    assert_acknowledged_are_stored(&database_url, &record).await;
+    audit::audit_snapshots(&database_url).await;
+    eprintln!(
+        "outage: {} matches created, {} moves acknowledged, {} answers 503; \
+         of the 2 moves held in flight, {held_acknowledged} acknowledged",
+        record.created.len(),
+        record.acks.len(),
+        record.unavailable
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// SIGTERM
+
+/// Waits (bounded) until a session of the database waits for a row lock to lock a match (the
+/// load's moves never wait for one: each client plays its own matches).
+async fn wait_for_lock_waiter(database_url: &str) {
+    use diesel_async::RunQueryDsl;
+    #[derive(diesel::QueryableByName)]
+    struct Waiting {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    // Not the locking session: within a transaction pg_stat_activity keeps its first snapshot.
+    let mut conn = AsyncPgConnection::establish(database_url).await.unwrap();
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let waiting: Vec<Waiting> = diesel::sql_query(
+            "SELECT count(*) AS n FROM pg_stat_activity \
+             WHERE datname = current_database() AND wait_event_type = 'Lock' \
+             AND query ILIKE '%for update%'",
+        )
+        .load(&mut conn)
+        .await
+        .unwrap();
+        if waiting[0].n > 0 {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the held move never reached its lock"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Requirement: "SIGTERM during load: in-flight requests finish, nothing is half-written."
+///
+/// Clients keep playing until their request fails. One more move is surely in flight when the
+/// signal comes: the test holds its match's row lock, so the move waits inside its transaction;
+/// the process must not exit before the lock is released, and that move must then be answered
+/// and stored. The process must exit successfully, a request may fail without an answer only if
+/// it had no effect (it was never accepted: refused at connect once the listener closed, or sent
+/// on a keep-alive connection the server was closing), every acknowledged move is stored, no
+/// match holds a move nobody was told about, and every snapshot equals its replay.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_during_load_finishes_in_flight_requests_and_half_writes_nothing() {
+    let database = SharedServerDatabase::new();
+    let database_url = database.url();
+    let mut service = Service::spawn(&database_url);
+    let client = reqwest::Client::new();
+    service.wait_ready(&client).await;
+
+    let (load, clients) = start_load(&service.base, 6, true);
+    load.wait_for_acks(60, "before SIGTERM").await;
+
+    // A move held in flight: its match's row is locked by the test, so the move waits for it.
+    let held: Value = client
+        .post(format!("{}/v1/matches", service.base))
+        .json(&json!({"game": "lucky-jack", "seats": [{"name": "Ann"}, {"name": "Ben"}]}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let held_id = held["match"]["id"].as_str().unwrap().to_owned();
+    let mut locker = AsyncPgConnection::establish(&database_url).await.unwrap();
+    locker
+        .batch_execute(&format!(
+            "BEGIN; SELECT 1 FROM matches WHERE id = '{held_id}' FOR UPDATE"
+        ))
+        .await
+        .unwrap();
+    let held_seat = held["match"]["to_act"][0].as_u64().unwrap();
+    let held_move = client
+        .post(format!("{}/v1/matches/{held_id}/moves", service.base))
+        .bearer_auth(
+            held["seat_tokens"][held_seat as usize]["token"]
+                .as_str()
+                .unwrap(),
+        )
+        .json(&json!({"expected_version": held["match"]["version"], "move": {"type": "draw"}}))
+        .send();
+    let held_move = tokio::spawn(async move {
+        let response = held_move.await.expect("the held move is answered");
+        let status = response.status();
+        (
+            status,
+            response.json::<Value>().await.expect("a whole JSON answer"),
+        )
+    });
+    wait_for_lock_waiter(&database_url).await;
+
+    load.signalled.store(true, Ordering::Relaxed);
+    let signalled = Instant::now();
+    service.terminate();
+    // Graceful shutdown waits for the held move: the process stays up while the lock is held.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert!(
+        service.child.try_wait().unwrap().is_none(),
+        "the service exited with a request in flight"
+    );
+    locker.batch_execute("COMMIT").await.unwrap();
+    let status = service.wait_exit(PATIENCE).await;
+    let exit_took = signalled.elapsed();
+    assert!(status.success(), "the service exited with {status}");
+    let (held_status, held_reply) = tokio::time::timeout(PATIENCE, held_move)
+        .await
+        .expect("the held move is answered")
+        .unwrap();
+    assert_eq!(held_status, StatusCode::OK, "the held move: {held_reply}");
+    let mut record = finish_load(&load, clients).await;
+    record.created.push(held_id.clone());
+    record
+        .acknowledged_version
+        .insert(held_id.clone(), held_reply["version"].as_i64().unwrap());
+    record.acks.push(Ack {
+        id: held_id,
+        ply: held["match"]["version"].as_i64().unwrap() + 1,
+        seat: held_seat,
+        mv: json!({"type": "draw"}),
+    });
+
+    assert!(
+        record.unexpected.is_empty(),
+        "answers no shutdown explains:\n{}",
+        record.unexpected.join("\n")
+    );
+    assert_acknowledged_are_stored(&database_url, &record).await;
+
+    assert_nothing_stored_unacknowledged(&database_url, &record).await;
+    audit::audit_snapshots(&database_url).await;
+    let unanswered: Vec<_> = record
+        .transport_errors
+        .iter()
+        .filter(|(connect, _)| !connect)
+        .collect();
+    eprintln!(
+        "sigterm: exit {exit_took:?} after the signal, {} answers after it, {} moves acknowledged; \
+         {} requests refused at connect, {} unanswered: {unanswered:?}",
+        load.answers_after_signal.load(Ordering::Relaxed),
+        record.acks.len(),
+        record.transport_errors.len() - unanswered.len(),
+        unanswered.len()
+    );
+}
