@@ -802,9 +802,11 @@ async fn advance<G: Game>(
     let input: GameInput<G> = match accepted.seat {
         Some(seat) => Input::Move {
             seat,
-            mv: referee::parse("move", accepted.payload.clone())?,
+            mv: referee::parse("move", accepted.payload.clone()).map_err(for_this_game)?,
         },
-        None => Input::Chance(referee::parse("chance", accepted.payload.clone())?),
+        None => Input::Chance(
+            referee::parse("chance", accepted.payload.clone()).map_err(for_this_game)?,
+        ),
     };
     let first_events = referee::play_input::<G>(&mut state, &input)?;
     // The parsed input is what is stored, not the raw text: serde ignores unknown fields of unit
@@ -885,6 +887,13 @@ async fn advance<G: Game>(
         q::advance(conn, row, version, &state_json, None, now).await?;
     }
     Ok(reply)
+}
+
+/// The API documents a stored match's moves as "a move of any game", since the match decides
+/// which. A payload that is not a move of this match's game is well-formed but does not apply
+/// here: 422, under the same code a malformed one has.
+pub(crate) fn for_this_game(error: RefereeError) -> Problem {
+    Problem::unprocessable(error.code(), error.to_string())
 }
 
 fn score_of<G: Game>(state: &G::State) -> ScoreReply {

@@ -81,7 +81,8 @@ pub async fn get_match(
     tag = "matches",
     params(
         ("id" = Uuid, Path),
-        ("Idempotency-Key" = Option<String>, Header, description = "Any unique string per move attempt"),
+        ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
+         description = "Any unique string per move attempt: 1 to 255 visible ASCII characters"),
     ),
     request_body = SubmitMove,
     security(("token" = [])),
@@ -114,7 +115,8 @@ pub async fn submit_move(
     tag = "matches",
     params(
         ("id" = Uuid, Path),
-        ("Idempotency-Key" = Option<String>, Header),
+        ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
+         description = "Any unique string per report: 1 to 255 visible ASCII characters"),
     ),
     request_body = SubmitChance,
     security(("token" = [])),
