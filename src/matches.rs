@@ -6,6 +6,7 @@
 
 use chrono::{DateTime, Utc};
 use diesel_async::{AsyncConnection, AsyncPgConnection};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -802,11 +803,9 @@ async fn advance<G: Game>(
     let input: GameInput<G> = match accepted.seat {
         Some(seat) => Input::Move {
             seat,
-            mv: referee::parse("move", accepted.payload.clone()).map_err(for_this_game)?,
+            mv: parse_for_match("move", &accepted.payload)?,
         },
-        None => Input::Chance(
-            referee::parse("chance", accepted.payload.clone()).map_err(for_this_game)?,
-        ),
+        None => Input::Chance(parse_for_match("chance", &accepted.payload)?),
     };
     let first_events = referee::play_input::<G>(&mut state, &input)?;
     // The parsed input is what is stored, not the raw text: serde ignores unknown fields of unit
@@ -889,11 +888,23 @@ async fn advance<G: Game>(
     Ok(reply)
 }
 
-/// The API documents a stored match's moves as "a move of any game", since the match decides
-/// which. A payload that is not a move of this match's game is well-formed but does not apply
-/// here: 422, under the same code a malformed one has.
-pub(crate) fn for_this_game(error: RefereeError) -> Problem {
-    Problem::unprocessable(error.code(), error.to_string())
+/// Parses a stored match's move, chance outcome or tally entry. The API documents these as "any
+/// game's", since the match decides which: one that is another game's is well-formed but does not
+/// apply here (422); one that is no game's is malformed (400). Both under the same code.
+pub(crate) fn parse_for_match<T: DeserializeOwned>(
+    what: &'static str,
+    payload: &Value,
+) -> Result<T, Problem> {
+    referee::parse(what, payload.clone()).map_err(|error| {
+        if referee::is_some_games(what, payload) {
+            Problem::unprocessable(
+                error.code(),
+                format!("this is another game's {what}, not this match's: {error}"),
+            )
+        } else {
+            error.into()
+        }
+    })
 }
 
 fn score_of<G: Game>(state: &G::State) -> ScoreReply {

@@ -212,6 +212,21 @@ pub fn integral_numbers_as_integers(value: &mut Value) -> bool {
     }
 }
 
+/// Whether `value` is a move, chance outcome or tally entry (`what`) of any of the games.
+pub fn is_some_games(what: &str, value: &Value) -> bool {
+    let mut value = value.clone();
+    integral_numbers_as_integers(&mut value);
+    let value = &value;
+    GameKind::ALL.iter().any(|&kind| {
+        with_game!(kind, G => match what {
+            "move" => <G as Game>::Move::deserialize(value).is_ok(),
+            "chance" => <G as Game>::Chance::deserialize(value).is_ok(),
+            "tally" => <G as Game>::Tally::deserialize(value).is_ok(),
+            _ => false,
+        })
+    })
+}
+
 pub fn to_json<T: Serialize>(value: &T) -> Value {
     // Game wire types are plain data (no maps with non-string keys): serialising cannot fail.
     serde_json::to_value(value).expect("game wire types serialise to JSON")

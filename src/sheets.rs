@@ -14,8 +14,8 @@ use uuid::Uuid;
 
 use crate::games::{Game, GameKind, Standings};
 use crate::matches::{
-    check_name, check_open, check_version, for_this_game, kind_of, seat_infos, stored, MatchStatus,
-    NewSeat, SeatInfo,
+    check_name, check_open, check_version, kind_of, parse_for_match, seat_infos, stored,
+    MatchStatus, NewSeat, SeatInfo,
 };
 use crate::problem::Problem;
 use crate::referee;
@@ -143,7 +143,7 @@ fn score<G: Game>(
     let options: G::Options = stored("options", row.options.clone())?;
     let tallies = entries
         .iter()
-        .map(|e| referee::parse::<G::Tally>("tally", e.tally.clone()).map_err(for_this_game))
+        .map(|e| parse_for_match::<G::Tally>("tally", &e.tally))
         .collect::<Result<Vec<_>, _>>()?;
     referee::tally::<G>(&options, players, &tallies).map_err(|(index, error)| {
         let mut problem = Problem::from(error);
