@@ -310,9 +310,9 @@ pub async fn append(
         ));
     }
     // The tally is stored as sent (jsonb), which cannot hold `\u0000`, e.g. in a Lucky Luau
-    // player name.
+    // player name. Well-formed JSON the store cannot keep: 422.
     if has_nul(&request.tally) {
-        return Err(Problem::bad_request(
+        return Err(Problem::unprocessable(
             "invalid_tally",
             "text in a tally has no NUL characters",
         ));

@@ -405,7 +405,7 @@ async fn nul_characters_are_refused_whether_escaped_or_raw() {
         .await;
     assert_problem(
         &tally_nul,
-        StatusCode::BAD_REQUEST,
+        StatusCode::UNPROCESSABLE_ENTITY,
         "invalid_tally",
         "escaped NUL in a stored tally",
     );
