@@ -710,17 +710,56 @@ async fn submit(
     let mut conn = store.conn().await?;
     let submission = &submission;
     let request = &request;
-    conn.transaction(async |conn| run_submission(conn, request, submission).await)
-        .await
+    // Most moves take the optimistic path: read without a lock, then write with one statement
+    // that applies only if the match is still where it was read. A move that loses that race
+    // is read and played again; a move that ends the match (it also updates the players'
+    // totals) or keeps losing takes the locked transaction.
+    for _ in 0..3 {
+        match run_submission(&mut conn, request, submission, Write::IfCurrent).await? {
+            Played::Done(reply) => return Ok(reply),
+            Played::Raced => continue,
+            Played::NeedsLock => break,
+        }
+    }
+    let played = conn
+        .transaction(async |conn| run_submission(conn, request, submission, Write::Locked).await)
+        .await?;
+    match played {
+        Played::Done(reply) => Ok(reply),
+        Played::Raced | Played::NeedsLock => {
+            Err(Problem::internal("a locked move cannot lose a race"))
+        }
+    }
+}
+
+/// How a submission reads and writes the match.
+#[derive(Clone, Copy, PartialEq)]
+enum Write {
+    /// Inside a transaction, with the match row locked.
+    Locked,
+    /// Unlocked read, and a write that applies only if the match has not moved since.
+    IfCurrent,
+}
+
+enum Played {
+    Done(MoveReply),
+    /// Another move was stored first: nothing was written.
+    Raced,
+    /// This move needs the locked transaction; nothing was written.
+    NeedsLock,
 }
 
 async fn run_submission(
     conn: &mut AsyncPgConnection,
     request: &Request,
     submission: &Submission,
-) -> Result<MoveReply, Problem> {
-    let row = q::find_for_update(conn, request.id)
-        .await?
+    write: Write,
+) -> Result<Played, Problem> {
+    let row = match write {
+        Write::Locked => q::find_for_update(conn, request.id).await?,
+        Write::IfCurrent => q::find(conn, request.id).await?,
+    };
+    let row = row
         .filter(|r| r.kind == "hosted")
         .ok_or_else(|| unknown_match(request.id))?;
     let seats = q::seats(conn, request.id).await?;
@@ -745,7 +784,7 @@ async fn run_submission(
     let request_hash = fingerprint(credential, seat, payload);
     if let Some(key) = &request.idempotency_key {
         if let Some(previous) = q::event_by_idempotency_key(conn, request.id, key).await? {
-            return earlier_answer(previous, &request_hash);
+            return earlier_answer(previous, &request_hash).map(Played::Done);
         }
     }
     check_open(&row, request.expected_version)?;
@@ -758,10 +797,12 @@ async fn run_submission(
     };
     let kind = kind_of(&row)?;
     let is_move = accepted.seat.is_some();
-    let outcome = with_game!(kind, G => advance::<G>(conn, &row, accepted).await);
-    if is_move {
-        let rejected = outcome.as_ref().err().map(|p| p.code.as_str());
-        crate::metrics::METRICS.record_move(kind.slug(), rejected);
+    let outcome = with_game!(kind, G => advance::<G>(conn, &row, accepted, write).await);
+    match &outcome {
+        Ok(Played::Raced | Played::NeedsLock) => {}
+        _ if !is_move => {}
+        Ok(Played::Done(_)) => crate::metrics::METRICS.record_move(kind.slug(), None),
+        Err(problem) => crate::metrics::METRICS.record_move(kind.slug(), Some(&problem.code)),
     }
     outcome
 }
@@ -798,7 +839,8 @@ async fn advance<G: Game>(
     conn: &mut AsyncPgConnection,
     row: &MatchRow,
     accepted: Accepted,
-) -> Result<MoveReply, Problem> {
+    write: Write,
+) -> Result<Played, Problem> {
     let mut state: G::State = stored("state", row.state.clone())?;
     let input: GameInput<G> = match accepted.seat {
         Some(seat) => Input::Move {
@@ -866,9 +908,19 @@ async fn advance<G: Game>(
         rows[0].request_hash = Some(accepted.request_hash);
         rows[0].response = Some(referee::to_json(&reply));
     }
-    q::append_events(conn, &rows).await?;
-
     let state_json = referee::to_json(&state);
+    if write == Write::IfCurrent {
+        if over {
+            return Ok(Played::NeedsLock);
+        }
+        let stored = q::advance_if_current(conn, row, version, &state_json, &rows, now).await?;
+        return Ok(if stored {
+            Played::Done(reply)
+        } else {
+            Played::Raced
+        });
+    }
+    q::append_events(conn, &rows).await?;
     if over {
         let standings = G::standings(&state);
         let result = referee::to_json(&score_of::<G>(&state));
@@ -885,7 +937,7 @@ async fn advance<G: Game>(
     } else {
         q::advance(conn, row, version, &state_json, None, now).await?;
     }
-    Ok(reply)
+    Ok(Played::Done(reply))
 }
 
 /// Parses a stored match's move, chance outcome or tally entry. The API documents these as "any

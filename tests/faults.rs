@@ -976,8 +976,8 @@ async fn a_postgres_outage_during_load_answers_503_and_loses_no_acknowledged_mov
 // ---------------------------------------------------------------------------------------------
 // SIGTERM
 
-/// Waits (bounded) until a session of the database waits for a row lock to lock a match (the
-/// load's moves never wait for one: each client plays its own matches).
+/// Waits (bounded) until a session of the database waits for a match's row lock, to lock it or
+/// to update it (the load's moves never wait for one: each client plays its own matches).
 async fn wait_for_lock_waiter(database_url: &str) {
     use diesel_async::RunQueryDsl;
     #[derive(diesel::QueryableByName)]
@@ -992,7 +992,7 @@ async fn wait_for_lock_waiter(database_url: &str) {
         let waiting: Vec<Waiting> = diesel::sql_query(
             "SELECT count(*) AS n FROM pg_stat_activity \
              WHERE datname = current_database() AND wait_event_type = 'Lock' \
-             AND query ILIKE '%for update%'",
+             AND query ILIKE '%update%'",
         )
         .load(&mut conn)
         .await

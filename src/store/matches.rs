@@ -227,6 +227,64 @@ pub struct SheetEntryRow {
     pub created_at: DateTime<Utc>,
 }
 
+/// The one-statement write of a move that does not end its match: appends its events and moves
+/// the snapshot forward, provided the match is still in progress at `row.version`. False when
+/// another move got there first; then nothing is written. As a single statement it commits on
+/// its own, so a move costs one round trip to write instead of a locked transaction's five.
+pub async fn advance_if_current(
+    conn: &mut AsyncPgConnection,
+    row: &MatchRow,
+    version: i64,
+    state: &Value,
+    events: &[EventRow],
+    now: DateTime<Utc>,
+) -> Result<bool, StoreError> {
+    use diesel::sql_types::{Array, BigInt, Bytea, Jsonb, Nullable, Text, Timestamptz};
+    let inserted = diesel::sql_query(
+        "WITH advanced AS ( \
+             UPDATE matches SET version = $3, state = $4, updated_at = $5 \
+             WHERE id = $1 AND version = $2 AND status = 'in_progress' RETURNING id) \
+         INSERT INTO match_events \
+             (match_id, ply, seat, payload, idempotency_key, request_hash, response, created_at) \
+         SELECT advanced.id, e.ply, e.seat, e.payload, e.idempotency_key, e.request_hash, \
+                e.response, $5 \
+         FROM advanced, unnest($6::bigint[], $7::integer[], $8::jsonb[], $9::text[], \
+                               $10::bytea[], $11::jsonb[]) \
+              AS e (ply, seat, payload, idempotency_key, request_hash, response)",
+    )
+    .bind::<diesel::sql_types::Uuid, _>(row.id)
+    .bind::<BigInt, _>(row.version)
+    .bind::<BigInt, _>(version)
+    .bind::<Jsonb, _>(state)
+    .bind::<Timestamptz, _>(now)
+    .bind::<Array<BigInt>, _>(events.iter().map(|e| e.ply).collect::<Vec<_>>())
+    .bind::<Array<Nullable<diesel::sql_types::Integer>>, _>(
+        events.iter().map(|e| e.seat).collect::<Vec<_>>(),
+    )
+    .bind::<Array<Jsonb>, _>(events.iter().map(|e| &e.payload).collect::<Vec<_>>())
+    .bind::<Array<Nullable<Text>>, _>(
+        events
+            .iter()
+            .map(|e| e.idempotency_key.as_deref())
+            .collect::<Vec<_>>(),
+    )
+    .bind::<Array<Nullable<Bytea>>, _>(
+        events
+            .iter()
+            .map(|e| e.request_hash.as_deref())
+            .collect::<Vec<_>>(),
+    )
+    .bind::<Array<Nullable<Jsonb>>, _>(
+        events
+            .iter()
+            .map(|e| e.response.as_ref())
+            .collect::<Vec<_>>(),
+    )
+    .execute(conn)
+    .await?;
+    Ok(inserted > 0)
+}
+
 pub async fn sheet_entries(
     conn: &mut AsyncPgConnection,
     id: Uuid,
