@@ -391,9 +391,11 @@ fn seed_of(row: &MatchRow) -> Result<Option<Seed>, Problem> {
 
 /// Checks a presented token against the match's owner and seats. A token that matches nothing is
 /// refused rather than downgraded to a spectator, so a typo never looks like "no moves allowed".
+/// Who presents `token`: the owner, a seat (`seat_tokens` holds each seat's token hash, by
+/// seat) or, without a token, anyone.
 pub fn authenticate(
     row: &MatchRow,
-    seats: &[SeatRow],
+    seat_tokens: &[Option<Vec<u8>>],
     token: Option<&str>,
 ) -> Result<Credential, Problem> {
     let Some(token) = token else {
@@ -403,14 +405,13 @@ pub fn authenticate(
     if tokens::constant_time_eq(&presented, &row.owner_token_hash) {
         return Ok(Credential::Owner);
     }
-    seats
+    seat_tokens
         .iter()
-        .find(|s| {
-            s.token_hash
-                .as_deref()
+        .position(|hash| {
+            hash.as_deref()
                 .is_some_and(|hash| tokens::constant_time_eq(&presented, hash))
         })
-        .map(|s| Credential::Seat(s.seat as Seat))
+        .map(Credential::Seat)
         .ok_or_else(|| Problem::unauthorized("the token belongs to no seat of this match"))
 }
 
@@ -594,7 +595,8 @@ async fn load(
         .filter(|r| r.kind == "hosted")
         .ok_or_else(|| unknown_match(id))?;
     let seats = q::seats(&mut conn, id).await?;
-    let credential = authenticate(&row, &seats, token)?;
+    let seat_tokens: Vec<_> = seats.iter().map(|s| s.token_hash.clone()).collect();
+    let credential = authenticate(&row, &seat_tokens, token)?;
     Ok((conn, row, seats, credential))
 }
 
@@ -755,15 +757,12 @@ async fn run_submission(
     submission: &Submission,
     write: Write,
 ) -> Result<Played, Problem> {
-    let row = match write {
-        Write::Locked => q::find_for_update(conn, request.id).await?,
-        Write::IfCurrent => q::find(conn, request.id).await?,
-    };
-    let row = row
-        .filter(|r| r.kind == "hosted")
+    // The match and its seats' token hashes in one round trip.
+    let (row, seat_tokens) = q::find_with_seat_tokens(conn, request.id, write == Write::Locked)
+        .await?
+        .filter(|(r, _)| r.kind == "hosted")
         .ok_or_else(|| unknown_match(request.id))?;
-    let seats = q::seats(conn, request.id).await?;
-    let credential = authenticate(&row, &seats, request.token.as_deref())?;
+    let credential = authenticate(&row, &seat_tokens, request.token.as_deref())?;
     if credential == Credential::Anonymous {
         return Err(Problem::unauthorized(
             "send a seat token or the owner token as `Authorization: Bearer <token>`",
