@@ -391,11 +391,9 @@ fn seed_of(row: &MatchRow) -> Result<Option<Seed>, Problem> {
 
 /// Checks a presented token against the match's owner and seats. A token that matches nothing is
 /// refused rather than downgraded to a spectator, so a typo never looks like "no moves allowed".
-/// Who presents `token`: the owner, a seat (`seat_tokens` holds each seat's token hash, by
-/// seat) or, without a token, anyone.
 pub fn authenticate(
     row: &MatchRow,
-    seat_tokens: &[Option<Vec<u8>>],
+    seats: &[SeatRow],
     token: Option<&str>,
 ) -> Result<Credential, Problem> {
     let Some(token) = token else {
@@ -405,13 +403,14 @@ pub fn authenticate(
     if tokens::constant_time_eq(&presented, &row.owner_token_hash) {
         return Ok(Credential::Owner);
     }
-    seat_tokens
+    seats
         .iter()
-        .position(|hash| {
-            hash.as_deref()
+        .find(|s| {
+            s.token_hash
+                .as_deref()
                 .is_some_and(|hash| tokens::constant_time_eq(&presented, hash))
         })
-        .map(Credential::Seat)
+        .map(|s| Credential::Seat(s.seat as Seat))
         .ok_or_else(|| Problem::unauthorized("the token belongs to no seat of this match"))
 }
 
@@ -595,8 +594,7 @@ async fn load(
         .filter(|r| r.kind == "hosted")
         .ok_or_else(|| unknown_match(id))?;
     let seats = q::seats(&mut conn, id).await?;
-    let seat_tokens: Vec<_> = seats.iter().map(|s| s.token_hash.clone()).collect();
-    let credential = authenticate(&row, &seat_tokens, token)?;
+    let credential = authenticate(&row, &seats, token)?;
     Ok((conn, row, seats, credential))
 }
 
@@ -757,12 +755,15 @@ async fn run_submission(
     submission: &Submission,
     write: Write,
 ) -> Result<Played, Problem> {
-    // The match and its seats' token hashes in one round trip.
-    let (row, seat_tokens) = q::find_with_seat_tokens(conn, request.id, write == Write::Locked)
-        .await?
-        .filter(|(r, _)| r.kind == "hosted")
+    let row = match write {
+        Write::Locked => q::find_for_update(conn, request.id).await?,
+        Write::IfCurrent => q::find(conn, request.id).await?,
+    };
+    let row = row
+        .filter(|r| r.kind == "hosted")
         .ok_or_else(|| unknown_match(request.id))?;
-    let credential = authenticate(&row, &seat_tokens, request.token.as_deref())?;
+    let seats = q::seats(conn, request.id).await?;
+    let credential = authenticate(&row, &seats, request.token.as_deref())?;
     if credential == Credential::Anonymous {
         return Err(Problem::unauthorized(
             "send a seat token or the owner token as `Authorization: Bearer <token>`",

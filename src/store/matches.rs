@@ -158,29 +158,6 @@ pub async fn find_for_update(
         .optional()?)
 }
 
-/// A match with its seats' token hashes (by seat), in one query; `lock` locks the match row
-/// until the transaction ends.
-pub async fn find_with_seat_tokens(
-    conn: &mut AsyncPgConnection,
-    id: Uuid,
-    lock: bool,
-) -> Result<Option<(MatchRow, Vec<Option<Vec<u8>>>)>, StoreError> {
-    use diesel::sql_types::{Array, Bytea, Nullable};
-    let seat_tokens = diesel::dsl::sql::<Array<Nullable<Bytea>>>(
-        "ARRAY(SELECT token_hash FROM match_seats \
-               WHERE match_seats.match_id = matches.id ORDER BY seat)",
-    );
-    let query = matches::table
-        .find(id)
-        .select((MatchRow::as_select(), seat_tokens));
-    let found = if lock {
-        query.for_update().first(conn).await
-    } else {
-        query.first(conn).await
-    };
-    Ok(found.optional()?)
-}
-
 pub async fn seats(conn: &mut AsyncPgConnection, id: Uuid) -> Result<Vec<SeatRow>, StoreError> {
     Ok(match_seats::table
         .filter(match_seats::match_id.eq(id))
