@@ -943,7 +943,7 @@ async fn advance<G: Game>(
 /// Parses a stored match's move, chance outcome or tally entry. The API documents these as "any
 /// game's", since the match decides which: one that is another game's is well-formed but does not
 /// apply here (422); one that is no game's is malformed (400). Both under the same code.
-pub(crate) fn parse_for_match<T: DeserializeOwned>(
+pub(crate) fn parse_for_match<T: DeserializeOwned + serde::Serialize>(
     what: &'static str,
     payload: &Value,
 ) -> Result<T, Problem> {

@@ -173,11 +173,34 @@ pub type GameInput<G> = Input<<G as Game>::Move, <G as Game>::Chance>;
 /// A replayed state with the events of each input.
 pub type Replayed<G> = (<G as Game>::State, Vec<Vec<<G as Game>::Event>>);
 
-pub fn parse<T: DeserializeOwned>(what: &'static str, value: Value) -> Result<T, RefereeError> {
-    from_json_value(value).map_err(|e| RefereeError::Malformed {
-        what,
-        detail: e.to_string(),
-    })
+pub fn parse<T: DeserializeOwned + Serialize>(
+    what: &'static str,
+    value: Value,
+) -> Result<T, RefereeError> {
+    let malformed = |detail: String| RefereeError::Malformed { what, detail };
+    let unknown = unknown_field_of_unit_variant(&value);
+    let parsed: T = from_json_value(value).map_err(|e| malformed(e.to_string()))?;
+    if let Some(field) = unknown {
+        // serde ignores the other fields of a unit variant of an internally tagged enum (such as
+        // `{"type": "draw"}`); every other type here refuses unknown fields itself. A parse that
+        // kept only the tag of an object that had more was such a variant.
+        if to_json(&parsed)
+            .as_object()
+            .is_some_and(|kept| kept.len() == 1)
+        {
+            return Err(malformed(format!("unknown field `{field}`")));
+        }
+    }
+    Ok(parsed)
+}
+
+/// For an object with a `type` tag and another non-null field: that field's name.
+fn unknown_field_of_unit_variant(value: &Value) -> Option<String> {
+    let fields = value.as_object().filter(|f| f.contains_key("type"))?;
+    let (name, _) = fields
+        .iter()
+        .find(|(name, v)| name.as_str() != "type" && !v.is_null())?;
+    Some(name.clone())
 }
 
 /// `serde_json::from_value`, except that a number with a zero fraction (`3.0`) is also taken where
@@ -213,15 +236,12 @@ pub fn integral_numbers_as_integers(value: &mut Value) -> bool {
 }
 
 /// Whether `value` is a move, chance outcome or tally entry (`what`) of any of the games.
-pub fn is_some_games(what: &str, value: &Value) -> bool {
-    let mut value = value.clone();
-    integral_numbers_as_integers(&mut value);
-    let value = &value;
+pub fn is_some_games(what: &'static str, value: &Value) -> bool {
     GameKind::ALL.iter().any(|&kind| {
         with_game!(kind, G => match what {
-            "move" => <G as Game>::Move::deserialize(value).is_ok(),
-            "chance" => <G as Game>::Chance::deserialize(value).is_ok(),
-            "tally" => <G as Game>::Tally::deserialize(value).is_ok(),
+            "move" => parse::<<G as Game>::Move>(what, value.clone()).is_ok(),
+            "chance" => parse::<<G as Game>::Chance>(what, value.clone()).is_ok(),
+            "tally" => parse::<<G as Game>::Tally>(what, value.clone()).is_ok(),
             _ => false,
         })
     })

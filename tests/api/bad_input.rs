@@ -154,6 +154,17 @@ async fn unknown_fields_are_refused_at_the_top_level_and_nested() {
             json!({"move": {"type": "discard", "card": "bell", "peek": true}}),
             "invalid_move",
         ),
+        // A move with no fields of its own still refuses one it does not have.
+        (
+            moves.clone(),
+            json!({"move": {"type": "draw", "peek": true}}),
+            "invalid_move",
+        ),
+        (
+            moves.clone(),
+            json!({"move": {"type": "keep", "card": "bell"}}),
+            "invalid_move",
+        ),
         (
             "/v1/games/lucky-jack/states".into(),
             json!({"players": 2, "options": {"rounds": 3, "nested": {"x": 1}}}),
@@ -342,9 +353,9 @@ async fn nul_characters_are_refused_whether_escaped_or_raw() {
         "invalid_move",
         "escaped NUL in a move",
     );
-    // A field the move does not have, holding a NUL, from the seat whose turn it is: the unit
-    // move `draw` ignores unknown fields (a serde limitation), so what is stored must be the
-    // parsed move, never the raw text (PostgreSQL's jsonb cannot hold \u0000).
+    // A field the move does not have, holding a NUL, from the seat whose turn it is: refused,
+    // and in any case what is stored is the parsed move, never the raw text (PostgreSQL's jsonb
+    // cannot hold \u0000).
     let mover = app.get(&format!("/v1/matches/{}", m.id), None).await.body["to_act"][0]
         .as_u64()
         .unwrap() as usize;
