@@ -6,8 +6,8 @@
 #[path = "scenario_files/mod.rs"]
 mod scenario_files;
 
-use referee::games::lucky_dice::{Chance, Coaster, LuckyDice, Move, Options, Phase, Symbol};
-use referee::games::{Game, Seat, Violation};
+use referee::games::lucky_dice::{Coaster, LuckyDice, Options, Phase, State, Symbol};
+use referee::games::{Game, Seat};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -19,27 +19,9 @@ struct Case {
     #[serde(default)]
     options: Options,
     #[serde(default)]
-    steps: Vec<Step>,
+    steps: Vec<scenario_files::Step<LuckyDice>>,
     #[serde(default)]
     expect: Expect,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Step {
-    #[serde(default)]
-    seat: Option<Seat>,
-    #[serde(default, rename = "move")]
-    mv: Option<Move>,
-    #[serde(default)]
-    chance: Option<Chance>,
-    /// `ok` (default) or the violation code.
-    #[serde(default = "ok")]
-    expect: String,
-}
-
-fn ok() -> String {
-    "ok".into()
 }
 
 #[derive(Deserialize, Default)]
@@ -74,38 +56,15 @@ fn run(case: &Case) -> Result<(), String> {
     LuckyDice::validate_options(&case.options, case.players)
         .map_err(|e| format!("invalid options: {e}"))?;
     let mut state = LuckyDice::setup(case.options.clone(), case.players);
-    let mut events = Vec::new();
-    for (i, step) in case.steps.iter().enumerate() {
-        let before = state.clone();
-        let result = match (&step.mv, &step.chance) {
-            (Some(mv), None) => {
-                let seat = step.seat.ok_or(format!("step {i}: a move needs a seat"))?;
-                LuckyDice::play(&mut state, seat, mv)
-            }
-            (None, Some(chance)) => LuckyDice::resolve_chance(&mut state, chance),
-            _ => return Err(format!("step {i}: give exactly one of move/chance")),
-        };
-        let got = match &result {
-            Ok(_) => "ok".to_string(),
-            Err(v) => v.code().to_string(),
-        };
-        if got != step.expect {
-            return Err(format!(
-                "step {i} ({:?}{:?}): expected {}, got {got} ({result:?})",
-                step.mv, step.chance, step.expect
-            ));
-        }
-        match result {
-            Ok(mut e) => events.append(&mut e),
-            Err(_) if state != before => return Err(format!("step {i}: rejected but changed")),
-            Err(_) => {}
-        }
-        LuckyDice::check_state(&state).map_err(|e| format!("step {i}: {} {}", e.code, e.detail))?;
+    // Every die is in a pool or on the tray after every step.
+    let dice_conserved = |i: usize, state: &State| {
         let dice: u32 = state.pools.iter().sum::<u32>() + state.tray;
         if dice != 3 * case.players as u32 {
             return Err(format!("step {i}: {dice} dice in pools and tray"));
         }
-    }
+        Ok(())
+    };
+    let events = scenario_files::play_steps::<LuckyDice>(&mut state, &case.steps, dice_conserved)?;
     let e = &case.expect;
     let fail =
         |what: &str, want: String, got: String| Err(format!("{what}: expected {want}, got {got}"));
@@ -152,17 +111,7 @@ fn run(case: &Case) -> Result<(), String> {
     eq!(totals, LuckyDice::score(&state).totals);
     eq!(winners, LuckyDice::standings(&state).winners);
     eq!(over, LuckyDice::is_over(&state));
-    if let Some(want) = &e.events {
-        let got: Vec<serde_json::Value> = events
-            .iter()
-            .map(|ev| serde_json::to_value(ev).unwrap())
-            .collect();
-        for w in want {
-            if !got.contains(w) {
-                return fail("events", format!("{w} among them"), format!("{got:?}"));
-            }
-        }
-    }
+    scenario_files::check_events(e.events.as_ref(), &events)?;
     Ok(())
 }
 

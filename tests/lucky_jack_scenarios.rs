@@ -6,10 +6,8 @@
 #[path = "scenario_files/mod.rs"]
 mod scenario_files;
 
-use referee::games::lucky_jack::{
-    Chance, Counts, LuckyJack, Move, Options, Phase, RoundOutcome, State, Symbol,
-};
-use referee::games::{Game, Seat, Violation};
+use referee::games::lucky_jack::{Counts, LuckyJack, Options, Phase, RoundOutcome, State, Symbol};
+use referee::games::{Game, Seat};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -27,7 +25,7 @@ struct Case {
     #[serde(default)]
     table: Option<Table>,
     #[serde(default)]
-    steps: Vec<Step>,
+    steps: Vec<scenario_files::Step<LuckyJack>>,
     #[serde(default)]
     expect: Expect,
 }
@@ -44,24 +42,6 @@ struct Table {
     #[serde(default)]
     draw_pile: Option<Vec<Symbol>>,
     turn: Seat,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Step {
-    #[serde(default)]
-    seat: Option<Seat>,
-    #[serde(default, rename = "move")]
-    mv: Option<Move>,
-    #[serde(default)]
-    chance: Option<Chance>,
-    /// `ok` (default) or the violation code.
-    #[serde(default = "ok")]
-    expect: String,
-}
-
-fn ok() -> String {
-    "ok".into()
 }
 
 #[derive(Deserialize, Default)]
@@ -132,34 +112,7 @@ fn start(case: &Case) -> State {
 
 fn run(case: &Case) -> Result<(), String> {
     let mut state = start(case);
-    let mut events = Vec::new();
-    for (i, step) in case.steps.iter().enumerate() {
-        let before = state.clone();
-        let result = match (&step.mv, &step.chance) {
-            (Some(mv), None) => {
-                let seat = step.seat.ok_or(format!("step {i}: a move needs a seat"))?;
-                LuckyJack::play(&mut state, seat, mv)
-            }
-            (None, Some(chance)) => LuckyJack::resolve_chance(&mut state, chance),
-            _ => return Err(format!("step {i}: give exactly one of move/chance")),
-        };
-        let got = match &result {
-            Ok(_) => "ok".to_string(),
-            Err(v) => v.code().to_string(),
-        };
-        if got != step.expect {
-            return Err(format!(
-                "step {i} ({:?}{:?}): expected {}, got {got} ({result:?})",
-                step.mv, step.chance, step.expect
-            ));
-        }
-        match result {
-            Ok(mut e) => events.append(&mut e),
-            Err(_) if state != before => return Err(format!("step {i}: rejected but changed")),
-            Err(_) => {}
-        }
-        LuckyJack::check_state(&state).map_err(|e| format!("step {i}: {} {}", e.code, e.detail))?;
-    }
+    let events = scenario_files::play_steps::<LuckyJack>(&mut state, &case.steps, |_, _| Ok(()))?;
     let e = &case.expect;
     let fail =
         |what: &str, want: String, got: String| Err(format!("{what}: expected {want}, got {got}"));
@@ -223,17 +176,7 @@ fn run(case: &Case) -> Result<(), String> {
     eq!(totals, LuckyJack::score(&state).totals);
     eq!(winners, LuckyJack::standings(&state).winners);
     eq!(over, LuckyJack::is_over(&state));
-    if let Some(want) = &e.events {
-        let got: Vec<serde_json::Value> = events
-            .iter()
-            .map(|ev| serde_json::to_value(ev).unwrap())
-            .collect();
-        for w in want {
-            if !got.contains(w) {
-                return fail("events", format!("{w} among them"), format!("{got:?}"));
-            }
-        }
-    }
+    scenario_files::check_events(e.events.as_ref(), &events)?;
     Ok(())
 }
 

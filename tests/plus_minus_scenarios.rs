@@ -7,10 +7,9 @@
 mod scenario_files;
 
 use referee::games::plus_minus::{
-    full_deck, Card, Chance, DrawReason, Move, Options, PendingChance, Phase, PlusMinus,
-    SeatStacks, State,
+    full_deck, Card, DrawReason, Options, PendingChance, Phase, PlusMinus, SeatStacks, State,
 };
-use referee::games::{Game, Seat, Violation};
+use referee::games::{Game, Seat};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -27,7 +26,7 @@ struct Case {
     #[serde(default)]
     table: Option<Table>,
     #[serde(default)]
-    steps: Vec<Step>,
+    steps: Vec<scenario_files::Step<PlusMinus>>,
     #[serde(default)]
     expect: Expect,
 }
@@ -50,24 +49,6 @@ struct Table {
     first_turn: bool,
     #[serde(default)]
     at: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Step {
-    #[serde(default)]
-    seat: Option<Seat>,
-    #[serde(default, rename = "move")]
-    mv: Option<Move>,
-    #[serde(default)]
-    chance: Option<Chance>,
-    /// `ok` (default) or the violation code.
-    #[serde(default = "ok")]
-    expect: String,
-}
-
-fn ok() -> String {
-    "ok".into()
 }
 
 #[derive(Deserialize, Default)]
@@ -165,34 +146,7 @@ fn start(case: &Case) -> State {
 
 fn run(case: &Case) -> Result<(), String> {
     let mut state = start(case);
-    let mut events = Vec::new();
-    for (i, step) in case.steps.iter().enumerate() {
-        let before = state.clone();
-        let result = match (&step.mv, &step.chance) {
-            (Some(mv), None) => {
-                let seat = step.seat.ok_or(format!("step {i}: a move needs a seat"))?;
-                PlusMinus::play(&mut state, seat, mv)
-            }
-            (None, Some(chance)) => PlusMinus::resolve_chance(&mut state, chance),
-            _ => return Err(format!("step {i}: give exactly one of move/chance")),
-        };
-        let got = match &result {
-            Ok(_) => "ok".to_string(),
-            Err(v) => v.code().to_string(),
-        };
-        if got != step.expect {
-            return Err(format!(
-                "step {i} ({:?}{:?}): expected {}, got {got} ({result:?})",
-                step.mv, step.chance, step.expect
-            ));
-        }
-        match result {
-            Ok(mut e) => events.append(&mut e),
-            Err(_) if state != before => return Err(format!("step {i}: rejected but changed")),
-            Err(_) => {}
-        }
-        PlusMinus::check_state(&state).map_err(|e| format!("step {i}: {} {}", e.code, e.detail))?;
-    }
+    let events = scenario_files::play_steps::<PlusMinus>(&mut state, &case.steps, |_, _| Ok(()))?;
     let e = &case.expect;
     let fail =
         |what: &str, want: String, got: String| Err(format!("{what}: expected {want}, got {got}"));
@@ -249,17 +203,7 @@ fn run(case: &Case) -> Result<(), String> {
             .unwrap_or(state.turn);
         eq!(legal_move_count, PlusMinus::legal_moves(&state, seat).len());
     }
-    if let Some(want) = &e.events {
-        let got: Vec<serde_json::Value> = events
-            .iter()
-            .map(|ev| serde_json::to_value(ev).unwrap())
-            .collect();
-        for w in want {
-            if !got.contains(w) {
-                return fail("events", format!("{w} among them"), format!("{got:?}"));
-            }
-        }
-    }
+    scenario_files::check_events(e.events.as_ref(), &events)?;
     Ok(())
 }
 

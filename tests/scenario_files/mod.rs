@@ -1,11 +1,88 @@
 //! What every rulebook-scenario runner shares: the files under `tests/data/<game>/`, each citing
-//! the rulebook passage or ruling it checks, and a run over every case that reports all failures
-//! at once. Each game's runner keeps its own case format and its own way to play a case.
+//! the rulebook passage or ruling it checks; the steps of a case and how they are played; and a
+//! run over every case that reports all failures at once. Each game's runner keeps its own case
+//! format, start and expectations.
 
 use std::path::Path;
 
+use referee::games::{Game, Seat, Violation};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
+
+/// One step of a case: a seat's move or a chance outcome, and what it must get.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, bound = "")]
+pub struct Step<G: Game> {
+    #[serde(default)]
+    pub seat: Option<Seat>,
+    #[serde(default, rename = "move")]
+    pub mv: Option<G::Move>,
+    #[serde(default)]
+    pub chance: Option<G::Chance>,
+    /// `ok` (default) or the violation code.
+    #[serde(default = "ok")]
+    pub expect: String,
+}
+
+fn ok() -> String {
+    "ok".into()
+}
+
+/// Plays `steps` on `state`: each must get its expected answer, a refused step must leave the
+/// state as it was, and after each the state must be consistent and pass `also` (a game's own
+/// invariant). Returns the events of the accepted steps, in order.
+pub fn play_steps<G: Game>(
+    state: &mut G::State,
+    steps: &[Step<G>],
+    also: impl Fn(usize, &G::State) -> Result<(), String>,
+) -> Result<Vec<G::Event>, String> {
+    let mut events = Vec::new();
+    for (i, step) in steps.iter().enumerate() {
+        let before = state.clone();
+        let result = match (&step.mv, &step.chance) {
+            (Some(mv), None) => {
+                let seat = step.seat.ok_or(format!("step {i}: a move needs a seat"))?;
+                G::play(state, seat, mv)
+            }
+            (None, Some(chance)) => G::resolve_chance(state, chance),
+            _ => return Err(format!("step {i}: give exactly one of move/chance")),
+        };
+        let got = match &result {
+            Ok(_) => "ok".to_string(),
+            Err(v) => v.code().to_string(),
+        };
+        if got != step.expect {
+            return Err(format!(
+                "step {i} ({:?}{:?}): expected {}, got {got} ({result:?})",
+                step.mv, step.chance, step.expect
+            ));
+        }
+        match result {
+            Ok(mut e) => events.append(&mut e),
+            Err(_) if *state != before => return Err(format!("step {i}: rejected but changed")),
+            Err(_) => {}
+        }
+        G::check_state(state).map_err(|e| format!("step {i}: {} {}", e.code, e.detail))?;
+        also(i, state)?;
+    }
+    Ok(events)
+}
+
+/// Every event in `want` is among `events` (compared as JSON).
+pub fn check_events<E: serde::Serialize>(
+    want: Option<&Vec<serde_json::Value>>,
+    events: &[E],
+) -> Result<(), String> {
+    let Some(want) = want else { return Ok(()) };
+    let got: Vec<serde_json::Value> = events
+        .iter()
+        .map(|ev| serde_json::to_value(ev).unwrap())
+        .collect();
+    match want.iter().find(|w| !got.contains(w)) {
+        Some(w) => Err(format!("events: expected {w} among them, got {got:?}")),
+        None => Ok(()),
+    }
+}
 
 /// One scenario file: its source and its cases.
 #[derive(Deserialize)]
