@@ -37,13 +37,7 @@ pub struct HistoryLine {
 
 /// Every match of a player (name compared case-insensitively), newest first.
 pub async fn player_history(store: &Store, name: &str) -> Result<Vec<HistoryLine>, Problem> {
-    // PostgreSQL text cannot hold NUL; a blank name simply matches no one.
-    if name.contains('\0') {
-        return Err(Problem::bad_request(
-            "invalid_player",
-            "a player name has no NUL characters",
-        ));
-    }
+    crate::matches::check_player_filter(name)?;
     let mut conn = store.conn().await?;
     type Row = (
         Uuid,

@@ -438,6 +438,18 @@ pub(crate) fn seat_infos(seats: &[SeatRow]) -> Vec<SeatInfo> {
         .collect()
 }
 
+/// A player name to search by: PostgreSQL text cannot hold NUL, and a blank name simply matches
+/// no one.
+pub(crate) fn check_player_filter(name: &str) -> Result<(), Problem> {
+    if name.contains('\0') {
+        return Err(Problem::bad_request(
+            "invalid_player",
+            "a player name has no NUL characters",
+        ));
+    }
+    Ok(())
+}
+
 pub(crate) fn check_name(name: &str) -> Result<String, Problem> {
     let trimmed = name.trim();
     let length = trimmed.chars().count();
@@ -1227,12 +1239,7 @@ pub async fn list(store: &Store, query: ListQuery) -> Result<MatchPage, Problem>
         })
         .transpose()?;
     for name in [&query.player, &query.winner].into_iter().flatten() {
-        if name.contains('\0') {
-            return Err(Problem::bad_request(
-                "invalid_player",
-                "a player name has no NUL characters",
-            ));
-        }
+        check_player_filter(name)?;
     }
     let filter = q::ListFilter {
         kind: query.kind.map(|k| k.as_str().to_owned()),

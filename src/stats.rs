@@ -112,13 +112,7 @@ pub async fn player(
     name: &str,
     game: Option<GameKind>,
 ) -> Result<PlayerStats, Problem> {
-    // PostgreSQL text cannot hold NUL; a blank name simply matches no one.
-    if name.contains('\0') {
-        return Err(Problem::bad_request(
-            "invalid_player",
-            "a player name has no NUL characters",
-        ));
-    }
+    crate::matches::check_player_filter(name)?;
     let mut conn = store.conn().await?;
     let mut query = match_seats::table
         .inner_join(matches::table)
