@@ -426,6 +426,14 @@ fn check_json(at: &str, expected: &str, printed: &str) -> Vec<String> {
 async fn every_documented_example_runs_and_prints_what_it_shows() {
     // `WALKTHROUGH=lucky-jack cargo test --test api walkthroughs` runs only the matching pages.
     let only = std::env::var("WALKTHROUGH").unwrap_or_default();
+    let tools = std::process::Command::new("bash")
+        .args(["-c", "command -v curl jq xxd"])
+        .output()
+        .expect("bash runs");
+    assert!(
+        tools.status.success(),
+        "the documents' examples need curl, jq and xxd (.ci/run installs them)"
+    );
     let mut problems = Vec::new();
     for document in documents()
         .into_iter()
