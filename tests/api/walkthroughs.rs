@@ -5,7 +5,8 @@
 //!
 //! An expected block is a pattern, not a literal: objects need only the keys shown, `…` stands
 //! for any value, any run of array elements, or any run of characters inside a string. A `json`
-//! block of n values is matched against the last n JSON values the `sh` block printed.
+//! block of n values is matched against the last n JSON values the `sh` block printed. Shell
+//! commands that are not examples to run (`cargo run`, ...) belong in `console` blocks.
 
 use std::path::{Path, PathBuf};
 
@@ -352,8 +353,9 @@ async fn run_document(path: &Path) -> Vec<String> {
         let (out, work) = (out.clone(), work.clone());
         // Blocking on bash here would stall the runtime the app answers on.
         tokio::task::spawn_blocking(move || {
-            std::process::Command::new("bash")
-                .args(["-euo", "pipefail", "-c", &script])
+            // A document that hangs fails (status 124) instead of stalling the test run.
+            std::process::Command::new("timeout")
+                .args(["300", "bash", "-euo", "pipefail", "-c", &script])
                 .env("OUT", &out)
                 .env("WORK", &work)
                 .output()
