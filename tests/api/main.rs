@@ -12,3 +12,4 @@ mod plus_minus;
 mod sheets;
 mod stateless;
 mod support;
+mod walkthroughs;
