@@ -2,7 +2,7 @@
 //! deal and dice, the rulebook's examples of play replayed through the stateless endpoints, and
 //! score sheets of described hands.
 
-#[path = "../luck_plus_support/mod.rs"]
+#[path = "../rules/luck_plus_support.rs"]
 mod scenarios;
 
 use referee::games::luck_plus::State;

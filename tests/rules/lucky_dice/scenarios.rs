@@ -3,8 +3,7 @@
 //! move or a chance outcome, each expecting `ok` or a violation code) and checks the final
 //! `expect`ations.
 
-#[path = "scenario_files/mod.rs"]
-mod scenario_files;
+use crate::scenario_files;
 
 use referee::games::lucky_dice::{Coaster, LuckyDice, Options, Phase, State, Symbol};
 use referee::games::{Game, Seat};

@@ -3,8 +3,7 @@
 //! reported deal) or from a mid-round `table`, runs `steps` (a seat's move or a chance outcome,
 //! each expecting `ok` or a violation code) and checks the final `expect`ations.
 
-#[path = "scenario_files/mod.rs"]
-mod scenario_files;
+use crate::scenario_files;
 
 use referee::games::plus_minus::{
     full_deck, Card, DrawReason, Options, PendingChance, Phase, PlusMinus, SeatStacks, State,
