@@ -2,6 +2,7 @@
 //! scenarios (`tests/data/<game>/*.json`) and properties of random play, the purity rule of
 //! `src/games/`, and what the scenario runners share.
 
+mod invariants;
 mod luck_plus;
 mod luck_plus_support;
 mod lucky_dice;
