@@ -746,7 +746,7 @@ async fn unknown_and_malformed_games_and_match_ids_are_not_found_on_every_endpoi
             );
         }
         let reply = app
-            .post_move(&id, Some(&m.seat0), None, &json!({"type": "draw"}))
+            .post_move(id, Some(&m.seat0), None, &json!({"type": "draw"}))
             .await;
         assert_problem(
             &reply,

@@ -135,7 +135,7 @@ async fn an_illegal_move_names_its_rule_and_parameters() {
     let seat = created["match"]["to_act"][0].as_u64().unwrap() as usize;
     let token = &seat_token(&created, seat);
     let keep = app
-        .post_move(&id, Some(token), None, &json!({"type": "keep"}))
+        .post_move(id, Some(token), None, &json!({"type": "keep"}))
         .await;
     assert_eq!(
         keep.status,
@@ -145,7 +145,7 @@ async fn an_illegal_move_names_its_rule_and_parameters() {
     );
     assert_eq!(keep.body["code"], "no_pending_draw");
     let unknown = app
-        .post_move(&id, Some(token), None, &json!({"type": "fly"}))
+        .post_move(id, Some(token), None, &json!({"type": "fly"}))
         .await;
     assert_problem(&unknown, StatusCode::BAD_REQUEST, "invalid_move");
 }
@@ -274,10 +274,10 @@ async fn metrics_count_requests_by_route_and_moves_by_game_and_code() {
     let seat = created["match"]["to_act"][0].as_u64().unwrap() as usize;
     let token = &seat_token(&created, seat);
     let keep = app
-        .post_move(&id, Some(token), None, &json!({"type": "keep"}))
+        .post_move(id, Some(token), None, &json!({"type": "keep"}))
         .await;
     assert_eq!(keep.body["code"], "no_pending_draw");
-    app.post_move(&id, Some(token), None, &json!({"type": "draw"}))
+    app.post_move(id, Some(token), None, &json!({"type": "draw"}))
         .await;
     let metrics = app.get("/metrics", None).await;
     assert_eq!(metrics.status, StatusCode::OK);

@@ -148,7 +148,7 @@ async fn the_reply_to_a_roll_says_where_each_die_went_and_a_stale_count_is_409()
 /// One burst: every seat that may act submits at the same moment, with the dice count it last
 /// saw and no `expected_version`. Returns (seat, status, body) per request.
 async fn burst(app: &TestApp, id: &str, tokens: &[String]) -> Vec<(usize, StatusCode, Value)> {
-    let owner_view = app.read_match(&id, None).await.body;
+    let owner_view = app.read_match(id, None).await.body;
     let phase = owner_view["view"]["phase"].as_str().unwrap().to_owned();
     let pools = owner_view["view"]["pools"].clone();
     let to_act = seats(&owner_view["to_act"]);
