@@ -84,6 +84,21 @@ pub fn check_events<E: serde::Serialize>(
     }
 }
 
+/// `expect_eq!(expect, field, got)`: where the case expects `expect.field`, it must equal `got`,
+/// or the runner returns the mismatch as its error.
+macro_rules! expect_eq {
+    ($expect:expr, $field:ident, $got:expr) => {
+        if let Some(want) = &$expect.$field {
+            let got = $got;
+            if *want != got {
+                let field = stringify!($field);
+                return Err(format!("{field}: expected {want:?}, got {got:?}"));
+            }
+        }
+    };
+}
+pub(crate) use expect_eq;
+
 /// One scenario file: its source and its cases.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
