@@ -408,3 +408,27 @@ fn every_game_keeps_the_shared_invariants_with_its_default_options() {
         }
     });
 }
+
+/// The secrecy check itself: it must flag a seat that sees another's hand and a spectator that
+/// sees what no seat does, or the games' views would pass it vacuously.
+#[test]
+fn the_secrecy_check_catches_a_seat_or_a_spectator_seeing_too_much() {
+    let full = serde_json::json!({"hands": [[1, 2], [3]], "pile": [4], "legal_moves": []});
+    let spectator = serde_json::json!({"hands": [null, null], "pile": null, "legal_moves": []});
+    let seat = |s: usize| {
+        let mut view = spectator.clone();
+        view["hands"][s] = full["hands"][s].clone();
+        view["legal_moves"] = serde_json::json!(["draw"]);
+        view
+    };
+    assert_eq!(
+        check_secrecy("view", &full, &spectator, &[seat(0), seat(1)], true),
+        Ok(())
+    );
+    let mut peeking = seat(0);
+    peeking["hands"][1] = full["hands"][1].clone();
+    assert!(check_secrecy("view", &full, &spectator, &[peeking, seat(1)], true).is_err());
+    let mut onlooker = spectator.clone();
+    onlooker["pile"] = full["pile"].clone();
+    assert!(check_secrecy("view", &full, &onlooker, &[seat(0), seat(1)], true).is_err());
+}
