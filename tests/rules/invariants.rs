@@ -1,5 +1,6 @@
 //! What every game keeps, checked over the `Game` trait alone, once per game: random play through
-//! the referee (the path the HTTP API takes) from random seeds, and at every state reached
+//! the referee (the path the HTTP API takes) from random seeds, and at every state reached (or
+//! every n-th, see [`Random::check_every`])
 //!
 //! - the state is consistent and survives a JSON round trip, as the stateless endpoints take it;
 //! - every listed legal move survives a JSON round trip and is accepted, and only the seats that
