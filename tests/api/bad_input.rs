@@ -5,7 +5,7 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::support::{spawn_app, Reply, TestApp};
+use crate::support::{match_id, owner_token, seat_token, seat_tokens, spawn_app, Reply, TestApp};
 
 const SEED: &str = "00000000000000000000000000000000000000000000000000000000000000aa";
 
@@ -54,18 +54,10 @@ async fn running_match(app: &TestApp) -> Running {
         .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
         .await;
     Running {
-        id: created["match"]["id"].as_str().unwrap().to_owned(),
-        owner: created["owner_token"].as_str().unwrap().to_owned(),
-        seat0: created["seat_tokens"][0]["token"]
-            .as_str()
-            .unwrap()
-            .to_owned(),
-        seats: created["seat_tokens"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["token"].as_str().unwrap().to_owned())
-            .collect(),
+        id: match_id(&created),
+        owner: owner_token(&created),
+        seat0: seat_token(&created, 0),
+        seats: seat_tokens(&created),
     }
 }
 
@@ -754,11 +746,7 @@ async fn unknown_and_malformed_games_and_match_ids_are_not_found_on_every_endpoi
             );
         }
         let reply = app
-            .post(
-                &format!("/v1/matches/{id}/moves"),
-                &json!({"move": {"type": "draw"}}),
-                Some(&m.seat0),
-            )
+            .post_move(id, Some(&m.seat0), None, &json!({"type": "draw"}))
             .await;
         assert_problem(
             &reply,

@@ -3,7 +3,7 @@
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::support::{spawn_app, spawn_app_without_database, Reply};
+use crate::support::{match_id, seat_token, spawn_app, spawn_app_without_database, Reply};
 
 fn assert_problem(reply: &Reply, status: StatusCode, code: &str) {
     assert_eq!(reply.status, status, "{}", reply.body);
@@ -60,7 +60,7 @@ async fn unknown_games_matches_and_routes_are_not_found_and_wrong_methods_are_40
     );
     let id = uuid::Uuid::new_v4();
     assert_problem(
-        &app.get(&format!("/v1/matches/{id}"), None).await,
+        &app.read_match(&id.to_string(), None).await,
         StatusCode::NOT_FOUND,
         "unknown_match",
     );
@@ -131,15 +131,11 @@ async fn an_illegal_move_names_its_rule_and_parameters() {
     let created = app
         .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
         .await;
-    let id = created["match"]["id"].as_str().unwrap();
+    let id = &match_id(&created);
     let seat = created["match"]["to_act"][0].as_u64().unwrap() as usize;
-    let token = created["seat_tokens"][seat]["token"].as_str().unwrap();
+    let token = &seat_token(&created, seat);
     let keep = app
-        .post(
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"move": {"type": "keep"}}),
-            Some(token),
-        )
+        .post_move(id, Some(token), None, &json!({"type": "keep"}))
         .await;
     assert_eq!(
         keep.status,
@@ -149,11 +145,7 @@ async fn an_illegal_move_names_its_rule_and_parameters() {
     );
     assert_eq!(keep.body["code"], "no_pending_draw");
     let unknown = app
-        .post(
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"move": {"type": "fly"}}),
-            Some(token),
-        )
+        .post_move(id, Some(token), None, &json!({"type": "fly"}))
         .await;
     assert_problem(&unknown, StatusCode::BAD_REQUEST, "invalid_move");
 }
@@ -278,23 +270,15 @@ async fn metrics_count_requests_by_route_and_moves_by_game_and_code() {
     let created = app
         .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
         .await;
-    let id = created["match"]["id"].as_str().unwrap();
+    let id = &match_id(&created);
     let seat = created["match"]["to_act"][0].as_u64().unwrap() as usize;
-    let token = created["seat_tokens"][seat]["token"].as_str().unwrap();
+    let token = &seat_token(&created, seat);
     let keep = app
-        .post(
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"move": {"type": "keep"}}),
-            Some(token),
-        )
+        .post_move(id, Some(token), None, &json!({"type": "keep"}))
         .await;
     assert_eq!(keep.body["code"], "no_pending_draw");
-    app.post(
-        &format!("/v1/matches/{id}/moves"),
-        &json!({"move": {"type": "draw"}}),
-        Some(token),
-    )
-    .await;
+    app.post_move(id, Some(token), None, &json!({"type": "draw"}))
+        .await;
     let metrics = app.get("/metrics", None).await;
     assert_eq!(metrics.status, StatusCode::OK);
     let text = metrics.body.as_str().unwrap().to_owned();

@@ -3,7 +3,7 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::support::{spawn_app, TestApp};
+use crate::support::{owner_token, spawn_app, TestApp};
 
 /// A finished three-round Lucky Jack sheet with the given round results.
 async fn finished_sheet(app: &TestApp, names: &[&str], rounds: [Value; 3]) {
@@ -16,7 +16,7 @@ async fn finished_sheet(app: &TestApp, names: &[&str], rounds: [Value; 3]) {
         )
         .await;
     let id = created.body["sheet"]["id"].as_str().unwrap().to_owned();
-    let token = created.body["owner_token"].as_str().unwrap().to_owned();
+    let token = owner_token(&created.body);
     for tally in rounds {
         let reply = app
             .post(
@@ -227,7 +227,7 @@ async fn correcting_a_finished_sheet_moves_its_win_on_the_leaderboard() {
         )
         .await;
     let id = created.body["sheet"]["id"].as_str().unwrap().to_owned();
-    let token = created.body["owner_token"].as_str().unwrap().to_owned();
+    let token = owner_token(&created.body);
     for tally in [jackpot(0, "lemon", 3), NONE(), NONE()] {
         app.post(
             &format!("/v1/sheets/{id}/entries"),

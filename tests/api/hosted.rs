@@ -4,22 +4,7 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use crate::support::{play_to_end, spawn_app, TestApp};
-
-fn id(created: &Value) -> String {
-    created["match"]["id"].as_str().unwrap().to_owned()
-}
-
-fn seat_token(created: &Value, seat: usize) -> String {
-    created["seat_tokens"][seat]["token"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
-
-fn owner(created: &Value) -> String {
-    created["owner_token"].as_str().unwrap().to_owned()
-}
+use crate::support::{match_id, owner_token, play_to_end, seat_token, spawn_app, TestApp};
 
 #[tokio::test]
 async fn a_server_seeded_match_is_played_scored_replayed_and_exported() {
@@ -31,7 +16,7 @@ async fn a_server_seeded_match_is_played_scored_replayed_and_exported() {
             "server",
         )
         .await;
-    let id = id(&created);
+    let id = match_id(&created);
     let seed_hash = created["match"]["seed_sha256"].as_str().unwrap().to_owned();
     assert!(
         created["match"]["seed"].is_null(),
@@ -104,10 +89,11 @@ async fn a_server_seeded_match_is_played_scored_replayed_and_exported() {
 
     // A finished match takes no more moves.
     let late = app
-        .post(
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"move": {"type": "draw"}}),
+        .post_move(
+            &id,
             Some(&seat_token(&created, 0)),
+            None,
+            &json!({"type": "draw"}),
         )
         .await;
     assert_eq!(late.status, StatusCode::CONFLICT);
@@ -121,18 +107,19 @@ async fn a_table_match_takes_the_deal_and_draws_from_the_table_and_checks_them()
     let created = app
         .create_lucky_jack(&["Ann", "Ben"], json!({}), "table")
         .await;
-    let id = id(&created);
-    let owner = owner(&created);
+    let id = match_id(&created);
+    let owner = owner_token(&created);
     assert_eq!(created["match"]["version"], 0);
     assert_eq!(created["match"]["chance_pending"], true);
     assert!(created["match"]["seed_sha256"].is_null());
 
     // Nobody moves before the deal is reported.
     let early = app
-        .post(
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"move": {"type": "draw"}}),
+        .post_move(
+            &id,
             Some(&seat_token(&created, 1)),
+            None,
+            &json!({"type": "draw"}),
         )
         .await;
     assert_eq!(early.status, StatusCode::UNPROCESSABLE_ENTITY);
@@ -143,11 +130,7 @@ async fn a_table_match_takes_the_deal_and_draws_from_the_table_and_checks_them()
         ["jack","jack","jack","jack","jack","jack","jack"],
         ["jack","jack","jack","jack","jack","jack","seven"]], "flip": "bell"});
     let refused = app
-        .post(
-            &format!("/v1/matches/{id}/chance"),
-            &json!({"outcome": impossible}),
-            Some(&owner),
-        )
+        .post_chance(&id, Some(&owner), None, &json!(impossible))
         .await;
     assert_eq!(
         refused.status,
@@ -160,31 +143,22 @@ async fn a_table_match_takes_the_deal_and_draws_from_the_table_and_checks_them()
     let deal = json!({"kind": "deal", "hands": [
         ["lemon","cherry","grape","clover","bell","seven","jack"],
         ["lemon","lemon","lemon","grape","clover","seven","seven"]], "flip": "clover"});
-    let anonymous = app
-        .post(
-            &format!("/v1/matches/{id}/chance"),
-            &json!({"outcome": deal}),
-            None,
-        )
-        .await;
+    let anonymous = app.post_chance(&id, None, None, &json!(deal)).await;
     assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
 
     let dealt = app
-        .post(
-            &format!("/v1/matches/{id}/chance"),
-            &json!({"expected_version": 0, "outcome": deal}),
-            Some(&owner),
-        )
+        .post_chance(&id, Some(&owner), Some(json!(0)), &json!(deal))
         .await;
     assert_eq!(dealt.status, StatusCode::OK, "{}", dealt.body);
     assert_eq!(dealt.body["version"], 1);
     // Seat 1 starts (left of dealer 0) and discards a seven on the clover: no penalty.
     let seat1 = seat_token(&created, 1);
     let played = app
-        .post(
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"expected_version": 1, "move": {"type": "discard", "card": "seven"}}),
+        .post_move(
+            &id,
             Some(&seat1),
+            Some(json!(1)),
+            &json!({"type": "discard", "card": "seven"}),
         )
         .await;
     assert_eq!(played.status, StatusCode::OK, "{}", played.body);
@@ -193,25 +167,25 @@ async fn a_table_match_takes_the_deal_and_draws_from_the_table_and_checks_them()
 
     // Seat 0 discards a lower symbol and must draw two: the table reports them.
     let lower = app
-        .post(
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"move": {"type": "discard", "card": "lemon"}}),
+        .post_move(
+            &id,
             Some(&seat_token(&created, 0)),
+            None,
+            &json!({"type": "discard", "card": "lemon"}),
         )
         .await;
     assert_eq!(lower.status, StatusCode::OK, "{}", lower.body);
     assert_eq!(lower.body["chance_pending"], true);
     let drawn = app
-        .post(
-            &format!("/v1/matches/{id}/chance"),
-            &json!({"outcome": {"kind": "draw", "cards": ["bell", "bell"]}}),
+        .post_chance(
+            &id,
             Some(&seat_token(&created, 0)),
+            None,
+            &json!({"kind": "draw", "cards": ["bell", "bell"]}),
         )
         .await;
     assert_eq!(drawn.status, StatusCode::OK, "{}", drawn.body);
-    let me = app
-        .get(&format!("/v1/matches/{id}"), Some(&seat_token(&created, 0)))
-        .await;
+    let me = app.read_match(&id, Some(&seat_token(&created, 0))).await;
     assert_eq!(me.body["view"]["hand_sizes"][0], 8);
 
     // Server-randomness matches refuse reported outcomes.
@@ -225,16 +199,12 @@ async fn a_table_match_takes_the_deal_and_draws_from_the_table_and_checks_them()
                 server["match"]["id"].as_str().unwrap()
             ),
             &json!({"outcome": deal}),
-            Some(&owner_of(&server)),
+            Some(&owner_token(&server)),
         )
         .await;
     assert_eq!(refused.status, StatusCode::CONFLICT);
     assert_eq!(refused.body["code"], "server_randomness");
     app.audit_snapshots().await;
-}
-
-fn owner_of(created: &Value) -> String {
-    owner(created)
 }
 
 #[tokio::test]
@@ -243,20 +213,16 @@ async fn a_stale_expected_version_is_a_conflict_and_changes_nothing() {
     let created = app
         .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
         .await;
-    let id = id(&created);
+    let id = match_id(&created);
     let seat = created["match"]["to_act"][0].as_u64().unwrap() as usize;
     let token = seat_token(&created, seat);
     let stale = app
-        .post(
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"expected_version": 0, "move": {"type": "draw"}}),
-            Some(&token),
-        )
+        .post_move(&id, Some(&token), Some(json!(0)), &json!({"type": "draw"}))
         .await;
     assert_eq!(stale.status, StatusCode::CONFLICT);
     assert_eq!(stale.body["code"], "stale_version");
     assert_eq!(stale.body["params"]["current"], 1);
-    let after = app.get(&format!("/v1/matches/{id}"), None).await;
+    let after = app.read_match(&id, None).await;
     assert_eq!(after.body["version"], 1);
     app.audit_snapshots().await;
 }
@@ -267,7 +233,7 @@ async fn an_idempotent_retry_gets_the_first_answer_and_stores_nothing_twice() {
     let created = app
         .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
         .await;
-    let id = id(&created);
+    let id = match_id(&created);
     let seat = created["match"]["to_act"][0].as_u64().unwrap() as usize;
     let token = seat_token(&created, seat);
     let send = |body: Value| {
@@ -285,7 +251,10 @@ async fn an_idempotent_retry_gets_the_first_answer_and_stores_nothing_twice() {
     assert_eq!(retry.status, StatusCode::OK);
     assert_eq!(retry.body, first.body);
     let log = app
-        .get(&format!("/v1/matches/{id}/log"), Some(&owner(&created)))
+        .get(
+            &format!("/v1/matches/{id}/log"),
+            Some(&owner_token(&created)),
+        )
         .await;
     assert_eq!(
         log.body["entries"].as_array().unwrap().len() as i64,
@@ -305,7 +274,7 @@ async fn tokens_decide_who_moves_and_what_each_viewer_sees() {
     let created = app
         .create_lucky_jack(&["Ann", "Ben", "Cleo"], json!({}), "server")
         .await;
-    let id = id(&created);
+    let id = match_id(&created);
     let path = format!("/v1/matches/{id}");
 
     // No token: a move is refused; a bad token is refused everywhere.
@@ -352,7 +321,7 @@ async fn tokens_decide_who_moves_and_what_each_viewer_sees() {
         .post(
             &format!("{path}/moves"),
             &json!({"seat": acting, "move": {"type": "draw"}}),
-            Some(&owner(&created)),
+            Some(&owner_token(&created)),
         )
         .await;
     assert_eq!(by_owner.status, StatusCode::OK, "{}", by_owner.body);
@@ -391,7 +360,7 @@ async fn tokens_decide_who_moves_and_what_each_viewer_sees() {
         .unwrap()
         .iter()
         .all(Value::is_null));
-    let full = app.get(&path, Some(&owner(&created))).await.body;
+    let full = app.get(&path, Some(&owner_token(&created))).await.body;
     assert!(full["view"]["draw_pile"].is_object());
 
     // Before the end only the owner may export (the log holds every hand), and never the seed.
@@ -400,7 +369,7 @@ async fn tokens_decide_who_moves_and_what_each_viewer_sees() {
         .await;
     assert_eq!(export.status, StatusCode::FORBIDDEN);
     let export = app
-        .get(&format!("{path}/export"), Some(&owner(&created)))
+        .get(&format!("{path}/export"), Some(&owner_token(&created)))
         .await;
     assert_eq!(export.status, StatusCode::OK);
     assert!(export.body["seed"].is_null());
@@ -413,16 +382,17 @@ async fn the_state_at_any_ply_is_rebuilt_from_the_log() {
     let created = app
         .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
         .await;
-    let id = id(&created);
+    let id = match_id(&created);
     let before = app.get(&format!("/v1/matches/{id}/plies/0"), None).await;
     assert_eq!(before.status, StatusCode::OK);
     assert_eq!(before.body["chance_pending"], true, "before the deal");
     let dealt = app
-        .get(&format!("/v1/matches/{id}/plies/1"), Some(&owner(&created)))
+        .get(
+            &format!("/v1/matches/{id}/plies/1"),
+            Some(&owner_token(&created)),
+        )
         .await;
-    let now = app
-        .get(&format!("/v1/matches/{id}"), Some(&owner(&created)))
-        .await;
+    let now = app.read_match(&id, Some(&owner_token(&created))).await;
     assert_eq!(dealt.body["view"], now.body["view"]);
     let beyond = app.get(&format!("/v1/matches/{id}/plies/2"), None).await;
     assert_eq!(beyond.status, StatusCode::NOT_FOUND);
@@ -430,7 +400,7 @@ async fn the_state_at_any_ply_is_rebuilt_from_the_log() {
 }
 
 async fn create_named(app: &TestApp, names: &[&str]) -> String {
-    id(&app.create_lucky_jack(names, json!({}), "server").await)
+    match_id(&app.create_lucky_jack(names, json!({}), "server").await)
 }
 
 #[tokio::test]
@@ -485,7 +455,7 @@ async fn of_many_identical_moves_sent_at_once_exactly_one_is_accepted() {
     let created = app
         .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
         .await;
-    let id = id(&created);
+    let id = match_id(&created);
     let seat = created["match"]["to_act"][0].as_u64().unwrap() as usize;
     let token = seat_token(&created, seat);
     let body = json!({"expected_version": 1, "move": {"type": "draw"}});
@@ -510,7 +480,7 @@ async fn a_match_played_under_other_rules_is_never_replayed_under_these() {
     let created = app
         .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
         .await;
-    let id = id(&created);
+    let id = match_id(&created);
     app.sql(&format!(
         "UPDATE matches SET rules_version = 'lucky-jack/0' WHERE id = '{id}'"
     ))
@@ -523,10 +493,11 @@ async fn a_match_played_under_other_rules_is_never_replayed_under_these() {
     }
     let seat = created["match"]["to_act"][0].as_u64().unwrap() as usize;
     let moved = app
-        .post(
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"move": {"type": "draw"}}),
+        .post_move(
+            &id,
             Some(&seat_token(&created, seat)),
+            None,
+            &json!({"type": "draw"}),
         )
         .await;
     assert_eq!(moved.body["code"], "rules_version_unsupported");
@@ -541,7 +512,7 @@ async fn idempotent_retries_racing_each_other_store_one_move_and_share_one_answe
     let created = app
         .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
         .await;
-    let id = id(&created);
+    let id = match_id(&created);
     let seat = created["match"]["to_act"][0].as_u64().unwrap() as usize;
     let token = seat_token(&created, seat);
     let attempts = (0..32).map(|_| {
@@ -563,7 +534,10 @@ async fn idempotent_retries_racing_each_other_store_one_move_and_share_one_answe
         "and the same answer"
     );
     let log = app
-        .get(&format!("/v1/matches/{id}/log"), Some(&owner(&created)))
+        .get(
+            &format!("/v1/matches/{id}/log"),
+            Some(&owner_token(&created)),
+        )
         .await;
     let moves = log.body["entries"]
         .as_array()
@@ -582,7 +556,7 @@ async fn two_service_instances_on_one_database_lose_no_update() {
     let created = app
         .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
         .await;
-    let id = id(&created);
+    let id = match_id(&created);
     let seat = created["match"]["to_act"][0].as_u64().unwrap() as usize;
     let token = seat_token(&created, seat);
     // The same ply through both instances at once: exactly one wins.
@@ -596,10 +570,10 @@ async fn two_service_instances_on_one_database_lose_no_update() {
     statuses.sort();
     assert_eq!(statuses, [StatusCode::OK, StatusCode::CONFLICT]);
     // Each instance sees what the other wrote.
-    let through_second = second.get(&format!("/v1/matches/{id}"), None).await;
+    let through_second = second.read_match(&id, None).await;
     assert_eq!(
         through_second.body["version"],
-        app.get(&format!("/v1/matches/{id}"), None).await.body["version"]
+        app.read_match(&id, None).await.body["version"]
     );
     app.audit_snapshots().await;
 }

@@ -28,7 +28,7 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 use uuid::Uuid;
 
-use crate::support::{spawn_app, Reply, TestApp};
+use crate::support::{owner_token, seat_tokens, spawn_app, Reply, TestApp};
 
 /// Moves per match at most; options keep every game well under it.
 const MOVE_CAP: usize = 300;
@@ -292,13 +292,8 @@ async fn host<G: Game>(app: TestApp, seed_byte: u8, rng: &mut ChaCha8Rng) -> Hos
         conn,
         kind: G::KIND,
         id,
-        owner: created.body["owner_token"].as_str().unwrap().to_owned(),
-        seats: created.body["seat_tokens"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["token"].as_str().unwrap().to_owned())
-            .collect(),
+        owner: owner_token(&created.body),
+        seats: seat_tokens(&created.body),
         seed,
         seed_spellings,
         seen_moves: Vec::new(),

@@ -2,33 +2,22 @@
 //! deal and dice, the rulebook's examples of play replayed through the stateless endpoints, and
 //! score sheets of described hands.
 
-#[path = "../luck_plus_support/mod.rs"]
+#[path = "../rules/luck_plus_support.rs"]
 mod scenarios;
 
 use referee::games::luck_plus::State;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::support::{play_to_end, spawn_app, TestApp};
-
-async fn create(app: &TestApp, names: &[&str], options: Value, randomness: &str) -> Value {
-    let seats: Vec<Value> = names.iter().map(|n| json!({ "name": n })).collect();
-    let reply = app
-        .post(
-            "/v1/matches",
-            &json!({"game": "luck-plus", "seats": seats, "options": options, "randomness": randomness}),
-            None,
-        )
-        .await;
-    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
-    reply.body
-}
+use crate::support::{match_id, owner_token, play_to_end, seat_token, spawn_app, TestApp};
 
 /// Plays a server-seeded game to its end and checks its winners against the mode's order.
 async fn whole_game(options: Value, lowest_wins: bool) {
     let app = spawn_app().await;
-    let created = create(&app, &["Ann", "Ben", "Cleo"], options, "server").await;
-    let id = created["match"]["id"].as_str().unwrap().to_owned();
+    let created = app
+        .create_match("luck-plus", &["Ann", "Ben", "Cleo"], options, "server")
+        .await;
+    let id = match_id(&created);
     let finished = play_to_end(&app, &created).await;
     assert_eq!(finished["status"], "finished");
     let result = app.get(&format!("/v1/matches/{id}/result"), None).await;
@@ -82,24 +71,19 @@ async fn a_server_seeded_game_scored_by_penalty_points_is_won_by_the_lowest_tota
 #[tokio::test]
 async fn a_table_reports_the_deal_and_the_dice_and_an_impossible_roll_is_refused() {
     let app = spawn_app().await;
-    let created = create(&app, &["Ann", "Ben"], json!({}), "table").await;
-    let id = created["match"]["id"].as_str().unwrap().to_owned();
-    let owner = created["owner_token"].as_str().unwrap().to_owned();
-    let seat1 = created["seat_tokens"][1]["token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let created = app
+        .create_match("luck-plus", &["Ann", "Ben"], json!({}), "table")
+        .await;
+    let id = match_id(&created);
+    let owner = owner_token(&created);
+    let seat1 = seat_token(&created, 1);
 
     // Three STOP-12 do not exist.
     let impossible = json!({"kind": "deal", "hands": [
         ["STOP-12","STOP-12","STOP-12","GO-1","GO-1","GO-1","GO-1","GO-2"],
         ["GO-3","GO-3","GO-3","GO-3","GO-4","GO-4","GO-4","GO-4"]], "flips": ["GO-9"]});
     let refused = app
-        .post(
-            &format!("/v1/matches/{id}/chance"),
-            &json!({"outcome": impossible}),
-            Some(&owner),
-        )
+        .post_chance(&id, Some(&owner), None, &json!(impossible))
         .await;
     assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(refused.body["code"], "card_not_in_pile");
@@ -109,45 +93,36 @@ async fn a_table_reports_the_deal_and_the_dice_and_an_impossible_roll_is_refused
         ["GO-9","GO-3","GO-5","STOP-8","GO-7","GO-7","TR-12","DBL"],
         ["GO-1","GO-2","GO-4","GO-6","GO-8","GO-10","GO-11","STOP-3"]], "flips": ["LP", "TR-9"]});
     let dealt = app
-        .post(
-            &format!("/v1/matches/{id}/chance"),
-            &json!({"expected_version": 0, "outcome": deal}),
-            Some(&owner),
-        )
+        .post_chance(&id, Some(&owner), Some(json!(0)), &json!(deal))
         .await;
     assert_eq!(dealt.status, StatusCode::OK, "{}", dealt.body);
-    let view = app
-        .get(&format!("/v1/matches/{id}"), Some(&seat1))
-        .await
-        .body;
+    let view = app.read_match(&id, Some(&seat1)).await.body;
     assert_eq!(view["view"]["match_top"], "TR-9");
     assert_eq!(view["view"]["draw_bottom"], json!(["LP"]));
     assert_eq!(view["view"]["hands"][0][0], "GO-3", "hands are face up");
 
     // Seat 1 (left of dealer 0) rolls; the table reports the dice.
     let rolled = app
-        .post(
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"move": {"type": "roll"}}),
-            Some(&seat1),
-        )
+        .post_move(&id, Some(&seat1), None, &json!({"type": "roll"}))
         .await;
     assert_eq!(rolled.status, StatusCode::OK, "{}", rolled.body);
     assert_eq!(rolled.body["chance_pending"], true);
     let seven = app
-        .post(
-            &format!("/v1/matches/{id}/chance"),
-            &json!({"outcome": {"kind": "roll", "dice": [7, 1]}}),
+        .post_chance(
+            &id,
             Some(&owner),
+            None,
+            &json!({"kind": "roll", "dice": [7, 1]}),
         )
         .await;
     assert_eq!(seven.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(seven.body["code"], "bad_die");
     let dice = app
-        .post(
-            &format!("/v1/matches/{id}/chance"),
-            &json!({"outcome": {"kind": "roll", "dice": [2, 4]}}),
+        .post_chance(
+            &id,
             Some(&owner),
+            None,
+            &json!({"kind": "roll", "dice": [2, 4]}),
         )
         .await;
     assert_eq!(dice.status, StatusCode::OK, "{}", dice.body);
@@ -163,11 +138,7 @@ async fn a_table_reports_the_deal_and_the_dice_and_an_impossible_roll_is_refused
         .await;
     assert_eq!(played.status, StatusCode::OK, "{}", played.body);
     let drawn = app
-        .post(
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"move": {"type": "draw"}}),
-            Some(&seat1),
-        )
+        .post_move(&id, Some(&seat1), None, &json!({"type": "draw"}))
         .await;
     assert_eq!(drawn.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(drawn.body["code"], "must_roll");

@@ -5,39 +5,9 @@ use futures_util::future::join_all;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::support::{play_to_end, spawn_app, TestApp};
+use crate::support::{match_id, owner_token, play_to_end, seat_tokens, spawn_app, TestApp};
 
 const SEED: &str = "00000000000000000000000000000000000000000000000000000000000000d1";
-
-async fn create(app: &TestApp, names: &[&str], options: Value, randomness: &str) -> Value {
-    let seats: Vec<Value> = names.iter().map(|n| json!({ "name": n })).collect();
-    let reply = app
-        .post(
-            "/v1/matches",
-            &json!({"game": "lucky-dice", "seats": seats, "options": options, "randomness": randomness}),
-            None,
-        )
-        .await;
-    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
-    reply.body
-}
-
-fn id(created: &Value) -> String {
-    created["match"]["id"].as_str().unwrap().to_owned()
-}
-
-fn tokens(created: &Value) -> Vec<String> {
-    created["seat_tokens"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["token"].as_str().unwrap().to_owned())
-        .collect()
-}
-
-fn owner(created: &Value) -> String {
-    created["owner_token"].as_str().unwrap().to_owned()
-}
 
 fn seats(value: &Value) -> Vec<usize> {
     value
@@ -68,8 +38,10 @@ fn assert_dice_conserved(events: &[Value], players: u64) {
 #[tokio::test]
 async fn a_server_rolled_game_is_played_to_its_winner_with_three_coasters() {
     let app = spawn_app().await;
-    let created = create(&app, &["Ann", "Ben", "Cleo"], json!({}), "server").await;
-    let id = id(&created);
+    let created = app
+        .create_match("lucky-dice", &["Ann", "Ben", "Cleo"], json!({}), "server")
+        .await;
+    let id = match_id(&created);
     // The coasters are drawn and the large die rolled at creation: the race is on.
     assert_eq!(created["match"]["view"]["phase"], "race");
     assert_eq!(created["match"]["to_act"], json!([0, 1, 2]));
@@ -98,7 +70,10 @@ async fn a_server_rolled_game_is_played_to_its_winner_with_three_coasters() {
 
     // The log tells where every die went, and the export replays to the same standings.
     let log = app
-        .get(&format!("/v1/matches/{id}/log"), Some(&owner(&created)))
+        .get(
+            &format!("/v1/matches/{id}/log"),
+            Some(&owner_token(&created)),
+        )
         .await;
     assert_eq!(log.status, StatusCode::OK);
     let events: Vec<Value> = log.body["entries"]
@@ -124,15 +99,18 @@ async fn a_server_rolled_game_is_played_to_its_winner_with_three_coasters() {
 #[tokio::test]
 async fn the_reply_to_a_roll_says_where_each_die_went_and_a_stale_count_is_409() {
     let app = spawn_app().await;
-    let created = create(&app, &["Ann", "Ben"], json!({}), "server").await;
-    let id = id(&created);
-    let tokens = tokens(&created);
+    let created = app
+        .create_match("lucky-dice", &["Ann", "Ben"], json!({}), "server")
+        .await;
+    let id = match_id(&created);
+    let tokens = seat_tokens(&created);
     // A roll of a dice count the seat does not hold: the client's view is out of date.
     let stale = app
-        .post(
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"move": {"type": "roll", "dice": 2}}),
+        .post_move(
+            &id,
             Some(&tokens[0]),
+            None,
+            &json!({"type": "roll", "dice": 2}),
         )
         .await;
     assert_eq!(stale.status, StatusCode::CONFLICT, "{}", stale.body);
@@ -141,20 +119,17 @@ async fn the_reply_to_a_roll_says_where_each_die_went_and_a_stale_count_is_409()
     assert_eq!(stale.body["params"]["claimed"], 2);
     // A roll with no count is refused while the count is strict (default).
     let missing = app
-        .post(
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"move": {"type": "roll"}}),
-            Some(&tokens[0]),
-        )
+        .post_move(&id, Some(&tokens[0]), None, &json!({"type": "roll"}))
         .await;
     assert_eq!(missing.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(missing.body["code"], "dice_count_required");
 
     let rolled = app
-        .post(
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"move": {"type": "roll", "dice": 3}}),
+        .post_move(
+            &id,
             Some(&tokens[0]),
+            None,
+            &json!({"type": "roll", "dice": 3}),
         )
         .await;
     assert_eq!(rolled.status, StatusCode::OK, "{}", rolled.body);
@@ -173,7 +148,7 @@ async fn the_reply_to_a_roll_says_where_each_die_went_and_a_stale_count_is_409()
 /// One burst: every seat that may act submits at the same moment, with the dice count it last
 /// saw and no `expected_version`. Returns (seat, status, body) per request.
 async fn burst(app: &TestApp, id: &str, tokens: &[String]) -> Vec<(usize, StatusCode, Value)> {
-    let owner_view = app.get(&format!("/v1/matches/{id}"), None).await.body;
+    let owner_view = app.read_match(id, None).await.body;
     let phase = owner_view["view"]["phase"].as_str().unwrap().to_owned();
     let pools = owner_view["view"]["pools"].clone();
     let to_act = seats(&owner_view["to_act"]);
@@ -200,13 +175,15 @@ async fn burst(app: &TestApp, id: &str, tokens: &[String]) -> Vec<(usize, Status
 async fn seats_rolling_at_the_same_moment_are_serialised_exactly_once_with_dice_conserved() {
     let app = spawn_app().await;
     let names = ["Ann", "Ben", "Cleo", "Dev", "Eve"];
-    let created = create(&app, &names, json!({"coaster_target": 2}), "server").await;
-    let id = id(&created);
-    let tokens = tokens(&created);
+    let created = app
+        .create_match("lucky-dice", &names, json!({"coaster_target": 2}), "server")
+        .await;
+    let id = match_id(&created);
+    let tokens = seat_tokens(&created);
     let mut accepted: Vec<(usize, i64)> = Vec::new();
     let mut conflicts = 0;
     for _ in 0..400 {
-        let detail = app.get(&format!("/v1/matches/{id}"), None).await.body;
+        let detail = app.read_match(&id, None).await.body;
         if detail["status"] == "finished" {
             break;
         }
@@ -242,7 +219,7 @@ async fn seats_rolling_at_the_same_moment_are_serialised_exactly_once_with_dice_
             }
         }
     }
-    let detail = app.get(&format!("/v1/matches/{id}"), None).await.body;
+    let detail = app.read_match(&id, None).await.body;
     assert_eq!(
         detail["status"], "finished",
         "the bursts play the game to its end"
@@ -252,7 +229,10 @@ async fn seats_rolling_at_the_same_moment_are_serialised_exactly_once_with_dice_
     // Every accepted move is in the log exactly once, at the ply its reply named, for its seat;
     // nothing else was accepted.
     let log = app
-        .get(&format!("/v1/matches/{id}/log"), Some(&owner(&created)))
+        .get(
+            &format!("/v1/matches/{id}/log"),
+            Some(&owner_token(&created)),
+        )
         .await
         .body;
     let entries = log["entries"].as_array().unwrap();
@@ -296,10 +276,12 @@ async fn seats_rolling_at_the_same_moment_are_serialised_exactly_once_with_dice_
 async fn a_table_reports_the_coasters_the_large_die_and_each_roll_and_impossible_ones_are_refused()
 {
     let app = spawn_app().await;
-    let created = create(&app, &["Ann", "Ben"], json!({}), "table").await;
-    let id = id(&created);
-    let owner = owner(&created);
-    let tokens = tokens(&created);
+    let created = app
+        .create_match("lucky-dice", &["Ann", "Ben"], json!({}), "table")
+        .await;
+    let id = match_id(&created);
+    let owner = owner_token(&created);
+    let tokens = seat_tokens(&created);
     assert_eq!(created["match"]["chance_pending"], true);
     let report = |outcome: Value, token: String| {
         let app = &app;
@@ -331,19 +313,21 @@ async fn a_table_reports_the_coasters_the_large_die_and_each_roll_and_impossible
 
     // Ben's phone rolls; Ann's roll waits until Ben's faces are reported.
     let rolling = app
-        .post(
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"move": {"type": "roll", "dice": 3}}),
+        .post_move(
+            &id,
             Some(&tokens[1]),
+            None,
+            &json!({"type": "roll", "dice": 3}),
         )
         .await;
     assert_eq!(rolling.status, StatusCode::OK);
     assert_eq!(rolling.body["chance_pending"], true);
     let blocked = app
-        .post(
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"move": {"type": "roll", "dice": 3}}),
+        .post_move(
+            &id,
             Some(&tokens[0]),
+            None,
+            &json!({"type": "roll", "dice": 3}),
         )
         .await;
     assert_eq!(blocked.body["code"], "chance_pending");
@@ -378,19 +362,21 @@ async fn a_table_reports_the_coasters_the_large_die_and_each_roll_and_impossible
     assert_eq!(faces.body["entries"][0]["events"][1]["type"], "stopped");
     // Ann still believes she holds 3 dice: 409.
     let stale = app
-        .post(
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"move": {"type": "extra_roll", "dice": 3}}),
+        .post_move(
+            &id,
             Some(&tokens[0]),
+            None,
+            &json!({"type": "extra_roll", "dice": 3}),
         )
         .await;
     assert_eq!(stale.status, StatusCode::CONFLICT);
     assert_eq!(stale.body["code"], "wrong_dice_count");
     let declined = app
-        .post(
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"move": {"type": "finish_extra_rolls"}}),
+        .post_move(
+            &id,
             Some(&tokens[0]),
+            None,
+            &json!({"type": "finish_extra_rolls"}),
         )
         .await;
     assert_eq!(declined.status, StatusCode::OK, "{}", declined.body);

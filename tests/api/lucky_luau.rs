@@ -4,45 +4,26 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::support::{play_to_end, spawn_app, TestApp};
-
-async fn create(app: &TestApp, names: &[&str], options: Value, randomness: &str) -> Value {
-    let seats: Vec<Value> = names.iter().map(|n| json!({ "name": n })).collect();
-    let reply = app
-        .post(
-            "/v1/matches",
-            &json!({"game": "lucky-luau", "seats": seats, "options": options, "randomness": randomness}),
-            None,
-        )
-        .await;
-    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
-    reply.body
-}
-
-fn token(created: &Value, seat: usize) -> String {
-    created["seat_tokens"][seat]["token"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
+use crate::support::{match_id, owner_token, play_to_end, seat_token, spawn_app};
 
 #[tokio::test]
 async fn a_server_seeded_lucky_luau_match_is_played_to_its_winner() {
     let app = spawn_app().await;
-    let created = create(
-        &app,
-        &["Ann", "Ben", "Cleo"],
-        json!({"first_player": 1}),
-        "server",
-    )
-    .await;
+    let created = app
+        .create_match(
+            "lucky-luau",
+            &["Ann", "Ben", "Cleo"],
+            json!({"first_player": 1}),
+            "server",
+        )
+        .await;
     assert_eq!(
         created["match"]["to_act"][0], 1,
         "the first player acts first"
     );
     let finished = play_to_end(&app, &created).await;
     assert_eq!(finished["status"], "finished");
-    let id = created["match"]["id"].as_str().unwrap();
+    let id = &match_id(&created);
     let result = app.get(&format!("/v1/matches/{id}/result"), None).await;
     assert_eq!(result.status, StatusCode::OK, "{}", result.body);
     let breakdown = &result.body["breakdown"];
@@ -76,26 +57,24 @@ async fn a_server_seeded_lucky_luau_match_is_played_to_its_winner() {
 #[tokio::test]
 async fn a_table_match_takes_reported_draws_refuses_an_impossible_one_and_tools_out_of_turn() {
     let app = spawn_app().await;
-    let created = create(&app, &["Ann", "Ben"], json!({}), "table").await;
-    let id = created["match"]["id"].as_str().unwrap().to_owned();
-    let owner = created["owner_token"].as_str().unwrap().to_owned();
+    let created = app
+        .create_match("lucky-luau", &["Ann", "Ben"], json!({}), "table")
+        .await;
+    let id = match_id(&created);
+    let owner = owner_token(&created);
     assert_eq!(
         created["match"]["to_act"],
         json!([0, 1]),
         "Ben may use a tool now"
     );
-    let (ann, ben) = (token(&created, 0), token(&created, 1));
+    let (ann, ben) = (seat_token(&created, 0), seat_token(&created, 1));
     let mv = |seat_token: &str, mv: Value| {
         let app = &app;
         let id = id.clone();
         let seat_token = seat_token.to_owned();
         async move {
-            app.post(
-                &format!("/v1/matches/{id}/moves"),
-                &json!({"move": mv}),
-                Some(&seat_token),
-            )
-            .await
+            app.post_move(&id, Some(&seat_token), None, &json!(mv))
+                .await
         }
     };
     let report = |card: &str| {
@@ -104,10 +83,11 @@ async fn a_table_match_takes_reported_draws_refuses_an_impossible_one_and_tools_
         let owner = owner.clone();
         let card = card.to_owned();
         async move {
-            app.post(
-                &format!("/v1/matches/{id}/chance"),
-                &json!({"outcome": {"kind": "draw", "card": card}}),
+            app.post_chance(
+                &id,
                 Some(&owner),
+                None,
+                &json!({"kind": "draw", "card": card}),
             )
             .await
         }
@@ -123,9 +103,9 @@ async fn a_table_match_takes_reported_draws_refuses_an_impossible_one_and_tools_
     assert_eq!(early.body["code"], "chance_pending");
     assert_eq!(report("rainbow").await.status, StatusCode::OK);
     // The drawn card is Ann's secret until she strings it.
-    let ben_view = app.get(&format!("/v1/matches/{id}"), Some(&ben)).await.body;
+    let ben_view = app.read_match(&id, Some(&ben)).await.body;
     assert!(ben_view["view"]["pending"]["card"].is_null());
-    let ann_view = app.get(&format!("/v1/matches/{id}"), Some(&ann)).await.body;
+    let ann_view = app.read_match(&id, Some(&ann)).await.body;
     assert_eq!(ann_view["view"]["pending"]["card"], "rainbow");
     let strung = mv(&ann, json!({"type": "string"})).await;
     assert_eq!(strung.status, StatusCode::OK, "{}", strung.body);
@@ -155,7 +135,7 @@ async fn a_table_match_takes_reported_draws_refuses_an_impossible_one_and_tools_
     mv(&ben, json!({"type": "string"})).await;
     let ann_knife = mv(&ann, json!({"type": "knife", "index": 0})).await;
     assert_eq!(ann_knife.status, StatusCode::OK, "{}", ann_knife.body);
-    let me = app.get(&format!("/v1/matches/{id}"), Some(&ben)).await.body;
+    let me = app.read_match(&id, Some(&ben)).await.body;
     assert_eq!(
         me["view"]["seats"][1]["lei"],
         json!(["hook", "rainbow", "blue"])

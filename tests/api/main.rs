@@ -8,6 +8,8 @@ mod leaks;
 mod luck_plus;
 mod lucky_dice;
 mod lucky_luau;
+mod migrations;
+mod openapi;
 mod plus_minus;
 mod sheets;
 mod stateless;

@@ -4,37 +4,15 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::support::{play_to_end, spawn_app, TestApp};
-
-async fn create(app: &TestApp, names: &[&str], options: Value, randomness: &str) -> Value {
-    let seats: Vec<Value> = names.iter().map(|n| json!({ "name": n })).collect();
-    let reply = app
-        .post(
-            "/v1/matches",
-            &json!({"game": "plus-minus", "seats": seats, "options": options, "randomness": randomness}),
-            None,
-        )
-        .await;
-    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
-    reply.body
-}
-
-fn id(created: &Value) -> String {
-    created["match"]["id"].as_str().unwrap().to_owned()
-}
-
-fn token(created: &Value, seat: usize) -> String {
-    created["seat_tokens"][seat]["token"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
+use crate::support::{match_id, owner_token, play_to_end, seat_token, spawn_app};
 
 #[tokio::test]
 async fn a_server_seeded_three_round_match_is_played_to_its_winners() {
     let app = spawn_app().await;
-    let created = create(&app, &["Ann", "Ben", "Cleo"], json!({}), "server").await;
-    let id = id(&created);
+    let created = app
+        .create_match("plus-minus", &["Ann", "Ben", "Cleo"], json!({}), "server")
+        .await;
+    let id = match_id(&created);
     let finished = play_to_end(&app, &created).await;
     assert_eq!(finished["status"], "finished");
     let result = app.get(&format!("/v1/matches/{id}/result"), None).await;
@@ -92,18 +70,19 @@ fn assert_view_hides(view: &Value, seat: usize, players: usize) {
 #[tokio::test]
 async fn seats_never_see_other_hands_buried_cards_or_passes_they_were_not_party_to() {
     let app = spawn_app().await;
-    let created = create(
-        &app,
-        &["Ann", "Ben", "Cleo", "Dan"],
-        json!({"rounds": 1}),
-        "server",
-    )
-    .await;
-    let id = id(&created);
-    let tokens: Vec<String> = (0..4).map(|s| token(&created, s)).collect();
+    let created = app
+        .create_match(
+            "plus-minus",
+            &["Ann", "Ben", "Cleo", "Dan"],
+            json!({"rounds": 1}),
+            "server",
+        )
+        .await;
+    let id = match_id(&created);
+    let tokens: Vec<String> = (0..4).map(|s| seat_token(&created, s)).collect();
     let mut passes_seen = 0;
     for step in 0..60u64 {
-        let spectator = app.get(&format!("/v1/matches/{id}"), None).await.body;
+        let spectator = app.read_match(&id, None).await.body;
         if spectator["status"] == "finished" {
             break;
         }
@@ -113,19 +92,12 @@ async fn seats_never_see_other_hands_buried_cards_or_passes_they_were_not_party_
             .iter()
             .all(Value::is_null));
         let seat = spectator["to_act"][0].as_u64().unwrap() as usize;
-        let mine = app
-            .get(&format!("/v1/matches/{id}"), Some(&tokens[seat]))
-            .await
-            .body;
+        let mine = app.read_match(&id, Some(&tokens[seat])).await.body;
         assert_view_hides(&mine["view"], seat, 4);
         let moves = mine["view"]["legal_moves"].as_array().unwrap();
         let chosen = &moves[(step as usize * 7) % moves.len()];
         let reply = app
-            .post(
-                &format!("/v1/matches/{id}/moves"),
-                &json!({"move": chosen}),
-                Some(&tokens[seat]),
-            )
+            .post_move(&id, Some(&tokens[seat]), None, &json!(chosen))
             .await;
         assert_eq!(reply.status, StatusCode::OK, "{chosen}: {}", reply.body);
     }
@@ -163,29 +135,23 @@ async fn seats_never_see_other_hands_buried_cards_or_passes_they_were_not_party_
 #[tokio::test]
 async fn a_table_match_takes_the_reported_deal_and_draws_and_refuses_an_impossible_one() {
     let app = spawn_app().await;
-    let created = create(&app, &["Ann", "Ben", "Cleo"], json!({}), "table").await;
-    let id = id(&created);
-    let owner = created["owner_token"].as_str().unwrap().to_owned();
+    let created = app
+        .create_match("plus-minus", &["Ann", "Ben", "Cleo"], json!({}), "table")
+        .await;
+    let id = match_id(&created);
+    let owner = owner_token(&created);
     // Five aces do not exist.
     let impossible = json!({"kind": "deal", "hands": [["A","A"],["A","A"],["2","3"]],
         "face_up": [["A","K"],["9","J"],["5","5"]]});
     let refused = app
-        .post(
-            &format!("/v1/matches/{id}/chance"),
-            &json!({"outcome": impossible}),
-            Some(&owner),
-        )
+        .post_chance(&id, Some(&owner), None, &json!(impossible))
         .await;
     assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(refused.body["code"], "card_not_in_pile");
     let deal = json!({"kind": "deal", "hands": [["2","3"],["4","6"],["7","8"]],
         "face_up": [["A","K"],["J","9"],["5","5"]]});
     let dealt = app
-        .post(
-            &format!("/v1/matches/{id}/chance"),
-            &json!({"expected_version": 0, "outcome": deal}),
-            Some(&owner),
-        )
+        .post_chance(&id, Some(&owner), Some(json!(0)), &json!(deal))
         .await;
     assert_eq!(dealt.status, StatusCode::OK, "{}", dealt.body);
     assert_eq!(
@@ -194,71 +160,60 @@ async fn a_table_match_takes_the_reported_deal_and_draws_and_refuses_an_impossib
     );
     // The first player (seat 1, left of dealer 0) draws two.
     let drew = app
-        .post(
-            &format!("/v1/matches/{id}/chance"),
-            &json!({"outcome": {"kind": "draw", "cards": ["10", "Q"]}}),
+        .post_chance(
+            &id,
             Some(&owner),
+            None,
+            &json!({"kind": "draw", "cards": ["10", "Q"]}),
         )
         .await;
     assert_eq!(drew.status, StatusCode::OK, "{}", drew.body);
-    let ben = token(&created, 1);
-    let view = app.get(&format!("/v1/matches/{id}"), Some(&ben)).await.body;
+    let ben = seat_token(&created, 1);
+    let view = app.read_match(&id, Some(&ben)).await.body;
     assert_eq!(view["view"]["hands"][1], json!(["4", "6", "10", "Q"]));
     assert_eq!(view["view"]["stacks"][0]["plus"]["top"], "K");
     // A 10 without its swap is refused with the rule's code; with the swap it is played.
     let bare = app
-        .post(
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"move": {"type": "play", "card": "10", "stack": {"seat": 1, "stack": "plus"}}}),
+        .post_move(
+            &id,
             Some(&ben),
+            None,
+            &json!({"type": "play", "card": "10", "stack": {"seat": 1, "stack": "plus"}}),
         )
         .await;
     assert_eq!(bare.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(bare.body["code"], "swap_required");
     let ten = json!({"type": "play", "card": "10", "stack": {"seat": 1, "stack": "plus"},
         "swap": [{"seat": 0, "stack": "minus"}, {"seat": 2, "stack": "minus"}]});
-    let played = app
-        .post(
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"move": ten}),
-            Some(&ben),
-        )
-        .await;
+    let played = app.post_move(&id, Some(&ben), None, &json!(ten)).await;
     assert_eq!(played.status, StatusCode::OK, "{}", played.body);
     let early = app
-        .post(
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"move": {"type": "forfeit"}}),
-            Some(&ben),
-        )
+        .post_move(&id, Some(&ben), None, &json!({"type": "forfeit"}))
         .await;
     assert_eq!(early.body["code"], "nothing_to_forfeit");
     let passed = app
-        .post(
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"move": {"type": "pass", "card": "Q"}}),
-            Some(&ben),
-        )
+        .post_move(&id, Some(&ben), None, &json!({"type": "pass", "card": "Q"}))
         .await;
     assert_eq!(passed.status, StatusCode::OK, "{}", passed.body);
     // Seat 2 draws one card; a Q is impossible now only if all four are out, so ask for 10 ×2.
     let two = app
-        .post(
-            &format!("/v1/matches/{id}/chance"),
-            &json!({"outcome": {"kind": "draw", "cards": ["10", "10"]}}),
+        .post_chance(
+            &id,
             Some(&owner),
+            None,
+            &json!({"kind": "draw", "cards": ["10", "10"]}),
         )
         .await;
     assert_eq!(two.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(two.body["code"], "wrong_card_count");
     // Cleo's view shows the card Ben passed her; Ann's does not show Cleo's hand.
     let cleo = app
-        .get(&format!("/v1/matches/{id}"), Some(&token(&created, 2)))
+        .read_match(&id, Some(&seat_token(&created, 2)))
         .await
         .body;
     assert_eq!(cleo["view"]["hands"][2], json!(["7", "8", "Q"]));
     let ann = app
-        .get(&format!("/v1/matches/{id}"), Some(&token(&created, 0)))
+        .read_match(&id, Some(&seat_token(&created, 0)))
         .await
         .body;
     assert!(ann["view"]["hands"][2].is_null());

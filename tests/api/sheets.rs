@@ -3,7 +3,7 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::support::{spawn_app, TestApp};
+use crate::support::{owner_token, spawn_app, TestApp};
 
 async fn new_sheet(app: &TestApp, rounds: u32) -> (String, String) {
     let reply = app
@@ -16,7 +16,7 @@ async fn new_sheet(app: &TestApp, rounds: u32) -> (String, String) {
     assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
     (
         reply.body["sheet"]["id"].as_str().unwrap().to_owned(),
-        reply.body["owner_token"].as_str().unwrap().to_owned(),
+        owner_token(&reply.body),
     )
 }
 
@@ -161,7 +161,7 @@ async fn an_entry_that_breaks_the_rules_or_comes_without_the_owner_token_is_refu
     assert_eq!(sheet.body["version"], 0);
     // A sheet is not a hosted match, and a hosted match is not a sheet.
     assert_eq!(
-        app.get(&format!("/v1/matches/{id}"), None).await.status,
+        app.read_match(&id, None).await.status,
         StatusCode::NOT_FOUND
     );
 }
@@ -232,7 +232,7 @@ async fn every_game_keeps_a_score_sheet_scored_by_its_own_rules() {
             created.body
         );
         let id = created.body["sheet"]["id"].as_str().unwrap().to_owned();
-        let token = created.body["owner_token"].as_str().unwrap().to_owned();
+        let token = owner_token(&created.body);
         let refused = enter(&app, &id, &token, json!({ "tally": bad })).await;
         assert!(refused.status.is_client_error(), "{game}: {}", refused.body);
         assert_eq!(refused.body["code"], code, "{game}: {}", refused.body);

@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 /// The PostgreSQL server tests use; they create and drop their own databases on it.
-fn server_url() -> String {
+pub fn server_url() -> String {
     std::env::var("TEST_DATABASE_SERVER")
         .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".to_owned())
 }
@@ -278,40 +278,113 @@ impl TestApp {
         options: Value,
         randomness: &str,
     ) -> Value {
+        self.create_match("lucky-jack", names, options, randomness)
+            .await
+    }
+
+    /// Creates a match of `game` (its slug) for seats with these names; returns the creation
+    /// answer (see [`match_id`], [`seat_token`], [`owner_token`]).
+    pub async fn create_match(
+        &self,
+        game: &str,
+        names: &[&str],
+        options: Value,
+        randomness: &str,
+    ) -> Value {
         let seats: Vec<Value> = names.iter().map(|n| json!({ "name": n })).collect();
         let reply = self
             .post(
                 "/v1/matches",
-                &json!({"game": "lucky-jack", "seats": seats, "options": options, "randomness": randomness}),
+                &json!({"game": game, "seats": seats, "options": options, "randomness": randomness}),
                 None,
             )
             .await;
         assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
         reply.body
     }
+
+    /// A match as `token` sees it.
+    pub async fn read_match(&self, id: &str, token: Option<&str>) -> Reply {
+        self.get(&format!("/v1/matches/{id}"), token).await
+    }
+
+    /// Posts a move to a match, with `expected_version` when given.
+    pub async fn post_move(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        expected_version: Option<Value>,
+        mv: &Value,
+    ) -> Reply {
+        let body = versioned(expected_version, "move", mv);
+        self.post(&format!("/v1/matches/{id}/moves"), &body, token)
+            .await
+    }
+
+    /// Reports a chance outcome to a match, with `expected_version` when given.
+    pub async fn post_chance(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        expected_version: Option<Value>,
+        outcome: &Value,
+    ) -> Reply {
+        let body = versioned(expected_version, "outcome", outcome);
+        self.post(&format!("/v1/matches/{id}/chance"), &body, token)
+            .await
+    }
+}
+
+/// `{key: value}`, with `expected_version` when given (absent is not the same as null).
+fn versioned(expected_version: Option<Value>, key: &str, value: &Value) -> Value {
+    let mut body = json!({ key: value });
+    if let Some(version) = expected_version {
+        body["expected_version"] = version;
+    }
+    body
+}
+
+/// The match id in a creation answer.
+pub fn match_id(created: &Value) -> String {
+    created["match"]["id"].as_str().unwrap().to_owned()
+}
+
+/// The token of `seat` in a creation answer.
+pub fn seat_token(created: &Value, seat: usize) -> String {
+    created["seat_tokens"][seat]["token"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// Every seat's token in a creation answer, in seat order.
+pub fn seat_tokens(created: &Value) -> Vec<String> {
+    created["seat_tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["token"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The owner's token in a creation answer.
+pub fn owner_token(created: &Value) -> String {
+    created["owner_token"].as_str().unwrap().to_owned()
 }
 
 /// Plays a server-seeded match to its end, each turn taking one of the acting seat's legal moves
 /// (chosen by a fixed pseudo-random sequence) and checking the version every time.
 pub async fn play_to_end(app: &TestApp, created: &Value) -> Value {
-    let id = created["match"]["id"].as_str().unwrap();
-    let tokens: Vec<String> = created["seat_tokens"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["token"].as_str().unwrap().to_owned())
-        .collect();
+    let id = match_id(created);
+    let tokens = seat_tokens(created);
     let mut pick: u64 = 0x2545_F491_4F6C_DD1D;
     for _ in 0..20_000 {
-        let owner_view = app.get(&format!("/v1/matches/{id}"), None).await.body;
+        let owner_view = app.read_match(&id, None).await.body;
         if owner_view["status"] == "finished" {
             return owner_view;
         }
         let seat = owner_view["to_act"][0].as_u64().expect("someone may act") as usize;
-        let mine = app
-            .get(&format!("/v1/matches/{id}"), Some(&tokens[seat]))
-            .await
-            .body;
+        let mine = app.read_match(&id, Some(&tokens[seat])).await.body;
         let moves = mine["view"]["legal_moves"].as_array().unwrap();
         assert!(
             !moves.is_empty(),
@@ -321,12 +394,9 @@ pub async fn play_to_end(app: &TestApp, created: &Value) -> Value {
         pick ^= pick >> 7;
         pick ^= pick << 17;
         let chosen = &moves[(pick % moves.len() as u64) as usize];
+        let version = Some(mine["version"].clone());
         let reply = app
-            .post(
-                &format!("/v1/matches/{id}/moves"),
-                &json!({"expected_version": mine["version"], "move": chosen}),
-                Some(&tokens[seat]),
-            )
+            .post_move(&id, Some(&tokens[seat]), version, chosen)
             .await;
         assert_eq!(reply.status, StatusCode::OK, "{chosen}: {}", reply.body);
     }

@@ -1,8 +1,7 @@
 //! Data-driven Luck Plus scenarios: the rulebook's four examples of play, the dice-3-and-4
 //! combinations list, and further rules (`tests/data/luck_plus/*.json`, each with a `source`).
 
-#[path = "luck_plus_support/mod.rs"]
-mod support;
+use crate::luck_plus_support as support;
 
 use referee::games::luck_plus::LuckPlus;
 use referee::games::{Game, Violation};

@@ -1,17 +1,11 @@
 //! Property tests: random legal play from random seeds keeps every invariant of Lucky Jack.
 
 use proptest::prelude::*;
-use referee::games::lucky_jack::{
-    Chance, Event, LuckyJack, Move, Options, State, Symbol, DECK_SIZE,
-};
+use referee::games::lucky_jack::{Event, LuckyJack, Move, Options, State, Symbol, DECK_SIZE};
 use referee::games::{Game, Seat, Viewer};
 use referee::seed::Seed;
 
-#[derive(Clone, Debug)]
-enum Step {
-    Move(Seat, Move),
-    Chance(Chance),
-}
+use crate::invariants::{play_randomly, Random};
 
 fn candidates() -> Vec<Move> {
     let mut all = vec![Move::Draw, Move::Keep, Move::DiscardDrawn, Move::TakeIt];
@@ -99,93 +93,49 @@ proptest! {
     ) {
         let options = options_from(flags, cap, rounds_five, dealer, players);
         LuckyJack::validate_options(&options, players).unwrap();
-        let seed = Seed::from_bytes(seed);
-        let mut state = LuckyJack::setup(options.clone(), players);
-        let mut log = Vec::new();
-        let mut ply: u64 = 0;
+        let random = Random { seed: Seed::from_bytes(seed), picks: &picks, max_plies: 100_000, check_every: 10 };
         let all = candidates();
-        while !LuckyJack::is_over(&state) {
-            prop_assert!(ply < 100_000, "the turn cap ends every game");
-            LuckyJack::check_state(&state).unwrap();
-            prop_assert_eq!(cards_in(&state), DECK_SIZE);
+        let played = play_randomly::<LuckyJack>(options.clone(), players, &random, |state, events| {
+            prop_assert_eq!(cards_in(state), DECK_SIZE);
             for viewer in (0..players).map(Viewer::Seat).chain([Viewer::Spectator]) {
-                check_view_secrecy(&state, viewer);
-            }
-            let events = if LuckyJack::chance_pending(&state) {
-                prop_assert!(LuckyJack::to_act(&state).is_empty());
-                let mut stream = seed.stream(ply);
-                let outcome = LuckyJack::sample_chance(&state, &mut stream);
-                log.push(Step::Chance(outcome.clone()));
-                LuckyJack::resolve_chance(&mut state, &outcome).unwrap()
-            } else {
-                let to_act = LuckyJack::to_act(&state);
-                prop_assert_eq!(to_act.len(), 1);
-                for seat in 0..players {
-                    let legal = LuckyJack::legal_moves(&state, seat);
-                    prop_assert_eq!(legal.is_empty(), seat != to_act[0]);
-                    for mv in &all {
-                        let valid = LuckyJack::validate(&state, seat, mv).is_ok();
-                        prop_assert_eq!(valid, legal.contains(mv), "seat {} {:?}", seat, mv);
-                    }
-                }
-                let seat = to_act[0];
-                let legal = LuckyJack::legal_moves(&state, seat);
-                let pick = picks[ply as usize % picks.len()] as usize % legal.len();
-                let mv = legal[pick].clone();
-                log.push(Step::Move(seat, mv.clone()));
-                LuckyJack::play(&mut state, seat, &mv).unwrap()
-            };
-            for event in &events {
-                for viewer in (0..players).map(Viewer::Seat).chain([Viewer::Spectator]) {
+                check_view_secrecy(state, viewer);
+                for event in events {
                     check_event_secrecy(event, viewer);
                 }
             }
-            ply += 1;
-        }
-        LuckyJack::check_state(&state).unwrap();
-        prop_assert!(LuckyJack::to_act(&state).is_empty());
+            if LuckyJack::is_over(state) || LuckyJack::chance_pending(state) {
+                return Ok(());
+            }
+            let to_act = LuckyJack::to_act(state);
+            prop_assert_eq!(to_act.len(), 1);
+            for seat in 0..players {
+                let legal = LuckyJack::legal_moves(state, seat);
+                for mv in &all {
+                    let valid = LuckyJack::validate(state, seat, mv).is_ok();
+                    prop_assert_eq!(valid, legal.contains(mv), "seat {} {:?}", seat, mv);
+                }
+            }
+            Ok(())
+        })?;
+        let state = played.state;
+        prop_assert!(LuckyJack::is_over(&state), "the turn cap ends every game");
         let totals = LuckyJack::score(&state).totals;
         let best = *totals.iter().max().unwrap();
         let expected: Vec<Seat> = (0..players).filter(|&s| totals[s] == best).collect();
         prop_assert_eq!(LuckyJack::standings(&state).winners, expected);
         prop_assert_eq!(state.results.len() as u32, options.rounds);
-
-        // Replaying the recorded log from setup reproduces the exact state.
-        let mut replay = LuckyJack::setup(options, players);
-        for step in &log {
-            match step {
-                Step::Move(seat, mv) => { LuckyJack::play(&mut replay, *seat, mv).unwrap(); }
-                Step::Chance(c) => { LuckyJack::resolve_chance(&mut replay, c).unwrap(); }
-            }
-        }
-        prop_assert_eq!(replay, state);
     }
 
     #[test]
     fn a_state_survives_a_json_round_trip(
         seed in prop::array::uniform32(any::<u8>()),
         players in 2usize..=6,
-        steps in 0usize..200,
+        steps in 0u64..200,
     ) {
         let options = Options { max_turns_per_round: Some(30), ..Options::default() };
-        let seed = Seed::from_bytes(seed);
-        let mut state = LuckyJack::setup(options, players);
-        for ply in 0..steps as u64 {
-            if LuckyJack::is_over(&state) { break; }
-            if LuckyJack::chance_pending(&state) {
-                let outcome = LuckyJack::sample_chance(&state, &mut seed.stream(ply));
-                LuckyJack::resolve_chance(&mut state, &outcome).unwrap();
-            } else {
-                let seat = LuckyJack::to_act(&state)[0];
-                let legal = LuckyJack::legal_moves(&state, seat);
-                let mv = legal[ply as usize % legal.len()].clone();
-                LuckyJack::play(&mut state, seat, &mv).unwrap();
-            }
-        }
-        let json = serde_json::to_string(&state).unwrap();
-        let back: State = serde_json::from_str(&json).unwrap();
-        prop_assert_eq!(&back, &state);
-        LuckyJack::check_state(&back).unwrap();
+        let picks: Vec<u32> = (0..64).collect();
+        let random = Random { seed: Seed::from_bytes(seed), picks: &picks, max_plies: steps, check_every: u64::MAX };
+        let state = play_randomly::<LuckyJack>(options, players, &random, |_, _| Ok(()))?.state;
         // A full view is a superset of the state: everything hidden appears in it.
         let full = LuckyJack::view(&state, Viewer::Full);
         prop_assert!(full.hands.iter().all(Option::is_some));

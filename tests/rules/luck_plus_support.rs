@@ -1,4 +1,4 @@
-//! Shared by `tests/luck_plus_scenarios.rs` (engine) and `tests/api/luck_plus.rs` (HTTP): the
+//! Shared by `tests/rules/luck_plus/scenarios.rs` (engine) and `tests/api/luck_plus.rs` (HTTP): the
 //! scenario file format, the table a case starts from, and the final expectations.
 //!
 //! A case starts from `setup` or from a mid-hand `table`, runs `steps` (a seat's move or a

@@ -84,6 +84,31 @@ pub fn check_events<E: serde::Serialize>(
     }
 }
 
+/// A pending chance event as JSON, its kind and parameters without the pile composition it
+/// draws from (which a case does not spell out).
+pub fn without_pile<T: serde::Serialize>(chance: &T) -> serde_json::Value {
+    let mut value = serde_json::to_value(chance).unwrap();
+    if let Some(fields) = value.as_object_mut() {
+        fields.remove("pile");
+    }
+    value
+}
+
+/// `expect_eq!(expect, field, got)`: where the case expects `expect.field`, it must equal `got`,
+/// or the runner returns the mismatch as its error.
+macro_rules! expect_eq {
+    ($expect:expr, $field:ident, $got:expr) => {
+        if let Some(want) = &$expect.$field {
+            let got = $got;
+            if *want != got {
+                let field = stringify!($field);
+                return Err(format!("{field}: expected {want:?}, got {got:?}"));
+            }
+        }
+    };
+}
+pub(crate) use expect_eq;
+
 /// One scenario file: its source and its cases.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

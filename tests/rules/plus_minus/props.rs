@@ -2,16 +2,12 @@
 
 use proptest::prelude::*;
 use referee::games::plus_minus::{
-    all_stacks, Card, Chance, Event, HigherBy, Move, Options, PlusMinus, State, DECK_SIZE,
+    all_stacks, Card, Event, HigherBy, Move, Options, PlusMinus, State, DECK_SIZE,
 };
 use referee::games::{Game, Seat, Viewer};
 use referee::seed::Seed;
 
-#[derive(Clone, Debug)]
-enum Step {
-    Move(Seat, Move),
-    Chance(Chance),
-}
+use crate::invariants::{play_randomly, Random};
 
 fn cards_in(state: &State) -> usize {
     state.hands.iter().map(Vec::len).sum::<usize>()
@@ -126,53 +122,30 @@ proptest! {
     ) {
         let options = options_from(flags, rounds, dealer, players);
         PlusMinus::validate_options(&options, players).unwrap();
-        let seed = Seed::from_bytes(seed);
-        let mut state = PlusMinus::setup(options.clone(), players);
-        let mut log = Vec::new();
-        let mut ply: u64 = 0;
+        let random = Random { seed: Seed::from_bytes(seed), picks: &picks, max_plies: 5_000, check_every: 10 };
         let probes = probes(players);
-        while !PlusMinus::is_over(&state) {
-            prop_assert!(ply < 5_000, "every turn draws, so rounds end");
-            PlusMinus::check_state(&state).unwrap();
-            prop_assert_eq!(cards_in(&state), DECK_SIZE);
+        let played = play_randomly::<PlusMinus>(options, players, &random, |state, events| {
+            prop_assert_eq!(cards_in(state), DECK_SIZE);
             for viewer in (0..players).map(Viewer::Seat).chain([Viewer::Spectator]) {
-                check_view_secrecy(&state, viewer);
-            }
-            let events = if PlusMinus::chance_pending(&state) {
-                prop_assert!(PlusMinus::to_act(&state).is_empty());
-                let outcome = PlusMinus::sample_chance(&state, &mut seed.stream(ply));
-                log.push(Step::Chance(outcome.clone()));
-                PlusMinus::resolve_chance(&mut state, &outcome).unwrap()
-            } else {
-                let to_act = PlusMinus::to_act(&state);
-                prop_assert!(!to_act.is_empty());
-                for seat in 0..players {
-                    let legal = PlusMinus::legal_moves(&state, seat);
-                    prop_assert_eq!(legal.is_empty(), !to_act.contains(&seat));
-                    for mv in &legal {
-                        prop_assert!(PlusMinus::validate(&state, seat, mv).is_ok(), "listed {:?}", mv);
-                    }
-                    for mv in &probes {
-                        let valid = PlusMinus::validate(&state, seat, mv).is_ok();
-                        prop_assert_eq!(valid, legal.contains(mv), "seat {} {:?}", seat, mv);
-                    }
-                }
-                let seat = to_act[picks[ply as usize % picks.len()] as usize % to_act.len()];
-                let legal = PlusMinus::legal_moves(&state, seat);
-                let pick = picks[(ply as usize + 1) % picks.len()] as usize % legal.len();
-                let mv = legal[pick].clone();
-                log.push(Step::Move(seat, mv.clone()));
-                PlusMinus::play(&mut state, seat, &mv).unwrap()
-            };
-            for event in &events {
-                for viewer in (0..players).map(Viewer::Seat).chain([Viewer::Spectator]) {
+                check_view_secrecy(state, viewer);
+                for event in events {
                     check_event_secrecy(event, viewer);
                 }
             }
-            ply += 1;
-        }
-        PlusMinus::check_state(&state).unwrap();
-        prop_assert!(PlusMinus::to_act(&state).is_empty());
+            if PlusMinus::is_over(state) || PlusMinus::chance_pending(state) {
+                return Ok(());
+            }
+            for seat in 0..players {
+                let legal = PlusMinus::legal_moves(state, seat);
+                for mv in &probes {
+                    let valid = PlusMinus::validate(state, seat, mv).is_ok();
+                    prop_assert_eq!(valid, legal.contains(mv), "seat {} {:?}", seat, mv);
+                }
+            }
+            Ok(())
+        })?;
+        let (state, ply) = (played.state, played.plies);
+        prop_assert!(PlusMinus::is_over(&state), "every turn draws, so rounds end");
         prop_assert_eq!(state.results.len() as u32, rounds);
         prop_assert!(ply >= 40 * u64::from(rounds), "whole rounds were played ({} plies)", ply);
         for result in &state.results {
@@ -183,42 +156,17 @@ proptest! {
         let best = *totals.iter().max().unwrap();
         let expected: Vec<Seat> = (0..players).filter(|&s| totals[s] == best).collect();
         prop_assert_eq!(PlusMinus::standings(&state).winners, expected);
-
-        // Replaying the recorded log from setup reproduces the exact state.
-        let mut replay = PlusMinus::setup(options, players);
-        for step in &log {
-            match step {
-                Step::Move(seat, mv) => { PlusMinus::play(&mut replay, *seat, mv).unwrap(); }
-                Step::Chance(c) => { PlusMinus::resolve_chance(&mut replay, c).unwrap(); }
-            }
-        }
-        prop_assert_eq!(replay, state);
     }
 
     #[test]
     fn a_state_survives_a_json_round_trip_and_the_full_view_holds_everything(
         seed in prop::array::uniform32(any::<u8>()),
         players in 3usize..=6,
-        steps in 0usize..150,
+        steps in 0u64..150,
     ) {
-        let seed = Seed::from_bytes(seed);
-        let mut state = PlusMinus::setup(Options::default(), players);
-        for ply in 0..steps as u64 {
-            if PlusMinus::is_over(&state) { break; }
-            if PlusMinus::chance_pending(&state) {
-                let outcome = PlusMinus::sample_chance(&state, &mut seed.stream(ply));
-                PlusMinus::resolve_chance(&mut state, &outcome).unwrap();
-            } else {
-                let seat = PlusMinus::to_act(&state)[0];
-                let legal = PlusMinus::legal_moves(&state, seat);
-                let mv = legal[ply as usize % legal.len()].clone();
-                PlusMinus::play(&mut state, seat, &mv).unwrap();
-            }
-        }
-        let json = serde_json::to_string(&state).unwrap();
-        let back: State = serde_json::from_str(&json).unwrap();
-        prop_assert_eq!(&back, &state);
-        PlusMinus::check_state(&back).unwrap();
+        let picks: Vec<u32> = (0..64).collect();
+        let random = Random { seed: Seed::from_bytes(seed), picks: &picks, max_plies: steps, check_every: u64::MAX };
+        let state = play_randomly::<PlusMinus>(Options::default(), players, &random, |_, _| Ok(()))?.state;
         let full = PlusMinus::view(&state, Viewer::Full);
         prop_assert!(full.hands.iter().all(Option::is_some));
         prop_assert_eq!(full.draw_stack.as_ref(), Some(&state.draw_stack));

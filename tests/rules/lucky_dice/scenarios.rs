@@ -3,8 +3,7 @@
 //! move or a chance outcome, each expecting `ok` or a violation code) and checks the final
 //! `expect`ations.
 
-#[path = "scenario_files/mod.rs"]
-mod scenario_files;
+use crate::scenario_files::{self, expect_eq};
 
 use referee::games::lucky_dice::{Coaster, LuckyDice, Options, Phase, State, Symbol};
 use referee::games::{Game, Seat};
@@ -66,24 +65,13 @@ fn run(case: &Case) -> Result<(), String> {
     };
     let events = scenario_files::play_steps::<LuckyDice>(&mut state, &case.steps, dice_conserved)?;
     let e = &case.expect;
-    let fail =
-        |what: &str, want: String, got: String| Err(format!("{what}: expected {want}, got {got}"));
-    macro_rules! eq {
-        ($field:ident, $got:expr) => {
-            if let Some(want) = &e.$field {
-                let got = $got;
-                if *want != got {
-                    return fail(stringify!($field), format!("{want:?}"), format!("{got:?}"));
-                }
-            }
-        };
-    }
-    eq!(phase, state.phase);
-    eq!(round, state.round);
-    eq!(to_act, LuckyDice::to_act(&state));
-    eq!(pools, state.pools.clone());
-    eq!(tray, state.tray);
-    eq!(
+    expect_eq!(e, phase, state.phase);
+    expect_eq!(e, round, state.round);
+    expect_eq!(e, to_act, LuckyDice::to_act(&state));
+    expect_eq!(e, pools, state.pools.clone());
+    expect_eq!(e, tray, state.tray);
+    expect_eq!(
+        e,
         coasters,
         state
             .coasters
@@ -91,16 +79,17 @@ fn run(case: &Case) -> Result<(), String> {
             .map(|c| c.expect("a coaster"))
             .collect::<Vec<_>>()
     );
-    eq!(pile_size, state.pile.len());
+    expect_eq!(e, pile_size, state.pile.len());
     if e.lucky_symbol.is_some() {
-        eq!(lucky_symbol, state.lucky_symbol.unwrap());
+        expect_eq!(e, lucky_symbol, state.lucky_symbol.unwrap());
     }
     if e.stop_caller.is_some() {
-        eq!(stop_caller, state.stop_caller.unwrap());
+        expect_eq!(e, stop_caller, state.stop_caller.unwrap());
     }
-    eq!(extra_rolls_used, state.extra_rolls_used.clone());
-    eq!(chance, serde_json::to_value(&state.chance).unwrap());
-    eq!(
+    expect_eq!(e, extra_rolls_used, state.extra_rolls_used.clone());
+    expect_eq!(e, chance, serde_json::to_value(&state.chance).unwrap());
+    expect_eq!(
+        e,
         round_emptied,
         state
             .results
@@ -108,9 +97,9 @@ fn run(case: &Case) -> Result<(), String> {
             .map(|r| r.emptied.clone())
             .collect::<Vec<_>>()
     );
-    eq!(totals, LuckyDice::score(&state).totals);
-    eq!(winners, LuckyDice::standings(&state).winners);
-    eq!(over, LuckyDice::is_over(&state));
+    expect_eq!(e, totals, LuckyDice::score(&state).totals);
+    expect_eq!(e, winners, LuckyDice::standings(&state).winners);
+    expect_eq!(e, over, LuckyDice::is_over(&state));
     scenario_files::check_events(e.events.as_ref(), &events)?;
     Ok(())
 }

@@ -3,17 +3,12 @@
 
 use proptest::prelude::*;
 use referee::games::lucky_luau::{
-    scoring, Card, Chance, Colour, Event, HookRule, LuckyLuau, Move, Options, Slot, State,
-    PILE_SIZE,
+    scoring, Card, Colour, Event, HookRule, LuckyLuau, Move, Options, Slot, State, PILE_SIZE,
 };
-use referee::games::{Game, Seat, Viewer};
+use referee::games::{Game, Viewer};
 use referee::seed::Seed;
 
-#[derive(Clone, Debug)]
-enum Step {
-    Move(Seat, Move),
-    Chance(Chance),
-}
+use crate::invariants::{play_randomly, Random};
 
 /// Moves to test `validate` against `legal_moves` with (finish with parameters aside).
 fn candidates(state: &State) -> Vec<Move> {
@@ -146,70 +141,38 @@ proptest! {
     ) {
         let options = options_from(flags, first, players);
         LuckyLuau::validate_options(&options, players).unwrap();
-        let seed = Seed::from_bytes(seed);
-        let mut state = LuckyLuau::setup(options.clone(), players);
-        let mut log = Vec::new();
-        let mut ply: u64 = 0;
-        while !LuckyLuau::is_over(&state) {
-            prop_assert!(ply < 2_000, "tools are finite and the centre empties");
-            LuckyLuau::check_state(&state).unwrap();
-            prop_assert_eq!(cards_in(&state), PILE_SIZE);
+        let random = Random { seed: Seed::from_bytes(seed), picks: &picks, max_plies: 2_000, check_every: 10 };
+        let played = play_randomly::<LuckyLuau>(options, players, &random, |state, events| {
+            prop_assert_eq!(cards_in(state), PILE_SIZE);
             for viewer in (0..players).map(Viewer::Seat).chain([Viewer::Spectator]) {
-                check_secrecy(&state, viewer);
-            }
-            let events = if LuckyLuau::chance_pending(&state) {
-                prop_assert!(LuckyLuau::to_act(&state).is_empty());
-                let outcome = LuckyLuau::sample_chance(&state, &mut seed.stream(ply));
-                log.push(Step::Chance(outcome.clone()));
-                LuckyLuau::resolve_chance(&mut state, &outcome).unwrap()
-            } else {
-                let to_act = LuckyLuau::to_act(&state);
-                prop_assert!(!to_act.is_empty());
-                let all = candidates(&state);
-                for seat in 0..players {
-                    let legal = LuckyLuau::legal_moves(&state, seat);
-                    prop_assert_eq!(!legal.is_empty(), to_act.contains(&seat));
-                    for mv in &legal {
-                        prop_assert!(LuckyLuau::validate(&state, seat, mv).is_ok(), "{:?}", mv);
-                    }
-                    for mv in &all {
-                        let valid = LuckyLuau::validate(&state, seat, mv).is_ok()
-                            && to_act.contains(&seat);
-                        prop_assert_eq!(valid, legal.contains(mv), "seat {} {:?}", seat, mv);
-                    }
-                }
-                let pick = picks[ply as usize % picks.len()] as usize;
-                let seat = to_act[pick % to_act.len()];
-                let legal = LuckyLuau::legal_moves(&state, seat);
-                let mv = legal[(pick / 7) % legal.len()].clone();
-                log.push(Step::Move(seat, mv.clone()));
-                referee::referee::play_move::<LuckyLuau>(&mut state, seat, &mv).unwrap()
-            };
-            for event in &events {
-                for viewer in (0..players).map(Viewer::Seat).chain([Viewer::Spectator]) {
+                check_secrecy(state, viewer);
+                for event in events {
                     check_event_secrecy(event, viewer);
                 }
             }
-            ply += 1;
-        }
-        LuckyLuau::check_state(&state).unwrap();
-        prop_assert!(LuckyLuau::to_act(&state).is_empty());
+            if LuckyLuau::is_over(state) || LuckyLuau::chance_pending(state) {
+                return Ok(());
+            }
+            let to_act = LuckyLuau::to_act(state);
+            let all = candidates(state);
+            for seat in 0..players {
+                let legal = LuckyLuau::legal_moves(state, seat);
+                for mv in &all {
+                    let valid = LuckyLuau::validate(state, seat, mv).is_ok()
+                        && to_act.contains(&seat);
+                    prop_assert_eq!(valid, legal.contains(mv), "seat {} {:?}", seat, mv);
+                }
+            }
+            Ok(())
+        })?;
+        let state = played.state;
+        prop_assert!(LuckyLuau::is_over(&state), "tools are finite and the centre empties");
         prop_assert_eq!(state.face_down.total() + state.face_up.total(), 0);
         let score = LuckyLuau::score(&state);
         let best = *score.totals.iter().max().unwrap();
         prop_assert!(score.winners.iter().all(|&w| score.totals[w] == best));
         prop_assert!(!score.winners.is_empty());
         prop_assert_eq!(LuckyLuau::standings(&state).winners, score.winners);
-
-        // Replaying the recorded log from setup reproduces the exact state.
-        let mut replay = LuckyLuau::setup(options, players);
-        for step in &log {
-            match step {
-                Step::Move(seat, mv) => { LuckyLuau::play(&mut replay, *seat, mv).unwrap(); }
-                Step::Chance(c) => { LuckyLuau::resolve_chance(&mut replay, c).unwrap(); }
-            }
-        }
-        prop_assert_eq!(replay, state);
     }
 }
 

@@ -3,17 +3,13 @@
 
 use proptest::prelude::*;
 use referee::games::luck_plus::{
-    Basis, Card, Chance, Group, LuckOutPenaltyBonus, LuckPlus, Move, Options, ScoringMode, State,
+    Basis, Card, Group, LuckOutPenaltyBonus, LuckPlus, Move, Options, ScoringMode, State,
     StopMistake, TpExtraSameNumberAs, DECK_SIZE,
 };
 use referee::games::{Game, Seat, Viewer};
 use referee::seed::Seed;
 
-#[derive(Clone, Debug)]
-enum Step {
-    Move(Seat, Move),
-    Chance(Chance),
-}
+use crate::invariants::{play_randomly, Random};
 
 fn cards_in(state: &State) -> usize {
     state.hands.iter().map(Vec::len).sum::<usize>()
@@ -121,87 +117,47 @@ proptest! {
     ) {
         let options = options_from(flags, mode, target, dealer, players);
         LuckPlus::validate_options(&options, players).unwrap();
-        let seed = Seed::from_bytes(seed);
-        let mut state = LuckPlus::setup(options.clone(), players);
-        let mut log = Vec::new();
-        let mut ply: u64 = 0;
         // The game has no turn cap (RULINGS 1): past MAX_PLIES the case stops checking, unfinished.
-        while !LuckPlus::is_over(&state) && ply < MAX_PLIES {
-            LuckPlus::check_state(&state).unwrap();
-            prop_assert_eq!(cards_in(&state), DECK_SIZE);
+        let random = Random { seed: Seed::from_bytes(seed), picks: &picks, max_plies: MAX_PLIES, check_every: 10 };
+        let mut ply: u64 = 0;
+        let played = play_randomly::<LuckPlus>(options, players, &random, |state, _| {
+            ply += 1;
+            prop_assert_eq!(cards_in(state), DECK_SIZE);
             if ply % 7 == 0 {
                 for viewer in (0..players).map(Viewer::Seat).chain([Viewer::Spectator]) {
-                    check_view_secrecy(&state, viewer);
+                    check_view_secrecy(state, viewer);
                 }
             }
-            if LuckPlus::chance_pending(&state) {
-                prop_assert!(LuckPlus::to_act(&state).is_empty());
-                let outcome = LuckPlus::sample_chance(&state, &mut seed.stream(ply));
-                log.push(Step::Chance(outcome.clone()));
-                LuckPlus::resolve_chance(&mut state, &outcome).unwrap();
-            } else {
-                let to_act = LuckPlus::to_act(&state);
-                prop_assert_eq!(to_act.len(), 1);
-                let seat = to_act[0];
-                let legal = LuckPlus::legal_moves(&state, seat);
-                prop_assert!(!legal.is_empty(), "the acting seat always has a move");
-                for mv in &legal {
-                    prop_assert!(LuckPlus::validate(&state, seat, mv).is_ok(), "{:?} listed", mv);
-                }
-                let other = (seat + 1) % players;
-                prop_assert!(LuckPlus::legal_moves(&state, other).is_empty());
-                if ply % 5 == 0 {
-                    for mv in probes(&state, seat) {
-                        let valid = LuckPlus::validate(&state, seat, &mv).is_ok();
-                        prop_assert_eq!(valid, legal.contains(&mv), "{:?}", mv);
-                    }
-                }
-                let pick = picks[ply as usize % picks.len()] as usize % legal.len();
-                let mv = legal[pick].clone();
-                log.push(Step::Move(seat, mv.clone()));
-                LuckPlus::play(&mut state, seat, &mv).unwrap();
+            if LuckPlus::is_over(state) || LuckPlus::chance_pending(state) {
+                return Ok(());
             }
-            ply += 1;
-        }
-        LuckPlus::check_state(&state).unwrap();
-        let standings = LuckPlus::standings(&state);
-        prop_assert_eq!(!standings.winners.is_empty(), LuckPlus::is_over(&state));
-
-        let mut replay = LuckPlus::setup(options, players);
-        for step in &log {
-            match step {
-                Step::Move(seat, mv) => { LuckPlus::play(&mut replay, *seat, mv).unwrap(); }
-                Step::Chance(c) => { LuckPlus::resolve_chance(&mut replay, c).unwrap(); }
+            let to_act = LuckPlus::to_act(state);
+            prop_assert_eq!(to_act.len(), 1);
+            let seat = to_act[0];
+            let legal = LuckPlus::legal_moves(state, seat);
+            prop_assert!(!legal.is_empty(), "the acting seat always has a move");
+            if ply % 5 == 0 {
+                for mv in probes(state, seat) {
+                    let valid = LuckPlus::validate(state, seat, &mv).is_ok();
+                    prop_assert_eq!(valid, legal.contains(&mv), "{:?}", mv);
+                }
             }
-        }
-        prop_assert_eq!(replay, state);
+            Ok(())
+        })?;
+        let standings = LuckPlus::standings(&played.state);
+        prop_assert_eq!(!standings.winners.is_empty(), LuckPlus::is_over(&played.state));
     }
 
     #[test]
     fn a_state_survives_a_json_round_trip_and_the_full_view_shows_everything(
         seed in prop::array::uniform32(any::<u8>()),
         players in 2usize..=8,
-        steps in 0usize..300,
+        steps in 0u64..300,
     ) {
         let options = Options { target: Some(3), ..Options::default() };
-        let seed = Seed::from_bytes(seed);
-        let mut state = LuckPlus::setup(options, players);
-        for ply in 0..steps as u64 {
-            if LuckPlus::is_over(&state) { break; }
-            if LuckPlus::chance_pending(&state) {
-                let outcome = LuckPlus::sample_chance(&state, &mut seed.stream(ply));
-                LuckPlus::resolve_chance(&mut state, &outcome).unwrap();
-            } else {
-                let seat = LuckPlus::to_act(&state)[0];
-                let legal = LuckPlus::legal_moves(&state, seat);
-                let mv = legal[ply as usize % legal.len()].clone();
-                LuckPlus::play(&mut state, seat, &mv).unwrap();
-            }
-        }
-        let json = serde_json::to_string(&state).unwrap();
-        let back: State = serde_json::from_str(&json).unwrap();
-        prop_assert_eq!(&back, &state);
-        LuckPlus::check_state(&back).unwrap();
+        let picks: Vec<u32> = (0..64).collect();
+        let random = Random { seed: Seed::from_bytes(seed), picks: &picks, max_plies: steps, check_every: u64::MAX };
+        let state = play_randomly::<LuckPlus>(options, players, &random, |_, _| Ok(()))?.state;
         let full = LuckPlus::view(&state, Viewer::Full);
         prop_assert_eq!(full.draw_pile, Some(state.draw_pile.clone()));
         prop_assert_eq!(full.hands, state.hands.clone());

@@ -1,0 +1,4 @@
+//! Luck Plus: the rulebook's scenarios and properties of random play.
+
+mod props;
+mod scenarios;

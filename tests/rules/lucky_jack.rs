@@ -1,0 +1,4 @@
+//! Lucky Jack: the rulebook's scenarios and properties of random play.
+
+mod props;
+mod scenarios;

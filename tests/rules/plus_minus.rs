@@ -1,0 +1,4 @@
+//! Plus & Minus: the rulebook's scenarios and properties of random play.
+
+mod props;
+mod scenarios;
