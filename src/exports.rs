@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::games::GameKind;
-use crate::matches::{MatchKind, MatchStatus};
+use crate::records::{MatchKind, MatchStatus};
 use crate::problem::Problem;
 use crate::store::matches::{self as q, lower, SeatRow};
 use crate::store::schema::{match_seats, matches};
@@ -37,7 +37,7 @@ pub struct HistoryLine {
 
 /// Every match of a player (name compared case-insensitively), newest first.
 pub async fn player_history(store: &Store, name: &str) -> Result<Vec<HistoryLine>, Problem> {
-    crate::matches::check_player_filter(name)?;
+    crate::records::check_player_filter(name)?;
     let mut conn = store.conn().await?;
     type Row = (
         Uuid,

@@ -13,11 +13,11 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::games::{Game, GameKind, Standings};
-use crate::matches::{
+use crate::problem::Problem;
+use crate::records::{
     check_name, check_open, check_version, kind_of, parse_for_match, seat_infos, stored,
     MatchStatus, NewSeat, SeatInfo,
 };
-use crate::problem::Problem;
 use crate::referee;
 use crate::store::matches::{self as q, MatchRow, SeatResult, SeatRow, SheetEntryRow};
 use crate::store::Store;

@@ -112,7 +112,7 @@ pub async fn player(
     name: &str,
     game: Option<GameKind>,
 ) -> Result<PlayerStats, Problem> {
-    crate::matches::check_player_filter(name)?;
+    crate::records::check_player_filter(name)?;
     let mut conn = store.conn().await?;
     let mut query = match_seats::table
         .inner_join(matches::table)
