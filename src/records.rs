@@ -7,75 +7,90 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use crate::games::{Game, GameKind, Seat};
+use crate::games::{Game, GameKind, Seat, Standings};
 use crate::problem::Problem;
 use crate::referee;
 use crate::store::matches::{MatchRow, SeatRow};
 use crate::with_game;
 
-/// Who decides chance: the server from a secret seed, or the physical table, which reports it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum RandomnessMode {
-    /// The server deals and rolls from a per-match seed, published as a SHA-256 commitment at
-    /// creation and revealed when the match is over.
-    #[default]
-    Server,
-    /// Players use real cards and dice and report each outcome to `/chance`.
-    Table,
-}
-
-impl RandomnessMode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RandomnessMode::Server => "server",
-            RandomnessMode::Table => "table",
-        }
+/// The names a closed set of values is stored and sent under (the same for both): the store maps
+/// columns through them, and an unknown stored name is an error, never a default.
+pub trait StoredName: Copy + Sized + 'static {
+    const ALL: &'static [Self];
+    fn as_str(self) -> &'static str;
+    fn from_stored(name: &str) -> Option<Self> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|value| value.as_str() == name)
     }
 }
 
-/// How a match is recorded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum MatchKind {
-    /// Hosted by the service, which referees every move.
-    Hosted,
-    /// Played with real cards and dice and recorded round by round on a score sheet.
-    Sheet,
+/// Defines a closed set of stored names: the enum, its serde names and its [`StoredName`].
+macro_rules! stored_names {
+    ($(#[$meta:meta])* $vis:vis enum $name:ident {
+        $($(#[$vmeta:meta])* $variant:ident = $text:literal,)+
+    }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+        #[derive(diesel::expression::AsExpression, diesel::deserialize::FromSqlRow)]
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        // The stored names are the serde names (a test checks it); utoipa reads `rename_all`.
+        #[serde(rename_all = "snake_case")]
+        $vis enum $name {
+            $($(#[$vmeta])* $variant,)+
+        }
+
+        impl StoredName for $name {
+            const ALL: &'static [Self] = &[$($name::$variant),+];
+            fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)+
+                }
+            }
+        }
+
+        impl $name {
+            pub fn as_str(self) -> &'static str {
+                StoredName::as_str(self)
+            }
+        }
+    };
 }
 
-impl MatchKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MatchKind::Hosted => "hosted",
-            MatchKind::Sheet => "sheet",
-        }
-    }
-    pub(crate) fn of(kind: &str) -> Self {
-        if kind == "sheet" {
-            MatchKind::Sheet
-        } else {
-            MatchKind::Hosted
-        }
+stored_names! {
+    /// Who decides chance: the server from a secret seed, or the physical table, which reports it.
+    #[derive(Default)]
+    pub enum RandomnessMode {
+        /// The server deals and rolls from a per-match seed, published as a SHA-256 commitment at
+        /// creation and revealed when the match is over.
+        #[default]
+        Server = "server",
+        /// Players use real cards and dice and report each outcome to `/chance`.
+        Table = "table",
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum MatchStatus {
-    InProgress,
-    Finished,
+stored_names! {
+    /// How a match is recorded.
+    pub enum MatchKind {
+        /// Hosted by the service, which referees every move.
+        Hosted = "hosted",
+        /// Played with real cards and dice and recorded round by round on a score sheet.
+        Sheet = "sheet",
+    }
+}
+
+stored_names! {
+    pub enum MatchStatus {
+        InProgress = "in_progress",
+        Finished = "finished",
+    }
 }
 
 impl MatchStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MatchStatus::InProgress => "in_progress",
-            MatchStatus::Finished => "finished",
-        }
-    }
-    pub(crate) fn of(row_status: &str) -> Self {
-        if row_status == "finished" {
+    pub fn of_over(over: bool) -> Self {
+        if over {
             MatchStatus::Finished
         } else {
             MatchStatus::InProgress
@@ -105,11 +120,9 @@ pub struct SeatInfo {
     pub winner: Option<bool>,
 }
 
-pub(crate) fn stored<T: serde::de::DeserializeOwned>(
-    what: &str,
-    value: Value,
-) -> Result<T, Problem> {
-    serde_json::from_value(value)
+/// Reads a stored JSON document by reference: a match's full state is never cloned to be read.
+pub(crate) fn stored<T: DeserializeOwned>(what: &str, value: &Value) -> Result<T, Problem> {
+    T::deserialize(value)
         .map_err(|e| Problem::internal(format!("stored {what} does not parse: {e}")))
 }
 
@@ -117,8 +130,7 @@ pub(crate) fn stored<T: serde::de::DeserializeOwned>(
 /// ever replayed or continued by an engine implementing exactly that version, so a later rules
 /// fix (which bumps the version) can never change how an old match replays.
 pub(crate) fn kind_of(row: &MatchRow) -> Result<GameKind, Problem> {
-    let kind = GameKind::from_slug(&row.game)
-        .ok_or_else(|| Problem::internal(format!("stored match has unknown game {}", row.game)))?;
+    let kind = row.game.kind();
     let implemented = with_game!(kind, G => G::RULES_VERSION);
     if row.rules_version != implemented {
         let mut problem = Problem::conflict(
@@ -138,12 +150,24 @@ pub(crate) fn kind_of(row: &MatchRow) -> Result<GameKind, Problem> {
     Ok(kind)
 }
 
-pub(crate) fn mode_of(row: &MatchRow) -> RandomnessMode {
-    if row.randomness == "table" {
-        RandomnessMode::Table
-    } else {
-        RandomnessMode::Server
-    }
+/// The players at one match's table and those who won, by name, from seats of many matches.
+pub(crate) fn table_names(seats: &[SeatRow], match_id: uuid::Uuid) -> (Vec<String>, Vec<String>) {
+    let table = seats.iter().filter(|s| s.match_id == match_id);
+    let players = table.clone().map(|s| s.player_name.clone()).collect();
+    let winners = table
+        .filter(|s| s.winner == Some(true))
+        .map(|s| s.player_name.clone())
+        .collect();
+    (players, winners)
+}
+
+/// The names of the winning seats.
+pub(crate) fn winner_names(standings: &Standings, seats: &[SeatRow]) -> Vec<String> {
+    standings
+        .winners
+        .iter()
+        .filter_map(|&s| seats.get(s).map(|seat| seat.player_name.clone()))
+        .collect()
 }
 
 pub(crate) fn seat_infos(seats: &[SeatRow]) -> Vec<SeatInfo> {
@@ -184,7 +208,7 @@ pub(crate) fn check_name(name: &str) -> Result<String, Problem> {
 }
 
 pub(crate) fn check_open(row: &MatchRow, expected_version: Option<i64>) -> Result<(), Problem> {
-    if row.status == "finished" {
+    if row.status == MatchStatus::Finished {
         return Err(Problem::conflict("match_finished", "the match is over"));
     }
     check_version(row, expected_version)
@@ -226,4 +250,24 @@ pub(crate) fn parse_for_match<T: DeserializeOwned + serde::Serialize>(
             error.into()
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names_match_serde<T: StoredName + Serialize>() {
+        for &value in T::ALL {
+            assert_eq!(serde_json::to_value(value).unwrap(), value.as_str());
+            assert!(T::from_stored(value.as_str()).is_some());
+        }
+        assert!(T::from_stored("unknown").is_none());
+    }
+
+    #[test]
+    fn stored_names_are_the_serde_names_and_unknown_names_are_refused() {
+        names_match_serde::<MatchStatus>();
+        names_match_serde::<MatchKind>();
+        names_match_serde::<RandomnessMode>();
+    }
 }

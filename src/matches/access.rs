@@ -4,6 +4,7 @@ use uuid::Uuid;
 
 use crate::games::{Seat, Viewer};
 use crate::problem::Problem;
+use crate::records::{MatchKind, MatchStatus};
 use crate::store::matches::{self as q, MatchRow, SeatRow};
 use crate::store::Store;
 use crate::tokens;
@@ -49,7 +50,7 @@ pub fn authenticate(
 }
 
 pub(super) fn viewer_for(row: &MatchRow, credential: Credential) -> Viewer {
-    if row.status == "finished" {
+    if row.status == MatchStatus::Finished {
         return Viewer::Full;
     }
     match credential {
@@ -68,7 +69,7 @@ pub(super) async fn load(
     let mut conn = store.conn().await?;
     let row = q::find(&mut conn, id)
         .await?
-        .filter(|r| r.kind == "hosted")
+        .filter(|r| r.kind == MatchKind::Hosted)
         .ok_or_else(|| unknown_match(id))?;
     let seats = q::seats(&mut conn, id).await?;
     let credential = authenticate(&row, &seats, token)?;

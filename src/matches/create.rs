@@ -6,10 +6,10 @@ use uuid::Uuid;
 
 use super::access::{load, viewer_for, Credential};
 use super::wire::{CreateMatch, CreatedMatch, MatchDetail, SeatToken};
-use crate::games::{Game, Seat};
+use crate::games::{Game, Order, Seat};
 use crate::problem::Problem;
 use crate::records::{
-    check_name, kind_of, mode_of, seat_infos, stored, MatchStatus, RandomnessMode,
+    check_name, kind_of, seat_infos, stored, MatchKind, MatchStatus, RandomnessMode,
 };
 use crate::referee;
 use crate::seed::Seed;
@@ -65,21 +65,22 @@ pub async fn create(store: &Store, request: CreateMatch) -> Result<CreatedMatch,
         let over = G::is_over(&state);
         let row = MatchRow {
             id,
-            game: G::KIND.slug().to_owned(),
+            game: G::KIND.into(),
             rules_version: G::RULES_VERSION.to_owned(),
             options: referee::to_json(&options),
-            randomness: request.randomness.as_str().to_owned(),
+            randomness: request.randomness,
             seed: seed.as_ref().map(Seed::to_hex),
             seed_sha256: seed.as_ref().map(Seed::sha256_hex),
             owner_token_hash: owner_hash,
-            status: if over { "finished" } else { "in_progress" }.to_owned(),
+            status: MatchStatus::of_over(over),
             version: events.len() as i64,
             state: referee::to_json(&state),
             result: None,
             created_at: now,
             updated_at: now,
             finished_at: over.then_some(now),
-            kind: "hosted".to_owned(),
+            kind: MatchKind::Hosted,
+            lowest_wins: over.then(|| G::standings(&state).order == Order::LowestWins),
         };
         (row, events)
     });
@@ -120,15 +121,15 @@ fn detail(
 ) -> Result<MatchDetail, Problem> {
     let viewer = viewer_for(row, credential);
     let kind = kind_of(row)?;
-    let finished = row.status == "finished";
+    let finished = row.status == MatchStatus::Finished;
     with_game!(kind, G => {
-        let state: <G as Game>::State = stored("state", row.state.clone())?;
+        let state: <G as Game>::State = stored("state", &row.state)?;
         Ok(MatchDetail {
             id: row.id,
             game: kind,
             rules_version: row.rules_version.clone(),
-            randomness: mode_of(row),
-            status: MatchStatus::of(&row.status),
+            randomness: row.randomness,
+            status: row.status,
             version: row.version,
             options: row.options.clone(),
             seats: seat_infos(seats),

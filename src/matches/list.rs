@@ -4,10 +4,9 @@ use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
 use super::wire::{ListQuery, MatchPage, MatchSummary};
-use crate::games::GameKind;
 use crate::problem::Problem;
-use crate::records::{check_player_filter, MatchKind, MatchStatus};
-use crate::store::matches::{self as q, SeatRow};
+use crate::records::{check_player_filter, table_names};
+use crate::store::matches as q;
 use crate::store::Store;
 
 /// A cursor is the last row's creation time (microseconds since the epoch) and id: plain enough
@@ -55,9 +54,9 @@ pub async fn list(store: &Store, query: ListQuery) -> Result<MatchPage, Problem>
         check_player_filter(name)?;
     }
     let filter = q::ListFilter {
-        kind: query.kind.map(|k| k.as_str().to_owned()),
-        game: query.game.map(|g| g.slug().to_owned()),
-        status: query.status.map(|s| s.as_str().to_owned()),
+        kind: query.kind,
+        game: query.game,
+        status: query.status,
         player: query.player.clone(),
         winner: query.winner.clone(),
         from: query.from,
@@ -78,25 +77,20 @@ pub async fn list(store: &Store, query: ListQuery) -> Result<MatchPage, Problem>
     let items = rows
         .into_iter()
         .map(|r| {
-            let mine: Vec<&SeatRow> = seats.iter().filter(|s| s.match_id == r.id).collect();
-            Ok(MatchSummary {
+            let (players, winners) = table_names(&seats, r.id);
+            MatchSummary {
                 id: r.id,
-                kind: MatchKind::of(&r.kind),
-                game: GameKind::from_slug(&r.game)
-                    .ok_or_else(|| Problem::internal(format!("unknown stored game {}", r.game)))?,
-                status: MatchStatus::of(&r.status),
+                kind: r.kind,
+                game: r.game.kind(),
+                status: r.status,
                 version: r.version,
-                players: mine.iter().map(|s| s.player_name.clone()).collect(),
-                winners: mine
-                    .iter()
-                    .filter(|s| s.winner == Some(true))
-                    .map(|s| s.player_name.clone())
-                    .collect(),
+                players,
+                winners,
                 created_at: r.created_at,
                 finished_at: r.finished_at,
-            })
+            }
         })
-        .collect::<Result<Vec<_>, Problem>>()?;
+        .collect();
     Ok(MatchPage {
         items,
         total,

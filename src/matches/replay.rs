@@ -9,7 +9,7 @@ use super::access::{load, viewer_for, Credential};
 use super::wire::{ExportedInput, LogEntry, MatchExport, MatchLog, MatchResult, PlyView};
 use crate::games::{Game, Seat, Viewer};
 use crate::problem::Problem;
-use crate::records::{kind_of, mode_of, seat_infos, stored, MatchStatus};
+use crate::records::{kind_of, seat_infos, stored, winner_names, MatchStatus};
 use crate::referee::{self, GameInput, Input, RefereeError, ScoreReply};
 use crate::store::matches::{self as q, EventRow, MatchRow};
 use crate::store::Store;
@@ -52,9 +52,9 @@ fn typed_inputs<G: Game>(rows: &[EventRow]) -> Result<Vec<GameInput<G>>, Problem
             Ok(match r.seat {
                 Some(seat) => Input::Move {
                     seat: seat as Seat,
-                    mv: stored("move", r.payload.clone())?,
+                    mv: stored("move", &r.payload)?,
                 },
-                None => Input::Chance(stored("chance", r.payload.clone())?),
+                None => Input::Chance(stored("chance", &r.payload)?),
             })
         })
         .collect()
@@ -67,7 +67,7 @@ fn replayed<G: Game>(
     upto: Option<usize>,
 ) -> Result<referee::Replayed<G>, Problem> {
     let inputs = typed_inputs::<G>(rows)?;
-    let options: G::Options = stored("options", row.options.clone())?;
+    let options: G::Options = stored("options", &row.options)?;
     referee::replay::<G>(options, players, &inputs, upto).map_err(|(ply, e)| {
         Problem::internal(format!(
             "match {} fails to replay at ply {ply}: {e}",
@@ -128,19 +128,14 @@ pub async fn at_ply(
 pub async fn result(store: &Store, id: Uuid, token: Option<&str>) -> Result<MatchResult, Problem> {
     let (_, row, seats, _) = load(store, id, token).await?;
     let score = match &row.result {
-        Some(result) => stored("result", result.clone())?,
+        Some(result) => stored("result", result)?,
         None => with_game!(kind_of(&row)?, G => {
-            score_of::<G>(&stored::<<G as Game>::State>("state", row.state.clone())?)
+            score_of::<G>(&stored::<<G as Game>::State>("state", &row.state)?)
         }),
     };
-    let winners = score
-        .standings
-        .winners
-        .iter()
-        .filter_map(|&s| seats.get(s).map(|seat| seat.player_name.clone()))
-        .collect();
+    let winners = winner_names(&score.standings, &seats);
     Ok(MatchResult {
-        status: MatchStatus::of(&row.status),
+        status: row.status,
         seats: seat_infos(&seats),
         winners,
         score,
@@ -149,7 +144,7 @@ pub async fn result(store: &Store, id: Uuid, token: Option<&str>) -> Result<Matc
 
 pub async fn export(store: &Store, id: Uuid, token: Option<&str>) -> Result<MatchExport, Problem> {
     let (mut conn, row, seats, credential) = load(store, id, token).await?;
-    let finished = row.status == "finished";
+    let finished = row.status == MatchStatus::Finished;
     if !finished && credential != Credential::Owner {
         return Err(Problem::forbidden(
             "owner_only",
@@ -164,10 +159,10 @@ pub async fn export(store: &Store, id: Uuid, token: Option<&str>) -> Result<Matc
         rules_version: row.rules_version.clone(),
         options: row.options.clone(),
         players: seats.iter().map(|s| s.player_name.clone()).collect(),
-        randomness: mode_of(&row),
+        randomness: row.randomness,
         seed_sha256: row.seed_sha256.clone(),
         seed: if finished { row.seed.clone() } else { None },
-        status: MatchStatus::of(&row.status),
+        status: row.status,
         version: row.version,
         log: rows
             .into_iter()
@@ -183,7 +178,7 @@ pub async fn export(store: &Store, id: Uuid, token: Option<&str>) -> Result<Matc
             .collect(),
         result: row
             .result
-            .clone()
+            .as_ref()
             .map(|r| stored("result", r))
             .transpose()?,
         created_at: row.created_at,

@@ -11,14 +11,14 @@ use super::access::{acting_seat, authenticate, unknown_match, viewer_for, Creden
 use super::create::event_row;
 use super::replay::{log_entry, score_of};
 use super::wire::{MoveReply, SubmitChance, SubmitMove};
-use crate::games::{Game, Seat, Viewer};
+use crate::games::{Game, Order, Seat, Viewer};
 use crate::problem::Problem;
 use crate::records::{
-    check_open, kind_of, mode_of, parse_for_match, stored, MatchStatus, RandomnessMode,
+    check_open, kind_of, parse_for_match, stored, MatchKind, MatchStatus, RandomnessMode,
 };
 use crate::referee::{self, GameInput, Input};
 use crate::seed::Seed;
-use crate::store::matches::{self as q, EventRow, MatchRow, SeatResult};
+use crate::store::matches::{self as q, EventRow, Finished, MatchRow, SeatResult};
 use crate::store::Store;
 use crate::with_game;
 use chrono::Utc;
@@ -48,7 +48,7 @@ fn earlier_answer(previous: EventRow, request_hash: &[u8]) -> Result<MoveReply, 
     let answer = previous
         .response
         .ok_or_else(|| Problem::internal("idempotent event has no stored response"))?;
-    stored("response", answer)
+    stored("response", &answer)
 }
 
 /// What one request wants to add to a log, before the token says which seat it is for.
@@ -158,7 +158,7 @@ async fn run_submission(
         Write::IfCurrent => q::find(conn, request.id).await?,
     };
     let row = row
-        .filter(|r| r.kind == "hosted")
+        .filter(|r| r.kind == MatchKind::Hosted)
         .ok_or_else(|| unknown_match(request.id))?;
     let seats = q::seats(conn, request.id).await?;
     let credential = authenticate(&row, &seats, request.token.as_deref())?;
@@ -170,7 +170,7 @@ async fn run_submission(
     let (seat, payload) = match submission {
         Submission::Move { seat, mv } => (Some(acting_seat(credential, *seat)?), mv),
         Submission::Chance(outcome) => {
-            if mode_of(&row) == RandomnessMode::Server {
+            if row.randomness == RandomnessMode::Server {
                 return Err(Problem::conflict(
                     "server_randomness",
                     "this match draws its own chance from its seed; outcomes cannot be reported",
@@ -221,7 +221,7 @@ async fn advance<G: Game>(
     accepted: Accepted,
     write: Write,
 ) -> Result<Played, Problem> {
-    let mut state: G::State = stored("state", row.state.clone())?;
+    let mut state: G::State = stored("state", &row.state)?;
     let input: GameInput<G> = match accepted.seat {
         Some(seat) => Input::Move {
             seat,
@@ -250,11 +250,7 @@ async fn advance<G: Game>(
     let version = row.version + plies.len() as i64;
     let reply = MoveReply {
         version,
-        status: if over {
-            MatchStatus::Finished
-        } else {
-            MatchStatus::InProgress
-        },
+        status: MatchStatus::of_over(over),
         to_act: G::to_act(&state),
         chance_pending: G::chance_pending(&state),
         entries: plies
@@ -302,18 +298,15 @@ async fn advance<G: Game>(
     }
     q::append_events(conn, &rows).await?;
     if over {
-        let standings = G::standings(&state);
-        let result = referee::to_json(&score_of::<G>(&state));
-        let seat_results = SeatResult::of(&standings, &G::highlights(&state));
-        q::advance(
-            conn,
-            row,
-            version,
-            &state_json,
-            Some((&result, &seat_results)),
-            now,
-        )
-        .await?;
+        let score = score_of::<G>(&state);
+        let result = referee::to_json(&score);
+        let seat_results = SeatResult::of(&score.standings, &G::highlights(&state));
+        let finished = Finished {
+            result: &result,
+            lowest_wins: score.standings.order == Order::LowestWins,
+            seats: &seat_results,
+        };
+        q::advance(conn, row, version, &state_json, Some(finished), now).await?;
     } else {
         q::advance(conn, row, version, &state_json, None, now).await?;
     }
