@@ -8,7 +8,7 @@ use uuid::Uuid;
 
 use crate::games::GameKind;
 use crate::problem::Problem;
-use crate::records::{check_player_filter, table_names, MatchKind, MatchStatus};
+use crate::records::{check_player_filter, note_game, table_names, MatchKind, MatchStatus};
 use crate::store::history;
 use crate::store::matches as q;
 use crate::store::Store;
@@ -34,7 +34,7 @@ pub struct HistoryLine {
 }
 
 /// Every match of a player (name compared case-insensitively), newest first.
-#[tracing::instrument(skip(store))]
+#[tracing::instrument(skip_all, fields(player = name))]
 pub async fn player_history(store: &Store, name: &str) -> Result<Vec<HistoryLine>, Problem> {
     check_player_filter(name)?;
     let mut conn = store.conn().await?;
@@ -191,7 +191,7 @@ fn name_uuid(kind: &str, name: &str) -> Uuid {
 }
 
 /// A finished match or sheet as a BG Stats play.
-#[tracing::instrument(skip(store))]
+#[tracing::instrument(skip_all, fields(match_id = %id, kind = kind.as_str(), game = tracing::field::Empty))]
 pub async fn bgstats(store: &Store, id: Uuid, kind: MatchKind) -> Result<BgStatsFile, Problem> {
     let mut conn = store.conn().await?;
     let row = q::find(&mut conn, id)
@@ -208,6 +208,7 @@ pub async fn bgstats(store: &Store, id: Uuid, kind: MatchKind) -> Result<BgStats
     }
     let seats = q::seats(&mut conn, id).await?;
     let game = row.game.kind();
+    note_game(game);
     let lowest_wins = row.lowest_wins == Some(true);
     // A sheet's snapshot lists its scored rounds; a hosted game's breakdown may list its rounds.
     let rounds = match kind {

@@ -126,11 +126,17 @@ pub(crate) fn stored<T: DeserializeOwned>(what: &str, value: &Value) -> Result<T
         .map_err(|e| Problem::internal(format!("stored {what} does not parse: {e}")))
 }
 
+/// Names the game in the current service span, once the stored record says which it is.
+pub(crate) fn note_game(kind: GameKind) {
+    tracing::Span::current().record("game", kind.slug());
+}
+
 /// The game of a stored match, pinned to the rules version it was played under: a match is only
 /// ever replayed or continued by an engine implementing exactly that version, so a later rules
 /// fix (which bumps the version) can never change how an old match replays.
 pub(crate) fn kind_of(row: &MatchRow) -> Result<GameKind, Problem> {
     let kind = row.game.kind();
+    note_game(kind);
     let implemented = with_game!(kind, G => G::RULES_VERSION);
     if row.rules_version != implemented {
         let mut problem = Problem::conflict(

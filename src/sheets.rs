@@ -214,6 +214,7 @@ fn detail(
     })
 }
 
+#[tracing::instrument(skip_all, fields(game = request.game.slug(), sheet_id = tracing::field::Empty))]
 pub async fn create(store: &Store, request: CreateSheet) -> Result<CreatedSheet, Problem> {
     let names = request
         .players
@@ -222,6 +223,7 @@ pub async fn create(store: &Store, request: CreateSheet) -> Result<CreatedSheet,
         .collect::<Result<Vec<_>, _>>()?;
     let now = Utc::now();
     let id = Uuid::new_v4();
+    tracing::Span::current().record("sheet_id", tracing::field::display(id));
     let (owner_token, owner_hash) = tokens::issue("own").map_err(Problem::internal)?;
     let (options, rules_version, standings) = with_game!(request.game, G => {
         let options = referee::options::<G>(request.options.clone(), names.len())?;
@@ -269,6 +271,7 @@ pub async fn create(store: &Store, request: CreateSheet) -> Result<CreatedSheet,
     })
 }
 
+#[tracing::instrument(skip_all, fields(sheet_id = %id, game = tracing::field::Empty))]
 pub async fn read(store: &Store, id: Uuid) -> Result<SheetDetail, Problem> {
     let mut conn = store.conn().await?;
     let row = q::find(&mut conn, id)
@@ -290,6 +293,7 @@ fn has_nul(value: &serde_json::Value) -> bool {
     }
 }
 
+#[tracing::instrument(skip_all, fields(sheet_id = %id, game = tracing::field::Empty))]
 pub async fn append(
     store: &Store,
     id: Uuid,

@@ -105,7 +105,7 @@ fn record(outcomes: &[&Outcome], with_scores: bool) -> Record {
     }
 }
 
-#[tracing::instrument(skip(store))]
+#[tracing::instrument(skip_all, fields(player = name, game = ?game))]
 pub async fn player(
     store: &Store,
     name: &str,
@@ -150,7 +150,7 @@ pub async fn player(
 }
 
 /// Players of a game ranked by wins, then win rate, then games played.
-#[tracing::instrument(skip(store))]
+#[tracing::instrument(skip_all, fields(game = game.slug(), limit = limit))]
 pub async fn leaderboard(
     store: &Store,
     game: GameKind,

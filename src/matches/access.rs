@@ -4,7 +4,7 @@ use uuid::Uuid;
 
 use crate::games::{Seat, Viewer};
 use crate::problem::Problem;
-use crate::records::{MatchKind, MatchStatus};
+use crate::records::{note_game, MatchKind, MatchStatus};
 use crate::store::matches::{self as q, MatchRow, SeatRow};
 use crate::store::Store;
 use crate::tokens;
@@ -71,6 +71,7 @@ pub(super) async fn load(
         .await?
         .filter(|r| r.kind == MatchKind::Hosted)
         .ok_or_else(|| unknown_match(id))?;
+    note_game(row.game.kind());
     let seats = q::seats(&mut conn, id).await?;
     let credential = authenticate(&row, &seats, token)?;
     Ok((conn, row, seats, credential))

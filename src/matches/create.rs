@@ -17,6 +17,7 @@ use crate::store::matches::{self as q, EventRow, MatchRow, SeatRow};
 use crate::store::Store;
 use crate::{tokens, with_game};
 
+#[tracing::instrument(skip_all, fields(game = request.game.slug(), match_id = tracing::field::Empty))]
 pub async fn create(store: &Store, request: CreateMatch) -> Result<CreatedMatch, Problem> {
     let names = request
         .seats
@@ -25,6 +26,7 @@ pub async fn create(store: &Store, request: CreateMatch) -> Result<CreatedMatch,
         .collect::<Result<Vec<_>, _>>()?;
     let now = Utc::now();
     let id = Uuid::new_v4();
+    tracing::Span::current().record("match_id", tracing::field::display(id));
     let (owner_token, owner_hash) = tokens::issue("own").map_err(Problem::internal)?;
     let mut seat_tokens = Vec::new();
     let mut seat_rows = Vec::new();
@@ -147,6 +149,7 @@ fn detail(
     })
 }
 
+#[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
 pub async fn read(store: &Store, id: Uuid, token: Option<&str>) -> Result<MatchDetail, Problem> {
     let (_, row, seats, credential) = load(store, id, token).await?;
     detail(&row, &seats, credential)

@@ -33,6 +33,7 @@ fn decode_cursor(cursor: &str) -> Option<(DateTime<Utc>, Uuid)> {
     ))
 }
 
+#[tracing::instrument(skip_all, fields(game = ?query.game, kind = ?query.kind, status = ?query.status))]
 pub async fn list(store: &Store, query: ListQuery) -> Result<MatchPage, Problem> {
     let limit = query.limit.unwrap_or(20);
     if !(1..=100).contains(&limit) {

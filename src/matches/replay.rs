@@ -76,6 +76,7 @@ fn replayed<G: Game>(
     })
 }
 
+#[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
 pub async fn log(store: &Store, id: Uuid, token: Option<&str>) -> Result<MatchLog, Problem> {
     let (mut conn, row, seats, credential) = load(store, id, token).await?;
     let viewer = viewer_for(&row, credential);
@@ -94,6 +95,7 @@ pub async fn log(store: &Store, id: Uuid, token: Option<&str>) -> Result<MatchLo
 }
 
 /// The match as it stood after `ply` events, rebuilt from the log.
+#[tracing::instrument(skip_all, fields(match_id = %id, ply = ply, game = tracing::field::Empty))]
 pub async fn at_ply(
     store: &Store,
     id: Uuid,
@@ -125,6 +127,7 @@ pub async fn at_ply(
     })
 }
 
+#[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
 pub async fn result(store: &Store, id: Uuid, token: Option<&str>) -> Result<MatchResult, Problem> {
     let (_, row, seats, _) = load(store, id, token).await?;
     let score = match &row.result {
@@ -142,6 +145,7 @@ pub async fn result(store: &Store, id: Uuid, token: Option<&str>) -> Result<Matc
     })
 }
 
+#[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
 pub async fn export(store: &Store, id: Uuid, token: Option<&str>) -> Result<MatchExport, Problem> {
     let (mut conn, row, seats, credential) = load(store, id, token).await?;
     let finished = row.status == MatchStatus::Finished;
@@ -187,6 +191,7 @@ pub async fn export(store: &Store, id: Uuid, token: Option<&str>) -> Result<Matc
 }
 
 /// Replays an export from scratch and returns the final score: anyone can check a match this way.
+#[tracing::instrument(skip_all, fields(match_id = %export.id, game = export.game.slug()))]
 pub fn verify_export(export: &MatchExport) -> Result<ScoreReply, RefereeError> {
     with_game!(export.game, G => {
         let options = referee::options::<G>(Some(export.options.clone()), export.players.len())?;

@@ -64,6 +64,7 @@ struct Request {
     idempotency_key: Option<String>,
 }
 
+#[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
 pub async fn submit_move(
     store: &Store,
     id: Uuid,
@@ -84,6 +85,7 @@ pub async fn submit_move(
     submit(store, request, submission).await
 }
 
+#[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
 pub async fn submit_chance(
     store: &Store,
     id: Uuid,
