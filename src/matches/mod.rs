@@ -6,11 +6,12 @@
 //! (`replay`), and how matches are listed (`list`). What matches share with score sheets lives
 //! in [`crate::records`].
 //!
-//! A move is read without a lock and written with one statement that applies only if the match
-//! still stands where it was read (appending its events and moving the snapshot forward); a move
-//! that lost that race is played again. A move that ends the match, which also writes the
-//! players' results and running totals, or one that keeps losing the race, is played in a
-//! transaction with the match row locked.
+//! A move is not one locked transaction. It is read without a lock and written with a single
+//! statement that appends its events and moves the snapshot forward only if the match still
+//! stands at the version it was read at; a move that lost that race is read and played again (up
+//! to three tries). A move that ends the match, which also writes the seats' results and the
+//! players' running totals, or one that keeps losing the race, is played in a transaction with
+//! the match row locked. A retry with a known `Idempotency-Key` gets the stored first answer.
 
 mod access;
 mod create;
