@@ -1,6 +1,10 @@
 //! PostgreSQL persistence: the connection pool, start-up (create the database, run the embedded
 //! migrations) and the mapping of database failures to "unavailable" or "internal".
 //!
+//! Every query lives under this module: `matches` (matches, seats, move logs, the match list),
+//! `sheets` (score-sheet entries), `stats` (finished seats, leaderboards, running totals) and
+//! `history` (a player's matches); `columns` reads and writes the typed text columns.
+//!
 //! The service starts even when PostgreSQL is down: a background task keeps trying to prepare the
 //! database, match endpoints answer 503 until it has, and stateless endpoints never need it.
 
