@@ -2,17 +2,15 @@
 //! as a play in the BG Stats import format.
 
 use chrono::{DateTime, Utc};
-use diesel::prelude::*;
-use diesel_async::RunQueryDsl;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::games::GameKind;
-use crate::matches::{MatchKind, MatchStatus};
 use crate::problem::Problem;
-use crate::store::matches::{self as q, lower, SeatRow};
-use crate::store::schema::{match_seats, matches};
+use crate::records::{check_player_filter, note_game, table_names, MatchKind, MatchStatus};
+use crate::store::history;
+use crate::store::matches as q;
 use crate::store::Store;
 
 /// One match of a player's history (one line of NDJSON, one row of CSV).
@@ -36,62 +34,39 @@ pub struct HistoryLine {
 }
 
 /// Every match of a player (name compared case-insensitively), newest first.
+#[tracing::instrument(skip_all, fields(player = name))]
 pub async fn player_history(store: &Store, name: &str) -> Result<Vec<HistoryLine>, Problem> {
-    crate::matches::check_player_filter(name)?;
+    check_player_filter(name)?;
     let mut conn = store.conn().await?;
-    type Row = (
-        Uuid,
-        String,
-        String,
-        String,
-        DateTime<Utc>,
-        Option<DateTime<Utc>>,
-        SeatRow,
-    );
-    let rows: Vec<Row> = match_seats::table
-        .inner_join(matches::table)
-        .filter(lower(match_seats::player_name).eq(lower(name.trim().to_owned())))
-        .order((matches::created_at.desc(), matches::id.desc()))
-        .select((
-            matches::id,
-            matches::kind,
-            matches::game,
-            matches::status,
-            matches::created_at,
-            matches::finished_at,
-            SeatRow::as_select(),
-        ))
-        .load(&mut conn)
-        .await?;
-    let ids: Vec<Uuid> = rows.iter().map(|r| r.0).collect();
+    let rows = history::player_matches(&mut conn, name.trim()).await?;
+    let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
     let tables = q::seats_of(&mut conn, &ids).await?;
-    rows.into_iter()
-        .map(|(id, kind, game, status, created_at, finished_at, seat)| {
-            let table: Vec<&SeatRow> = tables.iter().filter(|s| s.match_id == id).collect();
-            Ok(HistoryLine {
-                match_id: id,
-                kind: MatchKind::of(&kind),
-                game: GameKind::from_slug(&game)
-                    .ok_or_else(|| Problem::internal(format!("unknown stored game {game}")))?,
-                status: MatchStatus::of(&status),
-                created_at,
-                finished_at,
+    Ok(rows
+        .into_iter()
+        .map(|row| {
+            let (players, winners) = table_names(&tables, row.id);
+            let seat = row.seat;
+            HistoryLine {
+                match_id: row.id,
+                kind: row.kind,
+                game: row.game.kind(),
+                status: row.status,
+                created_at: row.created_at,
+                finished_at: row.finished_at,
                 seat: seat.seat,
                 player: seat.player_name,
                 score: seat.final_score,
                 rank: seat.final_rank,
                 winner: seat.winner,
-                players: table.iter().map(|s| s.player_name.clone()).collect(),
-                winners: table
-                    .iter()
-                    .filter(|s| s.winner == Some(true))
-                    .map(|s| s.player_name.clone())
-                    .collect(),
-            })
+                players,
+                winners,
+            }
         })
-        .collect()
+        .collect())
 }
 
+// A history line holds only text, numbers, booleans and timestamps: it always serialises.
+#[allow(clippy::expect_used)]
 pub fn to_ndjson(lines: &[HistoryLine]) -> String {
     lines
         .iter()
@@ -216,29 +191,25 @@ fn name_uuid(kind: &str, name: &str) -> Uuid {
 }
 
 /// A finished match or sheet as a BG Stats play.
+#[tracing::instrument(skip_all, fields(match_id = %id, kind = kind.as_str(), game = tracing::field::Empty))]
 pub async fn bgstats(store: &Store, id: Uuid, kind: MatchKind) -> Result<BgStatsFile, Problem> {
     let mut conn = store.conn().await?;
     let row = q::find(&mut conn, id)
         .await?
-        .filter(|r| r.kind == kind.as_str())
+        .filter(|r| r.kind == kind)
         .ok_or_else(|| {
             Problem::not_found("unknown_match", format!("no {} has id {id}", kind.as_str()))
         })?;
-    if row.status != "finished" {
+    if row.status != MatchStatus::Finished {
         return Err(Problem::conflict(
             "match_not_finished",
             "only a finished match can be exported as a play",
         ));
     }
     let seats = q::seats(&mut conn, id).await?;
-    let game = GameKind::from_slug(&row.game)
-        .ok_or_else(|| Problem::internal(format!("unknown stored game {}", row.game)))?;
-    let lowest_wins = row
-        .result
-        .as_ref()
-        .and_then(|r| r.pointer("/standings/order"))
-        .and_then(|o| o.as_str())
-        == Some("lowest_wins");
+    let game = row.game.kind();
+    note_game(game);
+    let lowest_wins = row.lowest_wins == Some(true);
     // A sheet's snapshot lists its scored rounds; a hosted game's breakdown may list its rounds.
     let rounds = match kind {
         MatchKind::Sheet => row.state.pointer("/rounds"),

@@ -8,6 +8,7 @@ pub mod http;
 pub mod matches;
 pub mod metrics;
 pub mod problem;
+pub mod records;
 pub mod referee;
 pub mod seed;
 pub mod sheets;

@@ -12,14 +12,14 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::games::{Game, GameKind, Standings};
-use crate::matches::{
-    check_name, check_open, check_version, kind_of, parse_for_match, seat_infos, stored,
-    MatchStatus, NewSeat, SeatInfo,
-};
+use crate::games::{Game, GameKind, Order, Standings};
 use crate::problem::Problem;
+use crate::records::{
+    check_name, check_open, check_version, kind_of, parse_for_match, seat_infos, stored,
+    winner_names, MatchKind, MatchStatus, NewSeat, RandomnessMode, SeatInfo,
+};
 use crate::referee;
-use crate::store::matches::{self as q, MatchRow, SeatResult, SeatRow, SheetEntryRow};
+use crate::store::matches::{self as q, Finished, MatchRow, SeatResult, SeatRow, SheetEntryRow};
 use crate::store::Store;
 use crate::{tokens, with_game};
 
@@ -140,7 +140,7 @@ fn score<G: Game>(
     players: usize,
     entries: &[&SheetEntryRow],
 ) -> Result<referee::Tallied<G>, Problem> {
-    let options: G::Options = stored("options", row.options.clone())?;
+    let options: G::Options = stored("options", &row.options)?;
     let tallies = entries
         .iter()
         .map(|e| parse_for_match::<G::Tally>("tally", &e.tally))
@@ -178,11 +178,7 @@ fn detail(
             .collect::<Vec<_>>();
         (rounds, tallied.standings)
     });
-    let winners = standings
-        .winners
-        .iter()
-        .filter_map(|&s| seats.get(s).map(|seat| seat.player_name.clone()))
-        .collect();
+    let winners = winner_names(&standings, seats);
     let superseded_by = |seq: i64| {
         entries
             .iter()
@@ -194,7 +190,7 @@ fn detail(
         game: kind,
         rules_version: row.rules_version.clone(),
         options: row.options.clone(),
-        status: MatchStatus::of(&row.status),
+        status: row.status,
         version: row.version,
         players: seat_infos(seats),
         rounds,
@@ -218,6 +214,7 @@ fn detail(
     })
 }
 
+#[tracing::instrument(skip_all, fields(game = request.game.slug(), sheet_id = tracing::field::Empty))]
 pub async fn create(store: &Store, request: CreateSheet) -> Result<CreatedSheet, Problem> {
     let names = request
         .players
@@ -226,6 +223,7 @@ pub async fn create(store: &Store, request: CreateSheet) -> Result<CreatedSheet,
         .collect::<Result<Vec<_>, _>>()?;
     let now = Utc::now();
     let id = Uuid::new_v4();
+    tracing::Span::current().record("sheet_id", tracing::field::display(id));
     let (owner_token, owner_hash) = tokens::issue("own").map_err(Problem::internal)?;
     let (options, rules_version, standings) = with_game!(request.game, G => {
         let options = referee::options::<G>(request.options.clone(), names.len())?;
@@ -234,21 +232,22 @@ pub async fn create(store: &Store, request: CreateSheet) -> Result<CreatedSheet,
     });
     let row = MatchRow {
         id,
-        game: request.game.slug().to_owned(),
+        game: request.game.into(),
         rules_version: rules_version.to_owned(),
         options,
-        randomness: "table".to_owned(),
+        randomness: RandomnessMode::Table,
         seed: None,
         seed_sha256: None,
         owner_token_hash: owner_hash,
-        status: "in_progress".to_owned(),
+        status: MatchStatus::InProgress,
         version: 0,
         state: serde_json::json!({"rounds": [], "standings": standings}),
         result: None,
         created_at: now,
         updated_at: now,
         finished_at: None,
-        kind: "sheet".to_owned(),
+        kind: MatchKind::Sheet,
+        lowest_wins: None,
     };
     let seats: Vec<SeatRow> = names
         .iter()
@@ -272,11 +271,12 @@ pub async fn create(store: &Store, request: CreateSheet) -> Result<CreatedSheet,
     })
 }
 
+#[tracing::instrument(skip_all, fields(sheet_id = %id, game = tracing::field::Empty))]
 pub async fn read(store: &Store, id: Uuid) -> Result<SheetDetail, Problem> {
     let mut conn = store.conn().await?;
     let row = q::find(&mut conn, id)
         .await?
-        .filter(|r| r.kind == "sheet")
+        .filter(|r| r.kind == MatchKind::Sheet)
         .ok_or_else(|| unknown_sheet(id))?;
     let seats = q::seats(&mut conn, id).await?;
     let entries = q::sheet_entries(&mut conn, id).await?;
@@ -293,6 +293,7 @@ fn has_nul(value: &serde_json::Value) -> bool {
     }
 }
 
+#[tracing::instrument(skip_all, fields(sheet_id = %id, game = tracing::field::Empty))]
 pub async fn append(
     store: &Store,
     id: Uuid,
@@ -332,7 +333,7 @@ async fn append_in(
 ) -> Result<SheetDetail, Problem> {
     let row = q::find_for_update(conn, id)
         .await?
-        .filter(|r| r.kind == "sheet")
+        .filter(|r| r.kind == MatchKind::Sheet)
         .ok_or_else(|| unknown_sheet(id))?;
     if !tokens::constant_time_eq(&tokens::hash(token), &row.owner_token_hash) {
         return Err(Problem::unauthorized(
@@ -380,7 +381,9 @@ async fn append_in(
             "standings": tallied.standings,
         });
         let finished = tallied.over.then(|| {
-            SeatResult::of(&tallied.standings, &G::tally_highlights(seats.len(), &tallied.rounds))
+            let highlights = G::tally_highlights(seats.len(), &tallied.rounds);
+            let lowest_wins = tallied.standings.order == Order::LowestWins;
+            (SeatResult::of(&tallied.standings, &highlights), lowest_wins)
         });
         (state, finished)
     });
@@ -391,7 +394,11 @@ async fn append_in(
         &row,
         entry.seq,
         &state,
-        finished.as_deref().map(|seats| (&result, seats)),
+        finished.as_ref().map(|(seats, lowest_wins)| Finished {
+            result: &result,
+            lowest_wins: *lowest_wins,
+            seats,
+        }),
         now,
     )
     .await?;

@@ -2,18 +2,16 @@
 //! won, win rate, average and best score, winning streaks, the game's brag figures) and a
 //! leaderboard per game. Players are identified by name, compared case-insensitively.
 
-use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Double, Text};
-use diesel_async::RunQueryDsl;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::games::{GameKind, Highlights};
 use crate::problem::Problem;
-use crate::store::matches::lower;
-use crate::store::schema::{match_seats, matches};
+use crate::records::check_player_filter;
+use crate::store::stats as q;
 use crate::store::Store;
+
+pub use crate::store::stats::LeaderboardRow;
 
 /// One player's record over a set of finished matches.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -52,7 +50,7 @@ pub struct PlayerStats {
 
 /// A finished seat of the player, in the order the matches ended.
 struct Outcome {
-    game: String,
+    game: GameKind,
     lowest_wins: bool,
     name: String,
     score: i64,
@@ -107,50 +105,25 @@ fn record(outcomes: &[&Outcome], with_scores: bool) -> Record {
     }
 }
 
+#[tracing::instrument(skip_all, fields(player = name, game = ?game))]
 pub async fn player(
     store: &Store,
     name: &str,
     game: Option<GameKind>,
 ) -> Result<PlayerStats, Problem> {
-    crate::matches::check_player_filter(name)?;
+    check_player_filter(name)?;
     let mut conn = store.conn().await?;
-    let mut query = match_seats::table
-        .inner_join(matches::table)
-        .filter(lower(match_seats::player_name).eq(lower(name.trim().to_owned())))
-        .filter(matches::status.eq("finished"))
-        .order((matches::finished_at, matches::id))
-        .select((
-            matches::game,
-            diesel::dsl::sql::<diesel::sql_types::Nullable<Text>>(
-                "matches.result -> 'standings' ->> 'order'",
-            ),
-            match_seats::player_name,
-            match_seats::final_score,
-            match_seats::winner,
-            match_seats::highlights,
-        ))
-        .into_boxed();
-    if let Some(game) = game {
-        query = query.filter(matches::game.eq(game.slug()));
-    }
-    type Row = (
-        String,
-        Option<String>,
-        String,
-        Option<i64>,
-        Option<bool>,
-        Option<Value>,
-    );
-    let rows: Vec<Row> = query.load(&mut conn).await?;
-    let outcomes: Vec<Outcome> = rows
+    let seats = q::finished_seats(&mut conn, name.trim(), game).await?;
+    let outcomes: Vec<Outcome> = seats
         .into_iter()
-        .map(|(game, order, name, score, winner, highlights)| Outcome {
-            game,
-            lowest_wins: order.as_deref() == Some("lowest_wins"),
-            name,
-            score: score.unwrap_or_default(),
-            winner: winner.unwrap_or_default(),
-            highlights: highlights
+        .map(|seat| Outcome {
+            game: seat.game.kind(),
+            lowest_wins: seat.lowest_wins == Some(true),
+            name: seat.player_name,
+            score: seat.final_score.unwrap_or_default(),
+            winner: seat.winner.unwrap_or_default(),
+            highlights: seat
+                .highlights
                 .and_then(|h| serde_json::from_value(h).ok())
                 .unwrap_or_default(),
         })
@@ -159,7 +132,7 @@ pub async fn player(
     let games = GameKind::ALL
         .iter()
         .filter_map(|&kind| {
-            let mine: Vec<&Outcome> = outcomes.iter().filter(|o| o.game == kind.slug()).collect();
+            let mine: Vec<&Outcome> = outcomes.iter().filter(|o| o.game == kind).collect();
             (!mine.is_empty()).then(|| GameRecord {
                 game: kind,
                 record: record(&mine, true),
@@ -176,44 +149,15 @@ pub async fn player(
     })
 }
 
-/// A row of a game's leaderboard.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, QueryableByName)]
-pub struct LeaderboardRow {
-    #[diesel(sql_type = Text)]
-    pub player: String,
-    #[diesel(sql_type = BigInt)]
-    pub played: i64,
-    #[diesel(sql_type = BigInt)]
-    pub won: i64,
-    #[diesel(sql_type = Double)]
-    pub win_rate: f64,
-    #[diesel(sql_type = Double)]
-    pub average_score: f64,
-}
-
 /// Players of a game ranked by wins, then win rate, then games played.
+#[tracing::instrument(skip_all, fields(game = game.slug(), limit = limit))]
 pub async fn leaderboard(
     store: &Store,
     game: GameKind,
     limit: i64,
 ) -> Result<Vec<LeaderboardRow>, Problem> {
     let mut conn = store.conn().await?;
-    // Read from the running totals kept as matches finish: a few index rows, whatever the
-    // number of matches.
-    let rows = diesel::sql_query(
-        "SELECT player_name AS player, played, won, \
-                won::float8 / played AS win_rate, \
-                score_sum::float8 / played AS average_score \
-         FROM player_game_stats \
-         WHERE game = $1 AND played > 0 \
-         ORDER BY won DESC, win_rate DESC, played DESC, player_key \
-         LIMIT $2",
-    )
-    .bind::<Text, _>(game.slug())
-    .bind::<BigInt, _>(limit)
-    .load(&mut conn)
-    .await?;
-    Ok(rows)
+    Ok(q::leaderboard(&mut conn, game, limit).await?)
 }
 
 #[cfg(test)]
@@ -225,7 +169,7 @@ mod tests {
         highlights.insert("jackpots".into(), jackpots);
         highlights.insert("best_lei".into(), score);
         Outcome {
-            game: "lucky-jack".into(),
+            game: GameKind::LuckyJack,
             lowest_wins,
             name: "Ann".into(),
             score,

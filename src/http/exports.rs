@@ -7,8 +7,8 @@ use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use crate::exports::{self, BgStatsFile, HistoryLine};
-use crate::matches::MatchKind;
 use crate::problem::{Problem, ProblemDocument};
+use crate::records::MatchKind;
 use crate::sheets::{self, SheetDetail};
 use crate::store::Store;
 

@@ -6,8 +6,15 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::schema::{match_events, match_seats, matches, sheet_entries};
+use super::columns::GameColumn;
+use super::schema::{match_events, match_seats, matches};
+use super::stats::add_player_stats;
 use super::StoreError;
+use crate::games::GameKind;
+use crate::records::{MatchKind, MatchStatus, RandomnessMode};
+
+// Sheet entries were first kept here.
+pub use super::sheets::{append_sheet_entry, sheet_entries, SheetEntryRow};
 
 #[diesel::declare_sql_function]
 extern "SQL" {
@@ -19,22 +26,25 @@ extern "SQL" {
 #[diesel(table_name = matches)]
 pub struct MatchRow {
     pub id: Uuid,
-    pub game: String,
+    pub game: GameColumn,
     pub rules_version: String,
     pub options: Value,
-    pub randomness: String,
+    pub randomness: RandomnessMode,
     pub seed: Option<String>,
     pub seed_sha256: Option<String>,
     pub owner_token_hash: Vec<u8>,
-    pub status: String,
+    pub status: MatchStatus,
     pub version: i64,
     pub state: Value,
     pub result: Option<Value>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub finished_at: Option<DateTime<Utc>>,
-    /// `hosted` (the service referees every move) or `sheet` (a physical game's score sheet).
-    pub kind: String,
+    /// Hosted (the service referees every move) or a sheet (a physical game's score sheet).
+    pub kind: MatchKind,
+    /// Which end of the totals won, once finished: statistics read it here rather than from a
+    /// path inside `result`.
+    pub lowest_wins: Option<bool>,
 }
 
 /// What a history list shows of a match (no state, no secrets).
@@ -42,9 +52,9 @@ pub struct MatchRow {
 #[diesel(table_name = matches)]
 pub struct MatchSummaryRow {
     pub id: Uuid,
-    pub kind: String,
-    pub game: String,
-    pub status: String,
+    pub kind: MatchKind,
+    pub game: GameColumn,
+    pub status: MatchStatus,
     pub version: i64,
     pub created_at: DateTime<Utc>,
     pub finished_at: Option<DateTime<Utc>>,
@@ -215,18 +225,6 @@ pub async fn append_events(
     Ok(())
 }
 
-#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
-#[diesel(table_name = sheet_entries)]
-pub struct SheetEntryRow {
-    pub match_id: Uuid,
-    pub seq: i64,
-    pub round: i32,
-    pub tally: Value,
-    pub corrects: Option<i64>,
-    pub note: Option<String>,
-    pub created_at: DateTime<Utc>,
-}
-
 /// The one-statement write of a move that does not end its match: appends its events and moves
 /// the snapshot forward, provided the match is still in progress at `row.version`. False when
 /// another move got there first; then nothing is written. As a single statement it commits on
@@ -243,7 +241,7 @@ pub async fn advance_if_current(
     let inserted = diesel::sql_query(
         "WITH advanced AS ( \
              UPDATE matches SET version = $3, state = $4, updated_at = $5 \
-             WHERE id = $1 AND version = $2 AND status = 'in_progress' RETURNING id) \
+             WHERE id = $1 AND version = $2 AND status = $12 RETURNING id) \
          INSERT INTO match_events \
              (match_id, ply, seat, payload, idempotency_key, request_hash, response, created_at) \
          SELECT advanced.id, e.ply, e.seat, e.payload, e.idempotency_key, e.request_hash, \
@@ -280,32 +278,19 @@ pub async fn advance_if_current(
             .map(|e| e.response.as_ref())
             .collect::<Vec<_>>(),
     )
+    .bind::<Text, _>(MatchStatus::InProgress)
     .execute(conn)
     .await?;
     Ok(inserted > 0)
 }
 
-pub async fn sheet_entries(
-    conn: &mut AsyncPgConnection,
-    id: Uuid,
-) -> Result<Vec<SheetEntryRow>, StoreError> {
-    Ok(sheet_entries::table
-        .filter(sheet_entries::match_id.eq(id))
-        .order(sheet_entries::seq)
-        .select(SheetEntryRow::as_select())
-        .load(conn)
-        .await?)
-}
-
-pub async fn append_sheet_entry(
-    conn: &mut AsyncPgConnection,
-    entry: &SheetEntryRow,
-) -> Result<(), StoreError> {
-    diesel::insert_into(sheet_entries::table)
-        .values(entry)
-        .execute(conn)
-        .await?;
-    Ok(())
+/// What a match records as it finishes (or, for a corrected score sheet, finishes again).
+#[derive(Clone, Copy)]
+pub struct Finished<'a> {
+    pub result: &'a Value,
+    /// Which end of the totals won.
+    pub lowest_wins: bool,
+    pub seats: &'a [SeatResult],
 }
 
 /// Moves the snapshot forward after new events were appended.
@@ -317,43 +302,46 @@ pub async fn advance(
     row: &MatchRow,
     version: i64,
     state: &Value,
-    finished: Option<(&Value, &[SeatResult])>,
+    finished: Option<Finished<'_>>,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
     let id = row.id;
-    if row.status == "finished" || finished.is_some() {
+    let was_finished = row.status == MatchStatus::Finished;
+    let game = row.game.kind();
+    if was_finished || finished.is_some() {
         let seats = seats(conn, id).await?;
-        if row.status == "finished" {
+        if was_finished {
             for seat in &seats {
                 let won = i64::from(seat.winner == Some(true));
                 let score = seat.final_score.unwrap_or_default();
-                add_player_stats(conn, &row.game, &seat.player_name, -1, -won, -score).await?;
+                add_player_stats(conn, game, &seat.player_name, -1, -won, -score).await?;
             }
         }
-        for result in finished.map(|(_, results)| results).unwrap_or_default() {
+        for result in finished.map(|f| f.seats).unwrap_or_default() {
             if let Some(seat) = seats.iter().find(|s| s.seat == result.seat) {
                 let won = i64::from(result.winner);
-                add_player_stats(conn, &row.game, &seat.player_name, 1, won, result.score).await?;
+                add_player_stats(conn, game, &seat.player_name, 1, won, result.score).await?;
             }
         }
     }
-    let (status, result, finished_at) = match finished {
-        Some((result, _)) => ("finished", Some(result), Some(now)),
-        None => ("in_progress", None, None),
-    };
+    let status = MatchStatus::of_over(finished.is_some());
+    let result = finished.map(|f| f.result);
+    let lowest_wins = finished.map(|f| f.lowest_wins);
+    let finished_at = finished.is_some().then_some(now);
     diesel::update(matches::table.find(id))
         .set((
             matches::version.eq(version),
             matches::state.eq(state),
             matches::status.eq(status),
             matches::result.eq(result),
+            matches::lowest_wins.eq(lowest_wins),
             matches::updated_at.eq(now),
             matches::finished_at.eq(finished_at),
         ))
         .execute(conn)
         .await?;
     // Only a corrected score sheet goes from finished back to open; moves never touch the seats.
-    if finished.is_none() && row.status == "finished" {
+    if finished.is_none() && was_finished {
         diesel::update(match_seats::table.filter(match_seats::match_id.eq(id)))
             .set((
                 match_seats::final_score.eq(None::<i64>),
@@ -364,7 +352,7 @@ pub async fn advance(
             .execute(conn)
             .await?;
     }
-    for seat in finished.map(|(_, seats)| seats).unwrap_or_default() {
+    for seat in finished.map(|f| f.seats).unwrap_or_default() {
         diesel::update(match_seats::table.find((id, seat.seat)))
             .set((
                 match_seats::final_score.eq(seat.score),
@@ -381,9 +369,9 @@ pub async fn advance(
 /// Filters of the match list; every field is optional.
 #[derive(Debug, Default, Clone)]
 pub struct ListFilter {
-    pub kind: Option<String>,
-    pub game: Option<String>,
-    pub status: Option<String>,
+    pub kind: Option<MatchKind>,
+    pub game: Option<GameKind>,
+    pub status: Option<MatchStatus>,
     /// Compared case-insensitively with each seat's player name.
     pub player: Option<String>,
     /// Only matches a seat of this name (case-insensitive) won or shared.
@@ -396,68 +384,19 @@ pub struct ListFilter {
     pub before: Option<(DateTime<Utc>, Uuid)>,
 }
 
-async fn add_player_stats(
-    conn: &mut AsyncPgConnection,
-    game: &str,
-    name: &str,
-    played: i64,
-    won: i64,
-    score: i64,
-) -> Result<(), StoreError> {
-    use super::schema::player_game_stats as stats;
-    use diesel::upsert::excluded;
-    if played < 0 {
-        // Taking results out: the row exists (they were put in), and an upsert's proposed row
-        // would fail the table's non-negative checks.
-        diesel::update(
-            stats::table
-                .filter(stats::game.eq(game))
-                .filter(stats::player_key.eq(lower(name.to_owned()))),
-        )
-        .set((
-            stats::played.eq(stats::played + played),
-            stats::won.eq(stats::won + won),
-            stats::score_sum.eq(stats::score_sum + score),
-        ))
-        .execute(conn)
-        .await?;
-        return Ok(());
-    }
-    diesel::insert_into(stats::table)
-        .values((
-            stats::game.eq(game),
-            stats::player_key.eq(lower(name.to_owned())),
-            stats::player_name.eq(name),
-            stats::played.eq(played),
-            stats::won.eq(won),
-            stats::score_sum.eq(score),
-        ))
-        .on_conflict((stats::game, stats::player_key))
-        .do_update()
-        .set((
-            stats::player_name.eq(excluded(stats::player_name)),
-            stats::played.eq(stats::played + excluded(stats::played)),
-            stats::won.eq(stats::won + excluded(stats::won)),
-            stats::score_sum.eq(stats::score_sum + excluded(stats::score_sum)),
-        ))
-        .execute(conn)
-        .await?;
-    Ok(())
-}
-
 /// The filter's conditions (all but the cursor) on a boxed query of matches.
 fn filtered<'a, ST: 'a>(
     mut query: matches::BoxedQuery<'a, diesel::pg::Pg, ST>,
     filter: &ListFilter,
 ) -> matches::BoxedQuery<'a, diesel::pg::Pg, ST> {
-    if let Some(kind) = &filter.kind {
-        query = query.filter(matches::kind.eq(kind.clone()));
+    if let Some(kind) = filter.kind {
+        query = query.filter(matches::kind.eq(kind));
     }
-    if let Some(game) = &filter.game {
-        query = query.filter(matches::game.eq(game.clone()));
+    if let Some(game) = filter.game {
+        query = query.filter(matches::game.eq(GameColumn(game)));
     }
-    if let Some(status) = &filter.status {
-        query = query.filter(matches::status.eq(status.clone()));
+    if let Some(status) = filter.status {
+        query = query.filter(matches::status.eq(status));
     }
     if let Some(player) = &filter.player {
         let with_player = match_seats::table

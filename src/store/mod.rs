@@ -1,11 +1,19 @@
 //! PostgreSQL persistence: the connection pool, start-up (create the database, run the embedded
 //! migrations) and the mapping of database failures to "unavailable" or "internal".
 //!
+//! Every query lives under this module: `matches` (matches, seats, move logs, the match list),
+//! `sheets` (score-sheet entries), `stats` (finished seats, leaderboards, running totals) and
+//! `history` (a player's matches); `columns` reads and writes the typed text columns.
+//!
 //! The service starts even when PostgreSQL is down: a background task keeps trying to prepare the
 //! database, match endpoints answer 503 until it has, and stateless endpoints never need it.
 
+pub mod columns;
+pub mod history;
 pub mod matches;
 pub mod schema;
+pub mod sheets;
+pub mod stats;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -68,6 +76,8 @@ pub struct Store {
 impl Store {
     /// A pool that connects lazily; nothing is contacted until [`Store::prepare_in_background`]
     /// or the first request.
+    // Startup: a pool given a runtime and timeouts always builds.
+    #[allow(clippy::expect_used)]
     pub fn new(database_url: &str, size: usize) -> Self {
         let mut config = ManagerConfig::default();
         config.custom_setup = Box::new(establish_on_connection_runtime);
@@ -163,6 +173,8 @@ impl Store {
 /// runtime that opened it, and each HTTP worker has its own runtime, which ends with the worker:
 /// at a graceful shutdown an idle worker stops at once and would close the connections it opened
 /// under requests still running on the other workers. This one lives as long as the process.
+// Runs once, at the first connection: without a runtime and its thread no request can be served.
+#[allow(clippy::expect_used)]
 fn connection_runtime() -> &'static tokio::runtime::Handle {
     static HANDLE: OnceLock<tokio::runtime::Handle> = OnceLock::new();
     HANDLE.get_or_init(|| {

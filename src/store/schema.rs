@@ -44,6 +44,7 @@ diesel::table! {
         updated_at -> Timestamptz,
         finished_at -> Nullable<Timestamptz>,
         kind -> Text,
+        lowest_wins -> Nullable<Bool>,
     }
 }
 

@@ -1,0 +1,156 @@
+//! Creating a match (seats, tokens, seed, the opening deal) and reading it as one viewer sees it.
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use uuid::Uuid;
+
+use super::access::{load, viewer_for, Credential};
+use super::wire::{CreateMatch, CreatedMatch, MatchDetail, SeatToken};
+use crate::games::{Game, Order, Seat};
+use crate::problem::Problem;
+use crate::records::{
+    check_name, kind_of, seat_infos, stored, MatchKind, MatchStatus, RandomnessMode,
+};
+use crate::referee;
+use crate::seed::Seed;
+use crate::store::matches::{self as q, EventRow, MatchRow, SeatRow};
+use crate::store::Store;
+use crate::{tokens, with_game};
+
+#[tracing::instrument(skip_all, fields(game = request.game.slug(), match_id = tracing::field::Empty))]
+pub async fn create(store: &Store, request: CreateMatch) -> Result<CreatedMatch, Problem> {
+    let names = request
+        .seats
+        .iter()
+        .map(|s| check_name(&s.name))
+        .collect::<Result<Vec<_>, _>>()?;
+    let now = Utc::now();
+    let id = Uuid::new_v4();
+    tracing::Span::current().record("match_id", tracing::field::display(id));
+    let (owner_token, owner_hash) = tokens::issue("own").map_err(Problem::internal)?;
+    let mut seat_tokens = Vec::new();
+    let mut seat_rows = Vec::new();
+    for (seat, name) in names.iter().enumerate() {
+        let (token, token_hash) = tokens::issue("seat").map_err(Problem::internal)?;
+        seat_rows.push(SeatRow {
+            match_id: id,
+            seat: seat as i32,
+            player_name: name.clone(),
+            token_hash: Some(token_hash),
+            final_score: None,
+            final_rank: None,
+            winner: None,
+            highlights: None,
+        });
+        seat_tokens.push(SeatToken {
+            seat,
+            name: name.clone(),
+            token,
+        });
+    }
+    let seed = match request.randomness {
+        RandomnessMode::Server => Some(Seed::generate().map_err(Problem::internal)?),
+        RandomnessMode::Table => None,
+    };
+
+    let (row, events) = with_game!(request.game, G => {
+        let options = referee::options::<G>(request.options.clone(), names.len())?;
+        let mut state = G::setup(options.clone(), names.len());
+        let mut events = Vec::new();
+        if let Some(seed) = &seed {
+            for (index, (outcome, _)) in
+                referee::resolve_from_seed::<G>(&mut state, seed, 1).into_iter().enumerate()
+            {
+                events.push(event_row(id, index as i64 + 1, None, referee::to_json(&outcome), now));
+            }
+        }
+        let over = G::is_over(&state);
+        let row = MatchRow {
+            id,
+            game: G::KIND.into(),
+            rules_version: G::RULES_VERSION.to_owned(),
+            options: referee::to_json(&options),
+            randomness: request.randomness,
+            seed: seed.as_ref().map(Seed::to_hex),
+            seed_sha256: seed.as_ref().map(Seed::sha256_hex),
+            owner_token_hash: owner_hash,
+            status: MatchStatus::of_over(over),
+            version: events.len() as i64,
+            state: referee::to_json(&state),
+            result: None,
+            created_at: now,
+            updated_at: now,
+            finished_at: over.then_some(now),
+            kind: MatchKind::Hosted,
+            lowest_wins: over.then(|| G::standings(&state).order == Order::LowestWins),
+        };
+        (row, events)
+    });
+
+    let mut conn = store.conn().await?;
+    q::insert(&mut conn, &row, &seat_rows, &events).await?;
+    let detail = detail(&row, &seat_rows, Credential::Owner)?;
+    Ok(CreatedMatch {
+        owner_token,
+        seat_tokens,
+        detail,
+    })
+}
+
+pub(super) fn event_row(
+    id: Uuid,
+    ply: i64,
+    seat: Option<Seat>,
+    payload: Value,
+    now: DateTime<Utc>,
+) -> EventRow {
+    EventRow {
+        match_id: id,
+        ply,
+        seat: seat.map(|s| s as i32),
+        payload,
+        idempotency_key: None,
+        request_hash: None,
+        response: None,
+        created_at: now,
+    }
+}
+
+fn detail(
+    row: &MatchRow,
+    seats: &[SeatRow],
+    credential: Credential,
+) -> Result<MatchDetail, Problem> {
+    let viewer = viewer_for(row, credential);
+    let kind = kind_of(row)?;
+    let finished = row.status == MatchStatus::Finished;
+    with_game!(kind, G => {
+        let state: <G as Game>::State = stored("state", &row.state)?;
+        Ok(MatchDetail {
+            id: row.id,
+            game: kind,
+            rules_version: row.rules_version.clone(),
+            randomness: row.randomness,
+            status: row.status,
+            version: row.version,
+            options: row.options.clone(),
+            seats: seat_infos(seats),
+            viewer,
+            to_act: G::to_act(&state),
+            chance_pending: G::chance_pending(&state),
+            view: referee::to_json(&G::view(&state, viewer)),
+            standings: G::standings(&state),
+            seed_sha256: row.seed_sha256.clone(),
+            seed: if finished { row.seed.clone() } else { None },
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+            finished_at: row.finished_at,
+        })
+    })
+}
+
+#[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
+pub async fn read(store: &Store, id: Uuid, token: Option<&str>) -> Result<MatchDetail, Problem> {
+    let (_, row, seats, credential) = load(store, id, token).await?;
+    detail(&row, &seats, credential)
+}

@@ -1,0 +1,100 @@
+//! The match list: filters, keyset cursors and pages.
+
+use chrono::{DateTime, Utc};
+use uuid::Uuid;
+
+use super::wire::{ListQuery, MatchPage, MatchSummary};
+use crate::problem::Problem;
+use crate::records::{check_player_filter, table_names};
+use crate::store::matches as q;
+use crate::store::Store;
+
+/// A cursor is the last row's creation time (microseconds since the epoch) and id: plain enough
+/// for the spec to say exactly which strings are cursors, so any string of that form is accepted.
+pub(crate) fn encode_cursor(created_at: DateTime<Utc>, id: Uuid) -> String {
+    format!("{}-{}", created_at.timestamp_micros(), id.simple())
+}
+
+fn decode_cursor(cursor: &str) -> Option<(DateTime<Utc>, Uuid)> {
+    let (micros, id) = cursor.split_once('-')?;
+    let digits = |text: &str, extra: &[u8]| {
+        text.bytes()
+            .all(|b| b.is_ascii_digit() || extra.contains(&b))
+    };
+    if !(1..=16).contains(&micros.len()) || !digits(micros, b"") {
+        return None;
+    }
+    if id.len() != 32 || !digits(id, b"abcdef") {
+        return None;
+    }
+    Some((
+        DateTime::from_timestamp_micros(micros.parse().ok()?)?,
+        Uuid::try_parse(id).ok()?,
+    ))
+}
+
+#[tracing::instrument(skip_all, fields(game = ?query.game, kind = ?query.kind, status = ?query.status))]
+pub async fn list(store: &Store, query: ListQuery) -> Result<MatchPage, Problem> {
+    let limit = query.limit.unwrap_or(20);
+    if !(1..=100).contains(&limit) {
+        return Err(Problem::bad_request("invalid_limit", "limit is 1 to 100"));
+    }
+    let before = query
+        .cursor
+        .as_deref()
+        .map(|c| {
+            decode_cursor(c).ok_or_else(|| {
+                Problem::bad_request(
+                    "invalid_cursor",
+                    "the cursor is not one this service issued",
+                )
+            })
+        })
+        .transpose()?;
+    for name in [&query.player, &query.winner].into_iter().flatten() {
+        check_player_filter(name)?;
+    }
+    let filter = q::ListFilter {
+        kind: query.kind,
+        game: query.game,
+        status: query.status,
+        player: query.player.clone(),
+        winner: query.winner.clone(),
+        from: query.from,
+        to: query.to,
+        before,
+    };
+    let mut conn = store.conn().await?;
+    // One row more than asked tells whether another page exists.
+    let mut rows = q::list(&mut conn, &filter, limit + 1).await?;
+    let total = q::count(&mut conn, &filter).await?;
+    let more = rows.len() as i64 > limit;
+    rows.truncate(limit as usize);
+    let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
+    let seats = q::seats_of(&mut conn, &ids).await?;
+    let next_cursor = more
+        .then(|| rows.last().map(|r| encode_cursor(r.created_at, r.id)))
+        .flatten();
+    let items = rows
+        .into_iter()
+        .map(|r| {
+            let (players, winners) = table_names(&seats, r.id);
+            MatchSummary {
+                id: r.id,
+                kind: r.kind,
+                game: r.game.kind(),
+                status: r.status,
+                version: r.version,
+                players,
+                winners,
+                created_at: r.created_at,
+                finished_at: r.finished_at,
+            }
+        })
+        .collect();
+    Ok(MatchPage {
+        items,
+        total,
+        next_cursor,
+    })
+}

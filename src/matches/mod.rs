@@ -1,0 +1,34 @@
+//! Hosted matches: the referee applied to state kept in PostgreSQL.
+//!
+//! Each file answers one question: what the endpoints take and answer (`wire`), who may see and
+//! do what (`access`), how a match is created and read (`create`), how a move or chance report
+//! is played and written (`submit`), what the log, an earlier ply, the result and the export say
+//! (`replay`), and how matches are listed (`list`). What matches share with score sheets lives
+//! in [`crate::records`].
+//!
+//! A move is not one locked transaction. It is read without a lock and written with a single
+//! statement that appends its events and moves the snapshot forward only if the match still
+//! stands at the version it was read at; a move that lost that race is read and played again (up
+//! to three tries). A move that ends the match, which also writes the seats' results and the
+//! players' running totals, or one that keeps losing the race, is played in a transaction with
+//! the match row locked. A retry with a known `Idempotency-Key` gets the stored first answer.
+
+mod access;
+mod create;
+mod list;
+mod replay;
+mod submit;
+mod wire;
+
+pub use access::{authenticate, Credential};
+pub use create::{create, read};
+pub use list::list;
+pub use replay::{at_ply, export, log, result, verify_export};
+pub use submit::{submit_chance, submit_move};
+pub use wire::{
+    CreateMatch, CreatedMatch, ExportedInput, ListQuery, LogEntry, MatchDetail, MatchExport,
+    MatchLog, MatchPage, MatchResult, MatchSummary, MoveReply, PlyView, SeatToken, SubmitChance,
+    SubmitMove,
+};
+// Kept under `matches` too, where they were first defined.
+pub use crate::records::{MatchKind, MatchStatus, NewSeat, RandomnessMode, SeatInfo};

@@ -1,0 +1,316 @@
+//! Moves and chance reports: check the token, replay an idempotent retry or check the version,
+//! let the referee play the input (and, with server randomness, every chance it triggers), then
+//! write the new events and snapshot.
+
+use diesel_async::{AsyncConnection, AsyncPgConnection};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use super::access::{acting_seat, authenticate, unknown_match, viewer_for, Credential};
+use super::create::event_row;
+use super::replay::{log_entry, score_of};
+use super::wire::{MoveReply, SubmitChance, SubmitMove};
+use crate::games::{Game, Order, Seat, Viewer};
+use crate::problem::Problem;
+use crate::records::{
+    check_open, kind_of, parse_for_match, stored, MatchKind, MatchStatus, RandomnessMode,
+};
+use crate::referee::{self, GameInput, Input};
+use crate::seed::Seed;
+use crate::store::matches::{self as q, EventRow, Finished, MatchRow, SeatResult};
+use crate::store::Store;
+use crate::with_game;
+use chrono::Utc;
+
+fn seed_of(row: &MatchRow) -> Result<Option<Seed>, Problem> {
+    row.seed
+        .as_deref()
+        .map(|hex| Seed::from_hex(hex).ok_or_else(|| Problem::internal("stored seed is not hex")))
+        .transpose()
+}
+
+/// A fingerprint of what a request asked for, to tell an honest retry from a reused key.
+fn fingerprint(credential: Credential, seat: Option<Seat>, body: &Value) -> Vec<u8> {
+    let text = format!("{credential:?}|{seat:?}|{body}");
+    Sha256::digest(text.as_bytes()).to_vec()
+}
+
+/// An idempotent retry: the first answer again, or a refusal if the key was used for another
+/// request.
+fn earlier_answer(previous: EventRow, request_hash: &[u8]) -> Result<MoveReply, Problem> {
+    if previous.request_hash.as_deref() != Some(request_hash) {
+        return Err(Problem::unprocessable(
+            "idempotency_key_reused",
+            "this Idempotency-Key was already used for a different request on this match",
+        ));
+    }
+    let answer = previous
+        .response
+        .ok_or_else(|| Problem::internal("idempotent event has no stored response"))?;
+    stored("response", &answer)
+}
+
+/// What one request wants to add to a log, before the token says which seat it is for.
+enum Submission {
+    Move { seat: Option<Seat>, mv: Value },
+    Chance(Value),
+}
+
+struct Request {
+    id: Uuid,
+    token: Option<String>,
+    expected_version: Option<i64>,
+    idempotency_key: Option<String>,
+}
+
+#[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
+pub async fn submit_move(
+    store: &Store,
+    id: Uuid,
+    token: Option<String>,
+    idempotency_key: Option<String>,
+    body: SubmitMove,
+) -> Result<MoveReply, Problem> {
+    let request = Request {
+        id,
+        token,
+        expected_version: body.expected_version,
+        idempotency_key,
+    };
+    let submission = Submission::Move {
+        seat: body.seat,
+        mv: body.mv,
+    };
+    submit(store, request, submission).await
+}
+
+#[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
+pub async fn submit_chance(
+    store: &Store,
+    id: Uuid,
+    token: Option<String>,
+    idempotency_key: Option<String>,
+    body: SubmitChance,
+) -> Result<MoveReply, Problem> {
+    let request = Request {
+        id,
+        token,
+        expected_version: body.expected_version,
+        idempotency_key,
+    };
+    submit(store, request, Submission::Chance(body.outcome)).await
+}
+
+async fn submit(
+    store: &Store,
+    request: Request,
+    submission: Submission,
+) -> Result<MoveReply, Problem> {
+    let mut conn = store.conn().await?;
+    let submission = &submission;
+    let request = &request;
+    // Most moves take the optimistic path: read without a lock, then write with one statement
+    // that applies only if the match is still where it was read. A move that loses that race
+    // is read and played again; a move that ends the match (it also updates the players'
+    // totals) or keeps losing takes the locked transaction.
+    for _ in 0..3 {
+        match run_submission(&mut conn, request, submission, Write::IfCurrent).await? {
+            Played::Done(reply) => return Ok(reply),
+            Played::Raced => continue,
+            Played::NeedsLock => break,
+        }
+    }
+    let played = conn
+        .transaction(async |conn| run_submission(conn, request, submission, Write::Locked).await)
+        .await?;
+    match played {
+        Played::Done(reply) => Ok(reply),
+        Played::Raced | Played::NeedsLock => {
+            Err(Problem::internal("a locked move cannot lose a race"))
+        }
+    }
+}
+
+/// How a submission reads and writes the match.
+#[derive(Clone, Copy, PartialEq)]
+enum Write {
+    /// Inside a transaction, with the match row locked.
+    Locked,
+    /// Unlocked read, and a write that applies only if the match has not moved since.
+    IfCurrent,
+}
+
+enum Played {
+    Done(MoveReply),
+    /// Another move was stored first: nothing was written.
+    Raced,
+    /// This move needs the locked transaction; nothing was written.
+    NeedsLock,
+}
+
+async fn run_submission(
+    conn: &mut AsyncPgConnection,
+    request: &Request,
+    submission: &Submission,
+    write: Write,
+) -> Result<Played, Problem> {
+    let row = match write {
+        Write::Locked => q::find_for_update(conn, request.id).await?,
+        Write::IfCurrent => q::find(conn, request.id).await?,
+    };
+    let row = row
+        .filter(|r| r.kind == MatchKind::Hosted)
+        .ok_or_else(|| unknown_match(request.id))?;
+    let seats = q::seats(conn, request.id).await?;
+    let credential = authenticate(&row, &seats, request.token.as_deref())?;
+    if credential == Credential::Anonymous {
+        return Err(Problem::unauthorized(
+            "send a seat token or the owner token as `Authorization: Bearer <token>`",
+        ));
+    }
+    let (seat, payload) = match submission {
+        Submission::Move { seat, mv } => (Some(acting_seat(credential, *seat)?), mv),
+        Submission::Chance(outcome) => {
+            if row.randomness == RandomnessMode::Server {
+                return Err(Problem::conflict(
+                    "server_randomness",
+                    "this match draws its own chance from its seed; outcomes cannot be reported",
+                ));
+            }
+            (None, outcome)
+        }
+    };
+    let request_hash = fingerprint(credential, seat, payload);
+    if let Some(key) = &request.idempotency_key {
+        if let Some(previous) = q::event_by_idempotency_key(conn, request.id, key).await? {
+            return earlier_answer(previous, &request_hash).map(Played::Done);
+        }
+    }
+    check_open(&row, request.expected_version)?;
+    let accepted = Accepted {
+        viewer: viewer_for(&row, credential),
+        seat,
+        payload: payload.clone(),
+        idempotency_key: request.idempotency_key.clone(),
+        request_hash,
+    };
+    let kind = kind_of(&row)?;
+    let is_move = accepted.seat.is_some();
+    let outcome = with_game!(kind, G => advance::<G>(conn, &row, accepted, write).await);
+    match &outcome {
+        Ok(Played::Raced | Played::NeedsLock) => {}
+        _ if !is_move => {}
+        Ok(Played::Done(_)) => crate::metrics::METRICS.record_move(kind.slug(), None),
+        Err(problem) => crate::metrics::METRICS.record_move(kind.slug(), Some(&problem.code)),
+    }
+    outcome
+}
+
+/// A request that passed the match-level checks.
+struct Accepted {
+    viewer: Viewer,
+    seat: Option<Seat>,
+    payload: Value,
+    idempotency_key: Option<String>,
+    request_hash: Vec<u8>,
+}
+
+/// Plays the request, resolves server chance, appends the events and moves the snapshot forward.
+async fn advance<G: Game>(
+    conn: &mut AsyncPgConnection,
+    row: &MatchRow,
+    accepted: Accepted,
+    write: Write,
+) -> Result<Played, Problem> {
+    let mut state: G::State = stored("state", &row.state)?;
+    let input: GameInput<G> = match accepted.seat {
+        Some(seat) => Input::Move {
+            seat,
+            mv: parse_for_match("move", &accepted.payload)?,
+        },
+        None => Input::Chance(parse_for_match("chance", &accepted.payload)?),
+    };
+    let first_events = referee::play_input::<G>(&mut state, &input)?;
+    // The parsed input is what is stored, not the raw text: serde ignores unknown fields of unit
+    // variants (`{"type": "draw", "x": …}`), and jsonb cannot hold what they may carry (`\u0000`).
+    let payload = match &input {
+        Input::Move { mv, .. } => referee::to_json(mv),
+        Input::Chance(outcome) => referee::to_json(outcome),
+    };
+    let mut plies = vec![(accepted.seat, payload, first_events)];
+    if let Some(seed) = seed_of(row)? {
+        let next_ply = row.version as u64 + 2;
+        for (outcome, events) in referee::resolve_from_seed::<G>(&mut state, &seed, next_ply) {
+            plies.push((None, referee::to_json(&outcome), events));
+        }
+    }
+
+    let now = Utc::now();
+    let over = G::is_over(&state);
+    let viewer = if over { Viewer::Full } else { accepted.viewer };
+    let version = row.version + plies.len() as i64;
+    let reply = MoveReply {
+        version,
+        status: MatchStatus::of_over(over),
+        to_act: G::to_act(&state),
+        chance_pending: G::chance_pending(&state),
+        entries: plies
+            .iter()
+            .enumerate()
+            .map(|(i, (seat, payload, events))| {
+                log_entry::<G>(
+                    row.version + 1 + i as i64,
+                    *seat,
+                    payload,
+                    events,
+                    viewer,
+                    now,
+                )
+            })
+            .collect(),
+        view: referee::to_json(&G::view(&state, viewer)),
+    };
+
+    let mut rows: Vec<EventRow> = plies
+        .into_iter()
+        .enumerate()
+        .map(|(i, (seat, payload, _))| {
+            event_row(row.id, row.version + 1 + i as i64, seat, payload, now)
+        })
+        .collect();
+    // The answer is kept only where a retry may ask for it again: most moves carry no key, and
+    // writing every reply would multiply what each move writes.
+    if accepted.idempotency_key.is_some() {
+        rows[0].idempotency_key = accepted.idempotency_key;
+        rows[0].request_hash = Some(accepted.request_hash);
+        rows[0].response = Some(referee::to_json(&reply));
+    }
+    let state_json = referee::to_json(&state);
+    if write == Write::IfCurrent {
+        if over {
+            return Ok(Played::NeedsLock);
+        }
+        let stored = q::advance_if_current(conn, row, version, &state_json, &rows, now).await?;
+        return Ok(if stored {
+            Played::Done(reply)
+        } else {
+            Played::Raced
+        });
+    }
+    q::append_events(conn, &rows).await?;
+    if over {
+        let score = score_of::<G>(&state);
+        let result = referee::to_json(&score);
+        let seat_results = SeatResult::of(&score.standings, &G::highlights(&state));
+        let finished = Finished {
+            result: &result,
+            lowest_wins: score.standings.order == Order::LowestWins,
+            seats: &seat_results,
+        };
+        q::advance(conn, row, version, &state_json, Some(finished), now).await?;
+    } else {
+        q::advance(conn, row, version, &state_json, None, now).await?;
+    }
+    Ok(Played::Done(reply))
+}

@@ -1,0 +1,251 @@
+//! What the match endpoints take and answer: request bodies, replies and the list's query.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::games::{GameKind, Seat, Standings, Viewer};
+use crate::records::{MatchKind, MatchStatus, NewSeat, RandomnessMode, SeatInfo};
+use crate::referee::ScoreReply;
+
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "game": "lucky-jack",
+    "seats": [{"name": "Ann"}, {"name": "Ben"}, {"name": "Cleo"}],
+    "options": {"rounds": 3},
+    "randomness": "server"
+}))]
+pub struct CreateMatch {
+    pub game: GameKind,
+    /// One entry per seat, clockwise from seat 0 (as many as the game seats: see the catalogue).
+    #[schema(min_items = 2, max_items = 8)]
+    pub seats: Vec<NewSeat>,
+    /// The game's options (see the catalogue); omitted fields take their defaults.
+    #[schema(value_type = Option<crate::games::any::AnyOptions>)]
+    pub options: Option<Value>,
+    #[serde(default)]
+    pub randomness: RandomnessMode,
+}
+
+/// A match as one viewer may see it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct MatchDetail {
+    pub id: Uuid,
+    pub game: GameKind,
+    pub rules_version: String,
+    pub randomness: RandomnessMode,
+    pub status: MatchStatus,
+    /// Number of events in the log; send it back as `expected_version`.
+    pub version: i64,
+    #[schema(value_type = crate::games::any::AnyOptions)]
+    pub options: Value,
+    pub seats: Vec<SeatInfo>,
+    /// Whose eyes `view` is for: the token's seat, the owner (full), or a spectator. Once the
+    /// match is over everything is public.
+    pub viewer: Viewer,
+    pub to_act: Vec<Seat>,
+    pub chance_pending: bool,
+    /// The game's view of the state for `viewer` (its schema is the game's `View`).
+    #[schema(value_type = crate::games::any::AnyView)]
+    pub view: Value,
+    pub standings: Standings,
+    /// SHA-256 of the seed (server randomness), published from the start.
+    pub seed_sha256: Option<String>,
+    /// The seed itself, revealed once the match is over.
+    pub seed: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub finished_at: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct SeatToken {
+    pub seat: Seat,
+    pub name: String,
+    /// Send as `Authorization: Bearer <token>` to move for this seat. Shown only once.
+    pub token: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct CreatedMatch {
+    /// Full view, chance reports, moves for any seat, export before the end. Shown only once.
+    pub owner_token: String,
+    pub seat_tokens: Vec<SeatToken>,
+    #[serde(rename = "match")]
+    pub detail: MatchDetail,
+}
+
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"expected_version": 1, "move": {"type": "discard", "card": "bell"}}))]
+pub struct SubmitMove {
+    /// The match version the client last saw; a different current version is a 409.
+    pub expected_version: Option<i64>,
+    /// The seat to move for: implied by a seat token, required with the owner token.
+    pub seat: Option<Seat>,
+    /// The game's move (its schema is the game's `Move`).
+    #[serde(rename = "move")]
+    #[schema(value_type = crate::games::any::AnyMove)]
+    pub mv: Value,
+}
+
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"expected_version": 3, "outcome": {"kind": "draw", "cards": ["bell", "lemon"]}}))]
+pub struct SubmitChance {
+    pub expected_version: Option<i64>,
+    /// What happened at the table (its schema is the game's `Chance`).
+    #[schema(value_type = crate::games::any::AnyChance)]
+    pub outcome: Value,
+}
+
+/// One ply of the log as a viewer may see it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct LogEntry {
+    pub ply: i64,
+    /// The seat that moved; absent for chance (a deal, a draw, a roll).
+    pub seat: Option<Seat>,
+    /// The move as submitted: shown to its seat and to the owner.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<crate::games::any::AnyMove>)]
+    pub mv: Option<Value>,
+    /// The chance outcome: shown to the owner only (it holds hidden cards).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<crate::games::any::AnyChance>)]
+    pub chance: Option<Value>,
+    /// What happened, with cards the viewer may not see left out.
+    #[schema(value_type = Vec<crate::games::any::AnyEvent>)]
+    pub events: Vec<Value>,
+    pub at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct MoveReply {
+    pub version: i64,
+    pub status: MatchStatus,
+    pub to_act: Vec<Seat>,
+    pub chance_pending: bool,
+    /// The plies this request added: the move, then any chance it triggered.
+    pub entries: Vec<LogEntry>,
+    /// The state after the move, for the submitter.
+    #[schema(value_type = crate::games::any::AnyView)]
+    pub view: Value,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct MatchLog {
+    pub version: i64,
+    pub entries: Vec<LogEntry>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PlyView {
+    pub ply: i64,
+    pub to_act: Vec<Seat>,
+    pub chance_pending: bool,
+    pub over: bool,
+    #[schema(value_type = crate::games::any::AnyView)]
+    pub view: Value,
+    pub standings: Standings,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct MatchResult {
+    pub status: MatchStatus,
+    pub seats: Vec<SeatInfo>,
+    /// Names of the winners (several on a shared win); empty while the match is in progress.
+    pub winners: Vec<String>,
+    #[serde(flatten)]
+    pub score: ScoreReply,
+}
+
+/// One log input as exported: a seat's move or a chance outcome.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExportedInput {
+    pub ply: i64,
+    pub seat: Option<Seat>,
+    #[serde(rename = "move", default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<crate::games::any::AnyMove>)]
+    pub mv: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<crate::games::any::AnyChance>)]
+    pub chance: Option<Value>,
+}
+
+/// Everything needed to replay a match and check it: rules version, options, players, the whole
+/// log and, once over, the seed whose hash was published at creation.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct MatchExport {
+    /// Always `referee.match/1`.
+    pub format: String,
+    pub id: Uuid,
+    pub game: GameKind,
+    pub rules_version: String,
+    #[schema(value_type = crate::games::any::AnyOptions)]
+    pub options: Value,
+    /// Player names by seat.
+    pub players: Vec<String>,
+    pub randomness: RandomnessMode,
+    pub seed_sha256: Option<String>,
+    pub seed: Option<String>,
+    pub status: MatchStatus,
+    pub version: i64,
+    pub log: Vec<ExportedInput>,
+    pub result: Option<ScoreReply>,
+    pub created_at: DateTime<Utc>,
+    pub finished_at: Option<DateTime<Utc>>,
+}
+
+/// A row of the match list.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct MatchSummary {
+    pub id: Uuid,
+    pub kind: MatchKind,
+    pub game: GameKind,
+    pub status: MatchStatus,
+    pub version: i64,
+    pub players: Vec<String>,
+    pub winners: Vec<String>,
+    pub created_at: DateTime<Utc>,
+    pub finished_at: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct MatchPage {
+    pub items: Vec<MatchSummary>,
+    /// How many matches the filters select in all pages.
+    pub total: i64,
+    /// Pass as `cursor` for the next (older) page; absent on the last page.
+    pub next_cursor: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ListQuery {
+    /// Only hosted matches or only score sheets (default: both).
+    pub kind: Option<MatchKind>,
+    /// Only this game (its slug, e.g. `lucky-jack`).
+    pub game: Option<GameKind>,
+    /// Only matches with a seat of this name (case-insensitive).
+    #[param(pattern = "^[^\\u0000]*$")]
+    pub player: Option<String>,
+    /// Only matches this player (case-insensitive) won or shared the win of.
+    #[param(pattern = "^[^\\u0000]*$")]
+    pub winner: Option<String>,
+    pub status: Option<MatchStatus>,
+    /// Only matches created at or after this instant (RFC 3339).
+    pub from: Option<DateTime<Utc>>,
+    /// Only matches created before this instant (RFC 3339).
+    pub to: Option<DateTime<Utc>>,
+    /// Page size, 1 to 100 (default 20).
+    #[param(minimum = 1, maximum = 100)]
+    pub limit: Option<i64>,
+    /// `next_cursor` of the previous page.
+    #[param(pattern = "^[0-9]{1,16}-[0-9a-f]{32}$")]
+    pub cursor: Option<String>,
+}
