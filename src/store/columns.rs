@@ -3,7 +3,6 @@
 //! some default.
 
 use std::fmt;
-use std::ops::Deref;
 
 use diesel::deserialize::{self, FromSql};
 use diesel::pg::{Pg, PgValue};
@@ -30,12 +29,6 @@ macro_rules! text_column {
         impl FromSql<Text, Pg> for $name {
             fn from_sql(value: PgValue<'_>) -> deserialize::Result<Self> {
                 read_name(value, $what)
-            }
-        }
-
-        impl PartialEq<&str> for $name {
-            fn eq(&self, name: &&str) -> bool {
-                StoredName::as_str(*self) == *name
             }
         }
     )+};
@@ -66,15 +59,6 @@ impl GameColumn {
 impl From<GameKind> for GameColumn {
     fn from(kind: GameKind) -> Self {
         GameColumn(kind)
-    }
-}
-
-/// Reads as the stored slug, so code written against the former text column
-/// (`GameKind::from_slug(&row.game)`) keeps working.
-impl Deref for GameColumn {
-    type Target = str;
-    fn deref(&self) -> &str {
-        self.0.slug()
     }
 }
 

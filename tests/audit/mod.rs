@@ -2,6 +2,7 @@
 //! equals the replay of its log.
 
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use referee::records::{MatchKind, MatchStatus};
 
 /// Checks every stored match: its snapshot equals the replay of its log from setup, and its
 /// version is the length of its log.
@@ -20,8 +21,8 @@ pub async fn audit_snapshots(database_url: &str) {
     for id in ids {
         let row = q::find(&mut conn, id).await.unwrap().unwrap();
         let players = q::seats(&mut conn, id).await.unwrap().len();
-        let kind = referee::games::GameKind::from_slug(&row.game).unwrap();
-        if row.kind == "sheet" {
+        let kind = row.game.kind();
+        if row.kind == MatchKind::Sheet {
             audit_sheet(&mut conn, &row, players, kind).await;
             continue;
         }
@@ -46,7 +47,7 @@ pub async fn audit_snapshots(database_url: &str) {
             let (state, _) = replay::<G>(options, players, &inputs, None)
                 .unwrap_or_else(|(ply, e)| panic!("match {id} fails to replay at ply {ply}: {e}"));
             assert_eq!(serde_json::to_value(&state).unwrap(), row.state, "match {id}: snapshot = replay");
-            assert_eq!(G::is_over(&state), row.status == "finished");
+            assert_eq!(G::is_over(&state), row.status == MatchStatus::Finished);
         });
     }
 }
@@ -88,6 +89,6 @@ async fn audit_sheet(
         let rounds: Vec<serde_json::Value> =
             tallied.rounds.iter().map(|r| serde_json::to_value(r).unwrap()).collect();
         assert_eq!(row.state["rounds"], serde_json::Value::from(rounds), "sheet {}", row.id);
-        assert_eq!(tallied.over, row.status == "finished");
+        assert_eq!(tallied.over, row.status == MatchStatus::Finished);
     });
 }
