@@ -277,7 +277,7 @@ struct Game {
 
 impl Game {
     async fn create(connection: &mut Connection, tally: &mut Tally) -> Result<Self> {
-        // A generous turn cap only as a safety net: random play ends rounds long before it.
+        // The engine benches' turn cap: random play ends most rounds earlier, by a jackpot.
         let body = json!({"game": "lucky-jack", "seats": [{"name": "Ann"}, {"name": "Ben"}],
                           "options": {"max_turns_per_round": 500}});
         let created: Created = connection
