@@ -9,8 +9,8 @@
 //! - `echo`: POSTs that body to the baseline server, on the check's own path and headers;
 //! - `check`: POSTs it to `/v1/games/lucky-jack/check` (stateless: parse, referee, answer);
 //! - `moves`: each worker hosts Lucky Jack matches (server randomness) and plays moves picked at
-//!   random from the acting seat's `legal_moves`, so rounds end by jackpots and discards and
-//!   matches end and are replaced. The reply's view lists the submitter's next legal moves; when
+//!   random from the acting seat's `legal_moves`, so players discard as well as keep, rounds
+//!   end by jackpots and matches end and are replaced. The reply's view lists the submitter's next legal moves; when
 //!   another seat acts next, that seat reads its view first (`GET`, untimed, counted as `reads`).
 //!   Only the move submissions are timed. `stored_expected` is what the database must now hold
 //!   more than before: every acknowledged move, the chance plies it triggered, and the deal
@@ -277,7 +277,7 @@ struct Game {
 
 impl Game {
     async fn create(connection: &mut Connection, tally: &mut Tally) -> Result<Self> {
-        // The engine benches' turn cap: random play ends most rounds earlier, by a jackpot.
+        // The engine benches' turn cap: random play ends many rounds earlier, by a jackpot.
         let body = json!({"game": "lucky-jack", "seats": [{"name": "Ann"}, {"name": "Ben"}],
                           "options": {"max_turns_per_round": 500}});
         let created: Created = connection
