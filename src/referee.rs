@@ -277,7 +277,7 @@ pub fn untrusted_state<G: Game>(value: Value) -> Result<G::State, RefereeError> 
 }
 
 fn check_seat<G: Game>(state: &G::State, seat: Seat) -> Result<(), RefereeError> {
-    let players = G::standings(state).totals.len();
+    let players = G::players(state);
     if seat >= players {
         return Err(RefereeError::UnknownSeat { seat, players });
     }

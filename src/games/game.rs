@@ -170,6 +170,9 @@ pub trait Game {
 
     fn is_over(state: &Self::State) -> bool;
 
+    /// The number of seats at the table: cheap, unlike counting [`Game::standings`], which scores.
+    fn players(state: &Self::State) -> usize;
+
     fn score(state: &Self::State) -> Self::Score;
 
     /// Totals, ranks and winners (winners are final only once the game is over).

@@ -184,6 +184,10 @@ impl Game for LuckPlus {
         }
     }
 
+    fn players(state: &State) -> usize {
+        state.players
+    }
+
     fn standings(state: &State) -> Standings {
         Standings::rank(
             totals(state.players, &state.results),

@@ -175,6 +175,10 @@ impl Game for LuckyDice {
         }
     }
 
+    fn players(state: &State) -> usize {
+        state.players
+    }
+
     fn standings(state: &State) -> Standings {
         Standings::rank(totals(state), Order::HighestWins, Self::is_over(state))
     }

@@ -174,6 +174,10 @@ impl Game for LuckyJack {
         }
     }
 
+    fn players(state: &State) -> usize {
+        state.players
+    }
+
     fn standings(state: &State) -> Standings {
         Standings::rank(totals(state), Order::HighestWins, Self::is_over(state))
     }

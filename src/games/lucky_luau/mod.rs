@@ -147,6 +147,10 @@ impl Game for LuckyLuau {
         score(state)
     }
 
+    fn players(state: &State) -> usize {
+        state.players
+    }
+
     fn standings(state: &State) -> Standings {
         scoring::rank(&score(state).seats, Self::is_over(state))
     }
