@@ -331,7 +331,7 @@ pub fn check_tally(
     let mut seen = vec![false; players];
     for o in &tally.out {
         if o.seat >= players {
-            return Err(LuckPlusViolation::NoSuchSeat {
+            return Err(LuckPlusViolation::UnknownSeat {
                 seat: o.seat,
                 players,
             });

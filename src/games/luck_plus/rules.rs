@@ -204,7 +204,7 @@ fn common_checks(state: &State, seat: Seat) -> Result<(), LuckPlusViolation> {
         });
     }
     if seat >= state.players {
-        return Err(V::NoSuchSeat {
+        return Err(V::UnknownSeat {
             seat,
             players: state.players,
         });

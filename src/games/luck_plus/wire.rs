@@ -763,7 +763,7 @@ pub enum LuckPlusViolation {
     },
     /// The seat does not exist.
     #[error("seat {seat} does not exist with {players} players")]
-    NoSuchSeat {
+    UnknownSeat {
         /// The seat named.
         seat: Seat,
         /// Seats at the table.
@@ -981,53 +981,4 @@ pub enum LuckPlusViolation {
     },
 }
 
-impl crate::games::Violation for LuckPlusViolation {
-    fn code(&self) -> &'static str {
-        use LuckPlusViolation::*;
-        match self {
-            GameOver => "game_over",
-            ChancePending { .. } => "chance_pending",
-            NoSuchSeat { .. } => "no_such_seat",
-            NotYourTurn { .. } => "not_your_turn",
-            CardNotInHand { .. } => "card_not_in_hand",
-            EmptyPlay => "empty_play",
-            GroupSize { .. } => "group_size",
-            LuckPlusInGroup => "luck_plus_in_group",
-            NoMatch { .. } => "no_match",
-            NoDice => "no_dice",
-            DiceAlreadyUsed { .. } => "dice_already_used",
-            StopNotLast => "stop_not_last",
-            DoublesNeedDoublesRoll { .. } => "doubles_need_doubles_roll",
-            SingleDieNotAllowed { .. } => "single_die_not_allowed",
-            MustRoll => "must_roll",
-            MustMatchOrDraw => "must_match_or_draw",
-            NoDrawBeforeRoll => "no_draw_before_roll",
-            FirstTurnMustRoll => "first_turn_must_roll",
-            ForcedBonusPending => "forced_bonus_pending",
-            NoBonusOwed => "no_bonus_owed",
-            BonusRequired => "bonus_required",
-            BonusNotSameNumber { .. } => "bonus_not_same_number",
-            DrawnCardPending { .. } => "drawn_card_pending",
-            NoDrawnCard => "no_drawn_card",
-            NotTransferable { .. } => "not_transferable",
-            TransferOnlyWhenDrawn { .. } => "transfer_only_when_drawn",
-            TransferMustGoLeft { .. } => "transfer_must_go_left",
-            TransferTargetInvalid { .. } => "transfer_target_invalid",
-            ExtraNotAllowed => "extra_not_allowed",
-            ExtraNotSameNumber { .. } => "extra_not_same_number",
-            NoChancePending => "no_chance_pending",
-            UnexpectedChanceKind { .. } => "unexpected_chance_kind",
-            WrongHandCount { .. } => "wrong_hand_count",
-            WrongCardCount { .. } => "wrong_card_count",
-            CardNotInPile { .. } => "card_not_in_pile",
-            BadFlips => "bad_flips",
-            BadDie { .. } => "bad_die",
-            NoOneOut => "no_one_out",
-            SeatOutTwice { .. } => "seat_out_twice",
-            SeveralOut => "several_out",
-            OutHandNotEmpty { .. } => "out_hand_not_empty",
-            EmptyHandNotOut { .. } => "empty_hand_not_out",
-            CardsNotInDeck { .. } => "cards_not_in_deck",
-        }
-    }
-}
+impl crate::games::Violation for LuckPlusViolation {}

@@ -56,7 +56,7 @@ fn common_checks(state: &State, seat: Seat) -> Result<(), LuckyDiceViolation> {
         });
     }
     if seat >= state.players {
-        return Err(V::NoSuchSeat {
+        return Err(V::UnknownSeat {
             seat,
             players: state.players,
         });

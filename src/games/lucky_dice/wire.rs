@@ -503,7 +503,7 @@ pub enum LuckyDiceViolation {
     GameOver,
     /// The seat does not exist.
     #[error("seat {seat} does not exist with {players} players")]
-    NoSuchSeat {
+    UnknownSeat {
         /// The seat named.
         seat: Seat,
         /// Seats at the table.
@@ -622,33 +622,6 @@ pub enum LuckyDiceViolation {
 }
 
 impl crate::games::Violation for LuckyDiceViolation {
-    fn code(&self) -> &'static str {
-        use LuckyDiceViolation::*;
-        match self {
-            GameOver => "game_over",
-            NoSuchSeat { .. } => "no_such_seat",
-            ChancePending { .. } => "chance_pending",
-            WrongDiceCount { .. } => "wrong_dice_count",
-            DiceCountRequired => "dice_count_required",
-            NoDice { .. } => "no_dice",
-            StopPhase { .. } => "stop_phase",
-            NotInStopPhase => "not_in_stop_phase",
-            StopCallerCannotRoll => "stop_caller_cannot_roll",
-            ExtraRollsExhausted { .. } => "extra_rolls_exhausted",
-            ExtraRollsDeclined => "extra_rolls_declined",
-            StopNotEmpty { .. } => "stop_not_empty",
-            AutomaticStop => "automatic_stop",
-            NoChancePending => "no_chance_pending",
-            UnexpectedChanceKind { .. } => "unexpected_chance_kind",
-            WrongCoasterCount { .. } => "wrong_coaster_count",
-            CoasterNotInPile { .. } => "coaster_not_in_pile",
-            WrongFaceCount { .. } => "wrong_face_count",
-            NoRoundWinner => "no_round_winner",
-            DuplicateSeat { .. } => "duplicate_seat",
-            TooManyWinners { .. } => "too_many_winners",
-        }
-    }
-
     /// A roll against a dice count or a phase that changed since the client looked.
     fn is_stale(&self) -> bool {
         matches!(

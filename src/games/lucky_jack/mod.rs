@@ -205,7 +205,7 @@ impl Game for LuckyJack {
             },
             Some(jackpot) => {
                 if jackpot.seat >= players {
-                    return Err(LuckyJackViolation::NoSuchSeat {
+                    return Err(LuckyJackViolation::UnknownSeat {
                         seat: jackpot.seat,
                         players,
                     });

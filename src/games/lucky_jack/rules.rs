@@ -49,7 +49,7 @@ fn common_checks(state: &State, seat: Seat) -> Result<(), LuckyJackViolation> {
         });
     }
     if seat >= state.players {
-        return Err(V::NoSuchSeat {
+        return Err(V::UnknownSeat {
             seat,
             players: state.players,
         });

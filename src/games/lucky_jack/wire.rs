@@ -578,7 +578,7 @@ pub enum LuckyJackViolation {
     },
     /// The seat does not exist.
     #[error("seat {seat} does not exist with {players} players")]
-    NoSuchSeat {
+    UnknownSeat {
         /// The seat named.
         seat: Seat,
         /// Seats at the table.
@@ -675,29 +675,4 @@ pub enum LuckyJackViolation {
     },
 }
 
-impl crate::games::Violation for LuckyJackViolation {
-    fn code(&self) -> &'static str {
-        use LuckyJackViolation::*;
-        match self {
-            GameOver => "game_over",
-            ChancePending { .. } => "chance_pending",
-            InvalidJackpotSize { .. } => "invalid_jackpot_size",
-            NoSuchSeat { .. } => "no_such_seat",
-            NotYourTurn { .. } => "not_your_turn",
-            CardNotInHand { .. } => "card_not_in_hand",
-            HandMinimum { .. } => "hand_minimum",
-            MustKeepDrawn { .. } => "must_keep_drawn",
-            DrawnCardPending => "drawn_card_pending",
-            NoPendingDraw => "no_pending_draw",
-            NothingToTake => "nothing_to_take",
-            NotNextPlayer { .. } => "not_next_player",
-            TakeTooLate => "take_too_late",
-            NotAJackpot { .. } => "not_a_jackpot",
-            NoChancePending => "no_chance_pending",
-            UnexpectedChanceKind { .. } => "unexpected_chance_kind",
-            WrongHandCount { .. } => "wrong_hand_count",
-            WrongCardCount { .. } => "wrong_card_count",
-            CardNotInPile { .. } => "card_not_in_pile",
-        }
-    }
-}
+impl crate::games::Violation for LuckyJackViolation {}

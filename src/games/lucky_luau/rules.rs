@@ -10,7 +10,7 @@ pub(super) fn declared_of(player: &Player) -> Vec<Option<Colour>> {
 
 fn common_checks(state: &State, seat: Seat) -> Result<(), LuckyLuauViolation> {
     if seat >= state.players {
-        return Err(V::NoSuchSeat {
+        return Err(V::UnknownSeat {
             seat,
             players: state.players,
         });

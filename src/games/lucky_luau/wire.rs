@@ -534,7 +534,7 @@ pub enum LuckyLuauViolation {
     },
     /// The seat does not exist.
     #[error("seat {seat} does not exist with {players} players")]
-    NoSuchSeat {
+    UnknownSeat {
         /// The seat named.
         seat: Seat,
         /// Seats at the table.
@@ -692,37 +692,4 @@ pub enum Tool {
     Spacer,
 }
 
-impl crate::games::Violation for LuckyLuauViolation {
-    fn code(&self) -> &'static str {
-        use LuckyLuauViolation::*;
-        match self {
-            GameOver => "game_over",
-            ChancePending { .. } => "chance_pending",
-            NoSuchSeat { .. } => "no_such_seat",
-            NotYourTurn { .. } => "not_your_turn",
-            DrawnCardPending => "drawn_card_pending",
-            NoDrawnCard => "no_drawn_card",
-            CardNotAvailable { .. } => "card_not_available",
-            PileEmpty => "pile_empty",
-            CannotTossFaceUp => "cannot_toss_face_up",
-            NotASpacer { .. } => "not_a_spacer",
-            ToolAlreadyUsed { .. } => "tool_already_used",
-            ToolNotDuringDraw => "tool_not_during_draw",
-            ToolNotInEndPhase => "tool_not_in_end_phase",
-            NoSuchSlot { .. } => "no_such_slot",
-            EndPhase => "end_phase",
-            NotEndPhase => "not_end_phase",
-            AlreadyFinished { .. } => "already_finished",
-            WrongGuestCount { .. } => "wrong_guest_count",
-            GuestBonusOutOfRange { .. } => "guest_bonus_out_of_range",
-            WrongRainbowCount { .. } => "wrong_rainbow_count",
-            RainbowColourNotAdjacent { .. } => "rainbow_colour_not_adjacent",
-            NoChancePending => "no_chance_pending",
-            CardNotInPile { .. } => "card_not_in_pile",
-            WrongLeiCount { .. } => "wrong_lei_count",
-            UnknownCardWord { .. } => "unknown_card_word",
-            TooManyCards { .. } => "too_many_cards",
-            ToolUsedTwice { .. } => "tool_used_twice",
-        }
-    }
-}
+impl crate::games::Violation for LuckyLuauViolation {}

@@ -87,7 +87,7 @@ fn common_checks(state: &State, seat: Seat) -> Result<(), PlusMinusViolation> {
         });
     }
     if seat >= state.players {
-        return Err(V::NoSuchSeat {
+        return Err(V::UnknownSeat {
             seat,
             players: state.players,
         });
@@ -183,7 +183,7 @@ fn validate_play(
         (Card::King, Some([a, b])) => {
             for &t in [a, b] {
                 if t >= state.players {
-                    return Err(V::NoSuchSeat {
+                    return Err(V::UnknownSeat {
                         seat: t,
                         players: state.players,
                     });

@@ -587,7 +587,7 @@ pub enum PlusMinusViolation {
     },
     /// The seat does not exist.
     #[error("seat {seat} does not exist with {players} players")]
-    NoSuchSeat {
+    UnknownSeat {
         /// The seat named.
         seat: Seat,
         /// Seats at the table.
@@ -748,40 +748,4 @@ pub enum PlusMinusViolation {
     },
 }
 
-impl crate::games::Violation for PlusMinusViolation {
-    fn code(&self) -> &'static str {
-        use PlusMinusViolation::*;
-        match self {
-            GameOver => "game_over",
-            RoundOver { .. } => "round_over",
-            ChancePending { .. } => "chance_pending",
-            NoSuchSeat { .. } => "no_such_seat",
-            NotYourTurn { .. } => "not_your_turn",
-            CardNotInHand { .. } => "card_not_in_hand",
-            UnknownStack { .. } => "unknown_stack",
-            EmptyStack { .. } => "empty_stack",
-            NotAdjacentRank { .. } => "not_adjacent_rank",
-            MustPlay { .. } => "must_play",
-            SwapRequired => "swap_required",
-            SwapSameStack { .. } => "swap_same_stack",
-            SwapNotAllowed { .. } => "swap_not_allowed",
-            KingTargetsRequired => "king_targets_required",
-            KingTargetSelf { .. } => "king_target_self",
-            KingTargetsNotDistinct { .. } => "king_targets_not_distinct",
-            KingTargetsNotAllowed { .. } => "king_targets_not_allowed",
-            MustPass => "must_pass",
-            PassBeforePlay { .. } => "pass_before_play",
-            NothingToForfeit => "nothing_to_forfeit",
-            ChooseFaceUpFirst => "choose_face_up_first",
-            NotChoosing => "not_choosing",
-            AlreadyChosen { .. } => "already_chosen",
-            NoChancePending => "no_chance_pending",
-            UnexpectedChanceKind { .. } => "unexpected_chance_kind",
-            WrongHandCount { .. } => "wrong_hand_count",
-            WrongCardCount { .. } => "wrong_card_count",
-            CardNotInPile { .. } => "card_not_in_pile",
-            WrongPlayerCount { .. } => "wrong_player_count",
-            TooManyOfRank { .. } => "too_many_of_rank",
-        }
-    }
-}
+impl crate::games::Violation for PlusMinusViolation {}
