@@ -5,7 +5,11 @@
 //! by [`Game::sample_chance`] from a lent [`Randomness`] or reported by a physical table.
 
 mod cards;
-mod wire;
+mod moves;
+mod options;
+mod score;
+mod state;
+mod violation;
 
 #[cfg(test)]
 mod tests;
@@ -14,7 +18,12 @@ pub use cards::{
     first_missing, full_deck, insert_sorted, over_deck, points_of, remove_one, Card, Rank,
     DBL_POINTS, DECK_SIZE, LP_POINTS,
 };
-pub use wire::*;
+pub use moves::*;
+pub use options::*;
+pub use score::*;
+pub use state::*;
+pub use view::*;
+pub use violation::*;
 
 use super::{
     Game, GameKind, Highlights, Inconsistency, OptionsError, Randomness, Seat, Standings, Viewer,
@@ -94,7 +103,7 @@ impl Game for LuckPlus {
     }
 
     fn check_state(state: &State) -> Result<(), Inconsistency> {
-        check::check_state(state)
+        consistency::check_state(state)
     }
 
     fn to_act(state: &State) -> Vec<Seat> {
@@ -368,7 +377,7 @@ fn deal_chance(state: &State) -> PendingChance {
     }
 }
 
-mod check;
+mod consistency;
 mod rules;
 mod view;
 

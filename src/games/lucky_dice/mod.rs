@@ -6,12 +6,23 @@
 //! The module is pure: chance arrives only as [`Chance`] outcomes, sampled by
 //! [`Game::sample_chance`] from a lent [`Randomness`] or reported by a physical table.
 
-mod wire;
+mod dice;
+mod moves;
+mod options;
+mod score;
+mod state;
+mod violation;
 
 #[cfg(test)]
 mod tests;
 
-pub use wire::*;
+pub use dice::*;
+pub use moves::*;
+pub use options::*;
+pub use score::*;
+pub use state::*;
+pub use view::*;
+pub use violation::*;
 
 use super::{
     Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat, Standings,
@@ -112,7 +123,7 @@ impl Game for LuckyDice {
     }
 
     fn check_state(state: &State) -> Result<(), Inconsistency> {
-        check::check_state(state)
+        consistency::check_state(state)
     }
 
     fn to_act(state: &State) -> Vec<Seat> {
@@ -342,7 +353,7 @@ pub fn destination(
     }
 }
 
-mod check;
+mod consistency;
 mod rules;
 mod view;
 

@@ -5,13 +5,22 @@
 //! lent [`Randomness`] or reported by a physical table.
 
 mod cards;
-mod wire;
+mod moves;
+mod options;
+mod score;
+mod state;
+mod violation;
 
 #[cfg(test)]
 mod tests;
 
 pub use cards::{Counts, Symbol, COPIES, DECK_SIZE};
-pub use wire::*;
+pub use moves::*;
+pub use options::*;
+pub use score::*;
+pub use state::*;
+pub use view::*;
+pub use violation::*;
 
 use super::{
     Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat, Standings,
@@ -98,7 +107,7 @@ impl Game for LuckyJack {
     }
 
     fn check_state(state: &State) -> Result<(), Inconsistency> {
-        check::check_state(state)
+        consistency::check_state(state)
     }
 
     fn to_act(state: &State) -> Vec<Seat> {
@@ -326,6 +335,6 @@ fn deal_chance(state: &State) -> PendingChance {
     }
 }
 
-mod check;
+mod consistency;
 mod rules;
 mod view;

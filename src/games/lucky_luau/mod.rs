@@ -5,18 +5,27 @@
 //! sampled by [`Game::sample_chance`] from a lent [`Randomness`] or reported by a physical table.
 
 mod cards;
-mod check;
+mod consistency;
+mod moves;
+mod options;
 mod rules;
+mod score;
 pub mod scoring;
+mod state;
 mod view;
-mod wire;
+mod violation;
 pub mod words;
 
 #[cfg(test)]
 mod tests;
 
 pub use cards::{Card, Colour, Counts, Slot, PILE_SIZE};
-pub use wire::*;
+pub use moves::*;
+pub use options::*;
+pub use score::*;
+pub use state::*;
+pub use view::*;
+pub use violation::*;
 
 use super::{
     Game, GameKind, Highlights, Inconsistency, OptionsError, Randomness, Seat, Standings, Viewer,
@@ -98,7 +107,7 @@ impl Game for LuckyLuau {
     }
 
     fn check_state(state: &State) -> Result<(), Inconsistency> {
-        check::check_state(state)
+        consistency::check_state(state)
     }
 
     fn to_act(state: &State) -> Vec<Seat> {

@@ -1,4 +1,6 @@
-//! Consistency checks for client-supplied states.
+//! Consistency checks for client-supplied states: could this state have arisen from play (cards
+//! conserved, seats and phase agreeing)? Not to be confused with the `/check` endpoint, which asks
+//! whether a move is legal ([`Game::validate`](crate::games::Game::validate)).
 
 use super::rules::is_out;
 use super::*;
