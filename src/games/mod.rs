@@ -12,6 +12,7 @@
 
 pub mod chance;
 mod game;
+pub mod kit;
 pub mod standings;
 
 pub mod luck_plus;

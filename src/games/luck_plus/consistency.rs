@@ -9,10 +9,6 @@ fn bad(code: &'static str, detail: impl Into<String>) -> Result<(), Inconsistenc
     Err(Inconsistency::new(code, detail))
 }
 
-fn sorted(cards: &[Card]) -> bool {
-    cards.windows(2).all(|w| w[0] <= w[1])
-}
-
 pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
     let n = state.players;
     if !(LuckPlus::MIN_PLAYERS..=LuckPlus::MAX_PLAYERS).contains(&n) {
@@ -53,14 +49,14 @@ pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
 
 fn check_conservation(state: &State) -> Result<(), Inconsistency> {
     for (seat, hand) in state.hands.iter().enumerate() {
-        if !sorted(hand) {
+        if !hand.is_sorted() {
             return bad(
                 "hand_not_sorted",
                 format!("seat {seat}'s hand is not sorted"),
             );
         }
     }
-    if !sorted(&state.draw_pile) {
+    if !state.draw_pile.is_sorted() {
         return bad("pile_not_sorted", "the draw pile multiset is not sorted");
     }
     if state.draw_bottom.iter().any(|&c| c != Card::Lp) {

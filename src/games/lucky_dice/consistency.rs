@@ -56,7 +56,7 @@ fn check_dice(state: &State) -> Result<(), Inconsistency> {
 
 /// Pile + face-up + face-down coasters = the coaster set, as multisets.
 fn check_coasters(state: &State) -> Result<(), Inconsistency> {
-    if state.pile.windows(2).any(|w| w[0] > w[1]) {
+    if !state.pile.is_sorted() {
         return bad("pile_not_sorted", "the pile is a sorted multiset");
     }
     let mut all: Vec<Coaster> = state.pile.clone();

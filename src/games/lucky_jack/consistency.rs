@@ -46,7 +46,7 @@ pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
     }
     check_conservation(state)?;
     for (seat, hand) in state.hands.iter().enumerate() {
-        if hand.windows(2).any(|w| w[0] > w[1]) {
+        if !hand.is_sorted() {
             return bad(
                 "hand_not_sorted",
                 format!("seat {seat}'s hand is not sorted"),

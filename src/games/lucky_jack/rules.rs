@@ -1,6 +1,7 @@
 //! Move legality and effects, chance resolution, turn and round flow.
 
 use super::*;
+use crate::games::kit::hand::insert_sorted;
 use LuckyJackViolation as V;
 
 impl Chance {
@@ -157,11 +158,6 @@ pub(super) fn legal_moves(state: &State, seat: Seat) -> Vec<Move> {
 
 fn next_seat(state: &State, seat: Seat) -> Seat {
     (seat + 1) % state.players
-}
-
-fn insert_sorted(hand: &mut Vec<Symbol>, card: Symbol) {
-    let at = hand.partition_point(|&c| c <= card);
-    hand.insert(at, card);
 }
 
 pub(super) fn apply(state: &mut State, seat: Seat, mv: &Move) -> Vec<Event> {

@@ -8,10 +8,6 @@ fn bad(code: &'static str, detail: impl Into<String>) -> Result<(), Inconsistenc
     Err(Inconsistency::new(code, detail))
 }
 
-fn is_sorted(cards: &[Card]) -> bool {
-    cards.windows(2).all(|w| w[0] <= w[1])
-}
-
 pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
     let n = state.players;
     if !(PlusMinus::MIN_PLAYERS..=PlusMinus::MAX_PLAYERS).contains(&n) {
@@ -58,10 +54,10 @@ pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
             ),
         );
     }
-    if let Some(seat) = state.hands.iter().position(|h| !is_sorted(h)) {
+    if let Some(seat) = state.hands.iter().position(|h| !h.is_sorted()) {
         return bad("not_sorted", format!("seat {seat}'s hand is not sorted"));
     }
-    if !is_sorted(&state.draw_stack) {
+    if !state.draw_stack.is_sorted() {
         return bad("not_sorted", "the draw stack is not sorted");
     }
     check_conservation(state)?;
