@@ -1374,3 +1374,8 @@ fn highlights_count_each_seats_jackpots_by_symbol_and_size() {
     assert_eq!(seats[2]["jackpots_bell"], 1);
     assert_eq!(seats[2]["four_card_jackpots"], 1);
 }
+
+#[test]
+fn the_symbol_tables_agree() {
+    crate::games::kit::counts::assert_kind_tables::<Symbol>();
+}
