@@ -2,4 +2,5 @@
 //! reported deal or draw must pass. Nothing here names a game.
 
 pub mod counts;
+pub mod deal;
 pub mod hand;

@@ -1,6 +1,7 @@
 //! Move legality and effects, chance resolution, turn and hand flow (RULINGS 1.4–1.8).
 
 use super::*;
+use crate::games::kit::deal;
 use LuckPlusViolation as V;
 
 impl Chance {
@@ -824,28 +825,14 @@ pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), LuckPl
             },
             Chance::Deal { hands, flips },
         ) => {
-            if hands.len() != *expected {
-                return Err(V::WrongHandCount {
-                    expected: *expected,
-                    got: hands.len(),
-                });
-            }
-            if let Some(hand) = hands.iter().find(|h| h.len() != *cards_per_hand) {
-                return Err(V::WrongCardCount {
-                    expected: *cards_per_hand,
-                    got: hand.len(),
-                });
-            }
+            deal::hand_count(*expected, hands.len())?;
+            deal::card_counts(hands, *cards_per_hand)?;
             match flips.split_last() {
                 Some((last, before))
                     if *last != Card::Lp && before.iter().all(|&c| c == Card::Lp) => {}
                 _ => return Err(V::BadFlips),
             }
-            let mut all: Vec<Card> = hands.iter().flatten().copied().collect();
-            all.extend(flips.iter().copied());
-            if let Some(card) = first_missing(pile, &all) {
-                return Err(V::CardNotInPile { card });
-            }
+            deal::dealt_from_pile(&pile[..], hands, flips)?;
         }
         (PendingChance::Roll { .. }, Chance::Roll { dice }) => {
             if let Some(&face) = dice.iter().find(|f| !(1..=6).contains(*f)) {
@@ -853,9 +840,7 @@ pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), LuckPl
             }
         }
         (PendingChance::Draw { pile, .. }, Chance::Draw { card }) => {
-            if pile.binary_search(card).is_err() {
-                return Err(V::CardNotInPile { card: *card });
-            }
+            deal::from_pile(&pile[..], &[*card])?
         }
         _ => unreachable!("kinds were compared above"),
     }

@@ -238,3 +238,5 @@ pub enum LuckPlusViolation {
 }
 
 impl crate::games::Violation for LuckPlusViolation {}
+
+crate::games::kit::deal::mismatch_is_violation!(LuckPlusViolation, Card);

@@ -1,6 +1,7 @@
 //! Move legality and effects, chance resolution, round flow.
 
 use super::*;
+use crate::games::kit::deal;
 use LuckyDiceViolation as V;
 
 impl Chance {
@@ -191,22 +192,16 @@ pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), LuckyD
     }
     match (pending, outcome) {
         (PendingChance::Coasters { seats }, Chance::Coasters { coasters }) => {
-            if coasters.len() != seats.len() {
-                return Err(V::WrongCoasterCount {
-                    expected: seats.len(),
-                    got: coasters.len(),
-                });
-            }
-            let mut pile = state.pile.clone();
-            for coaster in coasters {
-                match pile.iter().position(|c| c == coaster) {
-                    Some(i) => {
-                        pile.remove(i);
+            deal::check_draw(&state.pile[..], coasters, seats.len()).map_err(|mismatch| {
+                match mismatch {
+                    deal::Mismatch::NotInPile(coaster) => V::CoasterNotInPile { coaster },
+                    // One coaster per seat in the play-off: any count mismatch is the coasters'.
+                    deal::Mismatch::HandCount { expected, got }
+                    | deal::Mismatch::CardCount { expected, got } => {
+                        V::WrongCoasterCount { expected, got }
                     }
-                    None => return Err(V::CoasterNotInPile { coaster: *coaster }),
                 }
-            }
-            Ok(())
+            })
         }
         (PendingChance::Roll { seat, dice, .. }, Chance::Roll { faces }) => {
             if faces.len() != *dice as usize {

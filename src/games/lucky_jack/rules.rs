@@ -1,6 +1,7 @@
 //! Move legality and effects, chance resolution, turn and round flow.
 
 use super::*;
+use crate::games::kit::deal;
 use crate::games::kit::hand::insert_sorted;
 use LuckyJackViolation as V;
 
@@ -392,41 +393,11 @@ pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), LuckyJ
                 ..
             },
             Chance::Deal { hands, flip },
-        ) => {
-            if hands.len() != *expected {
-                return Err(V::WrongHandCount {
-                    expected: *expected,
-                    got: hands.len(),
-                });
-            }
-            if let Some(hand) = hands.iter().find(|h| h.len() != *cards_per_hand) {
-                return Err(V::WrongCardCount {
-                    expected: *cards_per_hand,
-                    got: hand.len(),
-                });
-            }
-            let mut all: Vec<Symbol> = hands.iter().flatten().copied().collect();
-            all.push(*flip);
-            if let Some(card) = pile.first_missing(&all) {
-                return Err(V::CardNotInPile { card });
-            }
-        }
+        ) => deal::check_deal(pile, hands, *expected, *cards_per_hand, &[*flip])?,
         (PendingChance::Draw { count, .. }, Chance::Draw { cards }) => {
-            if cards.len() != *count {
-                return Err(V::WrongCardCount {
-                    expected: *count,
-                    got: cards.len(),
-                });
-            }
-            if let Some(card) = pile.first_missing(cards) {
-                return Err(V::CardNotInPile { card });
-            }
+            deal::check_draw(pile, cards, *count)?
         }
-        (PendingChance::Flip { .. }, Chance::Flip { card }) => {
-            if pile.get(*card) == 0 {
-                return Err(V::CardNotInPile { card: *card });
-            }
-        }
+        (PendingChance::Flip { .. }, Chance::Flip { card }) => deal::from_pile(pile, &[*card])?,
         _ => unreachable!("kinds were compared above"),
     }
     Ok(())

@@ -123,3 +123,5 @@ pub enum LuckyJackViolation {
 }
 
 impl crate::games::Violation for LuckyJackViolation {}
+
+crate::games::kit::deal::mismatch_is_violation!(LuckyJackViolation, Symbol);

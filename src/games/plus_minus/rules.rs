@@ -2,6 +2,7 @@
 
 use super::cards::{first_missing, insert_sorted, take_sorted};
 use super::*;
+use crate::games::kit::deal;
 use PlusMinusViolation as V;
 
 impl Chance {
@@ -502,37 +503,16 @@ pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), PlusMi
             },
             Chance::Deal { hands, face_up },
         ) => {
-            for got in [hands.len(), face_up.len()] {
-                if got != *expected {
-                    return Err(V::WrongHandCount {
-                        expected: *expected,
-                        got,
-                    });
-                }
-            }
-            for (lists, want) in [(hands, *hand_cards), (face_up, *face_up_cards)] {
-                if let Some(list) = lists.iter().find(|l| l.len() != want) {
-                    return Err(V::WrongCardCount {
-                        expected: want,
-                        got: list.len(),
-                    });
-                }
-            }
+            // Both row counts before either row's card counts, as before the kit existed.
+            deal::hand_count(*expected, hands.len())?;
+            deal::hand_count(*expected, face_up.len())?;
+            deal::card_counts(hands, *hand_cards)?;
+            deal::card_counts(face_up, *face_up_cards)?;
             let all: Vec<Card> = hands.iter().chain(face_up).flatten().copied().collect();
-            if let Some(card) = first_missing(pile, &all) {
-                return Err(V::CardNotInPile { card });
-            }
+            deal::from_pile(&pile[..], &all)?;
         }
         (PendingChance::Draw { count, .. }, Chance::Draw { cards }) => {
-            if cards.len() != *count {
-                return Err(V::WrongCardCount {
-                    expected: *count,
-                    got: cards.len(),
-                });
-            }
-            if let Some(card) = first_missing(pile, cards) {
-                return Err(V::CardNotInPile { card });
-            }
+            deal::check_draw(&pile[..], cards, *count)?
         }
         _ => unreachable!("kinds were compared above"),
     }

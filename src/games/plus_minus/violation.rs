@@ -187,3 +187,5 @@ pub enum PlusMinusViolation {
 }
 
 impl crate::games::Violation for PlusMinusViolation {}
+
+crate::games::kit::deal::mismatch_is_violation!(PlusMinusViolation, Card);
