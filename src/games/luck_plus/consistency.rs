@@ -4,19 +4,11 @@
 
 use super::rules::is_out;
 use super::*;
-
-fn bad(code: &'static str, detail: impl Into<String>) -> Result<(), Inconsistency> {
-    Err(Inconsistency::new(code, detail))
-}
+use crate::games::kit::consistency::{self, bad};
 
 pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
     let n = state.players;
-    if !(LuckPlus::MIN_PLAYERS..=LuckPlus::MAX_PLAYERS).contains(&n) {
-        return bad(
-            "bad_player_count",
-            format!("{n} players; Luck Plus seats 2 to 8"),
-        );
-    }
+    consistency::player_count::<LuckPlus>(n)?;
     if state.hands.len() != n || state.had_turn.len() != n {
         return bad(
             "bad_hand_count",
@@ -27,9 +19,7 @@ pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
             ),
         );
     }
-    if let Err(e) = LuckPlus::validate_options(&state.options, n) {
-        return bad("invalid_options", e.to_string());
-    }
+    consistency::options::<LuckPlus>(&state.options, n)?;
     if state.hand < 1 {
         return bad("bad_hand", "hands count from 1");
     }

@@ -3,22 +3,12 @@
 //! whether a move is legal ([`Game::validate`](crate::games::Game::validate)).
 
 use super::*;
-
-fn bad(code: &'static str, detail: impl Into<String>) -> Result<(), Inconsistency> {
-    Err(Inconsistency::new(code, detail))
-}
+use crate::games::kit::consistency::{self, bad};
 
 pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
     let n = state.players;
-    if !(LuckyDice::MIN_PLAYERS..=LuckyDice::MAX_PLAYERS).contains(&n) {
-        return bad(
-            "bad_player_count",
-            format!("{n} players; Lucky Dice seats 2 to 6"),
-        );
-    }
-    if let Err(e) = LuckyDice::validate_options(&state.options, n) {
-        return bad("invalid_options", e.to_string());
-    }
+    consistency::player_count::<LuckyDice>(n)?;
+    consistency::options::<LuckyDice>(&state.options, n)?;
     let lengths = [
         state.coasters.len(),
         state.won.len(),

@@ -3,28 +3,18 @@
 //! whether a move is legal ([`Game::validate`](crate::games::Game::validate)).
 
 use super::*;
-
-fn bad(code: &'static str, detail: impl Into<String>) -> Result<(), Inconsistency> {
-    Err(Inconsistency::new(code, detail))
-}
+use crate::games::kit::consistency::{self, bad};
 
 pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
     let n = state.players;
-    if !(LuckyJack::MIN_PLAYERS..=LuckyJack::MAX_PLAYERS).contains(&n) {
-        return bad(
-            "bad_player_count",
-            format!("{n} players; Lucky Jack seats 2 to 6"),
-        );
-    }
+    consistency::player_count::<LuckyJack>(n)?;
     if state.hands.len() != n {
         return bad(
             "bad_hand_count",
             format!("{} hands for {n} players", state.hands.len()),
         );
     }
-    if let Err(e) = LuckyJack::validate_options(&state.options, n) {
-        return bad("invalid_options", e.to_string());
-    }
+    consistency::options::<LuckyJack>(&state.options, n)?;
     if state.round < 1 || state.round > state.options.rounds {
         return bad(
             "bad_round",

@@ -3,19 +3,11 @@
 //! whether a move is legal ([`Game::validate`](crate::games::Game::validate)).
 
 use super::*;
-
-fn bad(code: &'static str, detail: impl Into<String>) -> Result<(), Inconsistency> {
-    Err(Inconsistency::new(code, detail))
-}
+use crate::games::kit::consistency::{self, bad};
 
 pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
     let n = state.players;
-    if !(PlusMinus::MIN_PLAYERS..=PlusMinus::MAX_PLAYERS).contains(&n) {
-        return bad(
-            "bad_player_count",
-            format!("{n} players; Plus & Minus seats 3 to 6"),
-        );
-    }
+    consistency::player_count::<PlusMinus>(n)?;
     if state.hands.len() != n || state.stacks.len() != n {
         return bad(
             "bad_seat_count",
@@ -26,9 +18,7 @@ pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
             ),
         );
     }
-    if let Err(e) = PlusMinus::validate_options(&state.options, n) {
-        return bad("invalid_options", e.to_string());
-    }
+    consistency::options::<PlusMinus>(&state.options, n)?;
     let rounds = rounds_in_game(&state.options, n);
     if state.round < 1 || state.round > rounds {
         return bad("bad_round", format!("round {} of {rounds}", state.round));
