@@ -247,6 +247,8 @@ pub fn is_some_games(what: &'static str, value: &Value) -> bool {
     })
 }
 
+// Engine invariant: wire types have string keys and finite numbers, so they always serialise.
+#[allow(clippy::expect_used)]
 pub fn to_json<T: Serialize>(value: &T) -> Value {
     // Game wire types are plain data (no maps with non-string keys): serialising cannot fail.
     serde_json::to_value(value).expect("game wire types serialise to JSON")

@@ -120,6 +120,8 @@ impl Game for LuckPlus {
         state.chance.is_some()
     }
 
+    // Engine invariant: precondition of Game::sample_chance: a chance event is pending.
+    #[allow(clippy::expect_used)]
     fn sample_chance(state: &State, rng: &mut dyn Randomness) -> Chance {
         match state
             .chance

@@ -219,6 +219,8 @@ fn common_checks(state: &State, seat: Seat) -> Result<(), LuckPlusViolation> {
     Ok(())
 }
 
+// Engine invariant: called only in the drawn phase, which always holds its card.
+#[allow(clippy::expect_used)]
 fn drawn_card(state: &State) -> Card {
     state.drawn.expect("phase drawn has a drawn card")
 }
@@ -248,6 +250,8 @@ fn without(hand: &[Card], card: Card) -> Vec<Card> {
     rest
 }
 
+// Engine invariant: a transfer target is checked to be an opponent still in before `left_of`.
+#[allow(clippy::expect_used)]
 pub(super) fn validate(state: &State, seat: Seat, mv: &Move) -> Result<(), LuckPlusViolation> {
     common_checks(state, seat)?;
     let phase = state.phase;
@@ -648,6 +652,8 @@ pub(super) fn apply(state: &mut State, seat: Seat, mv: &Move) -> Vec<Event> {
 
 /// The turn seat must draw: from the draw pile (chance), from the LUCK PLUS cards under it,
 /// after reshuffling the match pile but its top (RULINGS 1.7), or not at all (void).
+// Engine invariant: the match pile is checked to hold more than one card first.
+#[allow(clippy::expect_used)]
 fn start_draw(state: &mut State, events: &mut Vec<Event>) {
     let seat = state.turn;
     if state.draw_pile.is_empty()
@@ -729,6 +735,8 @@ fn go_out(state: &mut State, seat: Seat, forced_next: bool, events: &mut Vec<Eve
     }
 }
 
+// Engine invariant: a turn ends only while another seat is still in the hand.
+#[allow(clippy::expect_used)]
 fn end_turn(state: &mut State, reason: TurnEnd, forced_next: bool, events: &mut Vec<Event>) {
     events.push(Event::TurnEnded {
         seat: state.turn,

@@ -218,6 +218,8 @@ pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), LuckyD
     }
 }
 
+// Engine invariant: applies only what check_chance accepted: a pending chance, coasters in the pile.
+#[allow(clippy::expect_used)]
 pub(super) fn apply_chance(state: &mut State, outcome: &Chance) -> Vec<Event> {
     let pending = state.chance.take().expect("checked: a chance is pending");
     let mut events = Vec::new();
@@ -258,6 +260,8 @@ pub(super) fn apply_chance(state: &mut State, outcome: &Chance) -> Vec<Event> {
 }
 
 /// Moves each die of `seat`'s roll where it goes, then calls "Stop!" or ends the round as due.
+// Engine invariant: a seat rolls only in a round in play, which has its coaster and lucky symbol.
+#[allow(clippy::expect_used)]
 fn roll(state: &mut State, seat: Seat, extra: bool, faces: &[Symbol], events: &mut Vec<Event>) {
     let n = state.players;
     let coaster = state.coasters[seat].expect("a rolling seat has a coaster");
@@ -313,6 +317,8 @@ fn end_round_if_done(state: &mut State, events: &mut Vec<Event>) {
 
 /// Every seat with no dice turns its coaster face down; dice are redistributed; the game ends or
 /// the winners draw new coasters.
+// Engine invariant: a round ends only after "Stop!", with coasters and a lucky symbol dealt.
+#[allow(clippy::expect_used)]
 fn end_round(state: &mut State, events: &mut Vec<Event>) {
     let n = state.players;
     let emptied: Vec<Seat> = (0..n).filter(|&s| state.pools[s] == 0).collect();

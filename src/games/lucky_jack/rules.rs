@@ -161,6 +161,8 @@ fn next_seat(state: &State, seat: Seat) -> Seat {
     (seat + 1) % state.players
 }
 
+// Engine invariant: applies only moves validate accepted, which checked what is taken here.
+#[allow(clippy::expect_used)]
 pub(super) fn apply(state: &mut State, seat: Seat, mv: &Move) -> Vec<Event> {
     let mut events = Vec::new();
     match *mv {
@@ -313,6 +315,8 @@ fn end_turn(state: &mut State, events: &mut Vec<Event>) {
     state.turn_start_hand = state.hands[state.turn].len();
 }
 
+// Engine invariant: a round is won only with a 3- or 4-card jackpot, which has points.
+#[allow(clippy::expect_used)]
 fn win_round(state: &mut State, seat: Seat, symbol: Symbol, size: usize, events: &mut Vec<Event>) {
     let points = symbol
         .jackpot_points(size)

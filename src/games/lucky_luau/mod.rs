@@ -118,6 +118,8 @@ impl Game for LuckyLuau {
         state.chance.is_some()
     }
 
+    // Engine invariant: precondition of Game::sample_chance: a chance event is pending.
+    #[allow(clippy::expect_used)]
     fn sample_chance(state: &State, rng: &mut dyn Randomness) -> Chance {
         let PendingChance::Draw { pile, .. } = state
             .chance
@@ -210,6 +212,8 @@ impl Game for LuckyLuau {
 
 /// The leis of a state scored as they stand (final once the game is over), with Guest bonuses
 /// reported at finish and the tiebreak.
+// Engine invariant: a lei without declarations always scores.
+#[allow(clippy::expect_used)]
 pub fn score(state: &State) -> Score {
     let seats: Vec<SeatScore> = state
         .seats

@@ -208,6 +208,8 @@ fn end_turn(state: &mut State, events: &mut Vec<Event>) {
     }
 }
 
+// Engine invariant: applies only moves validate accepted, which checked the pending card.
+#[allow(clippy::expect_used)]
 pub(super) fn apply(state: &mut State, seat: Seat, mv: &Move) -> Vec<Event> {
     let mut events = Vec::new();
     match mv {
