@@ -340,3 +340,14 @@ pub enum Event {
         totals: Vec<i64>,
     },
 }
+
+impl Chance {
+    /// The kind of this outcome.
+    pub fn kind(&self) -> ChanceKind {
+        match self {
+            Chance::Deal { .. } => ChanceKind::Deal,
+            Chance::Roll { .. } => ChanceKind::Roll,
+            Chance::Draw { .. } => ChanceKind::Draw,
+        }
+    }
+}

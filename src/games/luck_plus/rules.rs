@@ -4,28 +4,6 @@ use super::*;
 use crate::games::kit::deal;
 use LuckPlusViolation as V;
 
-impl Chance {
-    /// The kind of this outcome.
-    pub fn kind(&self) -> ChanceKind {
-        match self {
-            Chance::Deal { .. } => ChanceKind::Deal,
-            Chance::Roll { .. } => ChanceKind::Roll,
-            Chance::Draw { .. } => ChanceKind::Draw,
-        }
-    }
-}
-
-impl PendingChance {
-    /// The kind of outcome awaited.
-    pub fn kind(&self) -> ChanceKind {
-        match self {
-            PendingChance::Deal { .. } => ChanceKind::Deal,
-            PendingChance::Roll { .. } => ChanceKind::Roll,
-            PendingChance::Draw { .. } => ChanceKind::Draw,
-        }
-    }
-}
-
 /// The part of the table a play request is checked against, group after group: the hand, the
 /// match pile's top, the dice showing and their uses.
 #[derive(Clone, Debug)]

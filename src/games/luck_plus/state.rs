@@ -132,3 +132,14 @@ pub struct State {
     /// The chance outcome play waits for, if any.
     pub chance: Option<PendingChance>,
 }
+
+impl PendingChance {
+    /// The kind of outcome awaited.
+    pub fn kind(&self) -> ChanceKind {
+        match self {
+            PendingChance::Deal { .. } => ChanceKind::Deal,
+            PendingChance::Roll { .. } => ChanceKind::Roll,
+            PendingChance::Draw { .. } => ChanceKind::Draw,
+        }
+    }
+}

@@ -162,3 +162,14 @@ pub enum Event {
         totals: Vec<i64>,
     },
 }
+
+impl Chance {
+    /// The kind of this outcome.
+    pub fn kind(&self) -> ChanceKind {
+        match self {
+            Chance::Coasters { .. } => ChanceKind::Coasters,
+            Chance::LuckySymbol { .. } => ChanceKind::LuckySymbol,
+            Chance::Roll { .. } => ChanceKind::Roll,
+        }
+    }
+}

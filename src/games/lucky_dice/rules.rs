@@ -4,28 +4,6 @@ use super::*;
 use crate::games::kit::deal;
 use LuckyDiceViolation as V;
 
-impl Chance {
-    /// The kind of this outcome.
-    pub fn kind(&self) -> ChanceKind {
-        match self {
-            Chance::Coasters { .. } => ChanceKind::Coasters,
-            Chance::LuckySymbol { .. } => ChanceKind::LuckySymbol,
-            Chance::Roll { .. } => ChanceKind::Roll,
-        }
-    }
-}
-
-impl PendingChance {
-    /// The kind of outcome awaited.
-    pub fn kind(&self) -> ChanceKind {
-        match self {
-            PendingChance::Coasters { .. } => ChanceKind::Coasters,
-            PendingChance::LuckySymbol { .. } => ChanceKind::LuckySymbol,
-            PendingChance::Roll { .. } => ChanceKind::Roll,
-        }
-    }
-}
-
 /// Whether `seat` may still take an extra roll (or decline them) after "Stop!".
 fn extra_roller(state: &State, seat: Seat) -> bool {
     state.stop_caller != Some(seat)

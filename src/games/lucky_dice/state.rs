@@ -110,3 +110,14 @@ pub struct State {
     /// The chance outcome play waits for, if any.
     pub chance: Option<PendingChance>,
 }
+
+impl PendingChance {
+    /// The kind of outcome awaited.
+    pub fn kind(&self) -> ChanceKind {
+        match self {
+            PendingChance::Coasters { .. } => ChanceKind::Coasters,
+            PendingChance::LuckySymbol { .. } => ChanceKind::LuckySymbol,
+            PendingChance::Roll { .. } => ChanceKind::Roll,
+        }
+    }
+}

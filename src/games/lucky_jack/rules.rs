@@ -5,17 +5,6 @@ use crate::games::kit::deal;
 use crate::games::kit::hand::insert_sorted;
 use LuckyJackViolation as V;
 
-impl Chance {
-    /// The kind of this outcome.
-    pub fn kind(&self) -> ChanceKind {
-        match self {
-            Chance::Deal { .. } => ChanceKind::Deal,
-            Chance::Draw { .. } => ChanceKind::Draw,
-            Chance::Flip { .. } => ChanceKind::Flip,
-        }
-    }
-}
-
 /// How `card` relates to the discard top; an empty pile constrains nothing (counts as higher).
 pub(super) fn classify(discard: &[Symbol], card: Symbol) -> DiscardOption {
     match discard.last() {

@@ -245,3 +245,13 @@ pub enum Event {
         totals: Vec<i64>,
     },
 }
+
+impl Chance {
+    /// The kind of this outcome.
+    pub fn kind(&self) -> ChanceKind {
+        match self {
+            Chance::Deal { .. } => ChanceKind::Deal,
+            Chance::Draw { .. } => ChanceKind::Draw,
+        }
+    }
+}

@@ -5,46 +5,6 @@ use super::*;
 use crate::games::kit::deal;
 use PlusMinusViolation as V;
 
-impl Chance {
-    /// The kind of this outcome.
-    pub fn kind(&self) -> ChanceKind {
-        match self {
-            Chance::Deal { .. } => ChanceKind::Deal,
-            Chance::Draw { .. } => ChanceKind::Draw,
-        }
-    }
-}
-
-impl PendingChance {
-    /// The kind of outcome awaited.
-    pub fn kind(&self) -> ChanceKind {
-        match self {
-            PendingChance::Deal { .. } => ChanceKind::Deal,
-            PendingChance::Draw { .. } => ChanceKind::Draw,
-        }
-    }
-
-    /// The cards the outcome comes from.
-    pub fn pile(&self) -> &Vec<Card> {
-        match self {
-            PendingChance::Deal { pile, .. } | PendingChance::Draw { pile, .. } => pile,
-        }
-    }
-
-    /// Cards the outcome lists in all.
-    pub fn count(&self) -> usize {
-        match self {
-            PendingChance::Deal {
-                hands,
-                hand_cards,
-                face_up_cards,
-                ..
-            } => hands * (hand_cards + face_up_cards),
-            PendingChance::Draw { count, .. } => *count,
-        }
-    }
-}
-
 /// Why `card` may not go on `at` (ignoring the 10's and king's parameters), if it may not.
 pub(super) fn placement(state: &State, card: Card, at: StackRef) -> Result<(), PlusMinusViolation> {
     if at.seat >= state.players {

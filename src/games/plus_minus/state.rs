@@ -99,3 +99,33 @@ pub struct State {
     /// The chance outcome play waits for, if any.
     pub chance: Option<PendingChance>,
 }
+
+impl PendingChance {
+    /// The kind of outcome awaited.
+    pub fn kind(&self) -> ChanceKind {
+        match self {
+            PendingChance::Deal { .. } => ChanceKind::Deal,
+            PendingChance::Draw { .. } => ChanceKind::Draw,
+        }
+    }
+
+    /// The cards the outcome comes from.
+    pub fn pile(&self) -> &Vec<Card> {
+        match self {
+            PendingChance::Deal { pile, .. } | PendingChance::Draw { pile, .. } => pile,
+        }
+    }
+
+    /// Cards the outcome lists in all.
+    pub fn count(&self) -> usize {
+        match self {
+            PendingChance::Deal {
+                hands,
+                hand_cards,
+                face_up_cards,
+                ..
+            } => hands * (hand_cards + face_up_cards),
+            PendingChance::Draw { count, .. } => *count,
+        }
+    }
+}
