@@ -247,6 +247,8 @@ pub fn is_some_games(what: &'static str, value: &Value) -> bool {
     })
 }
 
+// Engine invariant: wire types have string keys and finite numbers, so they always serialise.
+#[allow(clippy::expect_used)]
 pub fn to_json<T: Serialize>(value: &T) -> Value {
     // Game wire types are plain data (no maps with non-string keys): serialising cannot fail.
     serde_json::to_value(value).expect("game wire types serialise to JSON")
@@ -277,7 +279,7 @@ pub fn untrusted_state<G: Game>(value: Value) -> Result<G::State, RefereeError> 
 }
 
 fn check_seat<G: Game>(state: &G::State, seat: Seat) -> Result<(), RefereeError> {
-    let players = G::standings(state).totals.len();
+    let players = G::players(state);
     if seat >= players {
         return Err(RefereeError::UnknownSeat { seat, players });
     }

@@ -4,419 +4,203 @@
 //! network, and it never owns a random generator: when a game needs chance it says so in its state,
 //! and the caller resolves it, either by lending a [`Randomness`] source (server-seeded matches) or
 //! by reporting what happened at a physical table. `tests/purity.rs` enforces the import rule.
+//!
+//! The games themselves are listed once, in [`crate::for_each_game`]: [`GameKind`], its list
+//! [`GameKind::ALL`], the [`crate::with_game`] dispatch and the [`any`] unions are generated from
+//! that list, so adding a game is its folder, its `mod` line here and its line there; the
+//! compiler points at anything else (the game's `Game::KIND`, exhaustive matches on `GameKind`).
+//!
+//! Each game's folder has the same files: `mod.rs` (the engine, `impl Game`), `options.rs`,
+//! `state.rs` (the state, its phase and pending chance), `moves.rs` (moves, chance outcomes,
+//! events), `score.rs` (score, round results, score-sheet tallies), `view.rs` (view types and
+//! redaction), `violation.rs` (why a move is refused), `rules.rs` (legality and effects) and
+//! `consistency.rs` (whether a client-supplied state could have arisen from play), plus its
+//! equipment (`cards.rs`, `dice.rs`). What several games share lives in [`kit`].
 
 pub mod chance;
+mod game;
+pub mod kit;
+pub mod standings;
+
 pub mod luck_plus;
 pub mod lucky_dice;
 pub mod lucky_jack;
 pub mod lucky_luau;
 pub mod plus_minus;
-pub mod standings;
-
-use std::fmt::Debug;
-
-use serde::{de::DeserializeOwned, Deserialize, Serialize};
-use utoipa::ToSchema;
 
 pub use chance::Randomness;
+pub use game::{Game, Highlights, Inconsistency, OptionsError, Seat, Viewer, Violation, Wire};
 pub use standings::{Order, Standings};
 
-/// Named counts for one seat, e.g. `{"jackpots": 2, "jackpots_jack": 1}`.
-pub type Highlights = std::collections::BTreeMap<String, i64>;
-
-/// A seat at the table, `0..players`, in clockwise order. The player "on the left" of seat `s`
-/// is `(s + 1) % players`.
-pub type Seat = usize;
-
-/// Who is looking at a state: one seat, an onlooker, or the referee itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Viewer {
-    /// A player: sees the public table plus their own hidden cards.
-    Seat(Seat),
-    /// Anyone without a seat: sees only what is public.
-    Spectator,
-    /// The referee or the match owner: sees everything, including the draw pile.
-    Full,
-}
-
-impl Viewer {
-    /// Whether this viewer may see what is hidden in `seat`'s hand.
-    pub fn sees_seat(self, seat: Seat) -> bool {
-        match self {
-            Viewer::Full => true,
-            Viewer::Seat(own) => own == seat,
-            Viewer::Spectator => false,
+/// The registry: every game this service referees, one line each, as
+/// `module::Engine: Variant, "slug", "Title";` (the slug names the game in URLs, storage and JSON;
+/// the title is the name printed on the box). It hands the list to the macro `$callback`, which
+/// generates whatever needs every game; `$args` are passed through ahead of the list.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_each_game {
+    ($callback:ident! $($args:tt)*) => {
+        $crate::$callback! {
+            ($($args)*)
+            lucky_jack::LuckyJack: LuckyJack, "lucky-jack", "Lucky Jack";
+            lucky_dice::LuckyDice: LuckyDice, "lucky-dice", "Lucky Dice";
+            luck_plus::LuckPlus: LuckPlus, "luck-plus", "Luck Plus";
+            plus_minus::PlusMinus: PlusMinus, "plus-minus", "Plus & Minus";
+            lucky_luau::LuckyLuau: LuckyLuau, "lucky-luau", "Lucky Luau";
         }
-    }
+    };
 }
 
-/// A rule violation: one closed enum per game, serialised with `#[serde(tag = "code")]` so its
-/// fields are the violation's parameters, and a `Display` message for people.
-pub trait Violation: Serialize + Debug + std::fmt::Display + Clone {
-    /// The stable snake_case code clients switch on.
-    fn code(&self) -> &'static str;
-
-    /// True when the move was made against a view that is out of date (e.g. a roll of a dice
-    /// count the seat no longer holds): the referee answers 409, like a stale version, rather
-    /// than 422.
-    fn is_stale(&self) -> bool {
-        false
-    }
-}
-
-/// Options that cannot be played with, named precisely.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("option `{option}`: {detail}")]
-pub struct OptionsError {
-    pub option: &'static str,
-    pub detail: String,
-}
-
-/// A client-supplied state that cannot have arisen from play (cards missing, wrong seat count, a
-/// phase that contradicts the rest). Stateless endpoints reject such states before using them.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{detail}")]
-pub struct Inconsistency {
-    /// Stable snake_case code, e.g. `cards_not_conserved`.
-    pub code: &'static str,
-    pub detail: String,
-}
-
-impl Inconsistency {
-    pub fn new(code: &'static str, detail: impl Into<String>) -> Self {
-        Self {
-            code,
-            detail: detail.into(),
+/// Generates [`GameKind`] and the [`any`] unions from the registry.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __define_games {
+    (() $($module:ident::$engine:ident: $variant:ident, $slug:tt, $title:tt;)*) => {
+        /// The games this service referees.
+        #[derive(
+            Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+            utoipa::ToSchema,
+        )]
+        pub enum GameKind {
+            $(#[serde(rename = $slug)] $variant,)*
         }
-    }
-}
 
-/// The data every wire type of a game needs: JSON both ways, an OpenAPI schema, and value equality.
-pub trait Wire:
-    Serialize + DeserializeOwned + ToSchema + Clone + PartialEq + Debug + 'static
-{
-}
-impl<T: Serialize + DeserializeOwned + ToSchema + Clone + PartialEq + Debug + 'static> Wire for T {}
+        impl GameKind {
+            pub const ALL: &'static [GameKind] = &[$(GameKind::$variant),*];
 
-/// One game's rules. Required methods are the primitives; `play` is built on them and is never
-/// overridden. A sixth game is a new module implementing this trait plus one [`GameKind`] variant.
-pub trait Game {
-    const KIND: GameKind;
-    /// Bumped whenever a rules fix could change how a stored match replays.
-    const RULES_VERSION: &'static str;
-    const MIN_PLAYERS: usize;
-    const MAX_PLAYERS: usize;
+            /// The URL and storage name of the game.
+            pub fn slug(self) -> &'static str {
+                match self {
+                    $(GameKind::$variant => $slug,)*
+                }
+            }
 
-    /// Per-match options; `Default` gives the rulebook's (and RULINGS') defaults.
-    type Options: Wire + Default;
-    /// The complete state, hidden information included. It is what stateless endpoints take.
-    type State: Wire;
-    /// A move a seat proposes.
-    type Move: Wire;
-    /// A realised chance outcome: the deal, a drawn card, dice faces.
-    type Chance: Wire;
-    /// What a move or chance outcome did, for logs and move responses.
-    type Event: Wire;
-    /// What one viewer may see of a state.
-    type View: Wire;
-    /// The itemised score of a state: per round and per game.
-    type Score: Wire;
-    type Violation: Violation;
-    /// One round (or hand; for single-round games the whole game) as people at a physical table
-    /// describe it on a score sheet: what they count up, not how play went.
-    type Tally: Wire;
-    /// A described round scored: points per seat and the game's itemised breakdown.
-    type TallyScore: Wire;
+            /// The name printed on the box.
+            pub fn title(self) -> &'static str {
+                match self {
+                    $(GameKind::$variant => $title,)*
+                }
+            }
 
-    fn validate_options(options: &Self::Options, players: usize) -> Result<(), OptionsError>;
-
-    /// The player-count rule every game's options share; `validate_options` calls it first.
-    fn check_players(players: usize) -> Result<(), OptionsError> {
-        if (Self::MIN_PLAYERS..=Self::MAX_PLAYERS).contains(&players) {
-            return Ok(());
+            pub fn from_slug(slug: &str) -> Option<Self> {
+                Self::ALL.iter().copied().find(|kind| kind.slug() == slug)
+            }
         }
-        Err(OptionsError {
-            option: "players",
-            detail: format!(
-                "{} is played by {} to {} players, not {players}",
-                Self::KIND.title(),
-                Self::MIN_PLAYERS,
-                Self::MAX_PLAYERS
-            ),
-        })
-    }
 
-    /// The state before anything has happened: normally with the first deal pending as chance.
-    /// Call only with options that passed [`Game::validate_options`].
-    fn setup(options: Self::Options, players: usize) -> Self::State;
+        /// Documentation-only unions of every game's wire types, so the OpenAPI document can say
+        /// "one of the games' moves" where the HTTP layer takes a move as raw JSON and parses it
+        /// per game.
+        pub mod any {
+            use serde::Serialize;
+            use utoipa::ToSchema;
 
-    /// Checks an untrusted state for consistency (conservation, seats, phase).
-    fn check_state(state: &Self::State) -> Result<(), Inconsistency>;
+            $(
+                /// The game's wire types as its engine declares them.
+                #[doc(hidden)]
+                pub mod $module {
+                    use $crate::games::Game;
+                    type G = $crate::games::$module::$engine;
+                    pub type Move = <G as Game>::Move;
+                    pub type State = <G as Game>::State;
+                    pub type Chance = <G as Game>::Chance;
+                    pub type View = <G as Game>::View;
+                    pub type Event = <G as Game>::Event;
+                    pub type Score = <G as Game>::Score;
+                    pub type Options = <G as Game>::Options;
+                    pub type Tally = <G as Game>::Tally;
+                    pub type TallyScore = <G as Game>::TallyScore;
+                }
+            )*
 
-    /// The seats that may move now: several in simultaneous or out-of-turn play, none while chance
-    /// is pending or once the game is over.
-    fn to_act(state: &Self::State) -> Vec<Seat>;
+            /// A move of any game (the match's or the path's game decides which).
+            #[derive(Serialize, ToSchema)]
+            #[serde(untagged)]
+            pub enum AnyMove {
+                $($variant($module::Move),)*
+            }
 
-    /// Whether play waits for a chance outcome (see the state's own `chance` field for what).
-    fn chance_pending(state: &Self::State) -> bool;
+            /// A full state of any game.
+            #[derive(Serialize, ToSchema)]
+            #[serde(untagged)]
+            pub enum AnyState {
+                $($variant($module::State),)*
+            }
 
-    /// Samples the pending chance event from `rng`. Precondition: [`Game::chance_pending`].
-    fn sample_chance(state: &Self::State, rng: &mut dyn Randomness) -> Self::Chance;
+            /// A chance outcome of any game: a deal, drawn cards, dice faces.
+            #[derive(Serialize, ToSchema)]
+            #[serde(untagged)]
+            pub enum AnyChance {
+                $($variant($module::Chance),)*
+            }
 
-    /// Applies a chance outcome, checking it was possible (the card was still in the pile, the die
-    /// has that face). On error the state is unchanged.
-    fn resolve_chance(
-        state: &mut Self::State,
-        outcome: &Self::Chance,
-    ) -> Result<Vec<Self::Event>, Self::Violation>;
+            /// What one viewer sees of a state of any game.
+            #[derive(Serialize, ToSchema)]
+            #[serde(untagged)]
+            pub enum AnyView {
+                $($variant($module::View),)*
+            }
 
-    /// Every legal move for `seat` now (empty if it may not act).
-    fn legal_moves(state: &Self::State, seat: Seat) -> Vec<Self::Move>;
+            /// What happened, in any game.
+            #[derive(Serialize, ToSchema)]
+            #[serde(untagged)]
+            pub enum AnyEvent {
+                $($variant($module::Event),)*
+            }
 
-    /// Why `seat` may not make `mv` now, if it may not.
-    fn validate(state: &Self::State, seat: Seat, mv: &Self::Move) -> Result<(), Self::Violation>;
+            /// The itemised score of any game.
+            #[derive(Serialize, ToSchema)]
+            #[serde(untagged)]
+            pub enum AnyScore {
+                $($variant($module::Score),)*
+            }
 
-    /// Applies a move that [`Game::validate`] accepted.
-    fn apply(state: &mut Self::State, seat: Seat, mv: &Self::Move) -> Vec<Self::Event>;
+            /// Options of any game.
+            #[derive(Serialize, ToSchema)]
+            #[serde(untagged)]
+            pub enum AnyOptions {
+                $($variant($module::Options),)*
+            }
 
-    fn is_over(state: &Self::State) -> bool;
+            /// A round of any game as a score sheet describes it.
+            #[derive(Serialize, ToSchema)]
+            #[serde(untagged)]
+            pub enum AnyTally {
+                $($variant($module::Tally),)*
+            }
 
-    fn score(state: &Self::State) -> Self::Score;
-
-    /// Totals, ranks and winners (winners are final only once the game is over).
-    fn standings(state: &Self::State) -> Standings;
-
-    fn view(state: &Self::State, viewer: Viewer) -> Self::View;
-
-    /// The event as `viewer` may see it (hidden cards removed).
-    fn redact_event(event: &Self::Event, viewer: Viewer) -> Self::Event;
-
-    /// Checks a described round against the rules (cards that exist, at most one winner,
-    /// plausible counts) and scores it with the code play uses. `round` counts from 1.
-    fn score_tally(
-        options: &Self::Options,
-        players: usize,
-        round: u32,
-        tally: &Self::Tally,
-    ) -> Result<Self::TallyScore, Self::Violation>;
-
-    /// Points per seat of a scored round.
-    fn tally_points(score: &Self::TallyScore) -> Vec<i64>;
-
-    /// Totals of a series of scored rounds, ranked, and whether the game's end rule is met
-    /// (rounds played, a target reached, coasters won).
-    fn tally_standings(
-        options: &Self::Options,
-        players: usize,
-        rounds: &[Self::TallyScore],
-    ) -> (Standings, bool);
-
-    /// Per-seat figures people brag about from a finished game, e.g. `jackpots_jack: 2`.
-    /// Statistics add them up over games; keys starting with `best_` keep the maximum instead.
-    fn highlights(state: &Self::State) -> Vec<Highlights> {
-        let _ = state;
-        Vec::new()
-    }
-
-    /// The same figures from a score sheet's rounds.
-    fn tally_highlights(players: usize, rounds: &[Self::TallyScore]) -> Vec<Highlights> {
-        let _ = (players, rounds);
-        Vec::new()
-    }
-
-    /// Validates then applies; a rejected move leaves the state untouched.
-    fn play(
-        state: &mut Self::State,
-        seat: Seat,
-        mv: &Self::Move,
-    ) -> Result<Vec<Self::Event>, Self::Violation> {
-        Self::validate(state, seat, mv)?;
-        Ok(Self::apply(state, seat, mv))
-    }
-}
-
-/// The games this service referees.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum GameKind {
-    LuckyJack,
-    LuckyDice,
-    LuckPlus,
-    PlusMinus,
-    LuckyLuau,
-}
-
-impl GameKind {
-    pub const ALL: &'static [GameKind] = &[
-        GameKind::LuckyJack,
-        GameKind::LuckyDice,
-        GameKind::LuckPlus,
-        GameKind::PlusMinus,
-        GameKind::LuckyLuau,
-    ];
-
-    /// The URL and storage name of the game.
-    pub fn slug(self) -> &'static str {
-        match self {
-            GameKind::LuckyJack => "lucky-jack",
-            GameKind::LuckyDice => "lucky-dice",
-            GameKind::LuckPlus => "luck-plus",
-            GameKind::PlusMinus => "plus-minus",
-            GameKind::LuckyLuau => "lucky-luau",
+            /// A described round of any game, scored.
+            #[derive(Serialize, ToSchema)]
+            #[serde(untagged)]
+            pub enum AnyTallyScore {
+                $($variant($module::TallyScore),)*
+            }
         }
-    }
-
-    /// The name printed on the box.
-    pub fn title(self) -> &'static str {
-        match self {
-            GameKind::LuckyJack => "Lucky Jack",
-            GameKind::LuckyDice => "Lucky Dice",
-            GameKind::LuckPlus => "Luck Plus",
-            GameKind::PlusMinus => "Plus & Minus",
-            GameKind::LuckyLuau => "Lucky Luau",
-        }
-    }
-
-    pub fn from_slug(slug: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|kind| kind.slug() == slug)
-    }
+    };
 }
 
-/// Documentation-only unions of every game's wire types, so the OpenAPI document can say "one of
-/// the games' moves" where the HTTP layer takes a move as raw JSON and parses it per game.
-pub mod any {
-    use serde::Serialize;
-    use utoipa::ToSchema;
+crate::for_each_game!(__define_games!);
 
-    use super::{luck_plus, lucky_dice, lucky_jack, lucky_luau, plus_minus};
-
-    /// A move of any game (the match's or the path's game decides which).
-    #[derive(Serialize, ToSchema)]
-    #[serde(untagged)]
-    pub enum AnyMove {
-        LuckyJack(lucky_jack::Move),
-        LuckyDice(lucky_dice::Move),
-        LuckPlus(luck_plus::Move),
-        PlusMinus(plus_minus::Move),
-        LuckyLuau(lucky_luau::Move),
-    }
-
-    /// A full state of any game.
-    #[derive(Serialize, ToSchema)]
-    #[serde(untagged)]
-    pub enum AnyState {
-        LuckyJack(lucky_jack::State),
-        LuckyDice(lucky_dice::State),
-        LuckPlus(luck_plus::State),
-        PlusMinus(plus_minus::State),
-        LuckyLuau(lucky_luau::State),
-    }
-
-    /// A chance outcome of any game: a deal, drawn cards, dice faces.
-    #[derive(Serialize, ToSchema)]
-    #[serde(untagged)]
-    pub enum AnyChance {
-        LuckyJack(lucky_jack::Chance),
-        LuckyDice(lucky_dice::Chance),
-        LuckPlus(luck_plus::Chance),
-        PlusMinus(plus_minus::Chance),
-        LuckyLuau(lucky_luau::Chance),
-    }
-
-    /// What one viewer sees of a state of any game.
-    #[derive(Serialize, ToSchema)]
-    #[serde(untagged)]
-    pub enum AnyView {
-        LuckyJack(lucky_jack::View),
-        LuckyDice(lucky_dice::View),
-        LuckPlus(luck_plus::View),
-        PlusMinus(plus_minus::View),
-        LuckyLuau(lucky_luau::View),
-    }
-
-    /// What happened, in any game.
-    #[derive(Serialize, ToSchema)]
-    #[serde(untagged)]
-    pub enum AnyEvent {
-        LuckyJack(lucky_jack::Event),
-        LuckyDice(lucky_dice::Event),
-        LuckPlus(luck_plus::Event),
-        PlusMinus(plus_minus::Event),
-        LuckyLuau(lucky_luau::Event),
-    }
-
-    /// The itemised score of any game.
-    #[derive(Serialize, ToSchema)]
-    #[serde(untagged)]
-    pub enum AnyScore {
-        LuckyJack(lucky_jack::Score),
-        LuckyDice(lucky_dice::Score),
-        LuckPlus(luck_plus::Score),
-        PlusMinus(plus_minus::Score),
-        LuckyLuau(lucky_luau::Score),
-    }
-
-    /// Options of any game.
-    #[derive(Serialize, ToSchema)]
-    #[serde(untagged)]
-    pub enum AnyOptions {
-        LuckyJack(lucky_jack::Options),
-        LuckyDice(lucky_dice::Options),
-        LuckPlus(luck_plus::Options),
-        PlusMinus(plus_minus::Options),
-        LuckyLuau(lucky_luau::Options),
-    }
-
-    /// A round of any game as a score sheet describes it.
-    #[derive(Serialize, ToSchema)]
-    #[serde(untagged)]
-    pub enum AnyTally {
-        LuckyJack(lucky_jack::Tally),
-        LuckyDice(lucky_dice::Tally),
-        LuckPlus(luck_plus::Tally),
-        PlusMinus(plus_minus::Tally),
-        LuckyLuau(lucky_luau::Tally),
-    }
-
-    /// A described round of any game, scored.
-    #[derive(Serialize, ToSchema)]
-    #[serde(untagged)]
-    pub enum AnyTallyScore {
-        LuckyJack(lucky_jack::RoundResult),
-        LuckyDice(lucky_dice::RoundTally),
-        LuckPlus(luck_plus::HandResult),
-        PlusMinus(plus_minus::RoundResult),
-        LuckyLuau(lucky_luau::Score),
-    }
+/// The arms of [`crate::with_game`], one per registered game.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __with_game_arms {
+    (($kind:expr, $G:ident, $body:expr) $($module:ident::$engine:ident: $variant:ident, $slug:tt, $title:tt;)*) => {
+        match $kind {
+            $(
+                $crate::games::GameKind::$variant => {
+                    type $G = $crate::games::$module::$engine;
+                    $body
+                }
+            )*
+        }
+    };
 }
 
 /// Runs `$body` with `$G` bound to the [`Game`] type of `$kind`: the one place that turns a
-/// runtime game kind into static dispatch. Adding a game adds one arm here.
+/// runtime game kind into static dispatch. Its arms come from the registry.
 #[macro_export]
 macro_rules! with_game {
     ($kind:expr, $G:ident => $body:expr) => {
-        match $kind {
-            $crate::games::GameKind::LuckyJack => {
-                type $G = $crate::games::lucky_jack::LuckyJack;
-                $body
-            }
-            $crate::games::GameKind::LuckyDice => {
-                type $G = $crate::games::lucky_dice::LuckyDice;
-                $body
-            }
-            $crate::games::GameKind::LuckPlus => {
-                type $G = $crate::games::luck_plus::LuckPlus;
-                $body
-            }
-            $crate::games::GameKind::PlusMinus => {
-                type $G = $crate::games::plus_minus::PlusMinus;
-                $body
-            }
-            $crate::games::GameKind::LuckyLuau => {
-                type $G = $crate::games::lucky_luau::LuckyLuau;
-                $body
-            }
-        }
+        $crate::for_each_game!(__with_game_arms! $kind, $G, $body)
     };
 }

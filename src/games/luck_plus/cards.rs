@@ -88,6 +88,8 @@ impl Card {
     }
 
     /// The card's rank (number, DBL or LP).
+    // Engine invariant: the catch-all arm only sees numbered cards.
+    #[allow(clippy::expect_used)]
     pub fn rank(self) -> Rank {
         match self {
             Card::Dbl => Rank::Dbl,
@@ -97,6 +99,8 @@ impl Card {
     }
 
     /// Scoring points: face value, DBL 15, LP 25.
+    // Engine invariant: the catch-all arm only sees numbered cards.
+    #[allow(clippy::expect_used)]
     pub fn points(self) -> u32 {
         match self {
             Card::Dbl => DBL_POINTS,
@@ -231,30 +235,7 @@ pub fn points_of(cards: &[Card]) -> u32 {
     cards.iter().map(|c| c.points()).sum()
 }
 
-/// Inserts `card` into a sorted multiset.
-pub fn insert_sorted(cards: &mut Vec<Card>, card: Card) {
-    let at = cards.partition_point(|&c| c <= card);
-    cards.insert(at, card);
-}
-
-/// Removes one `card` from a sorted multiset; false (and no change) if there is none.
-pub fn remove_one(cards: &mut Vec<Card>, card: Card) -> bool {
-    match cards.binary_search(&card) {
-        Ok(at) => {
-            cards.remove(at);
-            true
-        }
-        Err(_) => false,
-    }
-}
-
-/// The first card of `wanted` (in order) that the multiset `from` cannot supply, counting
-/// repeats.
-pub fn first_missing(from: &[Card], wanted: &[Card]) -> Option<Card> {
-    let mut left = from.to_vec();
-    left.sort();
-    wanted.iter().copied().find(|&c| !remove_one(&mut left, c))
-}
+pub use crate::games::kit::hand::{first_missing, insert_sorted, remove_one};
 
 /// The first card that `cards` holds more often than the deck does.
 pub fn over_deck(cards: &[Card]) -> Option<Card> {

@@ -5,7 +5,11 @@
 //! by [`Game::sample_chance`] from a lent [`Randomness`] or reported by a physical table.
 
 mod cards;
-mod wire;
+mod moves;
+mod options;
+mod score;
+mod state;
+mod violation;
 
 #[cfg(test)]
 mod tests;
@@ -14,7 +18,12 @@ pub use cards::{
     first_missing, full_deck, insert_sorted, over_deck, points_of, remove_one, Card, Rank,
     DBL_POINTS, DECK_SIZE, LP_POINTS,
 };
-pub use wire::*;
+pub use moves::*;
+pub use options::*;
+pub use score::*;
+pub use state::*;
+pub use view::*;
+pub use violation::*;
 
 use super::{
     Game, GameKind, Highlights, Inconsistency, OptionsError, Randomness, Seat, Standings, Viewer,
@@ -94,7 +103,7 @@ impl Game for LuckPlus {
     }
 
     fn check_state(state: &State) -> Result<(), Inconsistency> {
-        check::check_state(state)
+        consistency::check_state(state)
     }
 
     fn to_act(state: &State) -> Vec<Seat> {
@@ -111,6 +120,8 @@ impl Game for LuckPlus {
         state.chance.is_some()
     }
 
+    // Engine invariant: precondition of Game::sample_chance: a chance event is pending.
+    #[allow(clippy::expect_used)]
     fn sample_chance(state: &State, rng: &mut dyn Randomness) -> Chance {
         match state
             .chance
@@ -182,6 +193,10 @@ impl Game for LuckPlus {
             hands: state.results.clone(),
             totals: totals(state.players, &state.results),
         }
+    }
+
+    fn players(state: &State) -> usize {
+        state.players
     }
 
     fn standings(state: &State) -> Standings {
@@ -327,7 +342,7 @@ pub fn check_tally(
     let mut seen = vec![false; players];
     for o in &tally.out {
         if o.seat >= players {
-            return Err(LuckPlusViolation::NoSuchSeat {
+            return Err(LuckPlusViolation::UnknownSeat {
                 seat: o.seat,
                 players,
             });
@@ -364,7 +379,7 @@ fn deal_chance(state: &State) -> PendingChance {
     }
 }
 
-mod check;
+mod consistency;
 mod rules;
 mod view;
 

@@ -1,29 +1,8 @@
 //! Move legality and effects, chance resolution, turn and hand flow (RULINGS 1.4–1.8).
 
 use super::*;
+use crate::games::kit::deal;
 use LuckPlusViolation as V;
-
-impl Chance {
-    /// The kind of this outcome.
-    pub fn kind(&self) -> ChanceKind {
-        match self {
-            Chance::Deal { .. } => ChanceKind::Deal,
-            Chance::Roll { .. } => ChanceKind::Roll,
-            Chance::Draw { .. } => ChanceKind::Draw,
-        }
-    }
-}
-
-impl PendingChance {
-    /// The kind of outcome awaited.
-    pub fn kind(&self) -> ChanceKind {
-        match self {
-            PendingChance::Deal { .. } => ChanceKind::Deal,
-            PendingChance::Roll { .. } => ChanceKind::Roll,
-            PendingChance::Draw { .. } => ChanceKind::Draw,
-        }
-    }
-}
 
 /// The part of the table a play request is checked against, group after group: the hand, the
 /// match pile's top, the dice showing and their uses.
@@ -204,7 +183,7 @@ fn common_checks(state: &State, seat: Seat) -> Result<(), LuckPlusViolation> {
         });
     }
     if seat >= state.players {
-        return Err(V::NoSuchSeat {
+        return Err(V::UnknownSeat {
             seat,
             players: state.players,
         });
@@ -218,6 +197,8 @@ fn common_checks(state: &State, seat: Seat) -> Result<(), LuckPlusViolation> {
     Ok(())
 }
 
+// Engine invariant: called only in the drawn phase, which always holds its card.
+#[allow(clippy::expect_used)]
 fn drawn_card(state: &State) -> Card {
     state.drawn.expect("phase drawn has a drawn card")
 }
@@ -247,6 +228,8 @@ fn without(hand: &[Card], card: Card) -> Vec<Card> {
     rest
 }
 
+// Engine invariant: a transfer target is checked to be an opponent still in before `left_of`.
+#[allow(clippy::expect_used)]
 pub(super) fn validate(state: &State, seat: Seat, mv: &Move) -> Result<(), LuckPlusViolation> {
     common_checks(state, seat)?;
     let phase = state.phase;
@@ -647,6 +630,8 @@ pub(super) fn apply(state: &mut State, seat: Seat, mv: &Move) -> Vec<Event> {
 
 /// The turn seat must draw: from the draw pile (chance), from the LUCK PLUS cards under it,
 /// after reshuffling the match pile but its top (RULINGS 1.7), or not at all (void).
+// Engine invariant: the match pile is checked to hold more than one card first.
+#[allow(clippy::expect_used)]
 fn start_draw(state: &mut State, events: &mut Vec<Event>) {
     let seat = state.turn;
     if state.draw_pile.is_empty()
@@ -728,6 +713,8 @@ fn go_out(state: &mut State, seat: Seat, forced_next: bool, events: &mut Vec<Eve
     }
 }
 
+// Engine invariant: a turn ends only while another seat is still in the hand.
+#[allow(clippy::expect_used)]
 fn end_turn(state: &mut State, reason: TurnEnd, forced_next: bool, events: &mut Vec<Event>) {
     events.push(Event::TurnEnded {
         seat: state.turn,
@@ -824,28 +811,14 @@ pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), LuckPl
             },
             Chance::Deal { hands, flips },
         ) => {
-            if hands.len() != *expected {
-                return Err(V::WrongHandCount {
-                    expected: *expected,
-                    got: hands.len(),
-                });
-            }
-            if let Some(hand) = hands.iter().find(|h| h.len() != *cards_per_hand) {
-                return Err(V::WrongCardCount {
-                    expected: *cards_per_hand,
-                    got: hand.len(),
-                });
-            }
+            deal::hand_count(*expected, hands.len())?;
+            deal::card_counts(hands, *cards_per_hand)?;
             match flips.split_last() {
                 Some((last, before))
                     if *last != Card::Lp && before.iter().all(|&c| c == Card::Lp) => {}
                 _ => return Err(V::BadFlips),
             }
-            let mut all: Vec<Card> = hands.iter().flatten().copied().collect();
-            all.extend(flips.iter().copied());
-            if let Some(card) = first_missing(pile, &all) {
-                return Err(V::CardNotInPile { card });
-            }
+            deal::dealt_from_pile(&pile[..], hands, flips)?;
         }
         (PendingChance::Roll { .. }, Chance::Roll { dice }) => {
             if let Some(&face) = dice.iter().find(|f| !(1..=6).contains(*f)) {
@@ -853,9 +826,7 @@ pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), LuckPl
             }
         }
         (PendingChance::Draw { pile, .. }, Chance::Draw { card }) => {
-            if pile.binary_search(card).is_err() {
-                return Err(V::CardNotInPile { card: *card });
-            }
+            deal::from_pile(&pile[..], &[*card])?
         }
         _ => unreachable!("kinds were compared above"),
     }

@@ -2,8 +2,12 @@
 //! the match pile, the dice and every drawn card are public. Only the draw pile is hidden, and
 //! since its order does not exist until a card is drawn, a seat's view shows just its size (its
 //! composition is derivable from the public cards; the full view lists it).
+//!
+//! The view types themselves are here too, next to the code that fills them.
 
 use super::*;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 pub(super) fn view(state: &State, viewer: Viewer) -> View {
     let full = viewer == Viewer::Full;
@@ -54,4 +58,92 @@ pub(super) fn view(state: &State, viewer: Viewer) -> View {
         totals: totals(state.players, &state.results),
         legal_moves,
     }
+}
+
+/// The pending chance event as a viewer sees it.
+#[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq, Hash)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[schema(as = LuckPlusChanceView)]
+pub struct ChanceView {
+    /// What kind of outcome is awaited.
+    pub kind: ChanceKind,
+    /// The rolling or drawing seat (none for a deal).
+    pub seat: Option<Seat>,
+    /// Size of the pile the outcome comes from (0 for a roll).
+    pub pile_size: usize,
+    /// The pile's composition: only for the full view.
+    #[schema(value_type = Option<Vec<Card>>)]
+    pub pile: Option<Vec<Card>>,
+}
+
+/// What one viewer may see of a state. Hands are dealt face up, so every hand is public; only
+/// the draw pile (whose order does not exist until drawn) is reduced to its size.
+#[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[schema(as = LuckPlusView)]
+pub struct View {
+    /// Who this view is for.
+    pub viewer: Viewer,
+    /// Number of seats.
+    pub players: usize,
+    /// The match options.
+    pub options: Options,
+    /// The target in effect.
+    pub target: u32,
+    /// Current hand, from 1.
+    pub hand: u32,
+    /// The hand's dealer.
+    pub dealer: Seat,
+    /// Whose turn it is.
+    pub turn: Seat,
+    /// Where play stands.
+    pub phase: Phase,
+    /// Seats that may move now.
+    pub to_act: Vec<Seat>,
+    /// Every seat's face-up hand.
+    #[schema(value_type = Vec<Vec<Card>>)]
+    pub hands: Vec<Vec<Card>>,
+    /// The match pile, bottom to top.
+    #[schema(value_type = Vec<Card>)]
+    pub match_pile: Vec<Card>,
+    /// The match pile's top card.
+    #[schema(value_type = Option<Card>)]
+    pub match_top: Option<Card>,
+    /// Cards in the draw pile (including `draw_bottom`).
+    pub draw_pile_size: usize,
+    /// The LUCK PLUS cards known to lie under the draw pile.
+    #[schema(value_type = Vec<Card>)]
+    pub draw_bottom: Vec<Card>,
+    /// The draw pile's composition: only for the full view (anyone can derive it).
+    #[schema(value_type = Option<Vec<Card>>)]
+    pub draw_pile: Option<Vec<Card>>,
+    /// The dice showing.
+    #[schema(min_items = 2, max_items = 2)]
+    pub dice: Option<[u8; 2]>,
+    /// Whether they were rolled this turn.
+    pub rolled_this_turn: bool,
+    /// Uses of the dice showing this turn.
+    pub used: Usage,
+    /// The card just drawn.
+    #[schema(value_type = Option<Card>)]
+    pub drawn: Option<Card>,
+    /// Whether this is the turn seat's first turn of the hand.
+    pub first_turn: bool,
+    /// Seats that have begun a turn this hand.
+    pub had_turn: Vec<bool>,
+    /// Whether this turn is a forced bonus.
+    pub forced_bonus_pending: bool,
+    /// Players out this hand.
+    pub out: Vec<Out>,
+    /// Seats still to play in a LUCK OUT's full round.
+    pub final_round: Option<Vec<Seat>>,
+    /// The pending chance event.
+    pub chance: Option<ChanceView>,
+    /// Finished hands.
+    pub results: Vec<HandResult>,
+    /// Totals per seat.
+    pub totals: Vec<i64>,
+    /// The viewer's legal moves (empty for spectators and the full view). Multi-group plays
+    /// and intermediate bonus/extra subsets are accepted but not listed.
+    pub legal_moves: Vec<Move>,
 }

@@ -6,12 +6,23 @@
 //! The module is pure: chance arrives only as [`Chance`] outcomes, sampled by
 //! [`Game::sample_chance`] from a lent [`Randomness`] or reported by a physical table.
 
-mod wire;
+mod dice;
+mod moves;
+mod options;
+mod score;
+mod state;
+mod violation;
 
 #[cfg(test)]
 mod tests;
 
-pub use wire::*;
+pub use dice::*;
+pub use moves::*;
+pub use options::*;
+pub use score::*;
+pub use state::*;
+pub use view::*;
+pub use violation::*;
 
 use super::{
     Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat, Standings,
@@ -112,7 +123,7 @@ impl Game for LuckyDice {
     }
 
     fn check_state(state: &State) -> Result<(), Inconsistency> {
-        check::check_state(state)
+        consistency::check_state(state)
     }
 
     fn to_act(state: &State) -> Vec<Seat> {
@@ -126,6 +137,8 @@ impl Game for LuckyDice {
         state.chance.is_some()
     }
 
+    // Engine invariant: precondition of Game::sample_chance: a chance event is pending.
+    #[allow(clippy::expect_used)]
     fn sample_chance(state: &State, rng: &mut dyn Randomness) -> Chance {
         match state
             .chance
@@ -175,6 +188,10 @@ impl Game for LuckyDice {
         }
     }
 
+    fn players(state: &State) -> usize {
+        state.players
+    }
+
     fn standings(state: &State) -> Standings {
         Standings::rank(totals(state), Order::HighestWins, Self::is_over(state))
     }
@@ -197,7 +214,7 @@ impl Game for LuckyDice {
         let mut emptied = tally.emptied.clone();
         emptied.sort_unstable();
         if let Some(&seat) = emptied.iter().find(|&&s| s >= players) {
-            return Err(LuckyDiceViolation::NoSuchSeat { seat, players });
+            return Err(LuckyDiceViolation::UnknownSeat { seat, players });
         }
         if let Some(pair) = emptied.windows(2).find(|w| w[0] == w[1]) {
             return Err(LuckyDiceViolation::DuplicateSeat { seat: pair[0] });
@@ -338,7 +355,7 @@ pub fn destination(
     }
 }
 
-mod check;
+mod consistency;
 mod rules;
 mod view;
 

@@ -1,29 +1,8 @@
 //! Move legality and effects, chance resolution, round flow.
 
 use super::*;
+use crate::games::kit::deal;
 use LuckyDiceViolation as V;
-
-impl Chance {
-    /// The kind of this outcome.
-    pub fn kind(&self) -> ChanceKind {
-        match self {
-            Chance::Coasters { .. } => ChanceKind::Coasters,
-            Chance::LuckySymbol { .. } => ChanceKind::LuckySymbol,
-            Chance::Roll { .. } => ChanceKind::Roll,
-        }
-    }
-}
-
-impl PendingChance {
-    /// The kind of outcome awaited.
-    pub fn kind(&self) -> ChanceKind {
-        match self {
-            PendingChance::Coasters { .. } => ChanceKind::Coasters,
-            PendingChance::LuckySymbol { .. } => ChanceKind::LuckySymbol,
-            PendingChance::Roll { .. } => ChanceKind::Roll,
-        }
-    }
-}
 
 /// Whether `seat` may still take an extra roll (or decline them) after "Stop!".
 fn extra_roller(state: &State, seat: Seat) -> bool {
@@ -56,7 +35,7 @@ fn common_checks(state: &State, seat: Seat) -> Result<(), LuckyDiceViolation> {
         });
     }
     if seat >= state.players {
-        return Err(V::NoSuchSeat {
+        return Err(V::UnknownSeat {
             seat,
             players: state.players,
         });
@@ -191,22 +170,16 @@ pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), LuckyD
     }
     match (pending, outcome) {
         (PendingChance::Coasters { seats }, Chance::Coasters { coasters }) => {
-            if coasters.len() != seats.len() {
-                return Err(V::WrongCoasterCount {
-                    expected: seats.len(),
-                    got: coasters.len(),
-                });
-            }
-            let mut pile = state.pile.clone();
-            for coaster in coasters {
-                match pile.iter().position(|c| c == coaster) {
-                    Some(i) => {
-                        pile.remove(i);
+            deal::check_draw(&state.pile[..], coasters, seats.len()).map_err(|mismatch| {
+                match mismatch {
+                    deal::Mismatch::NotInPile(coaster) => V::CoasterNotInPile { coaster },
+                    // One coaster per seat in the play-off: any count mismatch is the coasters'.
+                    deal::Mismatch::HandCount { expected, got }
+                    | deal::Mismatch::CardCount { expected, got } => {
+                        V::WrongCoasterCount { expected, got }
                     }
-                    None => return Err(V::CoasterNotInPile { coaster: *coaster }),
                 }
-            }
-            Ok(())
+            })
         }
         (PendingChance::Roll { seat, dice, .. }, Chance::Roll { faces }) => {
             if faces.len() != *dice as usize {
@@ -223,6 +196,8 @@ pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), LuckyD
     }
 }
 
+// Engine invariant: applies only what check_chance accepted: a pending chance, coasters in the pile.
+#[allow(clippy::expect_used)]
 pub(super) fn apply_chance(state: &mut State, outcome: &Chance) -> Vec<Event> {
     let pending = state.chance.take().expect("checked: a chance is pending");
     let mut events = Vec::new();
@@ -263,6 +238,8 @@ pub(super) fn apply_chance(state: &mut State, outcome: &Chance) -> Vec<Event> {
 }
 
 /// Moves each die of `seat`'s roll where it goes, then calls "Stop!" or ends the round as due.
+// Engine invariant: a seat rolls only in a round in play, which has its coaster and lucky symbol.
+#[allow(clippy::expect_used)]
 fn roll(state: &mut State, seat: Seat, extra: bool, faces: &[Symbol], events: &mut Vec<Event>) {
     let n = state.players;
     let coaster = state.coasters[seat].expect("a rolling seat has a coaster");
@@ -318,6 +295,8 @@ fn end_round_if_done(state: &mut State, events: &mut Vec<Event>) {
 
 /// Every seat with no dice turns its coaster face down; dice are redistributed; the game ends or
 /// the winners draw new coasters.
+// Engine invariant: a round ends only after "Stop!", with coasters and a lucky symbol dealt.
+#[allow(clippy::expect_used)]
 fn end_round(state: &mut State, events: &mut Vec<Event>) {
     let n = state.players;
     let emptied: Vec<Seat> = (0..n).filter(|&s| state.pools[s] == 0).collect();

@@ -3,6 +3,8 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::games::kit::{self, counts::CardKind};
+
 /// Copies of each symbol in the deck.
 pub const COPIES: u32 = 12;
 /// Cards in the deck: 7 symbols × 12 copies.
@@ -79,125 +81,40 @@ impl Symbol {
     }
 }
 
+impl CardKind for Symbol {
+    const ALL: &'static [Symbol] = &Symbol::ALL;
+    const FIELDS: &'static [&'static str] = &[
+        "lemon", "cherry", "grape", "clover", "bell", "seven", "jack",
+    ];
+    const FIELD_DOCS: &'static [&'static str] = &[
+        "Lemon cards.",
+        "Cherry cards.",
+        "Grape cards.",
+        "Clover cards.",
+        "Bell cards.",
+        "Seven cards.",
+        "Jack cards.",
+    ];
+    const SCHEMA_NAME: &'static str = "LuckyJackCounts";
+    const SCHEMA_DOC: &'static str = "A multiset of cards: how many of each symbol (e.g. the \
+        face-down draw pile, whose order is\ndecided only when a card is drawn).";
+
+    fn index(self) -> usize {
+        Symbol::index(self)
+    }
+}
+
 /// A multiset of cards: how many of each symbol (e.g. the face-down draw pile, whose order is
 /// decided only when a card is drawn).
-#[derive(Serialize, Deserialize, ToSchema, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-#[schema(as = LuckyJackCounts)]
-pub struct Counts {
-    /// Lemon cards.
-    pub lemon: u32,
-    /// Cherry cards.
-    pub cherry: u32,
-    /// Grape cards.
-    pub grape: u32,
-    /// Clover cards.
-    pub clover: u32,
-    /// Bell cards.
-    pub bell: u32,
-    /// Seven cards.
-    pub seven: u32,
-    /// Jack cards.
-    pub jack: u32,
-}
+pub type Counts = kit::counts::Counts<Symbol>;
 
 impl Counts {
     /// The whole deck: 12 of each symbol.
-    pub const fn full_deck() -> Self {
-        Counts {
-            lemon: COPIES,
-            cherry: COPIES,
-            grape: COPIES,
-            clover: COPIES,
-            bell: COPIES,
-            seven: COPIES,
-            jack: COPIES,
-        }
-    }
-
-    /// The multiset of `cards`.
-    pub fn of(cards: &[Symbol]) -> Self {
-        let mut counts = Counts::default();
-        for &card in cards {
-            counts.add(card, 1);
+    pub fn full_deck() -> Self {
+        let mut counts = Counts::new();
+        for symbol in Symbol::ALL {
+            counts.add(symbol, COPIES);
         }
         counts
-    }
-
-    /// How many `symbol` cards.
-    pub fn get(&self, symbol: Symbol) -> u32 {
-        *self.slot(symbol)
-    }
-
-    fn slot(&self, symbol: Symbol) -> &u32 {
-        match symbol {
-            Symbol::Lemon => &self.lemon,
-            Symbol::Cherry => &self.cherry,
-            Symbol::Grape => &self.grape,
-            Symbol::Clover => &self.clover,
-            Symbol::Bell => &self.bell,
-            Symbol::Seven => &self.seven,
-            Symbol::Jack => &self.jack,
-        }
-    }
-
-    fn slot_mut(&mut self, symbol: Symbol) -> &mut u32 {
-        match symbol {
-            Symbol::Lemon => &mut self.lemon,
-            Symbol::Cherry => &mut self.cherry,
-            Symbol::Grape => &mut self.grape,
-            Symbol::Clover => &mut self.clover,
-            Symbol::Bell => &mut self.bell,
-            Symbol::Seven => &mut self.seven,
-            Symbol::Jack => &mut self.jack,
-        }
-    }
-
-    /// Adds `n` cards of `symbol`.
-    pub fn add(&mut self, symbol: Symbol, n: u32) {
-        *self.slot_mut(symbol) += n;
-    }
-
-    /// Adds every card of `other`.
-    pub fn add_all(&mut self, other: &Counts) {
-        for s in Symbol::ALL {
-            self.add(s, other.get(s));
-        }
-    }
-
-    /// Removes one `symbol`; false (and no change) if there is none.
-    pub fn take(&mut self, symbol: Symbol) -> bool {
-        let slot = self.slot_mut(symbol);
-        if *slot == 0 {
-            return false;
-        }
-        *slot -= 1;
-        true
-    }
-
-    /// Total number of cards.
-    pub fn total(&self) -> usize {
-        Symbol::ALL.iter().map(|&s| self.get(s) as usize).sum()
-    }
-
-    /// Whether there are no cards.
-    pub fn is_empty(&self) -> bool {
-        self.total() == 0
-    }
-
-    /// The first card of `cards` (in order) that this multiset cannot supply, counting repeats.
-    pub fn first_missing(&self, cards: &[Symbol]) -> Option<Symbol> {
-        let mut left = *self;
-        cards.iter().copied().find(|&card| !left.take(card))
-    }
-
-    /// The canonical list: symbols lowest first, each repeated by its count. Seeded sampling
-    /// draws from this list, so its order is part of how a seed deals.
-    pub fn canonical(&self) -> Vec<Symbol> {
-        let mut cards = Vec::with_capacity(self.total());
-        for s in Symbol::ALL {
-            cards.extend(std::iter::repeat_n(s, self.get(s) as usize));
-        }
-        cards
     }
 }

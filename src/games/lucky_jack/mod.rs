@@ -5,13 +5,22 @@
 //! lent [`Randomness`] or reported by a physical table.
 
 mod cards;
-mod wire;
+mod moves;
+mod options;
+mod score;
+mod state;
+mod violation;
 
 #[cfg(test)]
 mod tests;
 
 pub use cards::{Counts, Symbol, COPIES, DECK_SIZE};
-pub use wire::*;
+pub use moves::*;
+pub use options::*;
+pub use score::*;
+pub use state::*;
+pub use view::*;
+pub use violation::*;
 
 use super::{
     Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat, Standings,
@@ -98,7 +107,7 @@ impl Game for LuckyJack {
     }
 
     fn check_state(state: &State) -> Result<(), Inconsistency> {
-        check::check_state(state)
+        consistency::check_state(state)
     }
 
     fn to_act(state: &State) -> Vec<Seat> {
@@ -112,6 +121,8 @@ impl Game for LuckyJack {
         state.chance.is_some()
     }
 
+    // Engine invariant: precondition of Game::sample_chance: a chance event is pending.
+    #[allow(clippy::expect_used)]
     fn sample_chance(state: &State, rng: &mut dyn Randomness) -> Chance {
         match state
             .chance
@@ -174,6 +185,10 @@ impl Game for LuckyJack {
         }
     }
 
+    fn players(state: &State) -> usize {
+        state.players
+    }
+
     fn standings(state: &State) -> Standings {
         Standings::rank(totals(state), Order::HighestWins, Self::is_over(state))
     }
@@ -201,7 +216,7 @@ impl Game for LuckyJack {
             },
             Some(jackpot) => {
                 if jackpot.seat >= players {
-                    return Err(LuckyJackViolation::NoSuchSeat {
+                    return Err(LuckyJackViolation::UnknownSeat {
                         seat: jackpot.seat,
                         players,
                     });
@@ -322,6 +337,6 @@ fn deal_chance(state: &State) -> PendingChance {
     }
 }
 
-mod check;
+mod consistency;
 mod rules;
 mod view;

@@ -1,18 +1,9 @@
 //! Move legality and effects, chance resolution, turn and round flow.
 
 use super::*;
+use crate::games::kit::deal;
+use crate::games::kit::hand::insert_sorted;
 use LuckyJackViolation as V;
-
-impl Chance {
-    /// The kind of this outcome.
-    pub fn kind(&self) -> ChanceKind {
-        match self {
-            Chance::Deal { .. } => ChanceKind::Deal,
-            Chance::Draw { .. } => ChanceKind::Draw,
-            Chance::Flip { .. } => ChanceKind::Flip,
-        }
-    }
-}
 
 /// How `card` relates to the discard top; an empty pile constrains nothing (counts as higher).
 pub(super) fn classify(discard: &[Symbol], card: Symbol) -> DiscardOption {
@@ -49,7 +40,7 @@ fn common_checks(state: &State, seat: Seat) -> Result<(), LuckyJackViolation> {
         });
     }
     if seat >= state.players {
-        return Err(V::NoSuchSeat {
+        return Err(V::UnknownSeat {
             seat,
             players: state.players,
         });
@@ -159,11 +150,8 @@ fn next_seat(state: &State, seat: Seat) -> Seat {
     (seat + 1) % state.players
 }
 
-fn insert_sorted(hand: &mut Vec<Symbol>, card: Symbol) {
-    let at = hand.partition_point(|&c| c <= card);
-    hand.insert(at, card);
-}
-
+// Engine invariant: applies only moves validate accepted, which checked what is taken here.
+#[allow(clippy::expect_used)]
 pub(super) fn apply(state: &mut State, seat: Seat, mv: &Move) -> Vec<Event> {
     let mut events = Vec::new();
     match *mv {
@@ -316,6 +304,8 @@ fn end_turn(state: &mut State, events: &mut Vec<Event>) {
     state.turn_start_hand = state.hands[state.turn].len();
 }
 
+// Engine invariant: a round is won only with a 3- or 4-card jackpot, which has points.
+#[allow(clippy::expect_used)]
 fn win_round(state: &mut State, seat: Seat, symbol: Symbol, size: usize, events: &mut Vec<Event>) {
     let points = symbol
         .jackpot_points(size)
@@ -396,41 +386,11 @@ pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), LuckyJ
                 ..
             },
             Chance::Deal { hands, flip },
-        ) => {
-            if hands.len() != *expected {
-                return Err(V::WrongHandCount {
-                    expected: *expected,
-                    got: hands.len(),
-                });
-            }
-            if let Some(hand) = hands.iter().find(|h| h.len() != *cards_per_hand) {
-                return Err(V::WrongCardCount {
-                    expected: *cards_per_hand,
-                    got: hand.len(),
-                });
-            }
-            let mut all: Vec<Symbol> = hands.iter().flatten().copied().collect();
-            all.push(*flip);
-            if let Some(card) = pile.first_missing(&all) {
-                return Err(V::CardNotInPile { card });
-            }
-        }
+        ) => deal::check_deal(pile, hands, *expected, *cards_per_hand, &[*flip])?,
         (PendingChance::Draw { count, .. }, Chance::Draw { cards }) => {
-            if cards.len() != *count {
-                return Err(V::WrongCardCount {
-                    expected: *count,
-                    got: cards.len(),
-                });
-            }
-            if let Some(card) = pile.first_missing(cards) {
-                return Err(V::CardNotInPile { card });
-            }
+            deal::check_draw(pile, cards, *count)?
         }
-        (PendingChance::Flip { .. }, Chance::Flip { card }) => {
-            if pile.get(*card) == 0 {
-                return Err(V::CardNotInPile { card: *card });
-            }
-        }
+        (PendingChance::Flip { .. }, Chance::Flip { card }) => deal::from_pile(pile, &[*card])?,
         _ => unreachable!("kinds were compared above"),
     }
     Ok(())

@@ -444,7 +444,7 @@ fn keep_and_discard_drawn_need_a_pending_card() {
     assert_eq!(reject(&s, 0, Move::DiscardDrawn), "no_pending_draw");
     assert_eq!(reject(&s, 0, discard(Seven)), "card_not_in_hand");
     assert_eq!(reject(&s, 1, Move::Draw), "not_your_turn");
-    assert_eq!(reject(&s, 5, Move::Draw), "no_such_seat");
+    assert_eq!(reject(&s, 5, Move::Draw), "unknown_seat");
 }
 
 // ---------------------------------------------------------------- hand floor
@@ -1061,56 +1061,6 @@ fn impossible_chance_outcomes_are_rejected_without_change() {
     resolve(&mut s, draw(&[Lemon, Lemon]));
 }
 
-#[test]
-fn every_violation_code_is_its_serde_tag() {
-    use LuckyJackViolation as V;
-    let all = vec![
-        V::GameOver,
-        V::ChancePending {
-            kind: ChanceKind::Deal,
-        },
-        V::NoSuchSeat {
-            seat: 9,
-            players: 2,
-        },
-        V::NotYourTurn { seat: 1, turn: 0 },
-        V::CardNotInHand { card: Jack },
-        V::HandMinimum {
-            hand_size: 3,
-            minimum: 4,
-        },
-        V::MustKeepDrawn { hand_size: 3 },
-        V::DrawnCardPending,
-        V::NoPendingDraw,
-        V::NothingToTake,
-        V::NotNextPlayer { seat: 2, next: 1 },
-        V::TakeTooLate,
-        V::NotAJackpot { card: Bell },
-        V::NoChancePending,
-        V::UnexpectedChanceKind {
-            expected: ChanceKind::Draw,
-            got: ChanceKind::Flip,
-        },
-        V::WrongHandCount {
-            expected: 2,
-            got: 1,
-        },
-        V::WrongCardCount {
-            expected: 2,
-            got: 1,
-        },
-        V::CardNotInPile { card: Lemon },
-    ];
-    let mut codes = std::collections::BTreeSet::new();
-    for v in &all {
-        let json = serde_json::to_value(v).unwrap();
-        assert_eq!(json["code"], v.code(), "{v:?}");
-        assert!(!v.to_string().is_empty());
-        codes.insert(v.code());
-    }
-    assert_eq!(codes.len(), all.len(), "codes are distinct");
-}
-
 // ---------------------------------------------------------------- check_state
 
 #[test]
@@ -1423,4 +1373,9 @@ fn highlights_count_each_seats_jackpots_by_symbol_and_size() {
     assert_eq!(seats[2]["jackpots_jack"], 1);
     assert_eq!(seats[2]["jackpots_bell"], 1);
     assert_eq!(seats[2]["four_card_jackpots"], 1);
+}
+
+#[test]
+fn the_symbol_tables_agree() {
+    crate::games::kit::counts::assert_kind_tables::<Symbol>();
 }

@@ -3,6 +3,8 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::games::kit::{self, counts::CardKind};
+
 /// Cards in the centre pile at setup (RULINGS 4.1).
 pub const PILE_SIZE: usize = 46;
 
@@ -235,132 +237,46 @@ impl From<Card> for Slot {
     }
 }
 
+impl CardKind for Card {
+    const ALL: &'static [Card] = &Card::ALL;
+    const FIELDS: &'static [&'static str] = &[
+        "yellow", "red", "blue", "pink", "purple", "orange", "green", "rainbow", "ti", "mega",
+        "kukui",
+    ];
+    const FIELD_DOCS: &'static [&'static str] = &[
+        "Yellow Flowers.",
+        "Red Flowers.",
+        "Blue Flowers.",
+        "Pink Flowers.",
+        "Purple Flowers.",
+        "Orange Flowers.",
+        "Green Flowers.",
+        "Rainbow Flowers.",
+        "Ti Leaves.",
+        "Mega Leaves.",
+        "Kukui Nuts.",
+    ];
+    const SCHEMA_NAME: &'static str = "LuckyLuauCounts";
+    const SCHEMA_DOC: &'static str = "A multiset of pile cards: how many of each kind (the \
+        face-down pile, whose order is decided\nonly when a card is drawn; the face-up cards in \
+        the centre).";
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
 /// A multiset of pile cards: how many of each kind (the face-down pile, whose order is decided
 /// only when a card is drawn; the face-up cards in the centre).
-#[derive(Serialize, Deserialize, ToSchema, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-#[schema(as = LuckyLuauCounts)]
-pub struct Counts {
-    /// Yellow Flowers.
-    pub yellow: u32,
-    /// Red Flowers.
-    pub red: u32,
-    /// Blue Flowers.
-    pub blue: u32,
-    /// Pink Flowers.
-    pub pink: u32,
-    /// Purple Flowers.
-    pub purple: u32,
-    /// Orange Flowers.
-    pub orange: u32,
-    /// Green Flowers.
-    pub green: u32,
-    /// Rainbow Flowers.
-    pub rainbow: u32,
-    /// Ti Leaves.
-    pub ti: u32,
-    /// Mega Leaves.
-    pub mega: u32,
-    /// Kukui Nuts.
-    pub kukui: u32,
-}
+pub type Counts = kit::counts::Counts<Card>;
 
 impl Counts {
     /// The whole pile: the printed copies of each card.
     pub fn full_pile() -> Self {
-        let mut counts = Counts::default();
+        let mut counts = Counts::new();
         for card in Card::ALL {
             counts.add(card, card.copies());
         }
         counts
-    }
-
-    /// The multiset of `cards`.
-    pub fn of(cards: impl IntoIterator<Item = Card>) -> Self {
-        let mut counts = Counts::default();
-        for card in cards {
-            counts.add(card, 1);
-        }
-        counts
-    }
-
-    /// How many `card`s.
-    pub fn get(&self, card: Card) -> u32 {
-        match card {
-            Card::Yellow => self.yellow,
-            Card::Red => self.red,
-            Card::Blue => self.blue,
-            Card::Pink => self.pink,
-            Card::Purple => self.purple,
-            Card::Orange => self.orange,
-            Card::Green => self.green,
-            Card::Rainbow => self.rainbow,
-            Card::Ti => self.ti,
-            Card::Mega => self.mega,
-            Card::Kukui => self.kukui,
-        }
-    }
-
-    fn slot_mut(&mut self, card: Card) -> &mut u32 {
-        match card {
-            Card::Yellow => &mut self.yellow,
-            Card::Red => &mut self.red,
-            Card::Blue => &mut self.blue,
-            Card::Pink => &mut self.pink,
-            Card::Purple => &mut self.purple,
-            Card::Orange => &mut self.orange,
-            Card::Green => &mut self.green,
-            Card::Rainbow => &mut self.rainbow,
-            Card::Ti => &mut self.ti,
-            Card::Mega => &mut self.mega,
-            Card::Kukui => &mut self.kukui,
-        }
-    }
-
-    /// Adds `n` cards of `card`.
-    pub fn add(&mut self, card: Card, n: u32) {
-        *self.slot_mut(card) += n;
-    }
-
-    /// Adds every card of `other`.
-    pub fn add_all(&mut self, other: &Counts) {
-        for card in Card::ALL {
-            self.add(card, other.get(card));
-        }
-    }
-
-    /// Removes one `card`; false (and no change) if there is none.
-    pub fn take(&mut self, card: Card) -> bool {
-        let slot = self.slot_mut(card);
-        if *slot == 0 {
-            return false;
-        }
-        *slot -= 1;
-        true
-    }
-
-    /// Total number of cards.
-    pub fn total(&self) -> usize {
-        Card::ALL.iter().map(|&c| self.get(c) as usize).sum()
-    }
-
-    /// Whether there are no cards.
-    pub fn is_empty(&self) -> bool {
-        self.total() == 0
-    }
-
-    /// The kinds present, in canonical order.
-    pub fn kinds(&self) -> Vec<Card> {
-        Card::ALL.into_iter().filter(|&c| self.get(c) > 0).collect()
-    }
-
-    /// The canonical list: kinds in [`Card::ALL`] order, each repeated by its count. Seeded
-    /// sampling draws from this list, so its order is part of how a seed plays.
-    pub fn canonical(&self) -> Vec<Card> {
-        let mut cards = Vec::with_capacity(self.total());
-        for card in Card::ALL {
-            cards.extend(std::iter::repeat_n(card, self.get(card) as usize));
-        }
-        cards
     }
 }

@@ -5,18 +5,27 @@
 //! sampled by [`Game::sample_chance`] from a lent [`Randomness`] or reported by a physical table.
 
 mod cards;
-mod check;
+mod consistency;
+mod moves;
+mod options;
 mod rules;
+mod score;
 pub mod scoring;
+mod state;
 mod view;
-mod wire;
+mod violation;
 pub mod words;
 
 #[cfg(test)]
 mod tests;
 
 pub use cards::{Card, Colour, Counts, Slot, PILE_SIZE};
-pub use wire::*;
+pub use moves::*;
+pub use options::*;
+pub use score::*;
+pub use state::*;
+pub use view::*;
+pub use violation::*;
 
 use super::{
     Game, GameKind, Highlights, Inconsistency, OptionsError, Randomness, Seat, Standings, Viewer,
@@ -98,7 +107,7 @@ impl Game for LuckyLuau {
     }
 
     fn check_state(state: &State) -> Result<(), Inconsistency> {
-        check::check_state(state)
+        consistency::check_state(state)
     }
 
     fn to_act(state: &State) -> Vec<Seat> {
@@ -109,6 +118,8 @@ impl Game for LuckyLuau {
         state.chance.is_some()
     }
 
+    // Engine invariant: precondition of Game::sample_chance: a chance event is pending.
+    #[allow(clippy::expect_used)]
     fn sample_chance(state: &State, rng: &mut dyn Randomness) -> Chance {
         let PendingChance::Draw { pile, .. } = state
             .chance
@@ -145,6 +156,10 @@ impl Game for LuckyLuau {
 
     fn score(state: &State) -> Score {
         score(state)
+    }
+
+    fn players(state: &State) -> usize {
+        state.players
     }
 
     fn standings(state: &State) -> Standings {
@@ -197,6 +212,8 @@ impl Game for LuckyLuau {
 
 /// The leis of a state scored as they stand (final once the game is over), with Guest bonuses
 /// reported at finish and the tiebreak.
+// Engine invariant: a lei without declarations always scores.
+#[allow(clippy::expect_used)]
 pub fn score(state: &State) -> Score {
     let seats: Vec<SeatScore> = state
         .seats

@@ -10,7 +10,7 @@ pub(super) fn declared_of(player: &Player) -> Vec<Option<Colour>> {
 
 fn common_checks(state: &State, seat: Seat) -> Result<(), LuckyLuauViolation> {
     if seat >= state.players {
-        return Err(V::NoSuchSeat {
+        return Err(V::UnknownSeat {
             seat,
             players: state.players,
         });
@@ -208,6 +208,8 @@ fn end_turn(state: &mut State, events: &mut Vec<Event>) {
     }
 }
 
+// Engine invariant: applies only moves validate accepted, which checked the pending card.
+#[allow(clippy::expect_used)]
 pub(super) fn apply(state: &mut State, seat: Seat, mv: &Move) -> Vec<Event> {
     let mut events = Vec::new();
     match mv {

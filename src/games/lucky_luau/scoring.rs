@@ -2,7 +2,7 @@
 //! play, the state's score and the tally all use.
 
 use super::cards::{Card, Colour, Slot};
-use super::wire::{
+use super::{
     GuestBonus, HookRule, LuckyLuauViolation, Options, RainbowAssignment, SeatScore, SlotScore,
     GUESTS,
 };

@@ -1,7 +1,11 @@
 //! What each viewer may see of a state and of an event. Everything is public except which card
 //! a face-down draw turned up (until it is strung or tossed) and the face-down pile's make-up.
+//!
+//! The view types themselves are here too, next to the code that fills them.
 
 use super::*;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 pub(super) fn view(state: &State, viewer: Viewer) -> View {
     let full = viewer == Viewer::Full;
@@ -53,4 +57,66 @@ pub(super) fn redact_event(event: &Event, viewer: Viewer) -> Event {
         }
     }
     event
+}
+
+/// The pending chance event as a viewer sees it.
+#[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq, Hash)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[schema(as = LuckyLuauChanceView)]
+pub struct ChanceView {
+    /// What kind of outcome is awaited.
+    pub kind: ChanceKind,
+    /// The drawing seat.
+    pub seat: Seat,
+    /// Cards in the face-down pile.
+    pub pile_size: usize,
+    /// The face-down pile's composition: only for the full view.
+    pub pile: Option<Counts>,
+}
+
+/// The drawn card as a viewer sees it.
+#[derive(Serialize, Deserialize, ToSchema, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[schema(as = LuckyLuauPendingView)]
+pub struct PendingView {
+    /// Whether it was taken face up.
+    pub face_up: bool,
+    /// The card: for everyone if taken face up, else only for its drawer and the full view.
+    pub card: Option<Card>,
+}
+
+/// What one viewer may see of a state.
+#[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[schema(as = LuckyLuauView)]
+pub struct View {
+    /// Who this view is for.
+    pub viewer: Viewer,
+    /// Number of seats.
+    pub players: usize,
+    /// The match options.
+    pub options: Options,
+    /// Where play stands.
+    pub phase: Phase,
+    /// Whose turn it is.
+    pub turn: Seat,
+    /// Seats that may move now: the current player first, then every seat that may still use
+    /// a tool; in the end phase the seats that have not finished.
+    pub to_act: Vec<Seat>,
+    /// Cards in the face-down pile.
+    pub face_down_count: usize,
+    /// The face-down pile's composition: only for the full view.
+    pub face_down: Option<Counts>,
+    /// Face-up cards in the centre.
+    pub face_up: Counts,
+    /// Every seat's lei and tools (public).
+    pub seats: Vec<Player>,
+    /// The drawn card not yet strung or tossed.
+    pub pending: Option<PendingView>,
+    /// The pending chance event.
+    pub chance: Option<ChanceView>,
+    /// The leis scored as they stand (final once the game is over).
+    pub score: Score,
+    /// The viewer's legal moves (empty for spectators and the full view).
+    pub legal_moves: Vec<Move>,
 }

@@ -1,7 +1,7 @@
 //! Typed leis: the card words a person writes on a score sheet, turned into slots.
 
 use super::cards::{Card, Colour, Slot};
-use super::wire::{LeiText, LuckyLuauViolation, Tool};
+use super::{LeiText, LuckyLuauViolation, Tool};
 use crate::games::Seat;
 
 /// A lei read from words.

@@ -131,33 +131,5 @@ pub fn points_of(cards: &[Card]) -> i64 {
     cards.iter().map(|c| c.points()).sum()
 }
 
-/// Removes one `card` from the sorted list; false (and no change) if there is none.
-pub fn take_sorted(cards: &mut Vec<Card>, card: Card) -> bool {
-    match cards.binary_search(&card) {
-        Ok(at) => {
-            cards.remove(at);
-            true
-        }
-        Err(_) => false,
-    }
-}
-
-/// Inserts `card` keeping the list sorted.
-pub fn insert_sorted(cards: &mut Vec<Card>, card: Card) {
-    let at = cards.partition_point(|&c| c <= card);
-    cards.insert(at, card);
-}
-
-/// The first card of `wanted` (in order) that the sorted multiset `pool` cannot supply,
-/// counting repeats.
-pub fn first_missing(pool: &[Card], wanted: &[Card]) -> Option<Card> {
-    let mut left = rank_counts(pool);
-    wanted.iter().copied().find(|&card| {
-        if left[card.index()] == 0 {
-            true
-        } else {
-            left[card.index()] -= 1;
-            false
-        }
-    })
-}
+// `take_sorted` is the kit's `remove_one` under the name this game's code uses.
+pub use crate::games::kit::hand::{first_missing, insert_sorted, remove_one as take_sorted};

@@ -5,13 +5,22 @@
 //! lent [`Randomness`] or reported by a physical table.
 
 mod cards;
-mod wire;
+mod moves;
+mod options;
+mod score;
+mod state;
+mod violation;
 
 #[cfg(test)]
 mod tests;
 
 pub use cards::{full_deck, points_of, rank_counts, Card, COPIES, DECK_SIZE};
-pub use wire::*;
+pub use moves::*;
+pub use options::*;
+pub use score::*;
+pub use state::*;
+pub use view::*;
+pub use violation::*;
 
 use super::{
     Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat, Standings,
@@ -89,7 +98,7 @@ impl Game for PlusMinus {
     }
 
     fn check_state(state: &State) -> Result<(), Inconsistency> {
-        check::check_state(state)
+        consistency::check_state(state)
     }
 
     fn to_act(state: &State) -> Vec<Seat> {
@@ -109,6 +118,8 @@ impl Game for PlusMinus {
         state.chance.is_some()
     }
 
+    // Engine invariant: precondition of Game::sample_chance: a chance event is pending.
+    #[allow(clippy::expect_used)]
     fn sample_chance(state: &State, rng: &mut dyn Randomness) -> Chance {
         match state
             .chance
@@ -172,6 +183,10 @@ impl Game for PlusMinus {
             rounds: state.results.clone(),
             totals: totals(state),
         }
+    }
+
+    fn players(state: &State) -> usize {
+        state.players
     }
 
     fn standings(state: &State) -> Standings {
@@ -360,7 +375,7 @@ fn deal_chance(state: &State) -> PendingChance {
     }
 }
 
-mod check;
+mod consistency;
 mod rules;
 mod view;
 

@@ -2,47 +2,8 @@
 
 use super::cards::{first_missing, insert_sorted, take_sorted};
 use super::*;
+use crate::games::kit::deal;
 use PlusMinusViolation as V;
-
-impl Chance {
-    /// The kind of this outcome.
-    pub fn kind(&self) -> ChanceKind {
-        match self {
-            Chance::Deal { .. } => ChanceKind::Deal,
-            Chance::Draw { .. } => ChanceKind::Draw,
-        }
-    }
-}
-
-impl PendingChance {
-    /// The kind of outcome awaited.
-    pub fn kind(&self) -> ChanceKind {
-        match self {
-            PendingChance::Deal { .. } => ChanceKind::Deal,
-            PendingChance::Draw { .. } => ChanceKind::Draw,
-        }
-    }
-
-    /// The cards the outcome comes from.
-    pub fn pile(&self) -> &Vec<Card> {
-        match self {
-            PendingChance::Deal { pile, .. } | PendingChance::Draw { pile, .. } => pile,
-        }
-    }
-
-    /// Cards the outcome lists in all.
-    pub fn count(&self) -> usize {
-        match self {
-            PendingChance::Deal {
-                hands,
-                hand_cards,
-                face_up_cards,
-                ..
-            } => hands * (hand_cards + face_up_cards),
-            PendingChance::Draw { count, .. } => *count,
-        }
-    }
-}
 
 /// Why `card` may not go on `at` (ignoring the 10's and king's parameters), if it may not.
 pub(super) fn placement(state: &State, card: Card, at: StackRef) -> Result<(), PlusMinusViolation> {
@@ -87,7 +48,7 @@ fn common_checks(state: &State, seat: Seat) -> Result<(), PlusMinusViolation> {
         });
     }
     if seat >= state.players {
-        return Err(V::NoSuchSeat {
+        return Err(V::UnknownSeat {
             seat,
             players: state.players,
         });
@@ -183,7 +144,7 @@ fn validate_play(
         (Card::King, Some([a, b])) => {
             for &t in [a, b] {
                 if t >= state.players {
-                    return Err(V::NoSuchSeat {
+                    return Err(V::UnknownSeat {
                         seat: t,
                         players: state.players,
                     });
@@ -502,37 +463,16 @@ pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), PlusMi
             },
             Chance::Deal { hands, face_up },
         ) => {
-            for got in [hands.len(), face_up.len()] {
-                if got != *expected {
-                    return Err(V::WrongHandCount {
-                        expected: *expected,
-                        got,
-                    });
-                }
-            }
-            for (lists, want) in [(hands, *hand_cards), (face_up, *face_up_cards)] {
-                if let Some(list) = lists.iter().find(|l| l.len() != want) {
-                    return Err(V::WrongCardCount {
-                        expected: want,
-                        got: list.len(),
-                    });
-                }
-            }
+            // Both row counts before either row's card counts, as before the kit existed.
+            deal::hand_count(*expected, hands.len())?;
+            deal::hand_count(*expected, face_up.len())?;
+            deal::card_counts(hands, *hand_cards)?;
+            deal::card_counts(face_up, *face_up_cards)?;
             let all: Vec<Card> = hands.iter().chain(face_up).flatten().copied().collect();
-            if let Some(card) = first_missing(pile, &all) {
-                return Err(V::CardNotInPile { card });
-            }
+            deal::from_pile(&pile[..], &all)?;
         }
         (PendingChance::Draw { count, .. }, Chance::Draw { cards }) => {
-            if cards.len() != *count {
-                return Err(V::WrongCardCount {
-                    expected: *count,
-                    got: cards.len(),
-                });
-            }
-            if let Some(card) = first_missing(pile, cards) {
-                return Err(V::CardNotInPile { card });
-            }
+            deal::check_draw(&pile[..], cards, *count)?
         }
         _ => unreachable!("kinds were compared above"),
     }

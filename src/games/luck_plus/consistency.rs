@@ -1,24 +1,14 @@
-//! Consistency checks for client-supplied states.
+//! Consistency checks for client-supplied states: could this state have arisen from play (cards
+//! conserved, seats and phase agreeing)? Not to be confused with the `/check` endpoint, which asks
+//! whether a move is legal ([`Game::validate`](crate::games::Game::validate)).
 
 use super::rules::is_out;
 use super::*;
-
-fn bad(code: &'static str, detail: impl Into<String>) -> Result<(), Inconsistency> {
-    Err(Inconsistency::new(code, detail))
-}
-
-fn sorted(cards: &[Card]) -> bool {
-    cards.windows(2).all(|w| w[0] <= w[1])
-}
+use crate::games::kit::consistency::{self, bad};
 
 pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
     let n = state.players;
-    if !(LuckPlus::MIN_PLAYERS..=LuckPlus::MAX_PLAYERS).contains(&n) {
-        return bad(
-            "bad_player_count",
-            format!("{n} players; Luck Plus seats 2 to 8"),
-        );
-    }
+    consistency::player_count::<LuckPlus>(n)?;
     if state.hands.len() != n || state.had_turn.len() != n {
         return bad(
             "bad_hand_count",
@@ -29,9 +19,7 @@ pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
             ),
         );
     }
-    if let Err(e) = LuckPlus::validate_options(&state.options, n) {
-        return bad("invalid_options", e.to_string());
-    }
+    consistency::options::<LuckPlus>(&state.options, n)?;
     if state.hand < 1 {
         return bad("bad_hand", "hands count from 1");
     }
@@ -51,14 +39,14 @@ pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
 
 fn check_conservation(state: &State) -> Result<(), Inconsistency> {
     for (seat, hand) in state.hands.iter().enumerate() {
-        if !sorted(hand) {
+        if !hand.is_sorted() {
             return bad(
                 "hand_not_sorted",
                 format!("seat {seat}'s hand is not sorted"),
             );
         }
     }
-    if !sorted(&state.draw_pile) {
+    if !state.draw_pile.is_sorted() {
         return bad("pile_not_sorted", "the draw pile multiset is not sorted");
     }
     if state.draw_bottom.iter().any(|&c| c != Card::Lp) {

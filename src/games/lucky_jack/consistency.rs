@@ -1,28 +1,20 @@
-//! Consistency checks for client-supplied states.
+//! Consistency checks for client-supplied states: could this state have arisen from play (cards
+//! conserved, seats and phase agreeing)? Not to be confused with the `/check` endpoint, which asks
+//! whether a move is legal ([`Game::validate`](crate::games::Game::validate)).
 
 use super::*;
-
-fn bad(code: &'static str, detail: impl Into<String>) -> Result<(), Inconsistency> {
-    Err(Inconsistency::new(code, detail))
-}
+use crate::games::kit::consistency::{self, bad};
 
 pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
     let n = state.players;
-    if !(LuckyJack::MIN_PLAYERS..=LuckyJack::MAX_PLAYERS).contains(&n) {
-        return bad(
-            "bad_player_count",
-            format!("{n} players; Lucky Jack seats 2 to 6"),
-        );
-    }
+    consistency::player_count::<LuckyJack>(n)?;
     if state.hands.len() != n {
         return bad(
             "bad_hand_count",
             format!("{} hands for {n} players", state.hands.len()),
         );
     }
-    if let Err(e) = LuckyJack::validate_options(&state.options, n) {
-        return bad("invalid_options", e.to_string());
-    }
+    consistency::options::<LuckyJack>(&state.options, n)?;
     if state.round < 1 || state.round > state.options.rounds {
         return bad(
             "bad_round",
@@ -44,7 +36,7 @@ pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
     }
     check_conservation(state)?;
     for (seat, hand) in state.hands.iter().enumerate() {
-        if hand.windows(2).any(|w| w[0] > w[1]) {
+        if !hand.is_sorted() {
             return bad(
                 "hand_not_sorted",
                 format!("seat {seat}'s hand is not sorted"),

@@ -1,22 +1,14 @@
-//! Consistency checks for client-supplied states.
+//! Consistency checks for client-supplied states: could this state have arisen from play (cards
+//! conserved, seats and phase agreeing)? Not to be confused with the `/check` endpoint, which asks
+//! whether a move is legal ([`Game::validate`](crate::games::Game::validate)).
 
 use super::*;
-
-fn bad(code: &'static str, detail: impl Into<String>) -> Result<(), Inconsistency> {
-    Err(Inconsistency::new(code, detail))
-}
+use crate::games::kit::consistency::{self, bad};
 
 pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
     let n = state.players;
-    if !(LuckyDice::MIN_PLAYERS..=LuckyDice::MAX_PLAYERS).contains(&n) {
-        return bad(
-            "bad_player_count",
-            format!("{n} players; Lucky Dice seats 2 to 6"),
-        );
-    }
-    if let Err(e) = LuckyDice::validate_options(&state.options, n) {
-        return bad("invalid_options", e.to_string());
-    }
+    consistency::player_count::<LuckyDice>(n)?;
+    consistency::options::<LuckyDice>(&state.options, n)?;
     let lengths = [
         state.coasters.len(),
         state.won.len(),
@@ -54,7 +46,7 @@ fn check_dice(state: &State) -> Result<(), Inconsistency> {
 
 /// Pile + face-up + face-down coasters = the coaster set, as multisets.
 fn check_coasters(state: &State) -> Result<(), Inconsistency> {
-    if state.pile.windows(2).any(|w| w[0] > w[1]) {
+    if !state.pile.is_sorted() {
         return bad("pile_not_sorted", "the pile is a sorted multiset");
     }
     let mut all: Vec<Coaster> = state.pile.clone();

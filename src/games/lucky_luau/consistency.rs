@@ -1,28 +1,20 @@
-//! Consistency checks for client-supplied states.
+//! Consistency checks for client-supplied states: could this state have arisen from play (cards
+//! conserved, seats and phase agreeing)? Not to be confused with the `/check` endpoint, which asks
+//! whether a move is legal ([`Game::validate`](crate::games::Game::validate)).
 
 use super::*;
-
-fn bad(code: &'static str, detail: impl Into<String>) -> Result<(), Inconsistency> {
-    Err(Inconsistency::new(code, detail))
-}
+use crate::games::kit::consistency::{self, bad};
 
 pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
     let n = state.players;
-    if !(LuckyLuau::MIN_PLAYERS..=LuckyLuau::MAX_PLAYERS).contains(&n) {
-        return bad(
-            "bad_player_count",
-            format!("{n} players; Lucky Luau seats 2 to 6"),
-        );
-    }
+    consistency::player_count::<LuckyLuau>(n)?;
     if state.seats.len() != n {
         return bad(
             "bad_seat_count",
             format!("{} seats for {n} players", state.seats.len()),
         );
     }
-    if let Err(e) = LuckyLuau::validate_options(&state.options, n) {
-        return bad("invalid_options", e.to_string());
-    }
+    consistency::options::<LuckyLuau>(&state.options, n)?;
     if state.turn >= n {
         return bad("bad_turn", format!("turn seat {} of {n}", state.turn));
     }

@@ -1,23 +1,13 @@
-//! Consistency checks for client-supplied states.
+//! Consistency checks for client-supplied states: could this state have arisen from play (cards
+//! conserved, seats and phase agreeing)? Not to be confused with the `/check` endpoint, which asks
+//! whether a move is legal ([`Game::validate`](crate::games::Game::validate)).
 
 use super::*;
-
-fn bad(code: &'static str, detail: impl Into<String>) -> Result<(), Inconsistency> {
-    Err(Inconsistency::new(code, detail))
-}
-
-fn is_sorted(cards: &[Card]) -> bool {
-    cards.windows(2).all(|w| w[0] <= w[1])
-}
+use crate::games::kit::consistency::{self, bad};
 
 pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
     let n = state.players;
-    if !(PlusMinus::MIN_PLAYERS..=PlusMinus::MAX_PLAYERS).contains(&n) {
-        return bad(
-            "bad_player_count",
-            format!("{n} players; Plus & Minus seats 3 to 6"),
-        );
-    }
+    consistency::player_count::<PlusMinus>(n)?;
     if state.hands.len() != n || state.stacks.len() != n {
         return bad(
             "bad_seat_count",
@@ -28,9 +18,7 @@ pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
             ),
         );
     }
-    if let Err(e) = PlusMinus::validate_options(&state.options, n) {
-        return bad("invalid_options", e.to_string());
-    }
+    consistency::options::<PlusMinus>(&state.options, n)?;
     let rounds = rounds_in_game(&state.options, n);
     if state.round < 1 || state.round > rounds {
         return bad("bad_round", format!("round {} of {rounds}", state.round));
@@ -56,10 +44,10 @@ pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
             ),
         );
     }
-    if let Some(seat) = state.hands.iter().position(|h| !is_sorted(h)) {
+    if let Some(seat) = state.hands.iter().position(|h| !h.is_sorted()) {
         return bad("not_sorted", format!("seat {seat}'s hand is not sorted"));
     }
-    if !is_sorted(&state.draw_stack) {
+    if !state.draw_stack.is_sorted() {
         return bad("not_sorted", "the draw stack is not sorted");
     }
     check_conservation(state)?;
