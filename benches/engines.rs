@@ -1,5 +1,8 @@
 //! Engine throughput: complete random games, seeded so every run plays the same games.
 
+// A measuring tool, not the service: a broken assumption should stop it loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use referee::games::lucky_jack::{LuckyJack, Options};
 use referee::games::Game;

@@ -1,6 +1,9 @@
 //! Luck Plus engine throughput: random full hands, and legal-move enumeration, seeded so every
 //! run plays the same hands.
 
+// A measuring tool, not the service: a broken assumption should stop it loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use referee::games::luck_plus::{LuckPlus, Options, State};
 use referee::games::{Game, Randomness};

@@ -1,6 +1,9 @@
 //! Lucky Luau throughput: complete random games (seeded, so every run plays the same games) and
 //! leis scored (the rulebook's sample lei, and a long lei with two Rainbows to colour).
 
+// A measuring tool, not the service: a broken assumption should stop it loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use referee::games::lucky_luau::{scoring, LuckyLuau, Options, Slot};
 use referee::games::Game;

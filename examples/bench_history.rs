@@ -6,6 +6,9 @@
 //! docs/benchmarks.md). Requests go one at a time, so the figures are latencies, not throughput;
 //! each endpoint is called with varied players, matches and pages.
 
+// A measuring tool, not the service: a broken assumption should stop it loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::time::{Duration, Instant};
 
 /// The request path for the i-th call to an endpoint.

@@ -10,6 +10,9 @@
 //! The data is synthetic: shapes, names, winners, scores and log rows are realistic, but the
 //! snapshots are not the replay of the logs. Use that database for query benchmarks only.
 
+// A measuring tool, not the service: a broken assumption should stop it loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use diesel::sql_types::BigInt;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use referee::store::Store;

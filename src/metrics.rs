@@ -1,6 +1,10 @@
 //! Prometheus metrics, one registry for the process, served at `/metrics`: request counts and
 //! latency histograms by route and status (the HTTP middleware), rule decisions by game and code,
 //! and database pool use.
+//!
+//! The registry is built once at start-up from constant names: a failure there is a programming
+//! error, hence `expect`.
+#![allow(clippy::expect_used)]
 
 use std::sync::LazyLock;
 

@@ -5,6 +5,9 @@
 //! the shared server other tests use); the SIGTERM test uses its own database on the shared
 //! server.
 
+// Test code: a failed unwrap is a failed test, with its location.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod audit;
 
 use std::collections::{BTreeSet, HashMap};

@@ -3,7 +3,7 @@
 //! Everything below `src/games/` is pure. It never touches actix, diesel, tokio, the clock or the
 //! network, and it never owns a random generator: when a game needs chance it says so in its state,
 //! and the caller resolves it, either by lending a [`Randomness`] source (server-seeded matches) or
-//! by reporting what happened at a physical table. `tests/purity.rs` enforces the import rule.
+//! by reporting what happened at a physical table. `tests/rules/purity.rs` enforces the import rule.
 //!
 //! The games themselves are listed once, in [`crate::for_each_game`]: [`GameKind`], its list
 //! [`GameKind::ALL`], the [`crate::with_game`] dispatch and the [`any`] unions are generated from

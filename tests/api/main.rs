@@ -1,5 +1,8 @@
 //! HTTP tests against the real PostgreSQL: each test has the app on its own port and database.
 
+// Test code: a failed unwrap is a failed test, with its location.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod bad_input;
 mod errors;
 mod history;

@@ -269,5 +269,5 @@ async fn a_score_sheet_of_jackpots_is_totalled_ranked_and_ended_by_the_rules() {
             None,
         )
         .await;
-    assert_eq!(bad.body["code"], "no_such_seat");
+    assert_eq!(bad.body["code"], "unknown_seat");
 }

@@ -152,6 +152,11 @@ fn check_state_of<G: Game>(
     events: &[G::Event],
 ) -> Result<(), TestCaseError> {
     G::check_state(state).map_err(|e| TestCaseError::fail(format!("{}: {}", e.code, e.detail)))?;
+    prop_assert_eq!(
+        G::players(state),
+        players,
+        "the state counts the seats it was set up with"
+    );
     // The stateless endpoints take a state as JSON and check it the same way.
     let back = engine::untrusted_state::<G>(engine::to_json(state))
         .map_err(|e| TestCaseError::fail(format!("the state's JSON is refused: {e}")))?;

@@ -2,6 +2,9 @@
 //! scenarios (`tests/data/<game>/*.json`) and properties of random play, the purity rule of
 //! `src/games/`, and what the scenario runners share.
 
+// Test code: a failed unwrap is a failed test, with its location.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod invariants;
 mod luck_plus;
 mod luck_plus_support;
