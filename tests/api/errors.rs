@@ -143,7 +143,7 @@ async fn an_illegal_move_names_its_rule_and_parameters() {
         "{}",
         keep.body
     );
-    assert_eq!(keep.body["code"], "no_pending_draw");
+    assert_eq!(keep.body["code"], "no_drawn_card");
     let unknown = app
         .post_move(id, Some(token), None, &json!({"type": "fly"}))
         .await;
@@ -276,7 +276,7 @@ async fn metrics_count_requests_by_route_and_moves_by_game_and_code() {
     let keep = app
         .post_move(id, Some(token), None, &json!({"type": "keep"}))
         .await;
-    assert_eq!(keep.body["code"], "no_pending_draw");
+    assert_eq!(keep.body["code"], "no_drawn_card");
     app.post_move(id, Some(token), None, &json!({"type": "draw"}))
         .await;
     let metrics = app.get("/metrics", None).await;
@@ -285,7 +285,7 @@ async fn metrics_count_requests_by_route_and_moves_by_game_and_code() {
     for expected in [
         "referee_http_requests_total{endpoint=\"/v1/matches/{id}/moves\",method=\"POST\",status=\"422\"}",
         "referee_http_requests_duration_seconds_bucket{endpoint=\"/v1/matches\",method=\"POST\",status=\"201\"",
-        "referee_moves_total{code=\"no_pending_draw\",game=\"lucky-jack\",outcome=\"rejected\"}",
+        "referee_moves_total{code=\"no_drawn_card\",game=\"lucky-jack\",outcome=\"rejected\"}",
         "referee_moves_total{code=\"\",game=\"lucky-jack\",outcome=\"accepted\"}",
         "referee_db_pool_connections{state=\"size\"}",
     ] {

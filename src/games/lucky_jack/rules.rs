@@ -94,12 +94,12 @@ pub(super) fn validate(state: &State, seat: Seat, mv: &Move) -> Result<(), Lucky
         }
         Move::Keep => {
             if !drawn {
-                return Err(V::NoPendingDraw);
+                return Err(V::NoDrawnCard);
             }
         }
         Move::DiscardDrawn => {
             if !drawn {
-                return Err(V::NoPendingDraw);
+                return Err(V::NoDrawnCard);
             }
             if h <= HAND_FLOOR {
                 return Err(V::MustKeepDrawn { hand_size: h });

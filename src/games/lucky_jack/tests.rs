@@ -440,8 +440,8 @@ fn keep_and_discard_drawn_need_a_pending_card() {
         vec![Clover],
         0,
     );
-    assert_eq!(reject(&s, 0, Move::Keep), "no_pending_draw");
-    assert_eq!(reject(&s, 0, Move::DiscardDrawn), "no_pending_draw");
+    assert_eq!(reject(&s, 0, Move::Keep), "no_drawn_card");
+    assert_eq!(reject(&s, 0, Move::DiscardDrawn), "no_drawn_card");
     assert_eq!(reject(&s, 0, discard(Seven)), "card_not_in_hand");
     assert_eq!(reject(&s, 1, Move::Draw), "not_your_turn");
     assert_eq!(reject(&s, 5, Move::Draw), "unknown_seat");

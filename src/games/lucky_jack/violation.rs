@@ -66,7 +66,7 @@ pub enum LuckyJackViolation {
     DrawnCardPending,
     /// No drawn card is pending.
     #[error("no drawn card is pending")]
-    NoPendingDraw,
+    NoDrawnCard,
     /// No discarded drawn card can be taken.
     #[error("there is no discarded drawn card to take")]
     NothingToTake,
