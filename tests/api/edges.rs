@@ -376,3 +376,23 @@ async fn every_422_names_its_own_problem_in_its_title() {
         referee::problem::title(options.body["code"].as_str().unwrap())
     );
 }
+
+#[tokio::test]
+async fn connections_beyond_the_bound_wait_until_one_closes() {
+    let app = spawn_app_with(|s| s.max_connections = 1).await;
+    let address = app.base.trim_start_matches("http://").to_owned();
+    // An idle connection takes the only place.
+    let idle = TcpStream::connect(&address).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let request = || {
+        app.client
+            .get(format!("{}/healthz", app.base))
+            .timeout(Duration::from_secs(1))
+            .send()
+    };
+    assert!(request().await.is_err(), "a second connection was served");
+    drop(idle);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let reply = request().await.expect("served once the first one closed");
+    assert_eq!(reply.status(), StatusCode::OK);
+}
