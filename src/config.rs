@@ -1,6 +1,7 @@
 //! Settings from the environment, with defaults that work against the local PostgreSQL.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
+use std::time::Duration;
 
 /// Everything the service reads from its environment.
 #[derive(Clone, Debug)]
@@ -22,6 +23,66 @@ pub struct Settings {
     /// `CORS_ALLOWED_ORIGINS`: comma-separated origins browsers may call from (`*` for any);
     /// empty (the default) sends no CORS headers.
     pub cors_allowed_origins: Vec<String>,
+    /// `BODY_TIMEOUT_SECONDS`: time to receive a whole request body once its headers are in;
+    /// slower bodies are refused with 408.
+    pub body_timeout: Duration,
+    /// `MAX_CONNECTIONS`: open connections each worker accepts; more wait in the listen queue.
+    pub max_connections: usize,
+    /// `TRUSTED_PROXIES`: comma-separated addresses or CIDR networks of reverse proxies; a request
+    /// from one of them is rate limited by the client address it reports in `Forwarded` or
+    /// `X-Forwarded-For`. Empty (the default): the peer address is the client.
+    pub trusted_proxies: Vec<Network>,
+}
+
+/// An IP network, `address/prefix` (a bare address is a network of one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Network {
+    address: IpAddr,
+    prefix: u32,
+}
+
+impl Network {
+    pub fn contains(&self, address: IpAddr) -> bool {
+        // An IPv4 peer may be seen as IPv4-mapped IPv6 on a dual-stack socket.
+        let address = match address {
+            IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(address, IpAddr::V4),
+            v4 => v4,
+        };
+        let masked = |bits: u128, width: u32| {
+            let host_bits = width - self.prefix;
+            bits.checked_shr(host_bits).unwrap_or(0)
+        };
+        match (self.address, address) {
+            (IpAddr::V4(net), IpAddr::V4(ip)) => {
+                masked(u32::from(net).into(), 32) == masked(u32::from(ip).into(), 32)
+            }
+            (IpAddr::V6(net), IpAddr::V6(ip)) => {
+                masked(u128::from(net), 128) == masked(u128::from(ip), 128)
+            }
+            _ => false,
+        }
+    }
+}
+
+impl std::str::FromStr for Network {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        let (address, prefix) = text.split_once('/').unwrap_or((text, ""));
+        let address: IpAddr = address
+            .trim()
+            .parse()
+            .map_err(|_| format!("{text:?} is not an address"))?;
+        let width = if address.is_ipv4() { 32 } else { 128 };
+        let prefix = match prefix.trim() {
+            "" => width,
+            bits => bits
+                .parse()
+                .ok()
+                .filter(|&bits| bits <= width)
+                .ok_or_else(|| format!("{text:?} has no valid prefix length"))?,
+        };
+        Ok(Self { address, prefix })
+    }
 }
 
 pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/referee";
@@ -55,6 +116,18 @@ impl Settings {
                         .filter(|o| !o.is_empty())
                         .collect()
                 })
+                .unwrap_or_default(),
+            body_timeout: Duration::from_secs(parsed("BODY_TIMEOUT_SECONDS", 10)?),
+            max_connections: parsed("MAX_CONNECTIONS", 1024)?,
+            trusted_proxies: var("TRUSTED_PROXIES")
+                .map(|v| {
+                    v.split(',')
+                        .map(str::trim)
+                        .filter(|p| !p.is_empty())
+                        .map(|p| p.parse().map_err(|e| format!("TRUSTED_PROXIES: {e}")))
+                        .collect::<Result<_, _>>()
+                })
+                .transpose()?
                 .unwrap_or_default(),
         })
     }

@@ -31,7 +31,7 @@ impl std::ops::DerefMut for Problem {
 #[schema(as = Problem)]
 #[schema(example = json!({
     "type": "urn:referee:problem:card_not_in_hand",
-    "title": "The move breaks a rule of the game",
+    "title": "Card not in hand",
     "status": 422,
     "detail": "you hold no bell card",
     "code": "card_not_in_hand",
@@ -41,7 +41,7 @@ pub struct ProblemDocument {
     /// `urn:referee:problem:<code>`.
     #[serde(rename = "type")]
     pub kind: String,
-    /// A short summary of the kind of problem.
+    /// A short summary of the kind of problem: one per `code`, stable, never about this occurrence.
     pub title: String,
     pub status: u16,
     /// What went wrong this time, for people.
@@ -57,24 +57,104 @@ pub struct ProblemDocument {
     pub retry_after: Option<u32>,
 }
 
+/// The title of each problem type (RFC 9457: a title belongs to the type, not the occurrence).
+/// A code not listed here (a game's rule violation, say `card_not_in_hand`) is titled by its own
+/// words ("Card not in hand"), so no two types ever share a title. Titles are part of the
+/// contract: change the wording, never the meaning.
+pub const TITLES: &[(&str, &str)] = &[
+    // 400: the request cannot be read.
+    (
+        "malformed_body",
+        "The body is not JSON of the expected shape",
+    ),
+    ("unsupported_charset", "The body must be UTF-8"),
+    ("invalid_path", "The path is not valid UTF-8"),
+    ("invalid_move", "The move is not one of the game's moves"),
+    ("invalid_options", "The game options are not valid"),
+    ("invalid_state", "The state is not one of the game's states"),
+    ("invalid_tally", "The tally is not valid"),
+    (
+        "invalid_chance",
+        "The chance outcome is not one of the game's outcomes",
+    ),
+    ("invalid_seed", "The seed is not valid"),
+    ("invalid_query", "The query string is not valid"),
+    ("invalid_limit", "The page size is out of range"),
+    ("invalid_cursor", "The cursor is not valid"),
+    ("invalid_player", "The player filter is not valid"),
+    (
+        "invalid_idempotency_key",
+        "The Idempotency-Key header is not valid",
+    ),
+    // 401 and 403: who is asking.
+    ("invalid_token", "A valid token is required"),
+    ("wrong_seat", "The token belongs to another seat"),
+    ("owner_only", "Only the owner token may do this"),
+    // 404 and 405: what is asked for.
+    ("not_found", "No such resource"),
+    ("unknown_game", "No such game"),
+    ("unknown_match", "No such match"),
+    ("unknown_sheet", "No such score sheet"),
+    ("unknown_ply", "No such ply"),
+    ("method_not_allowed", "Method not allowed"),
+    // 408, 413, 415, 429: the request's speed, size, type and rate.
+    ("request_timeout", "The request was not received in time"),
+    ("body_too_large", "The request body is too large"),
+    (
+        "unsupported_media_type",
+        "The body must be application/json",
+    ),
+    ("rate_limited", "Too many requests"),
+    // 409: the state has moved on.
+    ("stale_version", "The match has moved on"),
+    ("match_finished", "The match is over"),
+    ("match_not_finished", "The match is not over yet"),
+    ("server_randomness", "The match draws its own chance"),
+    (
+        "rules_version_unsupported",
+        "The match was played under other rules",
+    ),
+    // 422: well-formed, but refused.
+    ("game_over", "The game is over"),
+    ("chance_pending", "A chance outcome must be reported first"),
+    ("no_chance_pending", "No chance outcome is awaited"),
+    ("not_your_turn", "It is not this seat's turn"),
+    ("inconsistent_state", "The state contradicts itself"),
+    ("player_count", "The number of players is not allowed"),
+    ("unknown_seat", "No such seat"),
+    ("seat_required", "The seat to act for is missing"),
+    ("invalid_player_name", "The player name is not allowed"),
+    ("invalid_note", "The note is not allowed"),
+    ("unknown_entry", "No such score sheet entry"),
+    ("entry_superseded", "The entry was already corrected"),
+    (
+        "idempotency_key_reused",
+        "The Idempotency-Key was used for another request",
+    ),
+    // 5xx.
+    ("database_unavailable", "Match storage is unavailable"),
+    ("internal", "Internal error"),
+];
+
+/// The title of the problem type `code`: from [`TITLES`], else the code in words.
+pub fn title(code: &str) -> String {
+    if let Some((_, title)) = TITLES.iter().find(|(c, _)| *c == code) {
+        return (*title).to_owned();
+    }
+    let words = code.replace('_', " ");
+    let mut chars = words.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 impl Problem {
     pub fn new(status: StatusCode, code: &str, detail: impl Into<String>) -> Self {
-        let title = match status.as_u16() {
-            400 => "The request is malformed",
-            401 => "A valid token is required",
-            403 => "The token does not allow this",
-            404 => "Not found",
-            405 => "Method not allowed",
-            409 => "The request conflicts with the current state",
-            413 => "The request body is too large",
-            415 => "Unsupported media type",
-            422 => "The move breaks a rule of the game",
-            503 => "Temporarily unavailable",
-            _ => "Internal error",
-        };
+        let title = title(code);
         Self(Box::new(ProblemDocument {
             kind: format!("urn:referee:problem:{code}"),
-            title: title.to_owned(),
+            title,
             status: status.as_u16(),
             detail: detail.into(),
             code: code.to_owned(),

@@ -1,19 +1,29 @@
 //! The JSON body extractor of every handler.
 
+use std::collections::HashSet;
+use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Duration;
 
 use actix_web::dev::Payload;
-use actix_web::{web, FromRequest, HttpRequest};
-use serde::de::DeserializeOwned;
+use actix_web::http::StatusCode;
+use actix_web::{web, FromRequest, HttpMessage, HttpRequest};
+use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::problem::Problem;
 use crate::referee;
 
+/// `BODY_TIMEOUT_SECONDS`, as app data: the time a whole body may take to arrive.
+#[derive(Clone, Copy)]
+pub struct BodyTimeout(pub Duration);
+
 /// A JSON request body. It is read by `web::Json` (so the size limit, the content type check and
-/// their problem answers are the same), then parsed with [`referee::from_json_value`]'s one
-/// leniency: `3.0` is an integer, as JSON Schema says.
+/// their problem answers are the same), within the body timeout, checked for what serde_json lets
+/// through (duplicate keys, numbers out of range, a charset other than UTF-8), then parsed with
+/// [`referee::from_json_value`]'s one leniency: `3.0` is an integer, as JSON Schema says.
 pub struct Body<T>(pub T);
 
 impl<T> Body<T> {
@@ -34,14 +44,165 @@ impl<T: DeserializeOwned + 'static> FromRequest for Body<T> {
     type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
 
     fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let charset = check_charset(request);
+        let timeout = request
+            .app_data::<BodyTimeout>()
+            .map_or(Duration::from_secs(10), |t| t.0);
         // Only the syntax is checked here; the typed parse below reads the same text.
         let raw = web::Json::<Box<RawValue>>::from_request(request, payload);
         Box::pin(async move {
-            let raw = raw.await?.into_inner();
+            charset?;
+            let raw = tokio::time::timeout(timeout, raw)
+                .await
+                .map_err(|_| {
+                    Problem::new(
+                        StatusCode::REQUEST_TIMEOUT,
+                        "request_timeout",
+                        format!("the body did not arrive within {} s", timeout.as_secs()),
+                    )
+                })??
+                .into_inner();
+            check_strict(raw.get()).map_err(|e| Problem::bad_request("malformed_body", e))?;
             serde_json::from_str(raw.get())
                 .or_else(|_| referee::from_json_value(serde_json::from_str(raw.get())?))
                 .map(Body)
                 .map_err(|e| Problem::bad_request("malformed_body", e.to_string()).into())
         })
+    }
+}
+
+/// JSON is UTF-8 (RFC 8259); a body declared in another charset is not read as if it were.
+fn check_charset(request: &HttpRequest) -> Result<(), Problem> {
+    let Ok(Some(mime)) = request.mime_type() else {
+        return Ok(());
+    };
+    match mime.get_param("charset") {
+        Some(charset) if !charset.as_str().eq_ignore_ascii_case("utf-8") => {
+            Err(Problem::bad_request(
+                "unsupported_charset",
+                format!("the body is JSON, which is UTF-8, not {charset}"),
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// What serde_json accepts but we refuse: an object with a key twice (which one would count?),
+/// and a number too small or too large for a double (`1e-400` would silently be 0).
+fn check_strict(text: &str) -> Result<(), String> {
+    serde_json::from_str::<NoDuplicateKeys>(text).map_err(|e| e.to_string())?;
+    numbers(text).try_for_each(|number| {
+        let value: f64 = number
+            .parse()
+            .map_err(|_| format!("{number} is no number"))?;
+        let mantissa = number.split(['e', 'E']).next().unwrap_or_default();
+        let underflows = value == 0.0 && mantissa.bytes().any(|b| matches!(b, b'1'..=b'9'));
+        if value.is_infinite() || underflows {
+            return Err(format!("{number} is out of range"));
+        }
+        Ok(())
+    })
+}
+
+/// The number literals of valid JSON text.
+fn numbers(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < bytes.len() {
+            match bytes[i] {
+                b'"' => {
+                    i += 1;
+                    while i < bytes.len() && bytes[i] != b'"' {
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
+                    i += 1;
+                }
+                b'-' | b'0'..=b'9' => {
+                    let start = i;
+                    while i < bytes.len()
+                        && matches!(bytes[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                    {
+                        i += 1;
+                    }
+                    return text.get(start..i);
+                }
+                _ => i += 1,
+            }
+        }
+        None
+    })
+}
+
+/// Any JSON value, refusing an object that repeats a key.
+struct NoDuplicateKeys;
+
+impl<'de> Deserialize<'de> for NoDuplicateKeys {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(NoDuplicateKeys)
+    }
+}
+
+impl<'de> Visitor<'de> for NoDuplicateKeys {
+    type Value = NoDuplicateKeys;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_unit<E>(self) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self, A::Error> {
+        while seq.next_element::<NoDuplicateKeys>()?.is_some() {}
+        Ok(self)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self, A::Error> {
+        let mut keys = HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if !keys.insert(key.clone()) {
+                return Err(de::Error::custom(format!("the key `{key}` appears twice")));
+            }
+            map.next_value::<NoDuplicateKeys>()?;
+        }
+        Ok(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duplicate_keys_and_numbers_out_of_range_are_refused_at_any_depth() {
+        for text in [
+            r#"{"game":"nope","game":"lucky-jack"}"#,
+            r#"{"a":[{"b":1,"b":1}]}"#,
+            r#"{"x":1e-400}"#,
+            r#"[-0.001e-999]"#,
+            r#"{"x":1e400}"#,
+        ] {
+            assert!(check_strict(text).is_err(), "{text}");
+        }
+        for text in [
+            r#"{"a":1,"b":{"a":2},"c":"1e-400 \" 1e999"}"#,
+            r#"[0, 0.0, -0e-400, 3.0, 1e-300, 12345678901234567890123]"#,
+        ] {
+            assert_eq!(check_strict(text), Ok(()), "{text}");
+        }
     }
 }

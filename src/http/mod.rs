@@ -216,8 +216,10 @@ pub(crate) fn bearer(request: &HttpRequest) -> Result<Option<String>, Problem> {
     value
         .to_str()
         .ok()
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(|t| Some(t.trim().to_owned()))
+        .and_then(|v| v.split_once(' '))
+        // RFC 9110: the scheme is case-insensitive.
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, t)| Some(t.trim().to_owned()))
         .ok_or_else(|| Problem::unauthorized("use `Authorization: Bearer <token>`"))
 }
 
@@ -252,16 +254,18 @@ pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::
     let store = web::Data::new(store);
     let limit = settings.body_limit_bytes;
     // Built once: every worker's limiter shares the same buckets.
-    let limiter = limits::rate_limiter(settings);
+    let rate_limit = limits::rate_limit(settings).map(web::Data::new);
+    let body_timeout = body::BodyTimeout(settings.body_timeout);
     let origins = settings.cors_allowed_origins.clone();
     let prometheus = crate::metrics::METRICS.http.clone();
     let mut server = HttpServer::new(move || {
         let table = table.clone();
-        App::new()
-            .wrap(middleware::Condition::new(
-                limiter.is_some(),
-                limits::governor(limiter.as_ref().unwrap_or(&limits::UNLIMITED)),
-            ))
+        let mut app = App::new();
+        if let Some(rate_limit) = &rate_limit {
+            app = app.app_data(rate_limit.clone());
+        }
+        app.wrap(middleware::from_fn(limits::limit_rate))
+            .wrap(middleware::from_fn(limits::check_path))
             .wrap(middleware::Condition::new(
                 !origins.is_empty(),
                 limits::cors(&origins),
@@ -270,6 +274,7 @@ pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::
             .wrap(tracing_actix_web::TracingLogger::default())
             .app_data(store.clone())
             .app_data(json_config(limit))
+            .app_data(body_timeout)
             .app_data(query_config())
             .app_data(path_config())
             .into_utoipa_app()
@@ -286,6 +291,9 @@ pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::
             )
             .default_service(move |request: ServiceRequest| fallback(request, table.clone()))
     })
+    // Bodies are bounded in time (see `body`), connections in number: a crowd of slow clients
+    // waits in the listen queue instead of holding memory.
+    .max_connections(settings.max_connections.max(1))
     .listen(listener)?;
     if let Some(workers) = settings.workers {
         server = server.workers(workers.max(1));

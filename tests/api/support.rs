@@ -193,6 +193,9 @@ fn start_with(store: Store, database_url: String, tweak: impl FnOnce(&mut Settin
         rate_limit_per_second: 0,
         rate_limit_burst: 0,
         cors_allowed_origins: vec!["https://companion.example".to_owned()],
+        body_timeout: std::time::Duration::from_secs(10),
+        max_connections: 1024,
+        trusted_proxies: Vec::new(),
     };
     tweak(&mut settings);
     let server = referee::http::server(store, &settings, listener).unwrap();
