@@ -1,6 +1,6 @@
 use std::net::TcpListener;
 
-use referee::config::Settings;
+use referee::config::{DatabaseTimeouts, Settings};
 use referee::store::Store;
 use tracing_subscriber::EnvFilter;
 
@@ -17,7 +17,8 @@ async fn main() -> std::io::Result<()> {
     }
 
     let settings = Settings::from_env().map_err(std::io::Error::other)?;
-    let store = Store::new(&settings.database_url, settings.pool_size);
+    let timeouts = DatabaseTimeouts::from_env().map_err(std::io::Error::other)?;
+    let store = Store::with_timeouts(&settings.database_url, settings.pool_size, timeouts);
     // Start serving at once: stateless endpoints need no database, and match endpoints answer
     // 503 until the database is prepared.
     store.prepare_in_background();

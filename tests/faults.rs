@@ -193,6 +193,11 @@ struct Service {
 
 impl Service {
     fn spawn(database_url: &str) -> Self {
+        Self::spawn_with(database_url, &[])
+    }
+
+    /// The service with more environment variables (they override the defaults below).
+    fn spawn_with(database_url: &str, env: &[(&str, &str)]) -> Self {
         let address = format!("127.0.0.1:{}", free_port());
         let log = std::env::temp_dir().join(format!("{}.log", unique("referee-faults-service")));
         // The service logs to stdout; both streams go to a file shown if the test fails.
@@ -205,6 +210,7 @@ impl Service {
             .env("WORKERS", "2")
             .env("RUST_LOG", "warn")
             .env_remove("LOG_FORMAT")
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(output.try_clone().unwrap())
             .stderr(output)
@@ -906,7 +912,8 @@ async fn stop_with_a_move_in_flight(
 async fn a_postgres_outage_during_load_answers_503_and_loses_no_acknowledged_move() {
     let cluster = PrivateCluster::init();
     let database_url = cluster.url("referee");
-    let mut service = Service::spawn(&database_url);
+    // The move held in flight waits for a row lock until PostgreSQL stops, not for a timeout.
+    let mut service = Service::spawn_with(&database_url, &[("DATABASE_LOCK_TIMEOUT_MS", "60000")]);
     let client = reqwest::Client::builder()
         .timeout(PATIENCE)
         .build()
@@ -1024,7 +1031,8 @@ async fn wait_for_lock_waiter(database_url: &str) {
 async fn sigterm_during_load_finishes_in_flight_requests_and_half_writes_nothing() {
     let database = SharedServerDatabase::new();
     let database_url = database.url();
-    let mut service = Service::spawn(&database_url);
+    // The move held in flight waits for its row lock as long as the test holds it.
+    let mut service = Service::spawn_with(&database_url, &[("DATABASE_LOCK_TIMEOUT_MS", "60000")]);
     let client = reqwest::Client::new();
     service.wait_ready(&client).await;
 
@@ -1120,5 +1128,179 @@ async fn sigterm_during_load_finishes_in_flight_requests_and_half_writes_nothing
         record.acks.len(),
         record.transport_errors.len() - unanswered.len(),
         unanswered.len()
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// A database in trouble: a held lock, a slow statement, a database that cannot write
+
+/// Hosts a Lucky Jack match on the service; returns the creation answer.
+async fn host(client: &reqwest::Client, base: &str) -> Value {
+    let response = client
+        .post(format!("{base}/v1/matches"))
+        .json(&json!({"game": "lucky-jack", "seats": [{"name": "Ann"}, {"name": "Ben"}]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    response.json().await.unwrap()
+}
+
+/// The first move of a match just created: the seat to act draws.
+fn first_move(client: &reqwest::Client, base: &str, created: &Value) -> reqwest::RequestBuilder {
+    let id = created["match"]["id"].as_str().unwrap();
+    let seat = created["match"]["to_act"][0].as_u64().unwrap() as usize;
+    client
+        .post(format!("{base}/v1/matches/{id}/moves"))
+        .bearer_auth(created["seat_tokens"][seat]["token"].as_str().unwrap())
+        .json(&json!({"expected_version": created["match"]["version"], "move": {"type": "draw"}}))
+}
+
+/// A session of the test's own holding a match's row lock, as a long transaction elsewhere would;
+/// the lock is held until the session commits or goes.
+async fn lock_row(database_url: &str, created: &Value) -> AsyncPgConnection {
+    let id = created["match"]["id"].as_str().unwrap();
+    let mut locker = AsyncPgConnection::establish(database_url).await.unwrap();
+    locker
+        .batch_execute(&format!(
+            "BEGIN; SELECT 1 FROM matches WHERE id = '{id}' FOR UPDATE"
+        ))
+        .await
+        .unwrap();
+    locker
+}
+
+/// Asserts an answer is the documented retryable 503 with this code.
+fn assert_retryable_503(answer: Answer, code: &str, what: &str) {
+    match answer {
+        Answer::Http {
+            status,
+            retry_after,
+            content_type,
+            body,
+        } => {
+            assert!(
+                is_unavailable(status, &retry_after, &content_type),
+                "{what}: {status} retry-after={retry_after:?} content-type={content_type:?} {body}"
+            );
+            assert_eq!(body["code"], code, "{what}: {body}");
+        }
+        Answer::Transport(_, error) | Answer::Truncated(error) => panic!("{what}: {error}"),
+    }
+}
+
+/// Sends a move on a match whose row the test holds locked: the service, configured by `env`,
+/// must give up with a `503 database_busy` well before the client's patience runs out, and the
+/// same move must succeed once the lock is released.
+async fn move_on_a_locked_row(env: &[(&str, &str)], what: &str) {
+    let database = SharedServerDatabase::new();
+    let database_url = database.url();
+    let service = Service::spawn_with(&database_url, env);
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(15))
+        .build()
+        .unwrap();
+    service.wait_ready(&client).await;
+    let created = host(&client, &service.base).await;
+    let mut locker = lock_row(&database_url, &created).await;
+
+    let started = Instant::now();
+    let answer = call(first_move(&client, &service.base, &created)).await;
+    let waited = started.elapsed();
+    assert_retryable_503(answer, "database_busy", what);
+    assert!(
+        waited < Duration::from_secs(5),
+        "{what}: the refusal took {waited:?}"
+    );
+
+    locker.batch_execute("COMMIT").await.unwrap();
+    let response = first_move(&client, &service.base, &created)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK, "{what}: the retry");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_on_a_row_locked_by_another_session_answers_503_within_the_lock_timeout() {
+    move_on_a_locked_row(
+        &[
+            ("DATABASE_LOCK_TIMEOUT_MS", "500"),
+            ("DATABASE_STATEMENT_TIMEOUT_MS", "60000"),
+        ],
+        "a move waiting for a row lock",
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_statement_past_the_statement_timeout_answers_503() {
+    // No lock timeout: the statement waiting for the lock is ended by the statement timeout.
+    move_on_a_locked_row(
+        &[
+            ("DATABASE_LOCK_TIMEOUT_MS", "0"),
+            ("DATABASE_STATEMENT_TIMEOUT_MS", "500"),
+        ],
+        "a move past the statement timeout",
+    )
+    .await;
+}
+
+/// Sets whether the database's new sessions are read-only, and ends the service's sessions so
+/// that its pool reconnects under the new default (as after a fail-over to a standby).
+async fn set_read_only(database: &SharedServerDatabase, read_only: bool) {
+    // From another database: a session of a read-only database could not undo it.
+    let url = format!("{}/postgres", shared_server());
+    let mut conn = AsyncPgConnection::establish(&url).await.unwrap();
+    let setting = if read_only { "on" } else { "off" };
+    conn.batch_execute(&format!(
+        "ALTER DATABASE {name} SET default_transaction_read_only = {setting}; \
+         SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'",
+        name = database.name
+    ))
+    .await
+    .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readyz_and_moves_answer_503_while_the_database_cannot_write() {
+    let database = SharedServerDatabase::new();
+    let service = Service::spawn(&database.url());
+    let client = reqwest::Client::builder()
+        .timeout(PATIENCE)
+        .build()
+        .unwrap();
+    service.wait_ready(&client).await;
+    let created = host(&client, &service.base).await;
+
+    set_read_only(&database, true).await;
+    // The first request may meet a session that was just ended; every later one a read-only one.
+    let _ = call(client.get(format!("{}/readyz", service.base))).await;
+    for attempt in 0..5 {
+        let answer = call(client.get(format!("{}/readyz", service.base))).await;
+        assert_retryable_503(
+            answer,
+            "database_unavailable",
+            &format!("readiness {attempt} of a read-only database"),
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let answer = call(first_move(&client, &service.base, &created)).await;
+    assert_retryable_503(
+        answer,
+        "database_unavailable",
+        "a move on a read-only database",
+    );
+
+    set_read_only(&database, false).await;
+    service.wait_ready(&client).await;
+    let response = first_move(&client, &service.base, &created)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        response.status(),
+        StatusCode::OK,
+        "a move once writable again"
     );
 }
