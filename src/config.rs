@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-/// Everything the service reads from its environment.
+/// What the service reads from its environment (the database timeouts are [`DatabaseTimeouts`]).
 #[derive(Clone, Debug)]
 pub struct Settings {
     /// `DATABASE_URL`: the database is created on start if it does not exist.
