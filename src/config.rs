@@ -3,7 +3,7 @@
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
-/// Everything the service reads from its environment.
+/// What the service reads from its environment (the database timeouts are [`DatabaseTimeouts`]).
 #[derive(Clone, Debug)]
 pub struct Settings {
     /// `DATABASE_URL`: the database is created on start if it does not exist.
@@ -85,22 +85,57 @@ impl std::str::FromStr for Network {
     }
 }
 
+/// How long one database statement may wait or run before PostgreSQL cancels it and the request
+/// gets a retryable `503`, so that a locked row or a slow disk cannot hold a request (and its
+/// pooled connection) indefinitely. Zero turns a timeout off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DatabaseTimeouts {
+    /// `DATABASE_LOCK_TIMEOUT_MS`: longest wait for a row or table lock (`lock_timeout`).
+    pub lock: Duration,
+    /// `DATABASE_STATEMENT_TIMEOUT_MS`: longest run of one statement (`statement_timeout`).
+    pub statement: Duration,
+}
+
+impl Default for DatabaseTimeouts {
+    fn default() -> Self {
+        Self {
+            lock: Duration::from_secs(2),
+            statement: Duration::from_secs(5),
+        }
+    }
+}
+
+impl DatabaseTimeouts {
+    pub fn from_env() -> Result<Self, String> {
+        let default = Self::default();
+        let millis = |name: &str, default: Duration| {
+            parsed(name, default.as_millis() as u64).map(Duration::from_millis)
+        };
+        Ok(Self {
+            lock: millis("DATABASE_LOCK_TIMEOUT_MS", default.lock)?,
+            statement: millis("DATABASE_STATEMENT_TIMEOUT_MS", default.statement)?,
+        })
+    }
+}
+
+fn var(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+fn parsed<T: std::str::FromStr>(name: &str, default: T) -> Result<T, String> {
+    match var(name) {
+        None => Ok(default),
+        Some(text) => text
+            .trim()
+            .parse()
+            .map_err(|_| format!("{name}={text:?} is not valid")),
+    }
+}
+
 pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/referee";
 
 impl Settings {
     pub fn from_env() -> Result<Self, String> {
-        fn var(name: &str) -> Option<String> {
-            std::env::var(name).ok().filter(|v| !v.trim().is_empty())
-        }
-        fn parsed<T: std::str::FromStr>(name: &str, default: T) -> Result<T, String> {
-            match var(name) {
-                None => Ok(default),
-                Some(text) => text
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("{name}={text:?} is not valid")),
-            }
-        }
         Ok(Self {
             database_url: var("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.to_owned()),
             bind_address: parsed("BIND_ADDRESS", SocketAddr::from(([127, 0, 0, 1], 8080)))?,

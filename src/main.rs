@@ -1,23 +1,58 @@
 use std::net::TcpListener;
 
-use referee::config::Settings;
+use referee::config::{DatabaseTimeouts, Settings};
 use referee::store::Store;
+use tracing::{Level, Metadata};
+use tracing_subscriber::filter::filter_fn;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::EnvFilter;
+
+/// Dependencies that log what they send to PostgreSQL at debug and trace: statements with their
+/// bind parameters, which hold seeds, hidden hands, token hashes and idempotency keys.
+const CAPPED_TARGETS: &[&str] = &[
+    "tokio_postgres",
+    "postgres_protocol",
+    "diesel",
+    "diesel_async",
+    "diesel_migrations",
+    "deadpool",
+];
+
+/// Whether an event or span may be logged at all: the targets above never below info, whatever
+/// `RUST_LOG` asks (a filter of its own, so no `RUST_LOG` directive, however specific, lowers it).
+fn not_capped(metadata: &Metadata<'_>) -> bool {
+    *metadata.level() <= Level::INFO
+        || !CAPPED_TARGETS.iter().any(|capped| {
+            metadata
+                .target()
+                .strip_prefix(capped)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with("::"))
+        })
+}
 
 #[actix_web::main]
 async fn main() -> std::io::Result<()> {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let cap = filter_fn(not_capped);
     if std::env::var("LOG_FORMAT").as_deref() == Ok("json") {
         tracing_subscriber::fmt()
             .json()
             .with_env_filter(filter)
+            .finish()
+            .with(cap)
             .init();
     } else {
-        tracing_subscriber::fmt().with_env_filter(filter).init();
+        tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .finish()
+            .with(cap)
+            .init();
     }
 
     let settings = Settings::from_env().map_err(std::io::Error::other)?;
-    let store = Store::new(&settings.database_url, settings.pool_size);
+    let timeouts = DatabaseTimeouts::from_env().map_err(std::io::Error::other)?;
+    let store = Store::with_timeouts(&settings.database_url, settings.pool_size, timeouts);
     // Start serving at once: stateless endpoints need no database, and match endpoints answer
     // 503 until the database is prepared.
     store.prepare_in_background();

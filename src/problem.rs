@@ -133,6 +133,7 @@ pub const TITLES: &[(&str, &str)] = &[
     ),
     // 5xx.
     ("database_unavailable", "Match storage is unavailable"),
+    ("database_busy", "Match storage is busy"),
     ("internal", "Internal error"),
 ];
 
@@ -191,6 +192,17 @@ impl Problem {
         problem.retry_after = Some(2);
         problem
     }
+    /// The database gave up waiting for a lock or on a slow statement, or lost a conflict:
+    /// try again shortly.
+    pub fn busy() -> Self {
+        let mut problem = Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "database_busy",
+            "match storage is busy (a lock or statement timed out); retry shortly",
+        );
+        problem.retry_after = Some(1);
+        problem
+    }
     /// Something that should not happen: the cause is logged, the client gets no internals.
     pub fn internal(cause: impl std::fmt::Display) -> Self {
         tracing::error!(%cause, "internal error");
@@ -237,6 +249,10 @@ impl From<crate::store::StoreError> for Problem {
             StoreError::Unavailable(cause) => {
                 tracing::warn!(%cause, "database unavailable");
                 Problem::unavailable()
+            }
+            StoreError::Busy(cause) => {
+                tracing::warn!(%cause, "database busy");
+                Problem::busy()
             }
             StoreError::Internal(cause) => Problem::internal(cause),
         }

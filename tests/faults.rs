@@ -193,6 +193,11 @@ struct Service {
 
 impl Service {
     fn spawn(database_url: &str) -> Self {
+        Self::spawn_with(database_url, &[])
+    }
+
+    /// The service with more environment variables (they override the defaults below).
+    fn spawn_with(database_url: &str, env: &[(&str, &str)]) -> Self {
         let address = format!("127.0.0.1:{}", free_port());
         let log = std::env::temp_dir().join(format!("{}.log", unique("referee-faults-service")));
         // The service logs to stdout; both streams go to a file shown if the test fails.
@@ -205,6 +210,7 @@ impl Service {
             .env("WORKERS", "2")
             .env("RUST_LOG", "warn")
             .env_remove("LOG_FORMAT")
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(output.try_clone().unwrap())
             .stderr(output)
@@ -906,7 +912,8 @@ async fn stop_with_a_move_in_flight(
 async fn a_postgres_outage_during_load_answers_503_and_loses_no_acknowledged_move() {
     let cluster = PrivateCluster::init();
     let database_url = cluster.url("referee");
-    let mut service = Service::spawn(&database_url);
+    // The move held in flight waits for a row lock until PostgreSQL stops, not for a timeout.
+    let mut service = Service::spawn_with(&database_url, &[("DATABASE_LOCK_TIMEOUT_MS", "60000")]);
     let client = reqwest::Client::builder()
         .timeout(PATIENCE)
         .build()
@@ -1024,7 +1031,8 @@ async fn wait_for_lock_waiter(database_url: &str) {
 async fn sigterm_during_load_finishes_in_flight_requests_and_half_writes_nothing() {
     let database = SharedServerDatabase::new();
     let database_url = database.url();
-    let mut service = Service::spawn(&database_url);
+    // The move held in flight waits for its row lock as long as the test holds it.
+    let mut service = Service::spawn_with(&database_url, &[("DATABASE_LOCK_TIMEOUT_MS", "60000")]);
     let client = reqwest::Client::new();
     service.wait_ready(&client).await;
 
@@ -1121,4 +1129,361 @@ async fn sigterm_during_load_finishes_in_flight_requests_and_half_writes_nothing
         record.transport_errors.len() - unanswered.len(),
         unanswered.len()
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// A database in trouble: a held lock, a slow statement, a database that cannot write
+
+/// Hosts a Lucky Jack match on the service; returns the creation answer.
+async fn host(client: &reqwest::Client, base: &str) -> Value {
+    let response = client
+        .post(format!("{base}/v1/matches"))
+        .json(&json!({"game": "lucky-jack", "seats": [{"name": "Ann"}, {"name": "Ben"}]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    response.json().await.unwrap()
+}
+
+/// The first move of a match just created: the seat to act draws.
+fn first_move(client: &reqwest::Client, base: &str, created: &Value) -> reqwest::RequestBuilder {
+    let id = created["match"]["id"].as_str().unwrap();
+    let seat = created["match"]["to_act"][0].as_u64().unwrap() as usize;
+    client
+        .post(format!("{base}/v1/matches/{id}/moves"))
+        .bearer_auth(created["seat_tokens"][seat]["token"].as_str().unwrap())
+        .json(&json!({"expected_version": created["match"]["version"], "move": {"type": "draw"}}))
+}
+
+/// A session of the test's own holding a match's row lock, as a long transaction elsewhere would;
+/// the lock is held until the session commits or goes.
+async fn lock_row(database_url: &str, created: &Value) -> AsyncPgConnection {
+    let id = created["match"]["id"].as_str().unwrap();
+    let mut locker = AsyncPgConnection::establish(database_url).await.unwrap();
+    locker
+        .batch_execute(&format!(
+            "BEGIN; SELECT 1 FROM matches WHERE id = '{id}' FOR UPDATE"
+        ))
+        .await
+        .unwrap();
+    locker
+}
+
+/// Asserts an answer is the documented retryable 503 with this code.
+fn assert_retryable_503(answer: Answer, code: &str, what: &str) {
+    match answer {
+        Answer::Http {
+            status,
+            retry_after,
+            content_type,
+            body,
+        } => {
+            assert!(
+                is_unavailable(status, &retry_after, &content_type),
+                "{what}: {status} retry-after={retry_after:?} content-type={content_type:?} {body}"
+            );
+            assert_eq!(body["code"], code, "{what}: {body}");
+        }
+        Answer::Transport(_, error) | Answer::Truncated(error) => panic!("{what}: {error}"),
+    }
+}
+
+/// Sends a move on a match whose row the test holds locked: the service, configured by `env`,
+/// must give up with a `503 database_busy` well before the client's patience runs out, and the
+/// same move must succeed once the lock is released.
+async fn move_on_a_locked_row(env: &[(&str, &str)], what: &str) {
+    let database = SharedServerDatabase::new();
+    let database_url = database.url();
+    let service = Service::spawn_with(&database_url, env);
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(15))
+        .build()
+        .unwrap();
+    service.wait_ready(&client).await;
+    let created = host(&client, &service.base).await;
+    let mut locker = lock_row(&database_url, &created).await;
+
+    let started = Instant::now();
+    let answer = call(first_move(&client, &service.base, &created)).await;
+    let waited = started.elapsed();
+    assert_retryable_503(answer, "database_busy", what);
+    assert!(
+        waited < Duration::from_secs(5),
+        "{what}: the refusal took {waited:?}"
+    );
+
+    locker.batch_execute("COMMIT").await.unwrap();
+    let response = first_move(&client, &service.base, &created)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK, "{what}: the retry");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_on_a_row_locked_by_another_session_answers_503_within_the_lock_timeout() {
+    move_on_a_locked_row(
+        &[
+            ("DATABASE_LOCK_TIMEOUT_MS", "500"),
+            ("DATABASE_STATEMENT_TIMEOUT_MS", "60000"),
+        ],
+        "a move waiting for a row lock",
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_statement_past_the_statement_timeout_answers_503() {
+    // No lock timeout: the statement waiting for the lock is ended by the statement timeout.
+    move_on_a_locked_row(
+        &[
+            ("DATABASE_LOCK_TIMEOUT_MS", "0"),
+            ("DATABASE_STATEMENT_TIMEOUT_MS", "500"),
+        ],
+        "a move past the statement timeout",
+    )
+    .await;
+}
+
+/// Sets whether the database's new sessions are read-only, and ends the service's sessions so
+/// that its pool reconnects under the new default (as after a fail-over to a standby).
+async fn set_read_only(database: &SharedServerDatabase, read_only: bool) {
+    // From another database: a session of a read-only database could not undo it.
+    let url = format!("{}/postgres", shared_server());
+    let mut conn = AsyncPgConnection::establish(&url).await.unwrap();
+    let setting = if read_only { "on" } else { "off" };
+    conn.batch_execute(&format!(
+        "ALTER DATABASE {name} SET default_transaction_read_only = {setting}; \
+         SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'",
+        name = database.name
+    ))
+    .await
+    .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readyz_and_moves_answer_503_while_the_database_cannot_write() {
+    let database = SharedServerDatabase::new();
+    let service = Service::spawn(&database.url());
+    let client = reqwest::Client::builder()
+        .timeout(PATIENCE)
+        .build()
+        .unwrap();
+    service.wait_ready(&client).await;
+    let created = host(&client, &service.base).await;
+
+    set_read_only(&database, true).await;
+    // The first request may meet a session that was just ended; every later one a read-only one.
+    let _ = call(client.get(format!("{}/readyz", service.base))).await;
+    for attempt in 0..5 {
+        let answer = call(client.get(format!("{}/readyz", service.base))).await;
+        assert_retryable_503(
+            answer,
+            "database_unavailable",
+            &format!("readiness {attempt} of a read-only database"),
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let answer = call(first_move(&client, &service.base, &created)).await;
+    assert_retryable_503(
+        answer,
+        "database_unavailable",
+        "a move on a read-only database",
+    );
+
+    set_read_only(&database, false).await;
+    service.wait_ready(&client).await;
+    let response = first_move(&client, &service.base, &created)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        response.status(),
+        StatusCode::OK,
+        "a move once writable again"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Logs
+
+/// What a secret may look like in a log line: as text, in hex, and as the decimal bytes a driver
+/// prints for a bind parameter (`[104, 101, ...]`), which is how tokio-postgres logs them.
+fn spellings(secret: &[u8]) -> Vec<String> {
+    let decimal = format!("{secret:?}");
+    let mut all = vec![
+        hex::encode(secret),
+        hex::encode_upper(secret),
+        decimal.trim_matches(['[', ']']).to_owned(),
+    ];
+    if let Ok(text) = std::str::from_utf8(secret) {
+        all.push(text.to_owned());
+    }
+    all
+}
+
+/// Every hand in a stored state (the arrays under `hands`), as the state's JSON spells it.
+fn hands_in(state: &Value, found: &mut BTreeSet<String>) {
+    match state {
+        Value::Object(fields) => {
+            for (name, value) in fields {
+                match (name.as_str(), value) {
+                    ("hands", Value::Array(hands)) => found.extend(
+                        hands
+                            .iter()
+                            .filter(|hand| hand.as_array().is_some_and(|cards| cards.len() >= 3))
+                            .map(Value::to_string),
+                    ),
+                    _ => hands_in(value, found),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| hands_in(item, found)),
+        _ => {}
+    }
+}
+
+/// Plays a server-seeded Lucky Jack match to its end on the service, every move with an
+/// `Idempotency-Key`; returns the secrets it met: (what, spellings), each of which the log must
+/// not show. Hands are read from the stored state while the match runs.
+async fn play_with_secrets(
+    client: &reqwest::Client,
+    base: &str,
+    database_url: &str,
+) -> Vec<(String, Vec<String>)> {
+    use diesel_async::RunQueryDsl;
+    #[derive(diesel::QueryableByName)]
+    struct Stored {
+        #[diesel(sql_type = diesel::sql_types::Jsonb)]
+        state: Value,
+    }
+    let created: Value = client
+        .post(format!("{base}/v1/matches"))
+        .header("Idempotency-Key", uuid::Uuid::new_v4().to_string())
+        .json(
+            &json!({"game": "lucky-jack", "seats": [{"name": "Ann"}, {"name": "Ben"}],
+                      "options": {"max_turns_per_round": 20}, "randomness": "server"}),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = created["match"]["id"].as_str().unwrap().to_owned();
+    let mut tokens = vec![created["owner_token"].as_str().unwrap().to_owned()];
+    tokens.extend(
+        created["seat_tokens"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["token"].as_str().unwrap().to_owned()),
+    );
+    let mut conn = AsyncPgConnection::establish(database_url).await.unwrap();
+    let mut keys = Vec::new();
+    let mut hands = BTreeSet::new();
+    let mut last = created["match"].clone();
+    for _ in 0..3000 {
+        if last["status"] == "finished" {
+            break;
+        }
+        let stored: Stored =
+            diesel::sql_query(format!("SELECT state FROM matches WHERE id = '{id}'"))
+                .get_result(&mut conn)
+                .await
+                .unwrap();
+        hands_in(&stored.state, &mut hands);
+        let seat = last["to_act"][0].as_u64().expect("a seat acts") as usize;
+        let mine: Value = client
+            .get(format!("{base}/v1/matches/{id}"))
+            .bearer_auth(&tokens[1 + seat])
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let mv = if mine["view"]["drawn_card_pending"] == true {
+            json!({"type": "keep"})
+        } else {
+            json!({"type": "draw"})
+        };
+        let key = uuid::Uuid::new_v4().simple().to_string();
+        let response = client
+            .post(format!("{base}/v1/matches/{id}/moves"))
+            .bearer_auth(&tokens[1 + seat])
+            .header("Idempotency-Key", &key)
+            .json(&json!({"expected_version": mine["version"], "move": mv}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{mv}");
+        keys.push(key);
+        last = response.json().await.unwrap();
+    }
+    let finished: Value = client
+        .get(format!("{base}/v1/matches/{id}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(finished["status"], "finished", "the match did not end");
+    let seed = hex::decode(finished["seed"].as_str().expect("the seed, revealed")).unwrap();
+    assert!(!hands.is_empty(), "no hand was read from the stored state");
+
+    let mut secrets = vec![("the seed".to_owned(), spellings(&seed))];
+    for token in &tokens {
+        secrets.push((format!("token {token}"), spellings(token.as_bytes())));
+        let hash = referee::tokens::hash(token);
+        secrets.push((format!("the hash of token {token}"), spellings(&hash)));
+    }
+    for key in keys {
+        secrets.push((format!("idempotency key {key}"), spellings(key.as_bytes())));
+    }
+    for hand in hands {
+        secrets.push((format!("hand {hand}"), spellings(hand.as_bytes())));
+    }
+    secrets
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_log_level_prints_a_seed_a_hidden_hand_a_token_its_hash_or_an_idempotency_key() {
+    // Everything; and debug with a directive that asks for the driver's bind parameters by name.
+    for filter in ["trace", "debug,tokio_postgres::query=trace"] {
+        let database = SharedServerDatabase::new();
+        let service = Service::spawn_with(&database.url(), &[("RUST_LOG", filter)]);
+        let client = reqwest::Client::builder()
+            .timeout(PATIENCE)
+            .build()
+            .unwrap();
+        service.wait_ready(&client).await;
+        let secrets = play_with_secrets(&client, &service.base, &database.url()).await;
+        // Let the last lines reach the file.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let log = std::fs::read_to_string(&service.log).unwrap();
+        let verbose = log
+            .lines()
+            .filter(|line| line.contains("DEBUG") || line.contains("TRACE"))
+            .count();
+        // At debug nothing of ours or of the HTTP stack speaks; at trace they do.
+        assert!(
+            filter != "trace" || verbose > 50,
+            "RUST_LOG={filter}: the log is not verbose, so proves nothing:\n{log}"
+        );
+        for (what, spellings) in &secrets {
+            for spelling in spellings {
+                if let Some(at) = log.find(spelling.as_str()) {
+                    let line_start = log[..at].rfind('\n').map_or(0, |i| i + 1);
+                    let line_end = log[at..].find('\n').map_or(log.len(), |i| at + i);
+                    panic!(
+                        "RUST_LOG={filter}: the log shows {what} as {spelling:?}:\n{}",
+                        &log[line_start..line_end.min(line_start + 2000)]
+                    );
+                }
+            }
+        }
+    }
 }

@@ -22,7 +22,8 @@ pub async fn healthz() -> HttpResponse {
     })
 }
 
-/// The database is reachable and migrated: match endpoints will work.
+/// The database is reachable, migrated and takes writes (not a standby, not read-only): match
+/// endpoints will work.
 #[utoipa::path(
     tag = "operations",
     responses(

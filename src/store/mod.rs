@@ -1,5 +1,5 @@
 //! PostgreSQL persistence: the connection pool, start-up (create the database, run the embedded
-//! migrations) and the mapping of database failures to "unavailable" or "internal".
+//! migrations) and the mapping of database failures to "unavailable", "busy" or "internal".
 //!
 //! Every query lives under this module: `matches` (matches, seats, move logs, the match list),
 //! `sheets` (score-sheet entries), `stats` (finished seats, leaderboards, running totals) and
@@ -19,12 +19,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+use crate::config::DatabaseTimeouts;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use diesel::{Connection, ConnectionError, ConnectionResult};
 use diesel_async::async_connection_wrapper::AsyncConnectionWrapper;
 use diesel_async::pooled_connection::deadpool::{Object, Pool};
 use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig};
-use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl, SimpleAsyncConnection};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
 pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
@@ -33,32 +34,67 @@ pub type Conn = Object<AsyncPgConnection>;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// PostgreSQL cannot be reached now; the request may be retried.
+    /// PostgreSQL cannot be reached, or cannot write or allocate now; the request may be retried.
     #[error("database unavailable: {0}")]
     Unavailable(String),
+    /// A statement waited for a lock or ran past its timeout, or lost a deadlock or a
+    /// serialization conflict: the request may be retried at once.
+    #[error("database busy: {0}")]
+    Busy(String),
     #[error("database error: {0}")]
     Internal(String),
 }
 
+/// PostgreSQL's transient failures, told apart by their messages: diesel-async keeps the message
+/// but drops the SQLSTATE. These are the server's English texts (`lc_messages` C or en).
+const BUSY_MESSAGES: &[&str] = &[
+    // 55P03 lock_not_available (lock_timeout, NOWAIT) and 57014 query_canceled
+    // (statement_timeout, cancel requests).
+    "canceling statement due to",
+    "could not obtain lock",
+    // 40P01 deadlock_detected, 40001 serialization_failure.
+    "deadlock detected",
+    "could not serialize access",
+];
+
+/// PostgreSQL out of a resource, shutting down, starting up or in recovery.
+const UNAVAILABLE_MESSAGES: &[&str] = &[
+    // 53100 disk_full, 53200 out_of_memory, 53300 too_many_connections.
+    "No space left on device",
+    "out of memory",
+    "too many clients",
+    "too many connections",
+    // 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now.
+    "terminating connection",
+    "the database system is",
+];
+
 impl From<DieselError> for StoreError {
     fn from(error: DieselError) -> Self {
-        let lost_connection = match &error {
-            DieselError::DatabaseError(
-                DatabaseErrorKind::ClosedConnection | DatabaseErrorKind::UnableToSendCommand,
-                _,
-            )
-            | DieselError::BrokenTransactionManager => true,
-            // A server shutting down or starting up reports itself with these messages (SQLSTATE
-            // 57P01 / 57P03), which diesel files under Unknown.
-            DieselError::DatabaseError(DatabaseErrorKind::Unknown, info) => {
-                let message = info.message();
-                message.contains("terminating connection")
-                    || message.contains("the database system is")
+        let message_says = |texts: &[&str]| match &error {
+            DieselError::DatabaseError(_, info) => {
+                texts.iter().any(|text| info.message().contains(text))
             }
             _ => false,
         };
-        if lost_connection {
+        let unavailable = matches!(
+            error,
+            DieselError::DatabaseError(
+                DatabaseErrorKind::ClosedConnection
+                    | DatabaseErrorKind::UnableToSendCommand
+                    // 25006: a standby, or a database made read-only, refuses every write.
+                    | DatabaseErrorKind::ReadOnlyTransaction,
+                _,
+            ) | DieselError::BrokenTransactionManager
+        ) || message_says(UNAVAILABLE_MESSAGES);
+        let busy = matches!(
+            error,
+            DieselError::DatabaseError(DatabaseErrorKind::SerializationFailure, _)
+        ) || message_says(BUSY_MESSAGES);
+        if unavailable {
             StoreError::Unavailable(error.to_string())
+        } else if busy {
+            StoreError::Busy(error.to_string())
         } else {
             StoreError::Internal(error.to_string())
         }
@@ -73,14 +109,26 @@ pub struct Store {
     url: String,
 }
 
+/// What `/readyz` found: whether the database takes writes.
+#[derive(diesel::QueryableByName)]
+struct Writable {
+    #[diesel(sql_type = diesel::sql_types::Bool)]
+    read_only: bool,
+}
+
 impl Store {
+    /// A pool that connects lazily, with the default [`DatabaseTimeouts`].
+    pub fn new(database_url: &str, size: usize) -> Self {
+        Self::with_timeouts(database_url, size, DatabaseTimeouts::default())
+    }
+
     /// A pool that connects lazily; nothing is contacted until [`Store::prepare_in_background`]
-    /// or the first request.
+    /// or the first request. Every connection it opens has these lock and statement timeouts.
     // Startup: a pool given a runtime and timeouts always builds.
     #[allow(clippy::expect_used)]
-    pub fn new(database_url: &str, size: usize) -> Self {
+    pub fn with_timeouts(database_url: &str, size: usize, timeouts: DatabaseTimeouts) -> Self {
         let mut config = ManagerConfig::default();
-        config.custom_setup = Box::new(establish_on_connection_runtime);
+        config.custom_setup = Box::new(move |url| establish_on_connection_runtime(url, timeouts));
         let manager = AsyncDieselConnectionManager::new_with_config(database_url, config);
         // Short timeouts: during an outage a request should get its 503 quickly, not hang.
         let pool = Pool::builder(manager)
@@ -161,10 +209,22 @@ impl Store {
         conn
     }
 
-    /// Whether the database answers a trivial query now.
+    /// Whether the database answers now and would take a write: a standby, or a database whose
+    /// sessions default to read-only, is reachable but cannot store a move. One cheap query, no
+    /// write.
     pub async fn ping(&self) -> Result<(), StoreError> {
         let mut conn = self.conn().await?;
-        diesel::sql_query("SELECT 1").execute(&mut conn).await?;
+        let found: Writable = diesel::sql_query(
+            "SELECT pg_is_in_recovery() OR current_setting('transaction_read_only')::bool \
+             AS read_only",
+        )
+        .get_result(&mut conn)
+        .await?;
+        if found.read_only {
+            return Err(StoreError::Unavailable(
+                "the database is read-only or in recovery".into(),
+            ));
+        }
         Ok(())
     }
 }
@@ -191,16 +251,27 @@ fn connection_runtime() -> &'static tokio::runtime::Handle {
     })
 }
 
-/// Opens a pool connection on [`connection_runtime`].
+/// Opens a pool connection on [`connection_runtime`] and sets its timeouts for the session.
 fn establish_on_connection_runtime(
     url: &str,
+    timeouts: DatabaseTimeouts,
 ) -> std::pin::Pin<
     Box<dyn std::future::Future<Output = ConnectionResult<AsyncPgConnection>> + Send + '_>,
 > {
     let url = url.to_owned();
     Box::pin(async move {
         connection_runtime()
-            .spawn(async move { AsyncPgConnection::establish(&url).await })
+            .spawn(async move {
+                let mut conn = AsyncPgConnection::establish(&url).await?;
+                conn.batch_execute(&format!(
+                    "SET lock_timeout = {}; SET statement_timeout = {}",
+                    timeouts.lock.as_millis(),
+                    timeouts.statement.as_millis()
+                ))
+                .await
+                .map_err(ConnectionError::CouldntSetupConfiguration)?;
+                Ok(conn)
+            })
             .await
             .unwrap_or_else(|e| Err(ConnectionError::BadConnection(e.to_string())))
     })
@@ -244,4 +315,67 @@ async fn create_database_if_missing(url: &str) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn failure(kind: DatabaseErrorKind, message: &str) -> StoreError {
+        DieselError::DatabaseError(kind, Box::new(message.to_owned())).into()
+    }
+
+    /// PostgreSQL's own texts for the SQLSTATEs a client may retry.
+    #[test]
+    fn transient_and_resource_failures_are_retryable_and_the_rest_internal() {
+        use DatabaseErrorKind::{ReadOnlyTransaction, SerializationFailure, Unknown};
+        let busy = [
+            (Unknown, "canceling statement due to lock timeout"), // 55P03
+            (
+                Unknown,
+                "could not obtain lock on row in relation \"matches\"",
+            ), // 55P03
+            (Unknown, "canceling statement due to statement timeout"), // 57014
+            (Unknown, "canceling statement due to user request"), // 57014
+            (Unknown, "deadlock detected"),                       // 40P01
+            (
+                SerializationFailure,
+                "could not serialize access due to concurrent update",
+            ), // 40001
+        ];
+        let unavailable = [
+            (
+                Unknown,
+                "could not extend file \"base/1/2\": No space left on device",
+            ), // 53100
+            (Unknown, "out of memory"),                   // 53200
+            (Unknown, "sorry, too many clients already"), // 53300
+            (
+                Unknown,
+                "terminating connection due to administrator command",
+            ), // 57P01
+            (Unknown, "the database system is shutting down"), // 57P03
+            (
+                ReadOnlyTransaction,
+                "cannot execute INSERT in a read-only transaction",
+            ), // 25006
+            (DatabaseErrorKind::ClosedConnection, "connection closed"),
+        ];
+        for (kind, message) in busy {
+            assert!(
+                matches!(failure(kind, message), StoreError::Busy(_)),
+                "{message}"
+            );
+        }
+        for (kind, message) in unavailable {
+            assert!(
+                matches!(failure(kind, message), StoreError::Unavailable(_)),
+                "{message}"
+            );
+        }
+        let internal = failure(Unknown, "column \"nope\" does not exist");
+        assert!(matches!(internal, StoreError::Internal(_)));
+        let unique = failure(DatabaseErrorKind::UniqueViolation, "duplicate key value");
+        assert!(matches!(unique, StoreError::Internal(_)));
+    }
 }
