@@ -5,6 +5,7 @@
 
 mod bad_input;
 mod errors;
+mod game_refusals;
 mod history;
 mod hosted;
 mod leaks;
