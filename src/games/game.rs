@@ -79,6 +79,16 @@ fn serde_tag(value: &impl Serialize, tag: &str) -> &'static str {
     leaked
 }
 
+/// Whose a pending chance outcome is, which decides who may report it at a physical table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChanceOwner {
+    /// The outcome of this seat's own action: its draw, its roll.
+    Seat(Seat),
+    /// A deal or an outcome every seat shares (a flip, a shared die): the dealer's, when the game
+    /// has a dealer, else no seat's.
+    Table { dealer: Option<Seat> },
+}
+
 /// Options that cannot be played with, named precisely.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("option `{option}`: {detail}")]
@@ -175,6 +185,10 @@ pub trait Game {
 
     /// Whether play waits for a chance outcome (see the state's own `chance` field for what).
     fn chance_pending(state: &Self::State) -> bool;
+
+    /// Whose the pending chance outcome is, `None` when none is pending. Read it from the pending
+    /// chance: a variant that names the seat drawing or rolling is that seat's own.
+    fn chance_owner(state: &Self::State) -> Option<ChanceOwner>;
 
     /// Samples the pending chance event from `rng`. Precondition: [`Game::chance_pending`].
     fn sample_chance(state: &Self::State, rng: &mut dyn Randomness) -> Self::Chance;
