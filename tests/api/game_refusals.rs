@@ -85,11 +85,45 @@ async fn lucky_dice_names_the_stop_caller_and_declined_and_exhausted_extra_rolls
     let caller = json!({"type": "extra_roll", "dice": 0});
     let refused = app.post_move(&id, Some(&seats[0]), None, &caller).await;
     assert_refused(&refused, "stop_caller_cannot_roll");
+    // A race roll after Stop was made against an out-of-date view: 409, like a stale version.
+    let refused = app.post_move(&id, Some(&seats[0]), None, &roll).await;
+    assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.body);
+    assert_eq!(refused.body["code"], "stop_phase", "{}", refused.body);
     let refused = app.post_move(&id, Some(&seats[1]), None, &extra).await;
     assert_refused(&refused, "extra_rolls_declined");
     let refused = app.post_move(&id, Some(&seats[2]), None, &extra).await;
     assert_refused(&refused, "extra_rolls_exhausted");
     assert_eq!(refused.body["params"]["allowed"], 3, "{}", refused.body);
+}
+
+#[tokio::test]
+async fn plus_minus_answers_already_chosen_to_a_seat_choosing_its_face_up_cards_twice() {
+    let app = spawn_app().await;
+    let created = app
+        .create_match(
+            "plus-minus",
+            &["Ann", "Ben", "Cleo"],
+            json!({"face_up_chosen_by_player": true}),
+            "table",
+        )
+        .await;
+    let (id, owner, seats) = (
+        match_id(&created),
+        owner_token(&created),
+        seat_tokens(&created),
+    );
+    let deal = json!({"kind": "deal", "hands": [["2","3","K","Q"], ["4","6","A","9"],
+        ["7","8","J","10"]], "face_up": [[], [], []]});
+    assert_ok(&app.post_chance(&id, Some(&owner), None, &deal).await);
+    let choose = |cards: [&str; 2]| json!({"type": "choose_face_up", "cards": cards});
+    assert_ok(
+        &app.post_move(&id, Some(&seats[1]), None, &choose(["A", "9"]))
+            .await,
+    );
+    let again = app
+        .post_move(&id, Some(&seats[1]), None, &choose(["4", "6"]))
+        .await;
+    assert_refused(&again, "already_chosen");
 }
 
 #[tokio::test]
