@@ -4,8 +4,8 @@
 //!
 //! Check order for a move: the seat exists → the game is not over → no chance is pending → the
 //! seat may act now → the game's own rules. A seat that may not act now is refused with the
-//! game's own rule for its move when the game has one, else `not_your_turn`. (Match-level checks — unknown match, token, stale
-//! version — happen before, in `matches`.)
+//! game's own rule for its move when the game has one, else `not_your_turn`. (Match-level checks
+//! — unknown match, token, stale version — happen before, in `matches`.)
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};

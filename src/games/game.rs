@@ -203,7 +203,9 @@ pub trait Game {
     /// Every legal move for `seat` now (empty if it may not act).
     fn legal_moves(state: &Self::State, seat: Seat) -> Vec<Self::Move>;
 
-    /// Why `seat` may not make `mv` now, if it may not.
+    /// Why `seat` may not make `mv` now, if it may not. The referee also asks it for seats not in
+    /// [`Game::to_act`], to answer with the game's own rule (`not_next_player`...), so it must
+    /// refuse without panicking for any seat of the table.
     fn validate(state: &Self::State, seat: Seat, mv: &Self::Move) -> Result<(), Self::Violation>;
 
     /// Applies a move that [`Game::validate`] accepted.
