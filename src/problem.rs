@@ -90,6 +90,10 @@ pub const TITLES: &[(&str, &str)] = &[
     ("invalid_token", "A valid token is required"),
     ("wrong_seat", "The token belongs to another seat"),
     ("owner_only", "Only the owner token may do this"),
+    (
+        "not_your_chance",
+        "This token may not report that chance outcome",
+    ),
     // 404 and 405: what is asked for.
     ("not_found", "No such resource"),
     ("unknown_game", "No such game"),

@@ -72,6 +72,22 @@ stored_names! {
 }
 
 stored_names! {
+    /// Who may report the chance outcomes of a table-randomness match. The owner always may; the
+    /// rest is the table's choice.
+    #[derive(Default)]
+    pub enum ChanceReporters {
+        /// Only the owner (a referee or host at the table) reports outcomes.
+        Owner = "owner",
+        /// The owner; a seat reports the outcomes of its own action (its draw, its roll) and the
+        /// dealer's seat the deal and shared outcomes (a flip, a shared die).
+        #[default]
+        OwnerAndActingSeat = "owner_and_acting_seat",
+        /// The owner and every seat report any outcome (a table whose players trust each other).
+        AnySeat = "any_seat",
+    }
+}
+
+stored_names! {
     /// How a match is recorded.
     pub enum MatchKind {
         /// Hosted by the service, which referees every move.
@@ -275,5 +291,6 @@ mod tests {
         names_match_serde::<MatchStatus>();
         names_match_serde::<MatchKind>();
         names_match_serde::<RandomnessMode>();
+        names_match_serde::<ChanceReporters>();
     }
 }

@@ -3,15 +3,18 @@
 //! JSON-facing entry points that dispatch on a runtime [`GameKind`].
 //!
 //! Check order for a move: the seat exists → the game is not over → no chance is pending → the
-//! seat may act now → the game's own rules. (Match-level checks — unknown match, token, stale
-//! version — happen before, in `matches`.)
+//! seat may act now → the game's own rules. A seat that may not act now is refused with the
+//! game's own rule for its move when the game has one, else `not_your_turn`. (Match-level checks
+//! — unknown match, token, stale version — happen before, in `matches`.)
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
-use crate::games::{Game, GameKind, Inconsistency, OptionsError, Seat, Standings, Viewer};
+use crate::games::{
+    Game, GameKind, Inconsistency, OptionsError, Seat, Standings, Viewer, Violation,
+};
 use crate::seed::Seed;
 use crate::with_game;
 
@@ -302,9 +305,27 @@ pub fn play_move<G: Game>(
     }
     let to_act = G::to_act(state);
     if !to_act.contains(&seat) {
-        return Err(RefereeError::NotYourTurn { seat, to_act });
+        return Err(refusal_out_of_turn::<G>(state, seat, mv, to_act));
     }
     G::play(state, seat, mv).map_err(RefereeError::violation)
+}
+
+/// Why a seat that may not act now may not make `mv`: the game's own rule when it has a more
+/// specific one (Lucky Jack's `not_next_player`, Lucky Dice's `stop_caller_cannot_roll`...), else
+/// the generic `not_your_turn`. Never plays the move: a game that would accept it still gets
+/// `not_your_turn`, so `to_act` stays the one gate.
+fn refusal_out_of_turn<G: Game>(
+    state: &G::State,
+    seat: Seat,
+    mv: &G::Move,
+    to_act: Vec<Seat>,
+) -> RefereeError {
+    let generic = RefereeError::NotYourTurn { seat, to_act };
+    match G::validate(state, seat, mv) {
+        // The games' own `not_your_turn` names one seat; the shared one names every seat that may.
+        Err(violation) if violation.code() != generic.code() => RefereeError::violation(violation),
+        _ => generic,
+    }
 }
 
 /// Applies a reported chance outcome, which the game checks is possible.

@@ -248,6 +248,8 @@ pub async fn create(store: &Store, request: CreateSheet) -> Result<CreatedSheet,
         finished_at: None,
         kind: MatchKind::Sheet,
         lowest_wins: None,
+        // A sheet has no chance to report: the column keeps its default.
+        chance_reporters: Default::default(),
     };
     let seats: Vec<SeatRow> = names
         .iter()

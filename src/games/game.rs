@@ -79,6 +79,16 @@ fn serde_tag(value: &impl Serialize, tag: &str) -> &'static str {
     leaked
 }
 
+/// Whose a pending chance outcome is, which decides who may report it at a physical table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChanceOwner {
+    /// The outcome of this seat's own action: its draw, its roll.
+    Seat(Seat),
+    /// A deal or an outcome every seat shares (a flip, a shared die): the dealer's, when the game
+    /// has a dealer, else no seat's.
+    Table { dealer: Option<Seat> },
+}
+
 /// Options that cannot be played with, named precisely.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("option `{option}`: {detail}")]
@@ -176,6 +186,10 @@ pub trait Game {
     /// Whether play waits for a chance outcome (see the state's own `chance` field for what).
     fn chance_pending(state: &Self::State) -> bool;
 
+    /// Whose the pending chance outcome is, `None` when none is pending. Read it from the pending
+    /// chance: a variant that names the seat drawing or rolling is that seat's own.
+    fn chance_owner(state: &Self::State) -> Option<ChanceOwner>;
+
     /// Samples the pending chance event from `rng`. Precondition: [`Game::chance_pending`].
     fn sample_chance(state: &Self::State, rng: &mut dyn Randomness) -> Self::Chance;
 
@@ -189,7 +203,9 @@ pub trait Game {
     /// Every legal move for `seat` now (empty if it may not act).
     fn legal_moves(state: &Self::State, seat: Seat) -> Vec<Self::Move>;
 
-    /// Why `seat` may not make `mv` now, if it may not.
+    /// Why `seat` may not make `mv` now, if it may not. The referee also asks it for seats not in
+    /// [`Game::to_act`], to answer with the game's own rule (`not_next_player`...), so it must
+    /// refuse without panicking for any seat of the table.
     fn validate(state: &Self::State, seat: Seat, mv: &Self::Move) -> Result<(), Self::Violation>;
 
     /// Applies a move that [`Game::validate`] accepted.

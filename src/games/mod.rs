@@ -29,7 +29,9 @@ pub mod lucky_luau;
 pub mod plus_minus;
 
 pub use chance::Randomness;
-pub use game::{Game, Highlights, Inconsistency, OptionsError, Seat, Viewer, Violation, Wire};
+pub use game::{
+    ChanceOwner, Game, Highlights, Inconsistency, OptionsError, Seat, Viewer, Violation, Wire,
+};
 pub use standings::{Order, Standings};
 
 /// The registry: every game this service referees, one line each, as

@@ -2,9 +2,9 @@
 
 use uuid::Uuid;
 
-use crate::games::{Seat, Viewer};
+use crate::games::{ChanceOwner, Seat, Viewer};
 use crate::problem::Problem;
-use crate::records::{note_game, MatchKind, MatchStatus};
+use crate::records::{note_game, ChanceReporters, MatchKind, MatchStatus};
 use crate::store::matches::{self as q, MatchRow, SeatRow};
 use crate::store::Store;
 use crate::tokens;
@@ -96,4 +96,50 @@ pub(super) fn acting_seat(
         )),
         (Credential::Anonymous, _) => Err(Problem::unauthorized("a token is required")),
     }
+}
+
+/// Whether `credential` may report the pending chance outcome (whose it is: `owner`) under the
+/// match's `policy`. The owner always may, so a table can always go on; a seat token must not let
+/// one player choose another's cards or dice.
+pub(super) fn may_report_chance(
+    credential: Credential,
+    policy: ChanceReporters,
+    owner: Option<ChanceOwner>,
+) -> Result<(), Problem> {
+    // Spectators are refused before; the owner always may.
+    let Credential::Seat(seat) = credential else {
+        return Ok(());
+    };
+    // Nothing pending: the referee answers `no_chance_pending`.
+    let Some(owner) = owner else {
+        return Ok(());
+    };
+    let seats: Vec<Seat> = match (policy, owner) {
+        (ChanceReporters::AnySeat, _) => return Ok(()),
+        (ChanceReporters::Owner, _) => Vec::new(),
+        (ChanceReporters::OwnerAndActingSeat, ChanceOwner::Seat(own)) => vec![own],
+        (ChanceReporters::OwnerAndActingSeat, ChanceOwner::Table { dealer }) => {
+            dealer.into_iter().collect()
+        }
+    };
+    if seats.contains(&seat) {
+        return Ok(());
+    }
+    let who = match seats.first() {
+        Some(other) => format!("the owner or seat {other}"),
+        None => "only the owner".to_owned(),
+    };
+    let mut problem = Problem::forbidden(
+        "not_your_chance",
+        format!(
+            "seat {seat} may not report this outcome: {who} may (chance_reporters `{}`)",
+            policy.as_str()
+        ),
+    );
+    problem.params = Some(serde_json::json!({
+        "seat": seat,
+        "chance_reporters": policy.as_str(),
+        "reporting_seats": seats,
+    }));
+    Err(problem)
 }

@@ -83,6 +83,7 @@ pub async fn create(store: &Store, request: CreateMatch) -> Result<CreatedMatch,
             finished_at: over.then_some(now),
             kind: MatchKind::Hosted,
             lowest_wins: over.then(|| G::standings(&state).order == Order::LowestWins),
+            chance_reporters: request.chance_reporters,
         };
         (row, events)
     });
@@ -131,6 +132,7 @@ fn detail(
             game: kind,
             rules_version: row.rules_version.clone(),
             randomness: row.randomness,
+            chance_reporters: row.chance_reporters,
             status: row.status,
             version: row.version,
             options: row.options.clone(),

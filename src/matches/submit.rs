@@ -7,7 +7,9 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use super::access::{acting_seat, authenticate, unknown_match, viewer_for, Credential};
+use super::access::{
+    acting_seat, authenticate, may_report_chance, unknown_match, viewer_for, Credential,
+};
 use super::create::event_row;
 use super::replay::{log_entry, score_of};
 use super::wire::{MoveReply, SubmitChance, SubmitMove};
@@ -189,6 +191,7 @@ async fn run_submission(
     }
     check_open(&row, request.expected_version)?;
     let accepted = Accepted {
+        credential,
         viewer: viewer_for(&row, credential),
         seat,
         payload: payload.clone(),
@@ -209,6 +212,7 @@ async fn run_submission(
 
 /// A request that passed the match-level checks.
 struct Accepted {
+    credential: Credential,
     viewer: Viewer,
     seat: Option<Seat>,
     payload: Value,
@@ -229,7 +233,14 @@ async fn advance<G: Game>(
             seat,
             mv: parse_for_match("move", &accepted.payload)?,
         },
-        None => Input::Chance(parse_for_match("chance", &accepted.payload)?),
+        None => {
+            may_report_chance(
+                accepted.credential,
+                row.chance_reporters,
+                G::chance_owner(&state),
+            )?;
+            Input::Chance(parse_for_match("chance", &accepted.payload)?)
+        }
     };
     let first_events = referee::play_input::<G>(&mut state, &input)?;
     // The parsed input is what is stored, not the raw text: serde ignores unknown fields of unit

@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::games::{GameKind, Seat, Standings, Viewer};
-use crate::records::{MatchKind, MatchStatus, NewSeat, RandomnessMode, SeatInfo};
+use crate::records::{ChanceReporters, MatchKind, MatchStatus, NewSeat, RandomnessMode, SeatInfo};
 use crate::referee::ScoreReply;
 
 #[derive(Debug, Clone, Deserialize, ToSchema)]
@@ -28,6 +28,9 @@ pub struct CreateMatch {
     pub options: Option<Value>,
     #[serde(default)]
     pub randomness: RandomnessMode,
+    /// With table randomness, who may report chance outcomes (the owner always may).
+    #[serde(default)]
+    pub chance_reporters: ChanceReporters,
 }
 
 /// A match as one viewer may see it.
@@ -37,6 +40,8 @@ pub struct MatchDetail {
     pub game: GameKind,
     pub rules_version: String,
     pub randomness: RandomnessMode,
+    /// Who may report chance outcomes (table randomness only).
+    pub chance_reporters: ChanceReporters,
     pub status: MatchStatus,
     /// Number of events in the log; send it back as `expected_version`.
     pub version: i64,

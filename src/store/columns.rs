@@ -10,7 +10,7 @@ use diesel::serialize::{self, Output, ToSql};
 use diesel::sql_types::Text;
 
 use crate::games::GameKind;
-use crate::records::{MatchKind, MatchStatus, RandomnessMode, StoredName};
+use crate::records::{ChanceReporters, MatchKind, MatchStatus, RandomnessMode, StoredName};
 
 fn read_name<T: StoredName>(value: PgValue<'_>, what: &str) -> deserialize::Result<T> {
     let text = <String as FromSql<Text, Pg>>::from_sql(value)?;
@@ -34,7 +34,12 @@ macro_rules! text_column {
     )+};
 }
 
-text_column!(MatchStatus: "status", MatchKind: "kind", RandomnessMode: "randomness");
+text_column!(
+    MatchStatus: "status",
+    MatchKind: "kind",
+    RandomnessMode: "randomness",
+    ChanceReporters: "chance reporters",
+);
 
 /// A match's game as stored: its slug. [`GameKind`] belongs to the rules core, which knows
 /// nothing of the database, so its column mapping lives on this wrapper.

@@ -11,7 +11,7 @@ use super::schema::{match_events, match_seats, matches};
 use super::stats::add_player_stats;
 use super::StoreError;
 use crate::games::GameKind;
-use crate::records::{MatchKind, MatchStatus, RandomnessMode};
+use crate::records::{ChanceReporters, MatchKind, MatchStatus, RandomnessMode};
 
 // Sheet entries were first kept here.
 pub use super::sheets::{append_sheet_entry, sheet_entries, SheetEntryRow};
@@ -45,6 +45,8 @@ pub struct MatchRow {
     /// Which end of the totals won, once finished: statistics read it here rather than from a
     /// path inside `result`.
     pub lowest_wins: Option<bool>,
+    /// Who may report chance at a table-randomness match.
+    pub chance_reporters: ChanceReporters,
 }
 
 /// What a history list shows of a match (no state, no secrets).

@@ -45,6 +45,7 @@ diesel::table! {
         finished_at -> Nullable<Timestamptz>,
         kind -> Text,
         lowest_wins -> Nullable<Bool>,
+        chance_reporters -> Text,
     }
 }
 

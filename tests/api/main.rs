@@ -4,8 +4,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod bad_input;
+mod chance_authority;
 mod edges;
 mod errors;
+mod game_refusals;
 mod history;
 mod hosted;
 mod leaks;

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use referee::games::{Game, Seat, Violation};
+use referee::games::{Game, Seat};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
@@ -28,7 +28,8 @@ fn ok() -> String {
     "ok".into()
 }
 
-/// Plays `steps` on `state`: each must get its expected answer, a refused step must leave the
+/// Plays `steps` on `state` through the referee, as the HTTP API does (so a refusal is the code a
+/// client would get, shared checks included): each must get its expected answer, a refused step must leave the
 /// state as it was, and after each the state must be consistent and pass `also` (a game's own
 /// invariant). Returns the events of the accepted steps, in order.
 pub fn play_steps<G: Game>(
@@ -42,9 +43,9 @@ pub fn play_steps<G: Game>(
         let result = match (&step.mv, &step.chance) {
             (Some(mv), None) => {
                 let seat = step.seat.ok_or(format!("step {i}: a move needs a seat"))?;
-                G::play(state, seat, mv)
+                referee::referee::play_move::<G>(state, seat, mv)
             }
-            (None, Some(chance)) => G::resolve_chance(state, chance),
+            (None, Some(chance)) => referee::referee::play_chance::<G>(state, chance),
             _ => return Err(format!("step {i}: give exactly one of move/chance")),
         };
         let got = match &result {

@@ -26,7 +26,8 @@ pub use view::*;
 pub use violation::*;
 
 use super::{
-    Game, GameKind, Highlights, Inconsistency, OptionsError, Randomness, Seat, Standings, Viewer,
+    ChanceOwner, Game, GameKind, Highlights, Inconsistency, OptionsError, Randomness, Seat,
+    Standings, Viewer,
 };
 
 /// Cards dealt face up to each seat.
@@ -118,6 +119,17 @@ impl Game for LuckPlus {
 
     fn chance_pending(state: &State) -> bool {
         state.chance.is_some()
+    }
+
+    fn chance_owner(state: &State) -> Option<ChanceOwner> {
+        Some(match state.chance.as_ref()? {
+            PendingChance::Deal { .. } => ChanceOwner::Table {
+                dealer: Some(state.dealer),
+            },
+            PendingChance::Roll { seat } | PendingChance::Draw { seat, .. } => {
+                ChanceOwner::Seat(*seat)
+            }
+        })
     }
 
     // Engine invariant: precondition of Game::sample_chance: a chance event is pending.

@@ -25,8 +25,8 @@ pub use view::*;
 pub use violation::*;
 
 use super::{
-    Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat, Standings,
-    Viewer,
+    ChanceOwner, Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat,
+    Standings, Viewer,
 };
 
 /// Small dice each player holds at the start of a round.
@@ -135,6 +135,18 @@ impl Game for LuckyDice {
 
     fn chance_pending(state: &State) -> bool {
         state.chance.is_some()
+    }
+
+    fn chance_owner(state: &State) -> Option<ChanceOwner> {
+        Some(match state.chance.as_ref()? {
+            // A round's lone winner draws its own coaster; coasters for several seats and the
+            // large die are shared, and Lucky Dice has no dealer.
+            PendingChance::Coasters { seats } if seats.len() == 1 => ChanceOwner::Seat(seats[0]),
+            PendingChance::Coasters { .. } | PendingChance::LuckySymbol { .. } => {
+                ChanceOwner::Table { dealer: None }
+            }
+            PendingChance::Roll { seat, .. } => ChanceOwner::Seat(*seat),
+        })
     }
 
     // Engine invariant: precondition of Game::sample_chance: a chance event is pending.

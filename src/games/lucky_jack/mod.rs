@@ -23,8 +23,8 @@ pub use view::*;
 pub use violation::*;
 
 use super::{
-    Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat, Standings,
-    Viewer,
+    ChanceOwner, Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat,
+    Standings, Viewer,
 };
 
 /// Cards dealt to each seat at the start of a round.
@@ -119,6 +119,23 @@ impl Game for LuckyJack {
 
     fn chance_pending(state: &State) -> bool {
         state.chance.is_some()
+    }
+
+    fn chance_owner(state: &State) -> Option<ChanceOwner> {
+        // The round's dealer sits right of its starter.
+        let dealer = |round: u32| {
+            (starter_of(&state.options, state.players, round) + state.players - 1) % state.players
+        };
+        Some(match state.chance.as_ref()? {
+            PendingChance::Deal { round, .. } => ChanceOwner::Table {
+                dealer: Some(dealer(*round)),
+            },
+            PendingChance::Draw { seat, .. } => ChanceOwner::Seat(*seat),
+            // The reshuffled flip sets the discard pile every seat plays on.
+            PendingChance::Flip { .. } => ChanceOwner::Table {
+                dealer: Some(dealer(state.round)),
+            },
+        })
     }
 
     // Engine invariant: precondition of Game::sample_chance: a chance event is pending.

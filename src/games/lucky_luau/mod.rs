@@ -28,7 +28,8 @@ pub use view::*;
 pub use violation::*;
 
 use super::{
-    Game, GameKind, Highlights, Inconsistency, OptionsError, Randomness, Seat, Standings, Viewer,
+    ChanceOwner, Game, GameKind, Highlights, Inconsistency, OptionsError, Randomness, Seat,
+    Standings, Viewer,
 };
 
 /// Largest value accepted for `pink_value` and `ti_value`.
@@ -116,6 +117,11 @@ impl Game for LuckyLuau {
 
     fn chance_pending(state: &State) -> bool {
         state.chance.is_some()
+    }
+
+    fn chance_owner(state: &State) -> Option<ChanceOwner> {
+        let PendingChance::Draw { seat, .. } = state.chance.as_ref()?;
+        Some(ChanceOwner::Seat(*seat))
     }
 
     // Engine invariant: precondition of Game::sample_chance: a chance event is pending.

@@ -23,8 +23,8 @@ pub use view::*;
 pub use violation::*;
 
 use super::{
-    Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat, Standings,
-    Viewer,
+    ChanceOwner, Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat,
+    Standings, Viewer,
 };
 
 /// Cards dealt to each seat: 2 hidden and 2 face up (rulebook overview).
@@ -116,6 +116,15 @@ impl Game for PlusMinus {
 
     fn chance_pending(state: &State) -> bool {
         state.chance.is_some()
+    }
+
+    fn chance_owner(state: &State) -> Option<ChanceOwner> {
+        Some(match state.chance.as_ref()? {
+            PendingChance::Deal { .. } => ChanceOwner::Table {
+                dealer: Some(state.dealer),
+            },
+            PendingChance::Draw { seat, .. } => ChanceOwner::Seat(*seat),
+        })
     }
 
     // Engine invariant: precondition of Game::sample_chance: a chance event is pending.

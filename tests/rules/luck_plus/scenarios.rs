@@ -4,8 +4,9 @@
 use crate::luck_plus_support as support;
 
 use referee::games::luck_plus::LuckPlus;
-use referee::games::{Game, Violation};
+use referee::games::Game;
 
+/// Plays a case through the referee, as the HTTP API does.
 fn run(case: &support::Case) -> Result<(), String> {
     let mut state = support::start(case);
     let mut events = Vec::new();
@@ -14,9 +15,9 @@ fn run(case: &support::Case) -> Result<(), String> {
         let result = match (&step.mv, &step.chance) {
             (Some(mv), None) => {
                 let seat = step.seat.ok_or(format!("step {i}: a move needs a seat"))?;
-                LuckPlus::play(&mut state, seat, mv)
+                referee::referee::play_move::<LuckPlus>(&mut state, seat, mv)
             }
-            (None, Some(chance)) => LuckPlus::resolve_chance(&mut state, chance),
+            (None, Some(chance)) => referee::referee::play_chance::<LuckPlus>(&mut state, chance),
             _ => return Err(format!("step {i}: give exactly one of move/chance")),
         };
         let got = match &result {

@@ -183,7 +183,8 @@ fn run_play(case: &PlayCase) -> Result<(), String> {
                     .map_err(|e| e.code().to_owned())
             }
             (None, Some(outcome)) => {
-                LuckyLuau::resolve_chance(&mut state, outcome).map_err(|v| v.code().to_owned())
+                referee::referee::play_chance::<LuckyLuau>(&mut state, outcome)
+                    .map_err(|e| e.code().to_owned())
             }
             _ => return Err(format!("step {i}: exactly one of move / chance")),
         };
