@@ -33,12 +33,12 @@ pub struct HistoryLine {
     pub winners: Vec<String>,
 }
 
-/// Every match of a player (name compared case-insensitively), newest first.
+/// Every match of a player (names compared ignoring case, width and invisible characters), newest first.
 #[tracing::instrument(skip_all, fields(player = name))]
 pub async fn player_history(store: &Store, name: &str) -> Result<Vec<HistoryLine>, Problem> {
     check_player_filter(name)?;
     let mut conn = store.conn().await?;
-    let rows = history::player_matches(&mut conn, name.trim()).await?;
+    let rows = history::player_matches(&mut conn, name).await?;
     let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
     let tables = q::seats_of(&mut conn, &ids).await?;
     Ok(rows

@@ -5,6 +5,7 @@
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use unicode_normalization::UnicodeNormalization;
 use utoipa::ToSchema;
 
 use crate::games::{Game, GameKind, Seat, Standings};
@@ -101,7 +102,9 @@ impl MatchStatus {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewSeat {
-    /// The player's name: 1 to 64 characters once trimmed, no control characters.
+    /// The player's name: Unicode NFKC and trimmed, then 1 to 64 characters with at least one
+    /// visible one and no control characters. Names are compared as identities ignoring case
+    /// and invisible characters: two seats may not share one.
     #[schema(
         example = "Ann",
         min_length = 1,
@@ -118,6 +121,29 @@ pub struct SeatInfo {
     pub final_score: Option<i64>,
     pub rank: Option<i32>,
     pub winner: Option<bool>,
+}
+
+/// What one record may hold: every cap on what a client writes into a sheet or a match, in one
+/// place (listed in docs/security.md). Past one, the write is refused with `422 limit_exceeded`
+/// naming the limit and its maximum.
+pub mod limits {
+    /// Characters of a player's name, once normalised.
+    pub const NAME_CHARS: usize = 64;
+    /// Entries of one score sheet, corrections included.
+    pub const SHEET_ENTRIES: usize = 500;
+    /// Corrections of one round of a score sheet.
+    pub const CORRECTIONS_PER_ROUND: usize = 20;
+    /// Characters of any one text field of a tally (e.g. a Lucky Luau lei or player label).
+    pub const TALLY_TEXT_CHARS: usize = 500;
+    /// Characters of an entry's note.
+    pub const NOTE_CHARS: usize = 500;
+}
+
+/// The refusal of a write past one of the [`limits`]: `limit` names it, `max` is its value.
+pub(crate) fn limit_exceeded(limit: &str, max: usize, detail: impl Into<String>) -> Problem {
+    let mut problem = Problem::unprocessable("limit_exceeded", detail);
+    problem.params = Some(serde_json::json!({"limit": limit, "max": max}));
+    problem
 }
 
 /// Reads a stored JSON document by reference: a match's full state is never cloned to be read.
@@ -201,16 +227,84 @@ pub(crate) fn check_player_filter(name: &str) -> Result<(), Problem> {
     Ok(())
 }
 
+/// Characters that show nothing: whitespace, controls, and the default-ignorable format
+/// characters (zero-width spaces and joiners, bidi marks and isolates, variation selectors,
+/// Hangul fillers, the soft hyphen, the BOM). A name made only of them names no one.
+fn is_invisible(c: char) -> bool {
+    c.is_control() || is_blank(c)
+}
+
+/// Whitespace and the default-ignorable characters, which trimming removes; other control
+/// characters are not trimmed but refused.
+fn is_blank(c: char) -> bool {
+    c.is_whitespace()
+        || matches!(c,
+            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}'
+            | '\u{17B5}' | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{2800}' | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}' | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E0FFF}')
+}
+
+/// A name as it is stored and shown: Unicode NFKC (so `ｆｕｌｌ-width` and `ﬁ` ligatures read as
+/// the letters they look like), then trimmed of whitespace and invisible format characters.
+pub fn normalise_name(name: &str) -> String {
+    name.nfkc()
+        .collect::<String>()
+        .trim_matches(is_blank)
+        .to_owned()
+}
+
+/// A player's identity: the normalised name without its invisible characters, lower-cased
+/// (`str::to_lowercase`, Unicode's full lower-case mapping, close to but not exactly Unicode
+/// case folding) and normalised again. `Dupe`, `dupe`, `ＤＵＰＥ` and `Du\u{200B}pe` are one
+/// player; statistics, histories and the player filters all compare these keys.
+pub fn name_key(name: &str) -> String {
+    let visible: String = name.nfkc().filter(|&c| !is_invisible(c)).collect();
+    visible.to_lowercase().nfkc().collect()
+}
+
+/// A player name as typed, checked and normalised ([`normalise_name`]).
 pub(crate) fn check_name(name: &str) -> Result<String, Problem> {
-    let trimmed = name.trim();
-    let length = trimmed.chars().count();
-    if length == 0 || length > 64 || trimmed.chars().any(char::is_control) {
+    let normalised = normalise_name(name);
+    if name_key(&normalised).is_empty() || normalised.chars().any(char::is_control) {
         return Err(Problem::unprocessable(
             "invalid_player_name",
-            "a player name has 1 to 64 characters and no control characters",
+            "a player name has at least one visible character and no control characters",
         ));
     }
-    Ok(trimmed.to_owned())
+    if normalised.chars().count() > limits::NAME_CHARS {
+        return Err(limit_exceeded(
+            "name_chars",
+            limits::NAME_CHARS,
+            format!(
+                "a player name has at most {} characters",
+                limits::NAME_CHARS
+            ),
+        ));
+    }
+    Ok(normalised)
+}
+
+/// The players of one match or sheet, checked and normalised, each only once: two names with
+/// the same key ([`name_key`]) would be one player counted twice.
+pub(crate) fn check_names<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+) -> Result<Vec<String>, Problem> {
+    let mut checked: Vec<String> = Vec::new();
+    for name in names {
+        let name = check_name(name)?;
+        if let Some(earlier) = checked.iter().find(|n| name_key(n) == name_key(&name)) {
+            let mut problem = Problem::unprocessable(
+                "duplicate_player",
+                format!("{name:?} and {earlier:?} are the same player; each player sits once"),
+            );
+            problem.params = Some(serde_json::json!({"name": name}));
+            return Err(problem);
+        }
+        checked.push(name);
+    }
+    Ok(checked)
 }
 
 pub(crate) fn check_open(row: &MatchRow, expected_version: Option<i64>) -> Result<(), Problem> {
@@ -268,6 +362,29 @@ mod tests {
             assert!(T::from_stored(value.as_str()).is_some());
         }
         assert!(T::from_stored("unknown").is_none());
+    }
+
+    #[test]
+    fn a_name_key_ignores_case_width_and_invisible_characters() {
+        for same in ["DUPE", "ｄｕｐｅ", " du\u{200B}pe\u{FEFF}", "Dupe\u{FE0F}"] {
+            assert_eq!(name_key(same), "dupe", "{same:?}");
+        }
+        assert_eq!(name_key("ZO\u{0045}\u{0301}"), name_key("zoé"));
+        assert_ne!(name_key("Ann"), name_key("Anne"));
+    }
+
+    #[test]
+    fn a_name_is_stored_in_nfkc_trimmed_and_control_characters_are_refused() {
+        assert_eq!(check_name("  ｆｉnn\u{200B} ").unwrap(), "finn");
+        assert_eq!(
+            check_name("\u{FB01}nn").unwrap(),
+            "finn",
+            "the ligature becomes fi"
+        );
+        assert!(check_name("A\u{0}").is_err());
+        assert!(check_name("\u{200B}\u{2060}").is_err());
+        assert!(check_names(["Ann", "ANN"]).is_err());
+        assert_eq!(check_names(["Ann", "Ben"]).unwrap(), ["Ann", "Ben"]);
     }
 
     #[test]

@@ -15,8 +15,9 @@ use uuid::Uuid;
 use crate::games::{Game, GameKind, Order, Standings};
 use crate::problem::Problem;
 use crate::records::{
-    check_name, check_open, check_version, kind_of, parse_for_match, seat_infos, stored,
-    winner_names, MatchKind, MatchStatus, NewSeat, RandomnessMode, SeatInfo,
+    check_names, check_open, check_version, kind_of, limit_exceeded, limits, name_key,
+    parse_for_match, seat_infos, stored, winner_names, MatchKind, MatchStatus, NewSeat,
+    RandomnessMode, SeatInfo,
 };
 use crate::referee;
 use crate::store::matches::{self as q, Finished, MatchRow, SeatResult, SeatRow, SheetEntryRow};
@@ -216,11 +217,7 @@ fn detail(
 
 #[tracing::instrument(skip_all, fields(game = request.game.slug(), sheet_id = tracing::field::Empty))]
 pub async fn create(store: &Store, request: CreateSheet) -> Result<CreatedSheet, Problem> {
-    let names = request
-        .players
-        .iter()
-        .map(|p| check_name(&p.name))
-        .collect::<Result<Vec<_>, _>>()?;
+    let names = check_names(request.players.iter().map(|p| p.name.as_str()))?;
     let now = Utc::now();
     let id = Uuid::new_v4();
     tracing::Span::current().record("sheet_id", tracing::field::display(id));
@@ -256,6 +253,7 @@ pub async fn create(store: &Store, request: CreateSheet) -> Result<CreatedSheet,
             match_id: id,
             seat: seat as i32,
             player_name: name.clone(),
+            player_key: name_key(name),
             token_hash: None,
             final_score: None,
             final_rank: None,
@@ -293,6 +291,20 @@ fn has_nul(value: &serde_json::Value) -> bool {
     }
 }
 
+/// The length in characters of the longest text (key or value) in a tally.
+fn longest_text(value: &Value) -> usize {
+    match value {
+        Value::String(text) => text.chars().count(),
+        Value::Array(items) => items.iter().map(longest_text).max().unwrap_or(0),
+        Value::Object(map) => map
+            .iter()
+            .map(|(k, v)| k.chars().count().max(longest_text(v)))
+            .max()
+            .unwrap_or(0),
+        _ => 0,
+    }
+}
+
 #[tracing::instrument(skip_all, fields(sheet_id = %id, game = tracing::field::Empty))]
 pub async fn append(
     store: &Store,
@@ -300,14 +312,21 @@ pub async fn append(
     token: String,
     request: AppendEntry,
 ) -> Result<SheetDetail, Problem> {
+    if request.note.as_deref().is_some_and(|n| n.contains('\0')) {
+        return Err(Problem::unprocessable(
+            "invalid_note",
+            "a note has no NUL characters",
+        ));
+    }
     if request
         .note
         .as_deref()
-        .is_some_and(|n| n.chars().count() > 500 || n.contains('\0'))
+        .is_some_and(|n| n.chars().count() > limits::NOTE_CHARS)
     {
-        return Err(Problem::unprocessable(
-            "invalid_note",
-            "a note has at most 500 characters and no NUL",
+        return Err(limit_exceeded(
+            "note_chars",
+            limits::NOTE_CHARS,
+            format!("a note has at most {} characters", limits::NOTE_CHARS),
         ));
     }
     // The tally is stored as sent (jsonb), which cannot hold `\u0000`, e.g. in a Lucky Luau
@@ -316,6 +335,16 @@ pub async fn append(
         return Err(Problem::unprocessable(
             "invalid_tally",
             "text in a tally has no NUL characters",
+        ));
+    }
+    if longest_text(&request.tally) > limits::TALLY_TEXT_CHARS {
+        return Err(limit_exceeded(
+            "tally_text_chars",
+            limits::TALLY_TEXT_CHARS,
+            format!(
+                "a text in a tally has at most {} characters",
+                limits::TALLY_TEXT_CHARS
+            ),
         ));
     }
     let mut conn = store.conn().await?;
@@ -342,6 +371,16 @@ async fn append_in(
     }
     let seats = q::seats(conn, id).await?;
     let mut entries = q::sheet_entries(conn, id).await?;
+    if entries.len() >= limits::SHEET_ENTRIES {
+        return Err(limit_exceeded(
+            "sheet_entries",
+            limits::SHEET_ENTRIES,
+            format!(
+                "a sheet holds at most {} entries, corrections included",
+                limits::SHEET_ENTRIES
+            ),
+        ));
+    }
     let round = match request.corrects {
         Some(seq) => {
             let target = entries.iter().find(|e| e.seq == seq).ok_or_else(|| {
@@ -354,6 +393,18 @@ async fn append_in(
                 ));
             }
             check_version(&row, request.expected_version)?;
+            // Every entry of the round but its first is a correction.
+            let corrections = entries.iter().filter(|e| e.round == target.round).count() - 1;
+            if corrections >= limits::CORRECTIONS_PER_ROUND {
+                return Err(limit_exceeded(
+                    "corrections_per_round",
+                    limits::CORRECTIONS_PER_ROUND,
+                    format!(
+                        "a round may be corrected at most {} times",
+                        limits::CORRECTIONS_PER_ROUND
+                    ),
+                ));
+            }
             target.round
         }
         None => {

@@ -9,7 +9,7 @@ use super::wire::{CreateMatch, CreatedMatch, MatchDetail, SeatToken};
 use crate::games::{Game, Order, Seat};
 use crate::problem::Problem;
 use crate::records::{
-    check_name, kind_of, seat_infos, stored, MatchKind, MatchStatus, RandomnessMode,
+    check_names, kind_of, name_key, seat_infos, stored, MatchKind, MatchStatus, RandomnessMode,
 };
 use crate::referee;
 use crate::seed::Seed;
@@ -19,11 +19,7 @@ use crate::{tokens, with_game};
 
 #[tracing::instrument(skip_all, fields(game = request.game.slug(), match_id = tracing::field::Empty))]
 pub async fn create(store: &Store, request: CreateMatch) -> Result<CreatedMatch, Problem> {
-    let names = request
-        .seats
-        .iter()
-        .map(|s| check_name(&s.name))
-        .collect::<Result<Vec<_>, _>>()?;
+    let names = check_names(request.seats.iter().map(|s| s.name.as_str()))?;
     let now = Utc::now();
     let id = Uuid::new_v4();
     tracing::Span::current().record("match_id", tracing::field::display(id));
@@ -36,6 +32,7 @@ pub async fn create(store: &Store, request: CreateMatch) -> Result<CreatedMatch,
             match_id: id,
             seat: seat as i32,
             player_name: name.clone(),
+            player_key: name_key(name),
             token_hash: Some(token_hash),
             final_score: None,
             final_rank: None,

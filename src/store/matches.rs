@@ -11,16 +11,10 @@ use super::schema::{match_events, match_seats, matches};
 use super::stats::add_player_stats;
 use super::StoreError;
 use crate::games::GameKind;
-use crate::records::{MatchKind, MatchStatus, RandomnessMode};
+use crate::records::{name_key, MatchKind, MatchStatus, RandomnessMode};
 
 // Sheet entries were first kept here.
 pub use super::sheets::{append_sheet_entry, sheet_entries, SheetEntryRow};
-
-#[diesel::declare_sql_function]
-extern "SQL" {
-    /// PostgreSQL's `lower(text)`, which the player-name index is built on.
-    fn lower(text: diesel::sql_types::Text) -> diesel::sql_types::Text;
-}
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = matches)]
@@ -66,6 +60,8 @@ pub struct SeatRow {
     pub match_id: Uuid,
     pub seat: i32,
     pub player_name: String,
+    /// The player's identity, [`crate::records::name_key`] of the name.
+    pub player_key: String,
     /// Hosted matches only: sheets are written by their owner alone.
     pub token_hash: Option<Vec<u8>>,
     pub final_score: Option<i64>,
@@ -372,9 +368,9 @@ pub struct ListFilter {
     pub kind: Option<MatchKind>,
     pub game: Option<GameKind>,
     pub status: Option<MatchStatus>,
-    /// Compared case-insensitively with each seat's player name.
+    /// Compared as a player's identity ([`name_key`]) with each seat's.
     pub player: Option<String>,
-    /// Only matches a seat of this name (case-insensitive) won or shared.
+    /// Only matches a seat of this player ([`name_key`]) won or shared.
     pub winner: Option<String>,
     /// Created at or after.
     pub from: Option<DateTime<Utc>>,
@@ -400,13 +396,13 @@ fn filtered<'a, ST: 'a>(
     }
     if let Some(player) = &filter.player {
         let with_player = match_seats::table
-            .filter(lower(match_seats::player_name).eq(lower(player.clone())))
+            .filter(match_seats::player_key.eq(name_key(player)))
             .select(match_seats::match_id);
         query = query.filter(matches::id.eq_any(with_player));
     }
     if let Some(winner) = &filter.winner {
         let won = match_seats::table
-            .filter(lower(match_seats::player_name).eq(lower(winner.clone())))
+            .filter(match_seats::player_key.eq(name_key(winner)))
             .filter(match_seats::winner.eq(true))
             .select(match_seats::match_id);
         query = query.filter(matches::id.eq_any(won));

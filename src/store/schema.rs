@@ -23,6 +23,7 @@ diesel::table! {
         final_rank -> Nullable<Int4>,
         winner -> Nullable<Bool>,
         highlights -> Nullable<Jsonb>,
+        player_key -> Text,
     }
 }
 

@@ -75,3 +75,205 @@ async fn a_csv_export_never_starts_a_typed_cell_with_a_formula_character() {
     // Our own numbers stay numbers: Ben's score, rank and result are bare.
     assert!(row.contains(",\"'-Ben\",0,2,false,"), "{row}");
 }
+
+fn assert_problem(reply: &Reply, status: StatusCode, code: &str) {
+    assert_eq!(reply.status, status, "{}", reply.body);
+    assert_eq!(reply.body["code"], code, "{}", reply.body);
+}
+
+#[tokio::test]
+async fn a_name_made_only_of_invisible_characters_is_refused() {
+    let app = spawn_app().await;
+    for name in ["\u{200B}", " \u{200B}\u{FEFF} ", "\u{2060}\u{3164}"] {
+        let sheet = create_sheet(&app, &[name, "Ben"]).await;
+        assert_problem(
+            &sheet,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_player_name",
+        );
+        let hosted = app
+            .post(
+                "/v1/matches",
+                &json!({"game": "lucky-jack", "seats": [{"name": "Ann"}, {"name": name}]}),
+                None,
+            )
+            .await;
+        assert_problem(
+            &hosted,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_player_name",
+        );
+    }
+}
+
+#[tokio::test]
+async fn one_player_cannot_sit_twice_at_a_sheet_or_a_match_whatever_the_case_or_width() {
+    let app = spawn_app().await;
+    for names in [
+        ["Dupe", "dupe", "DUPE"],
+        ["Ann", "ＡＮＮ", "Ben"],
+        ["Zoé", "Ben", "ZO\u{0045}\u{0301}"],
+        ["Ann", "A\u{200B}nn", "Ben"],
+    ] {
+        let sheet = create_sheet(&app, &names).await;
+        assert_problem(&sheet, StatusCode::UNPROCESSABLE_ENTITY, "duplicate_player");
+        let seats: Vec<Value> = names.iter().map(|n| json!({ "name": n })).collect();
+        let hosted = app
+            .post(
+                "/v1/matches",
+                &json!({"game": "lucky-jack", "seats": seats}),
+                None,
+            )
+            .await;
+        assert_problem(
+            &hosted,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "duplicate_player",
+        );
+    }
+}
+
+#[tokio::test]
+async fn names_are_stored_normalised_and_statistics_and_filters_compare_identities() {
+    let app = spawn_app().await;
+    // Full-width letters and a trailing zero-width space: NFKC and trimming make it "Victim".
+    let (id, token) = new_sheet(&app, &["Ｖｉｃｔｉｍ\u{200B}", "Ben"]).await;
+    finish(&app, &id, &token).await;
+    let (id, token) = new_sheet(&app, &["Cleo", "vic\u{200B}tim"]).await;
+    finish(&app, &id, &token).await;
+
+    let sheet = app.get(&format!("/v1/sheets/{id}"), None).await;
+    assert_eq!(sheet.body["players"][1]["name"], "vic\u{200B}tim");
+    let stats = app.get("/v1/players/VICTIM/stats", None).await;
+    assert_eq!(stats.status, StatusCode::OK, "{}", stats.body);
+    assert_eq!(stats.body["overall"]["played"], 2, "{}", stats.body);
+    assert_eq!(stats.body["overall"]["won"], 1, "{}", stats.body);
+    let listed = app
+        .send(
+            app.client
+                .get(format!("{}/v1/matches", app.base))
+                .query(&[("player", "ｖｉｃｔｉｍ"), ("kind", "sheet")]),
+        )
+        .await;
+    assert_eq!(listed.status, StatusCode::OK, "{}", listed.body);
+    assert_eq!(
+        listed.body["items"].as_array().unwrap().len(),
+        2,
+        "{}",
+        listed.body
+    );
+    let first = app
+        .send(
+            app.client
+                .get(format!("{}/v1/matches", app.base))
+                .query(&[("winner", "victim")]),
+        )
+        .await;
+    let players = &first.body["items"][0]["players"];
+    assert_eq!(
+        players[0], "Victim",
+        "stored NFKC and trimmed: {}",
+        first.body
+    );
+}
+
+#[tokio::test]
+async fn a_name_past_its_cap_is_refused_naming_the_limit() {
+    let app = spawn_app().await;
+    let long = "x".repeat(65);
+    let reply = create_sheet(&app, &[&long, "Ben"]).await;
+    assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "limit_exceeded");
+    assert_eq!(
+        reply.body["params"],
+        json!({"limit": "name_chars", "max": 64})
+    );
+}
+
+#[tokio::test]
+async fn a_tally_text_past_its_cap_is_refused_naming_the_limit() {
+    let app = spawn_app().await;
+    let created = app
+        .post(
+            "/v1/sheets",
+            &json!({"game": "lucky-luau", "players": [{"name": "Ann"}, {"name": "Ben"}]}),
+            None,
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+    let id = created.body["sheet"]["id"].as_str().unwrap().to_owned();
+    let token = owner_token(&created.body);
+    // As long as the body limit lets through.
+    let long = "x".repeat(60_000);
+    let reply = enter(
+        &app,
+        &id,
+        &token,
+        json!({"tally": {"leis": [{"player": long, "lei": "blue"}, {"lei": "red"}]}}),
+    )
+    .await;
+    assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "limit_exceeded");
+    assert_eq!(
+        reply.body["params"],
+        json!({"limit": "tally_text_chars", "max": 500})
+    );
+}
+
+#[tokio::test]
+async fn a_round_takes_twenty_corrections_and_refuses_the_next() {
+    let app = spawn_app().await;
+    let (id, token) = new_sheet(&app, &["Ann", "Ben"]).await;
+    let nothing = json!({"tally": {"jackpot": null}});
+    let first = enter(&app, &id, &token, nothing.clone()).await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.body);
+    for latest in 1..=20 {
+        let reply = enter(
+            &app,
+            &id,
+            &token,
+            json!({"corrects": latest, "tally": {"jackpot": null}}),
+        )
+        .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::OK,
+            "correction {latest}: {}",
+            reply.body
+        );
+    }
+    let reply = enter(
+        &app,
+        &id,
+        &token,
+        json!({"corrects": 21, "tally": {"jackpot": null}}),
+    )
+    .await;
+    assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "limit_exceeded");
+    assert_eq!(
+        reply.body["params"],
+        json!({"limit": "corrections_per_round", "max": 20})
+    );
+}
+
+#[tokio::test]
+async fn a_sheet_holds_five_hundred_entries_and_refuses_the_next() {
+    let app = spawn_app().await;
+    let (id, token) = new_sheet(&app, &["Ann", "Ben"]).await;
+    // 500 entries written straight to the store (one round corrected over and over, as the
+    // service accepted before the caps); the service must refuse a 501st.
+    app.sql(&format!(
+        "INSERT INTO sheet_entries (match_id, seq, round, tally, corrects, created_at) \
+         SELECT '{id}', g, 1, '{{\"jackpot\": null}}', NULLIF(g - 1, 0), now() \
+         FROM generate_series(1, 500) g"
+    ))
+    .await;
+    app.sql(&format!(
+        "UPDATE matches SET version = 500 WHERE id = '{id}'"
+    ))
+    .await;
+    let reply = enter(&app, &id, &token, json!({"tally": {"jackpot": null}})).await;
+    assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "limit_exceeded");
+    assert_eq!(
+        reply.body["params"],
+        json!({"limit": "sheet_entries", "max": 500})
+    );
+}
