@@ -11,7 +11,8 @@ use utoipa::ToSchema;
 use crate::games::{Game, GameKind, Seat, Standings};
 use crate::problem::Problem;
 use crate::referee;
-use crate::store::matches::{MatchRow, SeatRow};
+use crate::store::matches::{self as q, CreateKeyRow, EventRow, MatchRow, SeatRow};
+use crate::store::Store;
 use crate::with_game;
 
 /// The names a closed set of values is stored and sent under (the same for both): the store maps
@@ -305,6 +306,89 @@ pub(crate) fn check_names<'a>(
         checked.push(name);
     }
     Ok(checked)
+}
+
+/// A fingerprint of what a request asked for, to tell an honest retry (same key, same request)
+/// from a key reused for another request.
+pub(crate) fn fingerprint(request: &impl std::fmt::Debug) -> Vec<u8> {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(format!("{request:?}").as_bytes()).to_vec()
+}
+
+/// The refusal of an `Idempotency-Key` already used for a different request.
+pub(crate) fn idempotency_key_reused(on: &str) -> Problem {
+    Problem::unprocessable(
+        "idempotency_key_reused",
+        format!("this Idempotency-Key was already used for a different request {on}"),
+    )
+}
+
+/// Seals (or, applied again, opens) a create's first answer with a ChaCha20 stream keyed by a
+/// hash of its `Idempotency-Key`: the answer holds tokens, and the store keeps only a different
+/// hash of the key, so a copy of the database alone cannot open it. Each key seals one answer
+/// only (it is the table's primary key), so no stream is ever used twice.
+fn seal(key: &str, bytes: &[u8]) -> Vec<u8> {
+    use rand_chacha::rand_core::{RngCore, SeedableRng};
+    use sha2::{Digest, Sha256};
+    let seed: [u8; 32] = Sha256::digest(format!("referee/seal/{key}")).into();
+    let mut stream = vec![0u8; bytes.len()];
+    rand_chacha::ChaCha20Rng::from_seed(seed).fill_bytes(&mut stream);
+    bytes.iter().zip(stream).map(|(b, k)| b ^ k).collect()
+}
+
+/// Stores a new match or sheet. With an `Idempotency-Key`, a retry of the same request gets the
+/// first answer again and stores nothing; the key used for another request is a 422. Keys of
+/// creates are remembered for [`q::CREATE_KEY_RETENTION_HOURS`].
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn insert_created<T>(
+    store: &Store,
+    scope: &str,
+    key: Option<&str>,
+    request_hash: Vec<u8>,
+    row: &MatchRow,
+    seats: &[SeatRow],
+    events: &[EventRow],
+    created: T,
+) -> Result<T, Problem>
+where
+    T: Serialize + DeserializeOwned + Send + Sync,
+{
+    use diesel_async::AsyncConnection;
+    use sha2::{Digest, Sha256};
+    let mut conn = store.conn().await?;
+    let Some(key) = key else {
+        q::insert(&mut conn, row, seats, events).await?;
+        return Ok(created);
+    };
+    let key_hash = Sha256::digest(format!("referee/create/{scope}/{key}")).to_vec();
+    let answer = serde_json::to_vec(&created)
+        .map_err(|e| Problem::internal(format!("a created {scope} does not serialise: {e}")))?;
+    let sealed = seal(key, &answer);
+    let earlier = conn
+        .transaction(async |conn| {
+            if let Some(earlier) = q::claim_create_key(conn, &key_hash, row.created_at).await? {
+                return Ok::<_, Problem>(Some(earlier));
+            }
+            q::insert(conn, row, seats, events).await?;
+            let remembered = CreateKeyRow {
+                key_hash: key_hash.clone(),
+                request_hash: request_hash.clone(),
+                match_id: row.id,
+                sealed_response: sealed,
+                created_at: row.created_at,
+            };
+            q::remember_create_key(conn, &remembered).await?;
+            Ok(None)
+        })
+        .await?;
+    match earlier {
+        None => Ok(created),
+        Some(earlier) if earlier.request_hash != request_hash => {
+            Err(idempotency_key_reused(&format!("to create a {scope}")))
+        }
+        Some(earlier) => serde_json::from_slice(&seal(key, &earlier.sealed_response))
+            .map_err(|e| Problem::internal(format!("a remembered {scope} does not parse: {e}"))),
+    }
 }
 
 pub(crate) fn check_open(row: &MatchRow, expected_version: Option<i64>) -> Result<(), Problem> {

@@ -5,7 +5,7 @@
 //! Entries are append-only. A correction is a new entry naming the one it supersedes; the sheet
 //! shows the rounds as corrected and keeps every entry as the audit trail.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, SubsecRound, Utc};
 use diesel_async::{AsyncConnection, AsyncPgConnection};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -15,9 +15,9 @@ use uuid::Uuid;
 use crate::games::{Game, GameKind, Order, Standings};
 use crate::problem::Problem;
 use crate::records::{
-    check_names, check_open, check_version, kind_of, limit_exceeded, limits, name_key,
-    parse_for_match, seat_infos, stored, winner_names, MatchKind, MatchStatus, NewSeat,
-    RandomnessMode, SeatInfo,
+    check_names, check_open, check_version, fingerprint, idempotency_key_reused, insert_created,
+    kind_of, limit_exceeded, limits, name_key, parse_for_match, seat_infos, stored, winner_names,
+    MatchKind, MatchStatus, NewSeat, RandomnessMode, SeatInfo,
 };
 use crate::referee;
 use crate::store::matches::{self as q, Finished, MatchRow, SeatResult, SeatRow, SheetEntryRow};
@@ -215,8 +215,49 @@ fn detail(
     })
 }
 
+/// The answer an entry got when it was made (for a retry with its `Idempotency-Key`): the sheet
+/// rebuilt from the entries up to it, with the results it had then.
+fn answer_at(
+    row: &MatchRow,
+    seats: &[SeatRow],
+    entries: &[SheetEntryRow],
+    seq: i64,
+) -> Result<SheetDetail, Problem> {
+    let upto: Vec<SheetEntryRow> = entries.iter().filter(|e| e.seq <= seq).cloned().collect();
+    let at = upto.last().map_or(row.updated_at, |entry| entry.created_at);
+    let standing = standing_entries(&upto);
+    let over = with_game!(kind_of(row)?, G => {
+        let tallied = score::<G>(row, seats.len(), &standing)?;
+        tallied.over.then_some(tallied.standings)
+    });
+    let mut then = row.clone();
+    then.version = seq;
+    then.updated_at = at;
+    then.status = MatchStatus::of_over(over.is_some());
+    then.finished_at = over.as_ref().map(|_| at);
+    let seats: Vec<SeatRow> = seats
+        .iter()
+        .map(|seat| {
+            let index = seat.seat as usize;
+            let mut seat = seat.clone();
+            seat.final_score = over.as_ref().and_then(|s| s.totals.get(index).copied());
+            seat.final_rank = over
+                .as_ref()
+                .and_then(|s| s.ranks.get(index).map(|&r| r as i32));
+            seat.winner = over.as_ref().map(|s| s.winners.contains(&index));
+            seat
+        })
+        .collect();
+    detail(&then, &seats, &upto)
+}
+
 #[tracing::instrument(skip_all, fields(game = request.game.slug(), sheet_id = tracing::field::Empty))]
-pub async fn create(store: &Store, request: CreateSheet) -> Result<CreatedSheet, Problem> {
+pub async fn create(
+    store: &Store,
+    request: CreateSheet,
+    idempotency_key: Option<String>,
+) -> Result<CreatedSheet, Problem> {
+    let request_hash = fingerprint(&request);
     let names = check_names(request.players.iter().map(|p| p.name.as_str()))?;
     let now = Utc::now();
     let id = Uuid::new_v4();
@@ -261,12 +302,21 @@ pub async fn create(store: &Store, request: CreateSheet) -> Result<CreatedSheet,
             highlights: None,
         })
         .collect();
-    let mut conn = store.conn().await?;
-    q::insert(&mut conn, &row, &seats, &[]).await?;
-    Ok(CreatedSheet {
+    let created = CreatedSheet {
         owner_token,
         sheet: detail(&row, &seats, &[])?,
-    })
+    };
+    insert_created(
+        store,
+        "sheet",
+        idempotency_key.as_deref(),
+        request_hash,
+        &row,
+        &seats,
+        &[],
+        created,
+    )
+    .await
 }
 
 #[tracing::instrument(skip_all, fields(sheet_id = %id, game = tracing::field::Empty))]
@@ -310,6 +360,7 @@ pub async fn append(
     store: &Store,
     id: Uuid,
     token: String,
+    idempotency_key: Option<String>,
     request: AppendEntry,
 ) -> Result<SheetDetail, Problem> {
     if request.note.as_deref().is_some_and(|n| n.contains('\0')) {
@@ -350,7 +401,8 @@ pub async fn append(
     let mut conn = store.conn().await?;
     let request = &request;
     let token = &token;
-    conn.transaction(async |conn| append_in(conn, id, token, request).await)
+    let key = idempotency_key.as_deref();
+    conn.transaction(async |conn| append_in(conn, id, token, key, request).await)
         .await
 }
 
@@ -358,6 +410,7 @@ async fn append_in(
     conn: &mut AsyncPgConnection,
     id: Uuid,
     token: &str,
+    idempotency_key: Option<&str>,
     request: &AppendEntry,
 ) -> Result<SheetDetail, Problem> {
     let row = q::find_for_update(conn, id)
@@ -371,6 +424,18 @@ async fn append_in(
     }
     let seats = q::seats(conn, id).await?;
     let mut entries = q::sheet_entries(conn, id).await?;
+    let request_hash = fingerprint(request);
+    if let Some(key) = idempotency_key {
+        if let Some(earlier) = entries
+            .iter()
+            .find(|e| e.idempotency_key.as_deref() == Some(key))
+        {
+            if earlier.request_hash.as_deref() != Some(&request_hash[..]) {
+                return Err(idempotency_key_reused("on this sheet"));
+            }
+            return answer_at(&row, &seats, &entries, earlier.seq);
+        }
+    }
     if entries.len() >= limits::SHEET_ENTRIES {
         return Err(limit_exceeded(
             "sheet_entries",
@@ -413,7 +478,8 @@ async fn append_in(
             standing_entries(&entries).len() as i32 + 1
         }
     };
-    let now = Utc::now();
+    // Microseconds, as the store keeps them: a retry's rebuilt answer shows the same instants.
+    let now = Utc::now().trunc_subsecs(6);
     let entry = SheetEntryRow {
         match_id: id,
         seq: row.version + 1,
@@ -422,6 +488,8 @@ async fn append_in(
         corrects: request.corrects,
         note: request.note.clone(),
         created_at: now,
+        idempotency_key: idempotency_key.map(str::to_owned),
+        request_hash: Some(request_hash),
     };
     entries.push(entry.clone());
     let standing = standing_entries(&entries);

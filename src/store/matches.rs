@@ -7,7 +7,7 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use super::columns::GameColumn;
-use super::schema::{match_events, match_seats, matches};
+use super::schema::{idempotent_creates, match_events, match_seats, matches};
 use super::stats::add_player_stats;
 use super::StoreError;
 use crate::games::GameKind;
@@ -139,6 +139,61 @@ async fn insert_parts(
         .execute(conn)
         .await?;
     append_events(conn, events).await
+}
+
+/// A create sent with an `Idempotency-Key`: its first answer, sealed.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = idempotent_creates)]
+pub struct CreateKeyRow {
+    pub key_hash: Vec<u8>,
+    pub request_hash: Vec<u8>,
+    pub match_id: Uuid,
+    pub sealed_response: Vec<u8>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// How long a create's `Idempotency-Key` is remembered.
+pub const CREATE_KEY_RETENTION_HOURS: i64 = 24;
+
+/// Takes the transaction-scoped lock of one create key, so two creates sent at once with the same
+/// key run one after the other (the second then finds the first's answer); forgets keys past
+/// their retention; and returns the key's earlier create, if any.
+pub async fn claim_create_key(
+    conn: &mut AsyncPgConnection,
+    key_hash: &[u8],
+    now: DateTime<Utc>,
+) -> Result<Option<CreateKeyRow>, StoreError> {
+    use diesel::sql_types::{BigInt, Bytea};
+    diesel::sql_query(
+        "SELECT pg_advisory_xact_lock(('x' || encode(substr($1, 1, 8), 'hex'))::bit(64)::bigint)",
+    )
+    .bind::<Bytea, _>(key_hash)
+    .execute(conn)
+    .await?;
+    diesel::sql_query(
+        "DELETE FROM idempotent_creates WHERE created_at < $1 - make_interval(hours => $2::int)",
+    )
+    .bind::<diesel::sql_types::Timestamptz, _>(now)
+    .bind::<BigInt, _>(CREATE_KEY_RETENTION_HOURS)
+    .execute(conn)
+    .await?;
+    Ok(idempotent_creates::table
+        .find(key_hash)
+        .select(CreateKeyRow::as_select())
+        .first(conn)
+        .await
+        .optional()?)
+}
+
+pub async fn remember_create_key(
+    conn: &mut AsyncPgConnection,
+    row: &CreateKeyRow,
+) -> Result<(), StoreError> {
+    diesel::insert_into(idempotent_creates::table)
+        .values(row)
+        .execute(conn)
+        .await?;
+    Ok(())
 }
 
 pub async fn find(conn: &mut AsyncPgConnection, id: Uuid) -> Result<Option<MatchRow>, StoreError> {

@@ -277,3 +277,128 @@ async fn a_sheet_holds_five_hundred_entries_and_refuses_the_next() {
         json!({"limit": "sheet_entries", "max": 500})
     );
 }
+
+async fn post_with_key(
+    app: &TestApp,
+    path: &str,
+    body: &Value,
+    token: Option<&str>,
+    key: &str,
+) -> Reply {
+    let mut request = app
+        .client
+        .post(format!("{}{path}", app.base))
+        .header("Idempotency-Key", key)
+        .json(body);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    app.send(request).await
+}
+
+#[tokio::test]
+async fn an_entry_retried_with_its_key_stores_one_round_and_gets_the_first_answer() {
+    let app = spawn_app().await;
+    let (id, token) = new_sheet(&app, &["Ann", "Ben"]).await;
+    let path = format!("/v1/sheets/{id}/entries");
+    let body = json!({"tally": {"jackpot": {"seat": 1, "symbol": "bell", "size": 3}}});
+    let first = post_with_key(&app, &path, &body, Some(&token), "round-1").await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.body);
+    // Another round is entered in between; the retry still gets the answer it missed.
+    let other = enter(&app, &id, &token, json!({"tally": {"jackpot": null}})).await;
+    assert_eq!(other.status, StatusCode::OK, "{}", other.body);
+    let retry = post_with_key(&app, &path, &body, Some(&token), "round-1").await;
+    assert_eq!(retry.status, StatusCode::OK, "{}", retry.body);
+    assert_eq!(retry.body, first.body, "the first answer again");
+    let sheet = app.get(&format!("/v1/sheets/{id}"), None).await;
+    assert_eq!(
+        sheet.body["entries"].as_array().unwrap().len(),
+        2,
+        "{}",
+        sheet.body
+    );
+    assert_eq!(sheet.body["rounds"].as_array().unwrap().len(), 2);
+
+    let reused = post_with_key(
+        &app,
+        &path,
+        &json!({"tally": {"jackpot": null}}),
+        Some(&token),
+        "round-1",
+    )
+    .await;
+    assert_problem(
+        &reused,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "idempotency_key_reused",
+    );
+}
+
+#[tokio::test]
+async fn a_finishing_entry_retried_with_its_key_gets_the_same_finished_sheet() {
+    let app = spawn_app().await;
+    let (id, token) = new_sheet(&app, &["Ann", "Ben"]).await;
+    let path = format!("/v1/sheets/{id}/entries");
+    let nothing = json!({"tally": {"jackpot": null}});
+    for key in ["a", "b"] {
+        let reply = post_with_key(&app, &path, &nothing, Some(&token), key).await;
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    }
+    let last = json!({"tally": {"jackpot": {"seat": 0, "symbol": "bell", "size": 3}}});
+    let first = post_with_key(&app, &path, &last, Some(&token), "c").await;
+    assert_eq!(first.body["status"], "finished", "{}", first.body);
+    let retry = post_with_key(&app, &path, &last, Some(&token), "c").await;
+    assert_eq!(retry.body, first.body);
+    let stats = app.get("/v1/players/Ann/stats", None).await;
+    assert_eq!(stats.body["overall"]["played"], 1, "{}", stats.body);
+}
+
+#[tokio::test]
+async fn a_create_retried_with_its_key_returns_the_same_match_or_sheet_and_creates_one() {
+    let app = spawn_app().await;
+    let sheet = json!({"game": "lucky-jack", "players": [{"name": "Ann"}, {"name": "Ben"}]});
+    let first = post_with_key(&app, "/v1/sheets", &sheet, None, "sheet-7f3a").await;
+    assert_eq!(first.status, StatusCode::CREATED, "{}", first.body);
+    let retry = post_with_key(&app, "/v1/sheets", &sheet, None, "sheet-7f3a").await;
+    assert_eq!(retry.status, StatusCode::CREATED, "{}", retry.body);
+    assert_eq!(retry.body, first.body, "the same sheet and owner token");
+    assert_eq!(retry.headers["location"], first.headers["location"]);
+
+    let hosted = json!({"game": "lucky-jack", "seats": [{"name": "Ann"}, {"name": "Ben"}]});
+    let first = post_with_key(&app, "/v1/matches", &hosted, None, "match-7f3a").await;
+    assert_eq!(first.status, StatusCode::CREATED, "{}", first.body);
+    let retry = post_with_key(&app, "/v1/matches", &hosted, None, "match-7f3a").await;
+    assert_eq!(retry.body, first.body, "the same match and tokens");
+    let listed = app.get("/v1/matches", None).await;
+    assert_eq!(
+        listed.body["total"], 2,
+        "one sheet and one match: {}",
+        listed.body
+    );
+
+    let other = json!({"game": "lucky-jack", "seats": [{"name": "Cleo"}, {"name": "Ben"}]});
+    let reused = post_with_key(&app, "/v1/matches", &other, None, "match-7f3a").await;
+    assert_problem(
+        &reused,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "idempotency_key_reused",
+    );
+    // The answer is kept sealed: the stored row holds neither the key nor a token in clear.
+    let mut db = app.db().await;
+    #[derive(diesel::QueryableByName)]
+    struct Stored {
+        #[diesel(sql_type = diesel::sql_types::Bytea)]
+        sealed_response: Vec<u8>,
+    }
+    use diesel_async::RunQueryDsl;
+    let rows: Vec<Stored> = diesel::sql_query("SELECT sealed_response FROM idempotent_creates")
+        .load(&mut db)
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 2);
+    let token = first.body["owner_token"].as_str().unwrap();
+    for row in rows {
+        let text = String::from_utf8_lossy(&row.sealed_response);
+        assert!(!text.contains(token) && !text.contains("own_"), "sealed");
+    }
+}
