@@ -33,12 +33,12 @@ pub struct HistoryLine {
     pub winners: Vec<String>,
 }
 
-/// Every match of a player (name compared case-insensitively), newest first.
+/// Every match of a player (names compared ignoring case, width and invisible characters), newest first.
 #[tracing::instrument(skip_all, fields(player = name))]
 pub async fn player_history(store: &Store, name: &str) -> Result<Vec<HistoryLine>, Problem> {
     check_player_filter(name)?;
     let mut conn = store.conn().await?;
-    let rows = history::player_matches(&mut conn, name.trim()).await?;
+    let rows = history::player_matches(&mut conn, name).await?;
     let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
     let tables = q::seats_of(&mut conn, &ids).await?;
     Ok(rows
@@ -74,15 +74,32 @@ pub fn to_ndjson(lines: &[HistoryLine]) -> String {
         .collect()
 }
 
-/// RFC 4180 CSV with a header row; several names in one cell are separated by `; `.
-pub fn to_csv(lines: &[HistoryLine]) -> String {
-    fn cell(text: &str) -> String {
-        if text.contains([',', '"', '\n', '\r']) {
-            format!("\"{}\"", text.replace('"', "\"\""))
-        } else {
-            text.to_owned()
-        }
+/// A cell as RFC 4180 writes it: quoted when it holds a separator, a quote or a line break.
+fn csv_cell(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_owned()
     }
+}
+
+/// Characters that make a spreadsheet read a cell as a formula (or split it) when they open it.
+const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// A cell of text someone typed (a player's name): one that a spreadsheet would run as a formula
+/// is prefixed with a single quote and quoted, as OWASP's "CSV injection" advice says, so it
+/// shows as typed and never runs. Numbers we write ourselves are not text cells and stay numbers.
+fn csv_text_cell(text: &str) -> String {
+    if text.starts_with(FORMULA_STARTS) {
+        format!("\"'{}\"", text.replace('"', "\"\""))
+    } else {
+        csv_cell(text)
+    }
+}
+
+/// RFC 4180 CSV with a header row; several names in one cell are separated by `; `. Cells of
+/// typed text are neutralised against formula injection ([`csv_text_cell`]).
+pub fn to_csv(lines: &[HistoryLine]) -> String {
     fn opt<T: ToString>(value: &Option<T>) -> String {
         value.as_ref().map(T::to_string).unwrap_or_default()
     }
@@ -90,22 +107,21 @@ pub fn to_csv(lines: &[HistoryLine]) -> String {
         "match_id,kind,game,status,created_at,finished_at,seat,player,score,rank,winner,players,winners\r\n",
     );
     for l in lines {
-        let row = [
-            l.match_id.to_string(),
-            l.kind.as_str().to_owned(),
-            l.game.slug().to_owned(),
-            l.status.as_str().to_owned(),
-            l.created_at.to_rfc3339(),
-            opt(&l.finished_at.map(|t| t.to_rfc3339())),
-            l.seat.to_string(),
-            l.player.clone(),
-            opt(&l.score),
-            opt(&l.rank),
-            opt(&l.winner),
-            l.players.join("; "),
-            l.winners.join("; "),
+        let cells = [
+            csv_cell(&l.match_id.to_string()),
+            csv_cell(l.kind.as_str()),
+            csv_cell(l.game.slug()),
+            csv_cell(l.status.as_str()),
+            csv_cell(&l.created_at.to_rfc3339()),
+            csv_cell(&opt(&l.finished_at.map(|t| t.to_rfc3339()))),
+            csv_cell(&l.seat.to_string()),
+            csv_text_cell(&l.player),
+            csv_cell(&opt(&l.score)),
+            csv_cell(&opt(&l.rank)),
+            csv_cell(&opt(&l.winner)),
+            csv_text_cell(&l.players.join("; ")),
+            csv_text_cell(&l.winners.join("; ")),
         ];
-        let cells: Vec<String> = row.iter().map(|c| cell(c)).collect();
         out.push_str(&cells.join(","));
         out.push_str("\r\n");
     }
@@ -305,6 +321,16 @@ mod tests {
         assert!(row.contains("\"Ann \"\"the Ace\"\", Jr\""), "{row}");
         assert!(csv.starts_with("match_id,kind,game,"));
         assert!(row.contains(",5000,1,true,"));
+    }
+
+    #[test]
+    fn text_cells_starting_a_formula_are_quoted_behind_a_single_quote_and_others_are_not() {
+        for start in ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx"] {
+            let cell = csv_text_cell(start);
+            assert!(cell.starts_with("\"'"), "{start:?} became {cell:?}");
+        }
+        assert_eq!(csv_text_cell("Ann"), "Ann");
+        assert_eq!(csv_cell("-5"), "-5", "a number we write stays a number");
     }
 
     #[test]

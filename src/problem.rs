@@ -128,6 +128,8 @@ pub const TITLES: &[(&str, &str)] = &[
     ("unknown_seat", "No such seat"),
     ("seat_required", "The seat to act for is missing"),
     ("invalid_player_name", "The player name is not allowed"),
+    ("duplicate_player", "A player is named twice"),
+    ("limit_exceeded", "A size limit is reached"),
     ("invalid_note", "The note is not allowed"),
     ("unknown_entry", "No such score sheet entry"),
     ("entry_superseded", "The entry was already corrected"),

@@ -5,12 +5,14 @@
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use unicode_normalization::UnicodeNormalization;
 use utoipa::ToSchema;
 
 use crate::games::{Game, GameKind, Seat, Standings};
 use crate::problem::Problem;
 use crate::referee;
-use crate::store::matches::{MatchRow, SeatRow};
+use crate::store::matches::{self as q, CreateKeyRow, EventRow, MatchRow, SeatRow};
+use crate::store::Store;
 use crate::with_game;
 
 /// The names a closed set of values is stored and sent under (the same for both): the store maps
@@ -117,7 +119,9 @@ impl MatchStatus {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewSeat {
-    /// The player's name: 1 to 64 characters once trimmed, no control characters.
+    /// The player's name: Unicode NFKC and trimmed, then 1 to 64 characters with at least one
+    /// visible one and no control characters. Names are compared as identities ignoring case
+    /// and invisible characters: two seats may not share one.
     #[schema(
         example = "Ann",
         min_length = 1,
@@ -134,6 +138,29 @@ pub struct SeatInfo {
     pub final_score: Option<i64>,
     pub rank: Option<i32>,
     pub winner: Option<bool>,
+}
+
+/// What one record may hold: every cap on what a client writes into a sheet or a match, in one
+/// place (listed in docs/security.md). Past one, the write is refused with `422 limit_exceeded`
+/// naming the limit and its maximum.
+pub mod limits {
+    /// Characters of a player's name, once normalised.
+    pub const NAME_CHARS: usize = 64;
+    /// Entries of one score sheet, corrections included.
+    pub const SHEET_ENTRIES: usize = 500;
+    /// Corrections of one round of a score sheet.
+    pub const CORRECTIONS_PER_ROUND: usize = 20;
+    /// Characters of any one text field of a tally (e.g. a Lucky Luau lei or player label).
+    pub const TALLY_TEXT_CHARS: usize = 500;
+    /// Characters of an entry's note.
+    pub const NOTE_CHARS: usize = 500;
+}
+
+/// The refusal of a write past one of the [`limits`]: `limit` names it, `max` is its value.
+pub(crate) fn limit_exceeded(limit: &str, max: usize, detail: impl Into<String>) -> Problem {
+    let mut problem = Problem::unprocessable("limit_exceeded", detail);
+    problem.params = Some(serde_json::json!({"limit": limit, "max": max}));
+    problem
 }
 
 /// Reads a stored JSON document by reference: a match's full state is never cloned to be read.
@@ -217,16 +244,172 @@ pub(crate) fn check_player_filter(name: &str) -> Result<(), Problem> {
     Ok(())
 }
 
+/// Characters that show nothing: whitespace, controls, and the default-ignorable format
+/// characters (zero-width spaces and joiners, bidi marks and isolates, variation selectors,
+/// Hangul fillers, the soft hyphen, the BOM). A name made only of them names no one.
+fn is_invisible(c: char) -> bool {
+    c.is_control() || is_blank(c)
+}
+
+/// Whitespace and the default-ignorable characters, which trimming removes; other control
+/// characters are not trimmed but refused.
+fn is_blank(c: char) -> bool {
+    c.is_whitespace()
+        || matches!(c,
+            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}'
+            | '\u{17B5}' | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{2800}' | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}' | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E0FFF}')
+}
+
+/// A name as it is stored and shown: Unicode NFKC (so `ｆｕｌｌ-width` and `ﬁ` ligatures read as
+/// the letters they look like), then trimmed of whitespace and invisible format characters.
+pub fn normalise_name(name: &str) -> String {
+    name.nfkc()
+        .collect::<String>()
+        .trim_matches(is_blank)
+        .to_owned()
+}
+
+/// A player's identity: the normalised name without its invisible characters, each run of
+/// spaces made one space, lower-cased (`str::to_lowercase`, Unicode's full lower-case mapping,
+/// close to but not exactly Unicode case folding) and normalised again. `Dupe`, `dupe`,
+/// `ＤＵＰＥ`, `Du\u{200B}pe` and ` dupe ` are one player, `Ann Lee` and `AnnLee` two;
+/// statistics, histories and the player filters all compare these keys.
+pub fn name_key(name: &str) -> String {
+    let shown: String = name
+        .nfkc()
+        .filter(|&c| c.is_whitespace() || !is_invisible(c))
+        .collect();
+    let words: Vec<&str> = shown.split_whitespace().collect();
+    words.join(" ").to_lowercase().nfkc().collect()
+}
+
+/// A player name as typed, checked and normalised ([`normalise_name`]).
 pub(crate) fn check_name(name: &str) -> Result<String, Problem> {
-    let trimmed = name.trim();
-    let length = trimmed.chars().count();
-    if length == 0 || length > 64 || trimmed.chars().any(char::is_control) {
+    let normalised = normalise_name(name);
+    if name_key(&normalised).is_empty() || normalised.chars().any(char::is_control) {
         return Err(Problem::unprocessable(
             "invalid_player_name",
-            "a player name has 1 to 64 characters and no control characters",
+            "a player name has at least one visible character and no control characters",
         ));
     }
-    Ok(trimmed.to_owned())
+    if normalised.chars().count() > limits::NAME_CHARS {
+        return Err(limit_exceeded(
+            "name_chars",
+            limits::NAME_CHARS,
+            format!(
+                "a player name has at most {} characters",
+                limits::NAME_CHARS
+            ),
+        ));
+    }
+    Ok(normalised)
+}
+
+/// The players of one match or sheet, checked and normalised, each only once: two names with
+/// the same key ([`name_key`]) would be one player counted twice.
+pub(crate) fn check_names<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+) -> Result<Vec<String>, Problem> {
+    let mut checked: Vec<String> = Vec::new();
+    for name in names {
+        let name = check_name(name)?;
+        if let Some(earlier) = checked.iter().find(|n| name_key(n) == name_key(&name)) {
+            let mut problem = Problem::unprocessable(
+                "duplicate_player",
+                format!("{name:?} and {earlier:?} are the same player; each player sits once"),
+            );
+            problem.params = Some(serde_json::json!({"name": name}));
+            return Err(problem);
+        }
+        checked.push(name);
+    }
+    Ok(checked)
+}
+
+/// A fingerprint of what a request asked for, to tell an honest retry (same key, same request)
+/// from a key reused for another request.
+pub(crate) fn fingerprint(request: &impl std::fmt::Debug) -> Vec<u8> {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(format!("{request:?}").as_bytes()).to_vec()
+}
+
+/// The refusal of an `Idempotency-Key` already used for a different request.
+pub(crate) fn idempotency_key_reused(on: &str) -> Problem {
+    Problem::unprocessable(
+        "idempotency_key_reused",
+        format!("this Idempotency-Key was already used for a different request {on}"),
+    )
+}
+
+/// Seals (or, applied again, opens) a create's first answer with a ChaCha20 stream keyed by a
+/// hash of its `Idempotency-Key`: the answer holds tokens, and the store keeps only a different
+/// hash of the key, so a copy of the database alone cannot open it. Each key seals one answer
+/// only (it is the table's primary key), so no stream is ever used twice.
+fn seal(key: &str, bytes: &[u8]) -> Vec<u8> {
+    use rand_chacha::rand_core::{RngCore, SeedableRng};
+    use sha2::{Digest, Sha256};
+    let seed: [u8; 32] = Sha256::digest(format!("referee/seal/{key}")).into();
+    let mut stream = vec![0u8; bytes.len()];
+    rand_chacha::ChaCha20Rng::from_seed(seed).fill_bytes(&mut stream);
+    bytes.iter().zip(stream).map(|(b, k)| b ^ k).collect()
+}
+
+/// Stores a new match or sheet. With an `Idempotency-Key`, a retry of the same request gets the
+/// first answer again and stores nothing; the key used for another request is a 422. Keys of
+/// creates are remembered for [`q::CREATE_KEY_RETENTION_HOURS`].
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn insert_created<T>(
+    store: &Store,
+    scope: &str,
+    key: Option<&str>,
+    request_hash: Vec<u8>,
+    row: &MatchRow,
+    seats: &[SeatRow],
+    events: &[EventRow],
+    created: T,
+) -> Result<T, Problem>
+where
+    T: Serialize + DeserializeOwned + Send + Sync,
+{
+    use diesel_async::AsyncConnection;
+    use sha2::{Digest, Sha256};
+    let mut conn = store.conn().await?;
+    let Some(key) = key else {
+        q::insert(&mut conn, row, seats, events).await?;
+        return Ok(created);
+    };
+    let key_hash = Sha256::digest(format!("referee/create/{scope}/{key}")).to_vec();
+    let answer = serde_json::to_vec(&created)
+        .map_err(|e| Problem::internal(format!("a created {scope} does not serialise: {e}")))?;
+    let sealed = seal(key, &answer);
+    let earlier = conn
+        .transaction(async |conn| {
+            if let Some(earlier) = q::claim_create_key(conn, &key_hash, row.created_at).await? {
+                return Ok::<_, Problem>(Some(earlier));
+            }
+            q::insert(conn, row, seats, events).await?;
+            let remembered = CreateKeyRow {
+                key_hash: key_hash.clone(),
+                request_hash: request_hash.clone(),
+                match_id: row.id,
+                sealed_response: sealed,
+                created_at: row.created_at,
+            };
+            q::remember_create_key(conn, &remembered).await?;
+            Ok(None)
+        })
+        .await?;
+    match earlier {
+        None => Ok(created),
+        Some(earlier) if earlier.request_hash != request_hash => {
+            Err(idempotency_key_reused(&format!("to create a {scope}")))
+        }
+        Some(earlier) => serde_json::from_slice(&seal(key, &earlier.sealed_response))
+            .map_err(|e| Problem::internal(format!("a remembered {scope} does not parse: {e}"))),
+    }
 }
 
 pub(crate) fn check_open(row: &MatchRow, expected_version: Option<i64>) -> Result<(), Problem> {
@@ -284,6 +467,32 @@ mod tests {
             assert!(T::from_stored(value.as_str()).is_some());
         }
         assert!(T::from_stored("unknown").is_none());
+    }
+
+    #[test]
+    fn a_name_key_ignores_case_width_and_invisible_characters() {
+        for same in ["DUPE", "ｄｕｐｅ", " du\u{200B}pe\u{FEFF}", "Dupe\u{FE0F}"] {
+            assert_eq!(name_key(same), "dupe", "{same:?}");
+        }
+        assert_eq!(name_key("ZO\u{0045}\u{0301}"), name_key("zoé"));
+        assert_ne!(name_key("Ann"), name_key("Anne"));
+        // Spaces separate words: a run of them is one, but they are never dropped.
+        assert_eq!(name_key(" Ann \u{3000} Lee "), "ann lee");
+        assert_ne!(name_key("Ann Lee"), name_key("AnnLee"));
+    }
+
+    #[test]
+    fn a_name_is_stored_in_nfkc_trimmed_and_control_characters_are_refused() {
+        assert_eq!(check_name("  ｆｉnn\u{200B} ").unwrap(), "finn");
+        assert_eq!(
+            check_name("\u{FB01}nn").unwrap(),
+            "finn",
+            "the ligature becomes fi"
+        );
+        assert!(check_name("A\u{0}").is_err());
+        assert!(check_name("\u{200B}\u{2060}").is_err());
+        assert!(check_names(["Ann", "ANN"]).is_err());
+        assert_eq!(check_names(["Ann", "Ben"]).unwrap(), ["Ann", "Ben"]);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! Entries are append-only. A correction is a new entry naming the one it supersedes; the sheet
 //! shows the rounds as corrected and keeps every entry as the audit trail.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, SubsecRound, Utc};
 use diesel_async::{AsyncConnection, AsyncPgConnection};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -15,8 +15,9 @@ use uuid::Uuid;
 use crate::games::{Game, GameKind, Order, Standings};
 use crate::problem::Problem;
 use crate::records::{
-    check_name, check_open, check_version, kind_of, parse_for_match, seat_infos, stored,
-    winner_names, MatchKind, MatchStatus, NewSeat, RandomnessMode, SeatInfo,
+    check_names, check_open, check_version, fingerprint, idempotency_key_reused, insert_created,
+    kind_of, limit_exceeded, limits, name_key, parse_for_match, seat_infos, stored, winner_names,
+    MatchKind, MatchStatus, NewSeat, RandomnessMode, SeatInfo,
 };
 use crate::referee;
 use crate::store::matches::{self as q, Finished, MatchRow, SeatResult, SeatRow, SheetEntryRow};
@@ -214,13 +215,50 @@ fn detail(
     })
 }
 
-#[tracing::instrument(skip_all, fields(game = request.game.slug(), sheet_id = tracing::field::Empty))]
-pub async fn create(store: &Store, request: CreateSheet) -> Result<CreatedSheet, Problem> {
-    let names = request
-        .players
+/// The answer an entry got when it was made (for a retry with its `Idempotency-Key`): the sheet
+/// rebuilt from the entries up to it, with the results it had then.
+fn answer_at(
+    row: &MatchRow,
+    seats: &[SeatRow],
+    entries: &[SheetEntryRow],
+    seq: i64,
+) -> Result<SheetDetail, Problem> {
+    let upto: Vec<SheetEntryRow> = entries.iter().filter(|e| e.seq <= seq).cloned().collect();
+    let at = upto.last().map_or(row.updated_at, |entry| entry.created_at);
+    let standing = standing_entries(&upto);
+    let over = with_game!(kind_of(row)?, G => {
+        let tallied = score::<G>(row, seats.len(), &standing)?;
+        tallied.over.then_some(tallied.standings)
+    });
+    let mut then = row.clone();
+    then.version = seq;
+    then.updated_at = at;
+    then.status = MatchStatus::of_over(over.is_some());
+    then.finished_at = over.as_ref().map(|_| at);
+    let seats: Vec<SeatRow> = seats
         .iter()
-        .map(|p| check_name(&p.name))
-        .collect::<Result<Vec<_>, _>>()?;
+        .map(|seat| {
+            let index = seat.seat as usize;
+            let mut seat = seat.clone();
+            seat.final_score = over.as_ref().and_then(|s| s.totals.get(index).copied());
+            seat.final_rank = over
+                .as_ref()
+                .and_then(|s| s.ranks.get(index).map(|&r| r as i32));
+            seat.winner = over.as_ref().map(|s| s.winners.contains(&index));
+            seat
+        })
+        .collect();
+    detail(&then, &seats, &upto)
+}
+
+#[tracing::instrument(skip_all, fields(game = request.game.slug(), sheet_id = tracing::field::Empty))]
+pub async fn create(
+    store: &Store,
+    request: CreateSheet,
+    idempotency_key: Option<String>,
+) -> Result<CreatedSheet, Problem> {
+    let request_hash = fingerprint(&request);
+    let names = check_names(request.players.iter().map(|p| p.name.as_str()))?;
     let now = Utc::now();
     let id = Uuid::new_v4();
     tracing::Span::current().record("sheet_id", tracing::field::display(id));
@@ -258,6 +296,7 @@ pub async fn create(store: &Store, request: CreateSheet) -> Result<CreatedSheet,
             match_id: id,
             seat: seat as i32,
             player_name: name.clone(),
+            player_key: name_key(name),
             token_hash: None,
             final_score: None,
             final_rank: None,
@@ -265,12 +304,21 @@ pub async fn create(store: &Store, request: CreateSheet) -> Result<CreatedSheet,
             highlights: None,
         })
         .collect();
-    let mut conn = store.conn().await?;
-    q::insert(&mut conn, &row, &seats, &[]).await?;
-    Ok(CreatedSheet {
+    let created = CreatedSheet {
         owner_token,
         sheet: detail(&row, &seats, &[])?,
-    })
+    };
+    insert_created(
+        store,
+        "sheet",
+        idempotency_key.as_deref(),
+        request_hash,
+        &row,
+        &seats,
+        &[],
+        created,
+    )
+    .await
 }
 
 #[tracing::instrument(skip_all, fields(sheet_id = %id, game = tracing::field::Empty))]
@@ -295,21 +343,43 @@ fn has_nul(value: &serde_json::Value) -> bool {
     }
 }
 
+/// The length in characters of the longest text (key or value) in a tally.
+fn longest_text(value: &Value) -> usize {
+    match value {
+        Value::String(text) => text.chars().count(),
+        Value::Array(items) => items.iter().map(longest_text).max().unwrap_or(0),
+        Value::Object(map) => map
+            .iter()
+            .map(|(k, v)| k.chars().count().max(longest_text(v)))
+            .max()
+            .unwrap_or(0),
+        _ => 0,
+    }
+}
+
 #[tracing::instrument(skip_all, fields(sheet_id = %id, game = tracing::field::Empty))]
 pub async fn append(
     store: &Store,
     id: Uuid,
     token: String,
+    idempotency_key: Option<String>,
     request: AppendEntry,
 ) -> Result<SheetDetail, Problem> {
+    if request.note.as_deref().is_some_and(|n| n.contains('\0')) {
+        return Err(Problem::unprocessable(
+            "invalid_note",
+            "a note has no NUL characters",
+        ));
+    }
     if request
         .note
         .as_deref()
-        .is_some_and(|n| n.chars().count() > 500 || n.contains('\0'))
+        .is_some_and(|n| n.chars().count() > limits::NOTE_CHARS)
     {
-        return Err(Problem::unprocessable(
-            "invalid_note",
-            "a note has at most 500 characters and no NUL",
+        return Err(limit_exceeded(
+            "note_chars",
+            limits::NOTE_CHARS,
+            format!("a note has at most {} characters", limits::NOTE_CHARS),
         ));
     }
     // The tally is stored as sent (jsonb), which cannot hold `\u0000`, e.g. in a Lucky Luau
@@ -320,10 +390,21 @@ pub async fn append(
             "text in a tally has no NUL characters",
         ));
     }
+    if longest_text(&request.tally) > limits::TALLY_TEXT_CHARS {
+        return Err(limit_exceeded(
+            "tally_text_chars",
+            limits::TALLY_TEXT_CHARS,
+            format!(
+                "a text in a tally has at most {} characters",
+                limits::TALLY_TEXT_CHARS
+            ),
+        ));
+    }
     let mut conn = store.conn().await?;
     let request = &request;
     let token = &token;
-    conn.transaction(async |conn| append_in(conn, id, token, request).await)
+    let key = idempotency_key.as_deref();
+    conn.transaction(async |conn| append_in(conn, id, token, key, request).await)
         .await
 }
 
@@ -331,6 +412,7 @@ async fn append_in(
     conn: &mut AsyncPgConnection,
     id: Uuid,
     token: &str,
+    idempotency_key: Option<&str>,
     request: &AppendEntry,
 ) -> Result<SheetDetail, Problem> {
     let row = q::find_for_update(conn, id)
@@ -344,6 +426,28 @@ async fn append_in(
     }
     let seats = q::seats(conn, id).await?;
     let mut entries = q::sheet_entries(conn, id).await?;
+    let request_hash = fingerprint(request);
+    if let Some(key) = idempotency_key {
+        if let Some(earlier) = entries
+            .iter()
+            .find(|e| e.idempotency_key.as_deref() == Some(key))
+        {
+            if earlier.request_hash.as_deref() != Some(&request_hash[..]) {
+                return Err(idempotency_key_reused("on this sheet"));
+            }
+            return answer_at(&row, &seats, &entries, earlier.seq);
+        }
+    }
+    if entries.len() >= limits::SHEET_ENTRIES {
+        return Err(limit_exceeded(
+            "sheet_entries",
+            limits::SHEET_ENTRIES,
+            format!(
+                "a sheet holds at most {} entries, corrections included",
+                limits::SHEET_ENTRIES
+            ),
+        ));
+    }
     let round = match request.corrects {
         Some(seq) => {
             let target = entries.iter().find(|e| e.seq == seq).ok_or_else(|| {
@@ -356,6 +460,18 @@ async fn append_in(
                 ));
             }
             check_version(&row, request.expected_version)?;
+            // Every entry of the round but its first is a correction.
+            let corrections = entries.iter().filter(|e| e.round == target.round).count() - 1;
+            if corrections >= limits::CORRECTIONS_PER_ROUND {
+                return Err(limit_exceeded(
+                    "corrections_per_round",
+                    limits::CORRECTIONS_PER_ROUND,
+                    format!(
+                        "a round may be corrected at most {} times",
+                        limits::CORRECTIONS_PER_ROUND
+                    ),
+                ));
+            }
             target.round
         }
         None => {
@@ -364,7 +480,8 @@ async fn append_in(
             standing_entries(&entries).len() as i32 + 1
         }
     };
-    let now = Utc::now();
+    // Microseconds, as the store keeps them: a retry's rebuilt answer shows the same instants.
+    let now = Utc::now().trunc_subsecs(6);
     let entry = SheetEntryRow {
         match_id: id,
         seq: row.version + 1,
@@ -373,6 +490,8 @@ async fn append_in(
         corrects: request.corrects,
         note: request.note.clone(),
         created_at: now,
+        idempotency_key: idempotency_key.map(str::to_owned),
+        request_hash: Some(request_hash),
     };
     entries.push(entry.clone());
     let standing = standing_entries(&entries);

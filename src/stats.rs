@@ -1,13 +1,14 @@
 //! Statistics over finished matches, hosted and score sheets alike: per player and game (played,
 //! won, win rate, average and best score, winning streaks, the game's brag figures) and a
-//! leaderboard per game. Players are identified by name, compared case-insensitively.
+//! leaderboard per game. Players are identified by name, compared by
+//! [`crate::records::name_key`]: NFKC, ignoring case and invisible characters.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::games::{GameKind, Highlights};
 use crate::problem::Problem;
-use crate::records::check_player_filter;
+use crate::records::{check_player_filter, normalise_name};
 use crate::store::stats as q;
 use crate::store::Store;
 
@@ -113,7 +114,7 @@ pub async fn player(
 ) -> Result<PlayerStats, Problem> {
     check_player_filter(name)?;
     let mut conn = store.conn().await?;
-    let seats = q::finished_seats(&mut conn, name.trim(), game).await?;
+    let seats = q::finished_seats(&mut conn, name, game).await?;
     let outcomes: Vec<Outcome> = seats
         .into_iter()
         .map(|seat| Outcome {
@@ -143,7 +144,7 @@ pub async fn player(
         player: outcomes
             .last()
             .map(|o| o.name.clone())
-            .unwrap_or_else(|| name.trim().to_owned()),
+            .unwrap_or_else(|| normalise_name(name)),
         overall: record(&all, false),
         games,
     })

@@ -30,7 +30,7 @@ pub struct HistoryQuery {
     pub format: Option<HistoryFormat>,
 }
 
-/// Every match and score sheet of a player (name compared case-insensitively), newest first.
+/// Every match and score sheet of a player (names compared ignoring case, width and invisible characters), newest first.
 #[utoipa::path(
     tag = "history",
     params(("name" = String, Path, example = "Ann", pattern = "^[^\\u0000]+$"), HistoryQuery),

@@ -12,9 +12,15 @@ use crate::matches::{
 use crate::problem::{Problem, ProblemDocument};
 use crate::store::Store;
 
-/// Create a match: returns one secret token per seat and an owner token (shown only here).
+/// Create a match: returns one secret token per seat and an owner token (shown only here). An
+/// `Idempotency-Key` makes retries safe: a retry within 24 hours gets the first answer (the same
+/// match and tokens) and creates nothing.
 #[utoipa::path(
     tag = "matches",
+    params(
+        ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
+         description = "Any unique, unguessable string per match (e.g. a random UUID): 1 to 255 visible ASCII characters"),
+    ),
     request_body = CreateMatch,
     responses(
         (status = 201, body = CreatedMatch, headers(("Location" = String))),
@@ -25,9 +31,10 @@ use crate::store::Store;
 #[post("/matches")]
 pub async fn create_match(
     store: web::Data<Store>,
+    request: HttpRequest,
     body: Body<CreateMatch>,
 ) -> Result<HttpResponse, Problem> {
-    let created = matches::create(&store, body.into_inner()).await?;
+    let created = matches::create(&store, body.into_inner(), idempotency_key(&request)?).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/v1/matches/{}", created.detail.id)))
         .json(created))

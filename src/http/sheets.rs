@@ -4,15 +4,20 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
 use super::body::Body;
-use super::required_bearer;
+use super::{idempotency_key, required_bearer};
 use crate::problem::{Problem, ProblemDocument};
 use crate::sheets::{self, AppendEntry, CreateSheet, CreatedSheet, SheetDetail};
 use crate::store::Store;
 
 /// Start a score sheet: the game, the players and the options (e.g. 3 or 5 rounds). Returns the
-/// owner token that adds entries (shown only here).
+/// owner token that adds entries (shown only here). An `Idempotency-Key` makes retries safe: a
+/// retry within 24 hours gets the first answer (the same sheet and token) and creates nothing.
 #[utoipa::path(
     tag = "sheets",
+    params(
+        ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
+         description = "Any unique, unguessable string per sheet (e.g. a random UUID): 1 to 255 visible ASCII characters"),
+    ),
     request_body = CreateSheet,
     responses(
         (status = 201, body = CreatedSheet, headers(("Location" = String))),
@@ -23,9 +28,10 @@ use crate::store::Store;
 #[post("/sheets")]
 pub async fn create_sheet(
     store: web::Data<Store>,
+    request: HttpRequest,
     body: Body<CreateSheet>,
 ) -> Result<HttpResponse, Problem> {
-    let created = sheets::create(&store, body.into_inner()).await?;
+    let created = sheets::create(&store, body.into_inner(), idempotency_key(&request)?).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/v1/sheets/{}", created.sheet.id)))
         .json(created))
@@ -50,10 +56,15 @@ pub async fn get_sheet(
 }
 
 /// Add the next round in the game's terms, or correct an earlier entry (`corrects`). The entry is
-/// checked against the rules and scored with the game's own scoring.
+/// checked against the rules and scored with the game's own scoring. An `Idempotency-Key` makes
+/// retries safe: a retry gets the first answer and stores nothing twice.
 #[utoipa::path(
     tag = "sheets",
-    params(("id" = Uuid, Path)),
+    params(
+        ("id" = Uuid, Path),
+        ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
+         description = "Any unique string per entry: 1 to 255 visible ASCII characters"),
+    ),
     request_body = AppendEntry,
     security(("token" = [])),
     responses(
@@ -71,6 +82,13 @@ pub async fn append_entry(
 ) -> Result<web::Json<SheetDetail>, Problem> {
     let token = required_bearer(&request)?;
     Ok(web::Json(
-        sheets::append(&store, path.into_inner(), token, body.into_inner()).await?,
+        sheets::append(
+            &store,
+            path.into_inner(),
+            token,
+            idempotency_key(&request)?,
+            body.into_inner(),
+        )
+        .await?,
     ))
 }

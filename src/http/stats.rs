@@ -17,7 +17,7 @@ pub struct PlayerStatsQuery {
     pub game: Option<GameKind>,
 }
 
-/// A player's record (name compared case-insensitively): played, won, win rate, average and best
+/// A player's record (names compared ignoring case, width and invisible characters): played, won, win rate, average and best
 /// score, current and longest winning streak, and each game's brag figures.
 #[utoipa::path(
     tag = "history",

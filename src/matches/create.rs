@@ -9,21 +9,23 @@ use super::wire::{CreateMatch, CreatedMatch, MatchDetail, SeatToken};
 use crate::games::{Game, Order, Seat};
 use crate::problem::Problem;
 use crate::records::{
-    check_name, kind_of, seat_infos, stored, MatchKind, MatchStatus, RandomnessMode,
+    check_names, fingerprint, insert_created, kind_of, name_key, seat_infos, stored, MatchKind,
+    MatchStatus, RandomnessMode,
 };
 use crate::referee;
 use crate::seed::Seed;
-use crate::store::matches::{self as q, EventRow, MatchRow, SeatRow};
+use crate::store::matches::{EventRow, MatchRow, SeatRow};
 use crate::store::Store;
 use crate::{tokens, with_game};
 
 #[tracing::instrument(skip_all, fields(game = request.game.slug(), match_id = tracing::field::Empty))]
-pub async fn create(store: &Store, request: CreateMatch) -> Result<CreatedMatch, Problem> {
-    let names = request
-        .seats
-        .iter()
-        .map(|s| check_name(&s.name))
-        .collect::<Result<Vec<_>, _>>()?;
+pub async fn create(
+    store: &Store,
+    request: CreateMatch,
+    idempotency_key: Option<String>,
+) -> Result<CreatedMatch, Problem> {
+    let request_hash = fingerprint(&request);
+    let names = check_names(request.seats.iter().map(|s| s.name.as_str()))?;
     let now = Utc::now();
     let id = Uuid::new_v4();
     tracing::Span::current().record("match_id", tracing::field::display(id));
@@ -36,6 +38,7 @@ pub async fn create(store: &Store, request: CreateMatch) -> Result<CreatedMatch,
             match_id: id,
             seat: seat as i32,
             player_name: name.clone(),
+            player_key: name_key(name),
             token_hash: Some(token_hash),
             final_score: None,
             final_rank: None,
@@ -88,14 +91,23 @@ pub async fn create(store: &Store, request: CreateMatch) -> Result<CreatedMatch,
         (row, events)
     });
 
-    let mut conn = store.conn().await?;
-    q::insert(&mut conn, &row, &seat_rows, &events).await?;
     let detail = detail(&row, &seat_rows, Credential::Owner)?;
-    Ok(CreatedMatch {
+    let created = CreatedMatch {
         owner_token,
         seat_tokens,
         detail,
-    })
+    };
+    insert_created(
+        store,
+        "match",
+        idempotency_key.as_deref(),
+        request_hash,
+        &row,
+        &seat_rows,
+        &events,
+        created,
+    )
+    .await
 }
 
 pub(super) fn event_row(

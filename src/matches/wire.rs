@@ -236,10 +236,10 @@ pub struct ListQuery {
     pub kind: Option<MatchKind>,
     /// Only this game (its slug, e.g. `lucky-jack`).
     pub game: Option<GameKind>,
-    /// Only matches with a seat of this name (case-insensitive).
+    /// Only matches with a seat of this player (names compared ignoring case, width and invisible characters).
     #[param(pattern = "^[^\\u0000]*$")]
     pub player: Option<String>,
-    /// Only matches this player (case-insensitive) won or shared the win of.
+    /// Only matches this player won or shared the win of.
     #[param(pattern = "^[^\\u0000]*$")]
     pub winner: Option<String>,
     pub status: Option<MatchStatus>,

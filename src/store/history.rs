@@ -6,10 +6,10 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use uuid::Uuid;
 
 use super::columns::GameColumn;
-use super::matches::{lower, SeatRow};
+use super::matches::SeatRow;
 use super::schema::{match_seats, matches};
 use super::StoreError;
-use crate::records::{MatchKind, MatchStatus};
+use crate::records::{name_key, MatchKind, MatchStatus};
 
 /// One match of a player's history: the match and the player's own seat.
 #[derive(Debug, Clone, Queryable)]
@@ -23,14 +23,14 @@ pub struct HistoryRow {
     pub seat: SeatRow,
 }
 
-/// Every match with a seat of this name (compared case-insensitively), newest first.
+/// Every match with a seat of this player (compared by [`name_key`]), newest first.
 pub async fn player_matches(
     conn: &mut AsyncPgConnection,
     name: &str,
 ) -> Result<Vec<HistoryRow>, StoreError> {
     Ok(match_seats::table
         .inner_join(matches::table)
-        .filter(lower(match_seats::player_name).eq(lower(name.to_owned())))
+        .filter(match_seats::player_key.eq(name_key(name)))
         .order((matches::created_at.desc(), matches::id.desc()))
         .select((
             matches::id,

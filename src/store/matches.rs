@@ -7,20 +7,14 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use super::columns::GameColumn;
-use super::schema::{match_events, match_seats, matches};
+use super::schema::{idempotent_creates, match_events, match_seats, matches};
 use super::stats::add_player_stats;
 use super::StoreError;
 use crate::games::GameKind;
-use crate::records::{ChanceReporters, MatchKind, MatchStatus, RandomnessMode};
+use crate::records::{name_key, ChanceReporters, MatchKind, MatchStatus, RandomnessMode};
 
 // Sheet entries were first kept here.
 pub use super::sheets::{append_sheet_entry, sheet_entries, SheetEntryRow};
-
-#[diesel::declare_sql_function]
-extern "SQL" {
-    /// PostgreSQL's `lower(text)`, which the player-name index is built on.
-    fn lower(text: diesel::sql_types::Text) -> diesel::sql_types::Text;
-}
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = matches)]
@@ -68,6 +62,8 @@ pub struct SeatRow {
     pub match_id: Uuid,
     pub seat: i32,
     pub player_name: String,
+    /// The player's identity, [`crate::records::name_key`] of the name.
+    pub player_key: String,
     /// Hosted matches only: sheets are written by their owner alone.
     pub token_hash: Option<Vec<u8>>,
     pub final_score: Option<i64>,
@@ -145,6 +141,61 @@ async fn insert_parts(
         .execute(conn)
         .await?;
     append_events(conn, events).await
+}
+
+/// A create sent with an `Idempotency-Key`: its first answer, sealed.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = idempotent_creates)]
+pub struct CreateKeyRow {
+    pub key_hash: Vec<u8>,
+    pub request_hash: Vec<u8>,
+    pub match_id: Uuid,
+    pub sealed_response: Vec<u8>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// How long a create's `Idempotency-Key` is remembered.
+pub const CREATE_KEY_RETENTION_HOURS: i64 = 24;
+
+/// Takes the transaction-scoped lock of one create key, so two creates sent at once with the same
+/// key run one after the other (the second then finds the first's answer); forgets keys past
+/// their retention; and returns the key's earlier create, if any.
+pub async fn claim_create_key(
+    conn: &mut AsyncPgConnection,
+    key_hash: &[u8],
+    now: DateTime<Utc>,
+) -> Result<Option<CreateKeyRow>, StoreError> {
+    use diesel::sql_types::{BigInt, Bytea};
+    diesel::sql_query(
+        "SELECT pg_advisory_xact_lock(('x' || encode(substr($1, 1, 8), 'hex'))::bit(64)::bigint)",
+    )
+    .bind::<Bytea, _>(key_hash)
+    .execute(conn)
+    .await?;
+    diesel::sql_query(
+        "DELETE FROM idempotent_creates WHERE created_at < $1 - make_interval(hours => $2::int)",
+    )
+    .bind::<diesel::sql_types::Timestamptz, _>(now)
+    .bind::<BigInt, _>(CREATE_KEY_RETENTION_HOURS)
+    .execute(conn)
+    .await?;
+    Ok(idempotent_creates::table
+        .find(key_hash)
+        .select(CreateKeyRow::as_select())
+        .first(conn)
+        .await
+        .optional()?)
+}
+
+pub async fn remember_create_key(
+    conn: &mut AsyncPgConnection,
+    row: &CreateKeyRow,
+) -> Result<(), StoreError> {
+    diesel::insert_into(idempotent_creates::table)
+        .values(row)
+        .execute(conn)
+        .await?;
+    Ok(())
 }
 
 pub async fn find(conn: &mut AsyncPgConnection, id: Uuid) -> Result<Option<MatchRow>, StoreError> {
@@ -374,9 +425,9 @@ pub struct ListFilter {
     pub kind: Option<MatchKind>,
     pub game: Option<GameKind>,
     pub status: Option<MatchStatus>,
-    /// Compared case-insensitively with each seat's player name.
+    /// Compared as a player's identity ([`name_key`]) with each seat's.
     pub player: Option<String>,
-    /// Only matches a seat of this name (case-insensitive) won or shared.
+    /// Only matches a seat of this player ([`name_key`]) won or shared.
     pub winner: Option<String>,
     /// Created at or after.
     pub from: Option<DateTime<Utc>>,
@@ -402,13 +453,13 @@ fn filtered<'a, ST: 'a>(
     }
     if let Some(player) = &filter.player {
         let with_player = match_seats::table
-            .filter(lower(match_seats::player_name).eq(lower(player.clone())))
+            .filter(match_seats::player_key.eq(name_key(player)))
             .select(match_seats::match_id);
         query = query.filter(matches::id.eq_any(with_player));
     }
     if let Some(winner) = &filter.winner {
         let won = match_seats::table
-            .filter(lower(match_seats::player_name).eq(lower(winner.clone())))
+            .filter(match_seats::player_key.eq(name_key(winner)))
             .filter(match_seats::winner.eq(true))
             .select(match_seats::match_id);
         query = query.filter(matches::id.eq_any(won));

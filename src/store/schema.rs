@@ -23,6 +23,7 @@ diesel::table! {
         final_rank -> Nullable<Int4>,
         winner -> Nullable<Bool>,
         highlights -> Nullable<Jsonb>,
+        player_key -> Text,
     }
 }
 
@@ -69,14 +70,28 @@ diesel::table! {
         corrects -> Nullable<Int8>,
         note -> Nullable<Text>,
         created_at -> Timestamptz,
+        idempotency_key -> Nullable<Text>,
+        request_hash -> Nullable<Bytea>,
     }
 }
 
+diesel::table! {
+    idempotent_creates (key_hash) {
+        key_hash -> Bytea,
+        request_hash -> Bytea,
+        match_id -> Uuid,
+        sealed_response -> Bytea,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::joinable!(idempotent_creates -> matches (match_id));
 diesel::joinable!(match_events -> matches (match_id));
 diesel::joinable!(match_seats -> matches (match_id));
 diesel::joinable!(sheet_entries -> matches (match_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    idempotent_creates,
     match_events,
     match_seats,
     matches,

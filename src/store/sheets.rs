@@ -19,6 +19,9 @@ pub struct SheetEntryRow {
     pub corrects: Option<i64>,
     pub note: Option<String>,
     pub created_at: DateTime<Utc>,
+    /// The `Idempotency-Key` the entry was sent with, and a fingerprint of its request.
+    pub idempotency_key: Option<String>,
+    pub request_hash: Option<Vec<u8>>,
 }
 
 pub async fn sheet_entries(

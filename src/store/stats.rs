@@ -9,12 +9,11 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::columns::GameColumn;
-use super::matches::lower;
 use super::schema::player_game_stats as stats;
 use super::schema::{match_seats, matches};
 use super::StoreError;
 use crate::games::GameKind;
-use crate::records::MatchStatus;
+use crate::records::{name_key, MatchStatus};
 
 /// One finished seat of a player, as statistics read it.
 #[derive(Debug, Clone, Queryable)]
@@ -28,7 +27,7 @@ pub struct FinishedSeat {
     pub highlights: Option<Value>,
 }
 
-/// The finished seats of a player (name compared case-insensitively), optionally of one game,
+/// The finished seats of a player (compared by [`name_key`]), optionally of one game,
 /// in the order the matches ended.
 pub async fn finished_seats(
     conn: &mut AsyncPgConnection,
@@ -37,7 +36,7 @@ pub async fn finished_seats(
 ) -> Result<Vec<FinishedSeat>, StoreError> {
     let mut query = match_seats::table
         .inner_join(matches::table)
-        .filter(lower(match_seats::player_name).eq(lower(name.to_owned())))
+        .filter(match_seats::player_key.eq(name_key(name)))
         .filter(matches::status.eq(MatchStatus::Finished))
         .order((matches::finished_at, matches::id))
         .select((
@@ -108,7 +107,7 @@ pub(super) async fn add_player_stats(
         diesel::update(
             stats::table
                 .filter(stats::game.eq(GameColumn(game)))
-                .filter(stats::player_key.eq(lower(name.to_owned()))),
+                .filter(stats::player_key.eq(name_key(name))),
         )
         .set((
             stats::played.eq(stats::played + played),
@@ -122,7 +121,7 @@ pub(super) async fn add_player_stats(
     diesel::insert_into(stats::table)
         .values((
             stats::game.eq(GameColumn(game)),
-            stats::player_key.eq(lower(name.to_owned())),
+            stats::player_key.eq(name_key(name)),
             stats::player_name.eq(name),
             stats::played.eq(played),
             stats::won.eq(won),

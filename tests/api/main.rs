@@ -17,6 +17,7 @@ mod lucky_luau;
 mod migrations;
 mod openapi;
 mod plus_minus;
+mod records;
 mod sheets;
 mod stateless;
 mod support;
