@@ -152,14 +152,16 @@ async fn run_submission(
     submission: &Submission,
     write: Write,
 ) -> Result<Played, Problem> {
-    let row = match write {
-        Write::Locked => q::find_for_update(conn, request.id).await?,
-        Write::IfCurrent => q::find(conn, request.id).await?,
+    let found = match write {
+        Write::Locked => match q::find_for_update(conn, request.id).await? {
+            Some(row) => Some((row, q::seats(conn, request.id).await?)),
+            None => None,
+        },
+        Write::IfCurrent => q::find_with_seats(conn, request.id).await?,
     };
-    let row = row
-        .filter(|r| r.kind == MatchKind::Hosted)
+    let (row, seats) = found
+        .filter(|(row, _)| row.kind == MatchKind::Hosted)
         .ok_or_else(|| unknown_match(request.id))?;
-    let seats = q::seats(conn, request.id).await?;
     let credential = authenticate(&row, &seats, request.token.as_deref())?;
     if credential == Credential::Anonymous {
         return Err(Problem::unauthorized(

@@ -230,6 +230,30 @@ pub async fn seats(conn: &mut AsyncPgConnection, id: Uuid) -> Result<Vec<SeatRow
         .await?)
 }
 
+/// The match and its seats, the two queries sent together (pipelined on the one connection):
+/// one round trip instead of two. `None` when there is no such match.
+pub async fn find_with_seats(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+) -> Result<Option<(MatchRow, Vec<SeatRow>)>, StoreError> {
+    // diesel-async pipelines queries whose futures run at once on shared references.
+    let (mut for_match, mut for_seats) = (&*conn, &*conn);
+    let row = matches::table
+        .find(id)
+        .select(MatchRow::as_select())
+        .first(&mut for_match);
+    let seats = match_seats::table
+        .filter(match_seats::match_id.eq(id))
+        .order(match_seats::seat)
+        .select(SeatRow::as_select())
+        .load(&mut for_seats);
+    let (row, seats) = tokio::join!(row, seats);
+    let Some(row) = row.optional()? else {
+        return Ok(None);
+    };
+    Ok(Some((row, seats?)))
+}
+
 pub async fn seats_of(
     conn: &mut AsyncPgConnection,
     ids: &[Uuid],
