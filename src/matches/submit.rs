@@ -20,7 +20,7 @@ use crate::records::{
 };
 use crate::referee::{self, GameInput, Input};
 use crate::seed::Seed;
-use crate::store::matches::{self as q, EventRow, Finished, MatchRow, SeatResult};
+use crate::store::matches::{self as q, EventRow, Finished, MatchRow, SeatResult, SeatRow};
 use crate::store::Store;
 use crate::with_game;
 use chrono::Utc;
@@ -112,15 +112,14 @@ async fn submit(
     let mut conn = store.conn().await?;
     let submission = &submission;
     let request = &request;
-    // Most moves take the optimistic path: read without a lock, then write with one statement
-    // that applies only if the match is still where it was read. A move that loses that race
-    // is read and played again; a move that ends the match (it also updates the players'
-    // totals) or keeps losing takes the locked transaction.
+    // Moves take the optimistic path: read without a lock, then write only if the match is
+    // still where it was read (one statement, or for a move that ends the match and so also
+    // updates the players' totals, one transaction). A move that loses that race is read and
+    // played again; one that keeps losing takes the locked transaction.
     for _ in 0..3 {
         match run_submission(&mut conn, request, submission, Write::IfCurrent).await? {
             Played::Done(reply) => return Ok(reply),
             Played::Raced => continue,
-            Played::NeedsLock => break,
         }
     }
     let played = conn
@@ -128,9 +127,7 @@ async fn submit(
         .await?;
     match played {
         Played::Done(reply) => Ok(reply),
-        Played::Raced | Played::NeedsLock => {
-            Err(Problem::internal("a locked move cannot lose a race"))
-        }
+        Played::Raced => Err(Problem::internal("a locked move cannot lose a race")),
     }
 }
 
@@ -147,8 +144,6 @@ enum Played {
     Done(MoveReply),
     /// Another move was stored first: nothing was written.
     Raced,
-    /// This move needs the locked transaction; nothing was written.
-    NeedsLock,
 }
 
 async fn run_submission(
@@ -157,14 +152,16 @@ async fn run_submission(
     submission: &Submission,
     write: Write,
 ) -> Result<Played, Problem> {
-    let row = match write {
-        Write::Locked => q::find_for_update(conn, request.id).await?,
-        Write::IfCurrent => q::find(conn, request.id).await?,
+    let found = match write {
+        Write::Locked => match q::find_for_update(conn, request.id).await? {
+            Some(row) => Some((row, q::seats(conn, request.id).await?)),
+            None => None,
+        },
+        Write::IfCurrent => q::find_with_seats(conn, request.id).await?,
     };
-    let row = row
-        .filter(|r| r.kind == MatchKind::Hosted)
+    let (row, seats) = found
+        .filter(|(row, _)| row.kind == MatchKind::Hosted)
         .ok_or_else(|| unknown_match(request.id))?;
-    let seats = q::seats(conn, request.id).await?;
     let credential = authenticate(&row, &seats, request.token.as_deref())?;
     if credential == Credential::Anonymous {
         return Err(Problem::unauthorized(
@@ -200,9 +197,9 @@ async fn run_submission(
     };
     let kind = kind_of(&row)?;
     let is_move = accepted.seat.is_some();
-    let outcome = with_game!(kind, G => advance::<G>(conn, &row, accepted, write).await);
+    let outcome = with_game!(kind, G => advance::<G>(conn, &row, &seats, accepted, write).await);
     match &outcome {
-        Ok(Played::Raced | Played::NeedsLock) => {}
+        Ok(Played::Raced) => {}
         _ if !is_move => {}
         Ok(Played::Done(_)) => crate::metrics::METRICS.record_move(kind.slug(), None),
         Err(problem) => crate::metrics::METRICS.record_move(kind.slug(), Some(&problem.code)),
@@ -224,6 +221,7 @@ struct Accepted {
 async fn advance<G: Game>(
     conn: &mut AsyncPgConnection,
     row: &MatchRow,
+    seats: &[SeatRow],
     accepted: Accepted,
     write: Write,
 ) -> Result<Played, Problem> {
@@ -298,30 +296,37 @@ async fn advance<G: Game>(
         rows[0].response = Some(referee::to_json(&reply));
     }
     let state_json = referee::to_json(&state);
-    if write == Write::IfCurrent {
-        if over {
-            return Ok(Played::NeedsLock);
-        }
-        let stored = q::advance_if_current(conn, row, version, &state_json, &rows, now).await?;
-        return Ok(if stored {
-            Played::Done(reply)
-        } else {
-            Played::Raced
-        });
-    }
-    q::append_events(conn, &rows).await?;
-    if over {
-        let score = score_of::<G>(&state);
-        let result = referee::to_json(&score);
-        let seat_results = SeatResult::of(&score.standings, &G::highlights(&state));
-        let finished = Finished {
-            result: &result,
+    let score = over.then(|| score_of::<G>(&state));
+    let result = score.as_ref().map(referee::to_json);
+    let seat_results = score
+        .as_ref()
+        .map(|score| SeatResult::of(&score.standings, &G::highlights(&state)));
+    let finished = score
+        .as_ref()
+        .zip(result.as_ref())
+        .zip(seat_results.as_deref())
+        .map(|((score, result), seat_results)| Finished {
+            result,
             lowest_wins: score.standings.order == Order::LowestWins,
-            seats: &seat_results,
-        };
-        q::advance(conn, row, version, &state_json, Some(finished), now).await?;
+            seats: seat_results,
+        });
+    let stored = match (write, finished) {
+        (Write::IfCurrent, None) => {
+            q::advance_if_current(conn, row, version, &state_json, &rows, now).await?
+        }
+        (Write::IfCurrent, Some(finished)) => {
+            q::finish_if_current(conn, row, seats, version, &state_json, &rows, finished, now)
+                .await?
+        }
+        (Write::Locked, finished) => {
+            q::append_events(conn, &rows).await?;
+            q::advance(conn, row, version, &state_json, finished, now).await?;
+            true
+        }
+    };
+    Ok(if stored {
+        Played::Done(reply)
     } else {
-        q::advance(conn, row, version, &state_json, None, now).await?;
-    }
-    Ok(Played::Done(reply))
+        Played::Raced
+    })
 }

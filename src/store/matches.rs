@@ -230,6 +230,30 @@ pub async fn seats(conn: &mut AsyncPgConnection, id: Uuid) -> Result<Vec<SeatRow
         .await?)
 }
 
+/// The match and its seats, the two queries sent together (pipelined on the one connection):
+/// one round trip instead of two. `None` when there is no such match.
+pub async fn find_with_seats(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+) -> Result<Option<(MatchRow, Vec<SeatRow>)>, StoreError> {
+    // diesel-async pipelines queries whose futures run at once on shared references.
+    let (mut for_match, mut for_seats) = (&*conn, &*conn);
+    let row = matches::table
+        .find(id)
+        .select(MatchRow::as_select())
+        .first(&mut for_match);
+    let seats = match_seats::table
+        .filter(match_seats::match_id.eq(id))
+        .order(match_seats::seat)
+        .select(SeatRow::as_select())
+        .load(&mut for_seats);
+    let (row, seats) = tokio::join!(row, seats);
+    let Some(row) = row.optional()? else {
+        return Ok(None);
+    };
+    Ok(Some((row, seats?)))
+}
+
 pub async fn seats_of(
     conn: &mut AsyncPgConnection,
     ids: &[Uuid],
@@ -290,51 +314,96 @@ pub async fn advance_if_current(
     events: &[EventRow],
     now: DateTime<Utc>,
 ) -> Result<bool, StoreError> {
-    use diesel::sql_types::{Array, BigInt, Bytea, Jsonb, Nullable, Text, Timestamptz};
-    let inserted = diesel::sql_query(
-        "WITH advanced AS ( \
-             UPDATE matches SET version = $3, state = $4, updated_at = $5 \
-             WHERE id = $1 AND version = $2 AND status = $12 RETURNING id) \
-         INSERT INTO match_events \
-             (match_id, ply, seat, payload, idempotency_key, request_hash, response, created_at) \
-         SELECT advanced.id, e.ply, e.seat, e.payload, e.idempotency_key, e.request_hash, \
-                e.response, $5 \
-         FROM advanced, unnest($6::bigint[], $7::integer[], $8::jsonb[], $9::text[], \
-                               $10::bytea[], $11::jsonb[]) \
-              AS e (ply, seat, payload, idempotency_key, request_hash, response)",
-    )
-    .bind::<diesel::sql_types::Uuid, _>(row.id)
-    .bind::<BigInt, _>(row.version)
-    .bind::<BigInt, _>(version)
-    .bind::<Jsonb, _>(state)
-    .bind::<Timestamptz, _>(now)
-    .bind::<Array<BigInt>, _>(events.iter().map(|e| e.ply).collect::<Vec<_>>())
-    .bind::<Array<Nullable<diesel::sql_types::Integer>>, _>(
-        events.iter().map(|e| e.seat).collect::<Vec<_>>(),
-    )
-    .bind::<Array<Jsonb>, _>(events.iter().map(|e| &e.payload).collect::<Vec<_>>())
-    .bind::<Array<Nullable<Text>>, _>(
-        events
+    let inserted = AdvanceIfCurrent {
+        id: row.id,
+        read_version: row.version,
+        version,
+        state,
+        now,
+        plies: events.iter().map(|e| e.ply).collect(),
+        seats: events.iter().map(|e| e.seat).collect(),
+        payloads: events.iter().map(|e| &e.payload).collect(),
+        keys: events
             .iter()
             .map(|e| e.idempotency_key.as_deref())
-            .collect::<Vec<_>>(),
-    )
-    .bind::<Array<Nullable<Bytea>>, _>(
-        events
-            .iter()
-            .map(|e| e.request_hash.as_deref())
-            .collect::<Vec<_>>(),
-    )
-    .bind::<Array<Nullable<Jsonb>>, _>(
-        events
-            .iter()
-            .map(|e| e.response.as_ref())
-            .collect::<Vec<_>>(),
-    )
-    .bind::<Text, _>(MatchStatus::InProgress)
+            .collect(),
+        request_hashes: events.iter().map(|e| e.request_hash.as_deref()).collect(),
+        responses: events.iter().map(|e| e.response.as_ref()).collect(),
+        in_progress: MatchStatus::InProgress,
+    }
     .execute(conn)
     .await?;
     Ok(inserted > 0)
+}
+
+/// The statement of [`advance_if_current`]. Its text is fixed, so unlike a `sql_query` (which
+/// diesel never caches) it is prepared once per connection and then only bound and executed:
+/// one round trip instead of a parse and an execute.
+struct AdvanceIfCurrent<'a> {
+    id: Uuid,
+    read_version: i64,
+    version: i64,
+    state: &'a Value,
+    now: DateTime<Utc>,
+    plies: Vec<i64>,
+    seats: Vec<Option<i32>>,
+    payloads: Vec<&'a Value>,
+    keys: Vec<Option<&'a str>>,
+    request_hashes: Vec<Option<&'a [u8]>>,
+    responses: Vec<Option<&'a Value>>,
+    in_progress: MatchStatus,
+}
+
+impl diesel::query_builder::QueryId for AdvanceIfCurrent<'_> {
+    type QueryId = AdvanceIfCurrent<'static>;
+    const HAS_STATIC_QUERY_ID: bool = true;
+}
+
+impl diesel::query_builder::QueryFragment<diesel::pg::Pg> for AdvanceIfCurrent<'_> {
+    fn walk_ast<'b>(
+        &'b self,
+        mut out: diesel::query_builder::AstPass<'_, 'b, diesel::pg::Pg>,
+    ) -> QueryResult<()> {
+        use diesel::sql_types::{Array, BigInt, Bytea, Integer, Jsonb, Nullable, Text};
+        // Each bind writes its own `$n`, so each value appears once: the events take the
+        // timestamp back from the update.
+        out.push_sql("WITH advanced AS (UPDATE matches SET version = ");
+        out.push_bind_param::<BigInt, _>(&self.version)?;
+        out.push_sql(", state = ");
+        out.push_bind_param::<Jsonb, _>(self.state)?;
+        out.push_sql(", updated_at = ");
+        out.push_bind_param::<diesel::sql_types::Timestamptz, _>(&self.now)?;
+        out.push_sql(" WHERE id = ");
+        out.push_bind_param::<diesel::sql_types::Uuid, _>(&self.id)?;
+        out.push_sql(" AND version = ");
+        out.push_bind_param::<BigInt, _>(&self.read_version)?;
+        out.push_sql(" AND status = ");
+        out.push_bind_param::<Text, _>(&self.in_progress)?;
+        out.push_sql(
+            " RETURNING id, updated_at) \
+             INSERT INTO match_events \
+                 (match_id, ply, seat, payload, idempotency_key, request_hash, response, \
+                  created_at) \
+             SELECT advanced.id, e.ply, e.seat, e.payload, e.idempotency_key, e.request_hash, \
+                    e.response, advanced.updated_at \
+             FROM advanced, unnest(",
+        );
+        out.push_bind_param::<Array<BigInt>, _>(&self.plies)?;
+        out.push_sql("::bigint[], ");
+        out.push_bind_param::<Array<Nullable<Integer>>, _>(&self.seats)?;
+        out.push_sql("::integer[], ");
+        out.push_bind_param::<Array<Jsonb>, _>(&self.payloads)?;
+        out.push_sql("::jsonb[], ");
+        out.push_bind_param::<Array<Nullable<Text>>, _>(&self.keys)?;
+        out.push_sql("::text[], ");
+        out.push_bind_param::<Array<Nullable<Bytea>>, _>(&self.request_hashes)?;
+        out.push_sql("::bytea[], ");
+        out.push_bind_param::<Array<Nullable<Jsonb>>, _>(&self.responses)?;
+        out.push_sql(
+            "::jsonb[]) AS e (ply, seat, payload, idempotency_key, request_hash, response)",
+        );
+        Ok(())
+    }
 }
 
 /// What a match records as it finishes (or, for a corrected score sheet, finishes again).
@@ -344,6 +413,38 @@ pub struct Finished<'a> {
     /// Which end of the totals won.
     pub lowest_wins: bool,
     pub seats: &'a [SeatResult],
+}
+
+/// The match's columns a move or a correction rewrites.
+#[derive(AsChangeset)]
+#[diesel(table_name = matches, treat_none_as_null = true)]
+struct Snapshot<'a> {
+    version: i64,
+    state: &'a Value,
+    status: MatchStatus,
+    result: Option<&'a Value>,
+    lowest_wins: Option<bool>,
+    updated_at: DateTime<Utc>,
+    finished_at: Option<DateTime<Utc>>,
+}
+
+impl<'a> Snapshot<'a> {
+    fn new(
+        version: i64,
+        state: &'a Value,
+        finished: Option<Finished<'a>>,
+        now: DateTime<Utc>,
+    ) -> Self {
+        Self {
+            version,
+            state,
+            status: MatchStatus::of_over(finished.is_some()),
+            result: finished.map(|f| f.result),
+            lowest_wins: finished.map(|f| f.lowest_wins),
+            updated_at: now,
+            finished_at: finished.is_some().then_some(now),
+        }
+    }
 }
 
 /// Moves the snapshot forward after new events were appended.
@@ -370,29 +471,17 @@ pub async fn advance(
                 add_player_stats(conn, game, &seat.player_name, -1, -won, -score).await?;
             }
         }
-        for result in finished.map(|f| f.seats).unwrap_or_default() {
-            if let Some(seat) = seats.iter().find(|s| s.seat == result.seat) {
-                let won = i64::from(result.winner);
-                add_player_stats(conn, game, &seat.player_name, 1, won, result.score).await?;
-            }
+        if let Some(finished) = finished {
+            add_to_totals(conn, row, &seats, finished.seats).await?;
         }
     }
-    let status = MatchStatus::of_over(finished.is_some());
-    let result = finished.map(|f| f.result);
-    let lowest_wins = finished.map(|f| f.lowest_wins);
-    let finished_at = finished.is_some().then_some(now);
     diesel::update(matches::table.find(id))
-        .set((
-            matches::version.eq(version),
-            matches::state.eq(state),
-            matches::status.eq(status),
-            matches::result.eq(result),
-            matches::lowest_wins.eq(lowest_wins),
-            matches::updated_at.eq(now),
-            matches::finished_at.eq(finished_at),
-        ))
+        .set(Snapshot::new(version, state, finished, now))
         .execute(conn)
         .await?;
+    if let Some(finished) = finished {
+        write_seat_results(conn, row, finished.seats).await?;
+    }
     // Only a corrected score sheet goes from finished back to open; moves never touch the seats.
     if finished.is_none() && was_finished {
         diesel::update(match_seats::table.filter(match_seats::match_id.eq(id)))
@@ -405,8 +494,72 @@ pub async fn advance(
             .execute(conn)
             .await?;
     }
-    for seat in finished.map(|f| f.seats).unwrap_or_default() {
-        diesel::update(match_seats::table.find((id, seat.seat)))
+    Ok(())
+}
+
+/// The write of a move that ends its match, in one transaction: the events, the finished
+/// snapshot, the seats' results and the players' totals, provided the match is still in
+/// progress at `row.version`. False when another move got there first; then nothing is written.
+/// `seats` are the match's seats as read with `row` (a hosted match's players never change).
+#[allow(clippy::too_many_arguments)]
+pub async fn finish_if_current(
+    conn: &mut AsyncPgConnection,
+    row: &MatchRow,
+    seats: &[SeatRow],
+    version: i64,
+    state: &Value,
+    events: &[EventRow],
+    finished: Finished<'_>,
+    now: DateTime<Utc>,
+) -> Result<bool, StoreError> {
+    use diesel_async::AsyncConnection;
+    conn.transaction(async |conn| {
+        // The conditional update comes first: it takes the row lock that every locked writer
+        // takes, and if another move was stored since the read it matches no row.
+        let current = matches::table
+            .filter(matches::id.eq(row.id))
+            .filter(matches::version.eq(row.version))
+            .filter(matches::status.eq(MatchStatus::InProgress));
+        let updated = diesel::update(current)
+            .set(Snapshot::new(version, state, Some(finished), now))
+            .execute(conn)
+            .await?;
+        if updated == 0 {
+            return Ok(false);
+        }
+        append_events(conn, events).await?;
+        add_to_totals(conn, row, seats, finished.seats).await?;
+        write_seat_results(conn, row, finished.seats).await?;
+        Ok(true)
+    })
+    .await
+}
+
+/// Adds a finished match's results to its players' running totals.
+async fn add_to_totals(
+    conn: &mut AsyncPgConnection,
+    row: &MatchRow,
+    seats: &[SeatRow],
+    results: &[SeatResult],
+) -> Result<(), StoreError> {
+    let game = row.game.kind();
+    for result in results {
+        if let Some(seat) = seats.iter().find(|s| s.seat == result.seat) {
+            let won = i64::from(result.winner);
+            add_player_stats(conn, game, &seat.player_name, 1, won, result.score).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Each seat's result in a finished match.
+async fn write_seat_results(
+    conn: &mut AsyncPgConnection,
+    row: &MatchRow,
+    results: &[SeatResult],
+) -> Result<(), StoreError> {
+    for seat in results {
+        diesel::update(match_seats::table.find((row.id, seat.seat)))
             .set((
                 match_seats::final_score.eq(seat.score),
                 match_seats::final_rank.eq(seat.rank),

@@ -24,7 +24,9 @@ use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use diesel::{Connection, ConnectionError, ConnectionResult};
 use diesel_async::async_connection_wrapper::AsyncConnectionWrapper;
 use diesel_async::pooled_connection::deadpool::{Object, Pool};
-use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig};
+use diesel_async::pooled_connection::{
+    AsyncDieselConnectionManager, ManagerConfig, RecyclingMethod,
+};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl, SimpleAsyncConnection};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
@@ -128,6 +130,11 @@ impl Store {
     #[allow(clippy::expect_used)]
     pub fn with_timeouts(database_url: &str, size: usize, timeouts: DatabaseTimeouts) -> Self {
         let mut config = ManagerConfig::default();
+        // No ping per checkout: `Fast` still refuses a connection whose socket has closed or
+        // whose transaction broke (diesel-async checks both before any recycling method), so a
+        // PostgreSQL restart replaces the pool's connections; a connection that dies unnoticed
+        // fails its request with a 503 and is then discarded.
+        config.recycling_method = RecyclingMethod::Fast;
         config.custom_setup = Box::new(move |url| establish_on_connection_runtime(url, timeouts));
         let manager = AsyncDieselConnectionManager::new_with_config(database_url, config);
         // Short timeouts: during an outage a request should get its 503 quickly, not hang.
