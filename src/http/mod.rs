@@ -281,7 +281,12 @@ pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::
             .app_data(path_config());
         // Registered before the `/v1` scope, so they are tried first.
         for &kind in GameKind::ALL {
-            app = app.service(games::check_resource(kind));
+            let table = table.clone();
+            // A wrong method gets the same 405 problem, with `Allow`, as on any other path.
+            app =
+                app.service(games::check_resource(kind).default_service(
+                    move |request: ServiceRequest| fallback(request, table.clone()),
+                ));
         }
         app.into_utoipa_app()
             .configure(routes)
