@@ -451,12 +451,23 @@ pub fn any_move(
     seat: Seat,
     mv: Value,
 ) -> Result<StateReply, RefereeError> {
-    with_game!(kind, G => {
-        let mut state = untrusted_state::<G>(state)?;
-        let mv: <G as Game>::Move = parse("move", mv)?;
-        let events = play_move::<G>(&mut state, seat, &mv)?;
-        Ok(state_reply::<G>(&state, events_json::<G>(&events, Viewer::Full)))
-    })
+    with_game!(kind, G => parsed_state_move::<G>(parse("state", state)?, seat, mv))
+}
+
+/// [`any_move`] on a state already parsed into the game's type (the check endpoint parses it
+/// straight from the body): the same checks in the same order from there on.
+pub fn parsed_state_move<G: Game>(
+    mut state: G::State,
+    seat: Seat,
+    mv: Value,
+) -> Result<StateReply, RefereeError> {
+    G::check_state(&state).map_err(RefereeError::Inconsistent)?;
+    let mv: G::Move = parse("move", mv)?;
+    let events = play_move::<G>(&mut state, seat, &mv)?;
+    Ok(state_reply::<G>(
+        &state,
+        events_json::<G>(&events, Viewer::Full),
+    ))
 }
 
 /// Applies a reported chance outcome to a client-supplied state.

@@ -44,11 +44,32 @@ impl<T: DeserializeOwned + 'static> FromRequest for Body<T> {
     type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
 
     fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let raw = RawBody::from_request(request, payload);
+        Box::pin(async move { Ok(Body(parse(raw.await?.0.get())?)) })
+    }
+}
+
+/// A JSON body checked as [`Body`] checks it (size, content type, timeout, charset, syntax,
+/// duplicate keys, numbers out of range) but not yet parsed: for a handler that parses the text
+/// straight into its own types and falls back to [`parse`] for the exact refusal.
+pub struct RawBody(pub Box<RawValue>);
+
+impl RawBody {
+    pub fn get(&self) -> &str {
+        self.0.get()
+    }
+}
+
+impl FromRequest for RawBody {
+    type Error = actix_web::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let charset = check_charset(request);
         let timeout = request
             .app_data::<BodyTimeout>()
             .map_or(Duration::from_secs(10), |t| t.0);
-        // Only the syntax is checked here; the typed parse below reads the same text.
+        // Only the syntax is checked here; the typed parse reads the same text.
         let raw = web::Json::<Box<RawValue>>::from_request(request, payload);
         Box::pin(async move {
             charset?;
@@ -63,12 +84,16 @@ impl<T: DeserializeOwned + 'static> FromRequest for Body<T> {
                 })??
                 .into_inner();
             check_strict(raw.get()).map_err(|e| Problem::bad_request("malformed_body", e))?;
-            serde_json::from_str(raw.get())
-                .or_else(|_| referee::from_json_value(serde_json::from_str(raw.get())?))
-                .map(Body)
-                .map_err(|e| Problem::bad_request("malformed_body", e.to_string()).into())
+            Ok(RawBody(raw))
         })
     }
+}
+
+/// The typed parse of a checked body, with [`referee::from_json_value`]'s one leniency.
+pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, Problem> {
+    serde_json::from_str(text)
+        .or_else(|_| referee::from_json_value(serde_json::from_str(text)?))
+        .map_err(|e| Problem::bad_request("malformed_body", e.to_string()))
 }
 
 /// JSON is UTF-8 (RFC 8259); a body declared in another charset is not read as if it were.

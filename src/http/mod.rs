@@ -24,6 +24,7 @@ use utoipa_actix_web::{scope, AppExt};
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::config::Settings;
+use crate::games::GameKind;
 use crate::problem::Problem;
 use crate::store::Store;
 
@@ -264,7 +265,8 @@ pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::
         if let Some(rate_limit) = &rate_limit {
             app = app.app_data(rate_limit.clone());
         }
-        app.wrap(middleware::from_fn(limits::limit_rate))
+        let mut app = app
+            .wrap(middleware::from_fn(limits::limit_rate))
             .wrap(middleware::from_fn(limits::check_path))
             .wrap(middleware::Condition::new(
                 !origins.is_empty(),
@@ -276,8 +278,17 @@ pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::
             .app_data(json_config(limit))
             .app_data(body_timeout)
             .app_data(query_config())
-            .app_data(path_config())
-            .into_utoipa_app()
+            .app_data(path_config());
+        // Registered before the `/v1` scope, so they are tried first.
+        for &kind in GameKind::ALL {
+            let table = table.clone();
+            // A wrong method gets the same 405 problem, with `Allow`, as on any other path.
+            app =
+                app.service(games::check_resource(kind).default_service(
+                    move |request: ServiceRequest| fallback(request, table.clone()),
+                ));
+        }
+        app.into_utoipa_app()
             .configure(routes)
             .into_app()
             .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", spec.clone()))

@@ -79,6 +79,10 @@ async fn unknown_games_matches_and_routes_are_not_found_and_wrong_methods_are_40
         .await;
     assert_problem(&wrong, StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed");
     assert_eq!(wrong.headers["allow"], "GET, POST");
+    // Each game's check has a literal path of its own; a wrong method there is the same problem.
+    let wrong = app.get("/v1/games/lucky-jack/check", None).await;
+    assert_problem(&wrong, StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed");
+    assert_eq!(wrong.headers["allow"], "POST");
 }
 
 #[tokio::test]
