@@ -736,24 +736,11 @@ async fn assert_degraded(client: &reqwest::Client, base: &str, probe: &Value) {
         ("readiness", client.get(format!("{base}/readyz"))),
     ];
     for (what, request) in match_requests {
-        match call(request).await {
-            Answer::Http {
-                status,
-                retry_after,
-                content_type,
-                body,
-            } => {
-                assert!(
-                    is_unavailable(status, &retry_after, &content_type),
-                    "{what} while PostgreSQL is down: {status} retry-after={retry_after:?} \
-                     content-type={content_type:?} {body}"
-                );
-                assert_eq!(body["code"], "database_unavailable", "{what}: {body}");
-            }
-            Answer::Transport(_, error) | Answer::Truncated(error) => {
-                panic!("{what} while PostgreSQL is down: {error}")
-            }
-        }
+        assert_retryable_503(
+            call(request).await,
+            "database_unavailable",
+            &format!("{what} while PostgreSQL is down"),
+        );
     }
 
     let setup = client
