@@ -3,7 +3,7 @@
 //! whether a move is legal ([`Game::validate`](crate::games::Game::validate)).
 
 use super::*;
-use crate::games::kit::consistency::{self, bad};
+use crate::games::kit::consistency::{self, bad, round_results};
 
 pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
     let n = state.players;
@@ -66,22 +66,7 @@ fn check_coasters(state: &State) -> Result<(), Inconsistency> {
 
 fn check_results(state: &State) -> Result<(), Inconsistency> {
     let over = state.phase == Phase::Over;
-    let finished = if over {
-        state.round
-    } else {
-        state.round.saturating_sub(1)
-    };
-    if state.round == 0 || state.results.len() != finished as usize {
-        return bad(
-            "bad_round_results",
-            format!(
-                "{} round results in round {} ({:?})",
-                state.results.len(),
-                state.round,
-                state.phase
-            ),
-        );
-    }
+    round_results(state.results.len(), state.round, over, state.phase)?;
     let n = state.players;
     let mut won: Vec<Vec<Coaster>> = vec![Vec::new(); n];
     let mut totals = vec![0i64; n];

@@ -3,7 +3,7 @@
 //! whether a move is legal ([`Game::validate`](crate::games::Game::validate)).
 
 use super::*;
-use crate::games::kit::consistency::{self, bad};
+use crate::games::kit::consistency::{self, bad, round_results};
 
 pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
     let n = state.players;
@@ -69,22 +69,8 @@ fn check_results(state: &State) -> Result<(), Inconsistency> {
     if state.phase == Phase::Over && state.round != state.options.rounds {
         return bad("bad_round", "the game ended before its last round");
     }
-    let finished = if state.phase == Phase::Over {
-        state.round
-    } else {
-        state.round - 1
-    };
-    if state.results.len() != finished as usize {
-        return bad(
-            "bad_round_results",
-            format!(
-                "{} round results in round {} ({:?})",
-                state.results.len(),
-                state.round,
-                state.phase
-            ),
-        );
-    }
+    let over = state.phase == Phase::Over;
+    round_results(state.results.len(), state.round, over, state.phase)?;
     for (i, result) in state.results.iter().enumerate() {
         let round = i as u32 + 1;
         let mut expected = vec![0i64; state.players];
