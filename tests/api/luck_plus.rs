@@ -2,6 +2,8 @@
 //! deal and dice, the rulebook's examples of play replayed through the stateless endpoints, and
 //! score sheets of described hands.
 
+#[path = "../rules/data_files.rs"]
+mod data_files;
 #[path = "../rules/luck_plus_support.rs"]
 mod scenarios;
 

@@ -11,12 +11,11 @@ use referee::games::luck_plus::{
 use referee::games::{Game, Seat};
 use serde::Deserialize;
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct File {
-    pub source: String,
-    pub cases: Vec<Case>,
-}
+// The module beside this one in either binary that includes it (`rules`, `api`).
+use super::data_files;
+
+/// A Luck Plus scenario file: its source and its cases.
+pub type File = data_files::File<Case>;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -202,25 +201,5 @@ pub fn check_expect(state: &State, events: &[serde_json::Value], e: &Expect) -> 
 
 /// Every scenario file, sorted by name.
 pub fn files() -> Vec<(String, File)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/luck_plus");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .expect("scenario directory")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    paths.sort();
-    paths
-        .iter()
-        .map(|path| {
-            let name = path.file_name().unwrap().to_string_lossy().to_string();
-            let text = std::fs::read_to_string(path).unwrap();
-            let file: File =
-                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: bad scenario: {e}"));
-            assert!(
-                !file.source.is_empty(),
-                "{name}: every file cites its source"
-            );
-            (name, file)
-        })
-        .collect()
+    data_files::load("luck_plus")
 }

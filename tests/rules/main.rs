@@ -5,6 +5,7 @@
 // Test code: a failed unwrap is a failed test, with its location.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod data_files;
 mod invariants;
 mod luck_plus;
 mod luck_plus_support;

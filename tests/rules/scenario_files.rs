@@ -3,11 +3,10 @@
 //! run over every case that reports all failures at once. Each game's runner keeps its own case
 //! format, start and expectations.
 
-use std::path::Path;
-
 use referee::games::{Game, Seat};
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
+
+pub use crate::data_files::{load, File};
 
 /// One step of a case: a seat's move or a chance outcome, and what it must get.
 #[derive(Deserialize)]
@@ -109,41 +108,6 @@ macro_rules! expect_eq {
     };
 }
 pub(crate) use expect_eq;
-
-/// One scenario file: its source and its cases.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct File<C> {
-    pub source: String,
-    pub cases: Vec<C>,
-}
-
-/// Every `tests/data/<game>/*.json`, sorted by name. Each must parse and cite its source.
-pub fn load<C: DeserializeOwned>(game: &str) -> Vec<(String, File<C>)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(game);
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .expect("scenario directory")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    paths.sort();
-    paths
-        .iter()
-        .map(|path| {
-            let name = path.file_name().unwrap().to_string_lossy().to_string();
-            let text = std::fs::read_to_string(path).unwrap();
-            let file: File<C> =
-                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: bad scenario: {e}"));
-            assert!(
-                !file.source.is_empty(),
-                "{name}: every file cites its source"
-            );
-            (name, file)
-        })
-        .collect()
-}
 
 /// Plays every case with `run`, fails listing every case that failed, and returns how many cases
 /// there were.
