@@ -332,8 +332,14 @@ pub(crate) fn check_names<'a>(
 /// A fingerprint of what a request asked for, to tell an honest retry (same key, same request)
 /// from a key reused for another request.
 pub(crate) fn fingerprint(request: &impl std::fmt::Debug) -> Vec<u8> {
+    fingerprint_text(format_args!("{request:?}"))
+}
+
+/// [`fingerprint`] of a request already written out as text (a move keeps the form its stored
+/// fingerprints have always had).
+pub(crate) fn fingerprint_text(request: std::fmt::Arguments<'_>) -> Vec<u8> {
     use sha2::{Digest, Sha256};
-    Sha256::digest(format!("{request:?}").as_bytes()).to_vec()
+    Sha256::digest(request.to_string().as_bytes()).to_vec()
 }
 
 /// The refusal of an `Idempotency-Key` already used for a different request.

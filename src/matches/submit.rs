@@ -4,7 +4,6 @@
 
 use diesel_async::{AsyncConnection, AsyncPgConnection};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use super::access::{
@@ -16,7 +15,8 @@ use super::wire::{MoveReply, SubmitChance, SubmitMove};
 use crate::games::{Game, Order, Seat, Viewer};
 use crate::problem::Problem;
 use crate::records::{
-    check_open, kind_of, parse_for_match, stored, MatchKind, MatchStatus, RandomnessMode,
+    check_open, fingerprint_text, idempotency_key_reused, kind_of, parse_for_match, stored,
+    MatchKind, MatchStatus, RandomnessMode,
 };
 use crate::referee::{self, GameInput, Input};
 use crate::seed::Seed;
@@ -34,18 +34,14 @@ fn seed_of(row: &MatchRow) -> Result<Option<Seed>, Problem> {
 
 /// A fingerprint of what a request asked for, to tell an honest retry from a reused key.
 fn fingerprint(credential: Credential, seat: Option<Seat>, body: &Value) -> Vec<u8> {
-    let text = format!("{credential:?}|{seat:?}|{body}");
-    Sha256::digest(text.as_bytes()).to_vec()
+    fingerprint_text(format_args!("{credential:?}|{seat:?}|{body}"))
 }
 
 /// An idempotent retry: the first answer again, or a refusal if the key was used for another
 /// request.
 fn earlier_answer(previous: EventRow, request_hash: &[u8]) -> Result<MoveReply, Problem> {
     if previous.request_hash.as_deref() != Some(request_hash) {
-        return Err(Problem::unprocessable(
-            "idempotency_key_reused",
-            "this Idempotency-Key was already used for a different request on this match",
-        ));
+        return Err(idempotency_key_reused("on this match"));
     }
     let answer = previous
         .response
