@@ -276,7 +276,11 @@ pub fn options<G: Game>(value: Option<Value>, players: usize) -> Result<G::Optio
 
 /// Parses an untrusted state and checks it is one that play could have produced.
 pub fn untrusted_state<G: Game>(value: Value) -> Result<G::State, RefereeError> {
-    let state: G::State = parse("state", value)?;
+    consistent::<G>(parse("state", value)?)
+}
+
+/// A client-supplied state, already in the game's type, if play could have produced it.
+fn consistent<G: Game>(state: G::State) -> Result<G::State, RefereeError> {
     G::check_state(&state).map_err(RefereeError::Inconsistent)?;
     Ok(state)
 }
@@ -457,11 +461,11 @@ pub fn any_move(
 /// [`any_move`] on a state already parsed into the game's type (the check endpoint parses it
 /// straight from the body): the same checks in the same order from there on.
 pub fn parsed_state_move<G: Game>(
-    mut state: G::State,
+    state: G::State,
     seat: Seat,
     mv: Value,
 ) -> Result<StateReply, RefereeError> {
-    G::check_state(&state).map_err(RefereeError::Inconsistent)?;
+    let mut state = consistent::<G>(state)?;
     let mv: G::Move = parse("move", mv)?;
     let events = play_move::<G>(&mut state, seat, &mv)?;
     Ok(state_reply::<G>(
