@@ -15,3 +15,4 @@ pub mod sheets;
 pub mod stats;
 pub mod store;
 pub mod tokens;
+pub mod wire;

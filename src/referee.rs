@@ -16,6 +16,7 @@ use crate::games::{
     Game, GameKind, Inconsistency, OptionsError, Seat, Standings, Viewer, Violation,
 };
 use crate::seed::Seed;
+use crate::wire::{Json, Payloads};
 use crate::with_game;
 
 /// Why the referee refused something. Each maps to one problem `code`.
@@ -397,19 +398,19 @@ pub fn replay<G: Game>(
 
 /// A state with what clients need to act on it.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct StateReply {
+#[serde(bound = "")]
+#[schema(bound = "P: Payloads")]
+pub struct StateReply<P: Payloads = Json> {
     /// The full state (hidden information included): post it back to the other stateless
-    /// endpoints. Its schema is the game's `State`.
-    #[schema(value_type = crate::games::any::AnyState)]
-    pub state: Value,
+    /// endpoints.
+    pub state: P::State,
     /// Seats that may move now.
     pub to_act: Vec<Seat>,
     /// True when play waits for a chance outcome (report it to `/chance`).
     pub chance_pending: bool,
     pub over: bool,
     /// What happened, in order.
-    #[schema(value_type = Vec<crate::games::any::AnyEvent>)]
-    pub events: Vec<Value>,
+    pub events: Vec<P::Event>,
 }
 
 fn state_reply<G: Game>(state: &G::State, events: Vec<Value>) -> StateReply {
@@ -502,10 +503,11 @@ pub fn any_legal_moves(
 
 /// A score with its itemised breakdown.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct ScoreReply {
-    /// The game's itemised breakdown (its schema is the game's `Score`).
-    #[schema(value_type = crate::games::any::AnyScore)]
-    pub breakdown: Value,
+#[serde(bound = "")]
+#[schema(bound = "P: Payloads")]
+pub struct ScoreReply<P: Payloads = Json> {
+    /// The game's itemised breakdown.
+    pub breakdown: P::Score,
     pub standings: Standings,
     pub over: bool,
 }
@@ -533,10 +535,11 @@ pub fn any_view(kind: GameKind, state: Value, viewer: Viewer) -> Result<Value, R
 
 /// Described rounds scored one by one, with the running standings.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct TallyReply {
-    /// Each round scored: points per seat and the game's breakdown (the game's `TallyScore`).
-    #[schema(value_type = Vec<crate::games::any::AnyTallyScore>)]
-    pub rounds: Vec<Value>,
+#[serde(bound = "")]
+#[schema(bound = "P: Payloads")]
+pub struct TallyReply<P: Payloads = Json> {
+    /// Each round scored: points per seat and the game's breakdown.
+    pub rounds: Vec<P::TallyScore>,
     pub standings: Standings,
     /// Whether the game's end rule is met (rounds played, target reached...).
     pub over: bool,

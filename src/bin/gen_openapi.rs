@@ -4,10 +4,7 @@ fn main() -> std::io::Result<()> {
     let path = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "openapi/openapi.json".to_owned());
-    let spec = referee::http::openapi()
-        .to_pretty_json()
-        .map_err(std::io::Error::other)?;
-    std::fs::write(&path, spec + "\n")?;
+    std::fs::write(&path, referee::http::openapi_text())?;
     println!("wrote {path}");
     Ok(())
 }

@@ -89,6 +89,21 @@ macro_rules! __define_games {
             }
         }
 
+        // Each engine names its game in the OpenAPI document: the documents generic over
+        // `wire::Payloads` are called `MatchDetail_LuckyJack` and so on after it.
+        $(
+            impl utoipa::PartialSchema for $crate::games::$module::$engine {
+                fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                    utoipa::openapi::schema::Object::new().into()
+                }
+            }
+            impl utoipa::ToSchema for $crate::games::$module::$engine {
+                fn name() -> std::borrow::Cow<'static, str> {
+                    stringify!($variant).into()
+                }
+            }
+        )*
+
         /// Documentation-only unions of every game's wire types, so the OpenAPI document can say
         /// "one of the games' moves" where the HTTP layer takes a move as raw JSON and parses it
         /// per game.
@@ -181,6 +196,20 @@ macro_rules! __define_games {
 }
 
 crate::for_each_game!(__define_games!);
+
+/// Calls `visit` with every registered game as a type, in registry order.
+pub fn each_game(visit: &mut impl crate::wire::EachGame) {
+    crate::for_each_game!(__each_game! visit);
+}
+
+/// The body of [`each_game`], from the registry.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __each_game {
+    (($visit:ident) $($module:ident::$engine:ident: $variant:ident, $slug:tt, $title:tt;)*) => {
+        $($visit.visit::<$crate::games::$module::$engine>();)*
+    };
+}
 
 /// The arms of [`crate::with_game`], one per registered game.
 #[doc(hidden)]

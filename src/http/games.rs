@@ -61,7 +61,7 @@ fn entry(kind: GameKind) -> GameEntry {
     static COMPONENTS: std::sync::OnceLock<serde_json::Map<String, Value>> =
         std::sync::OnceLock::new();
     let components = COMPONENTS.get_or_init(|| {
-        referee::to_json(&super::openapi())
+        super::openapi()
             .pointer("/components/schemas")
             .and_then(Value::as_object)
             .cloned()

@@ -14,6 +14,8 @@ const SCHEMA_REF: &str = "#/components/schemas/";
 /// The derived document with `Seat` named and the stateless endpoints spelled out per game.
 pub fn refine(mut spec: Value) -> Value {
     name_seat_schema(&mut spec);
+    name_game_instantiations(&mut spec);
+    bound_seats_per_game(&mut spec);
     bound_integers(&mut spec);
     close_objects(&mut spec);
     per_game_operations(&mut spec);
@@ -71,13 +73,92 @@ fn bound_integers(spec: &mut Value) {
         let high = schema["maximum"]
             .as_i64()
             .map_or(high, |m| high.min(m.into()));
-        schema["minimum"] = json!(low as i64);
-        // u64::MAX does not fit an i64; serde_json keeps it exact as a u64.
-        schema["maximum"] = match u64::try_from(high) {
-            Ok(h) => json!(h),
-            Err(_) => json!(high as i64),
-        };
+        // JavaScript reads JSON numbers as doubles: past 2^53 - 1 a seat or a version would
+        // silently change, so no integer of the contract goes beyond.
+        schema["minimum"] = json!(low.max(-JS_SAFE_INTEGER) as i64);
+        schema["maximum"] = json!(high.min(JS_SAFE_INTEGER) as i64);
     });
+}
+
+/// The largest integer a JavaScript number holds exactly, 2^53 - 1.
+const JS_SAFE_INTEGER: i128 = (1 << 53) - 1;
+
+/// utoipa names a document instantiated for one game after the game: `MatchDetail_LuckyJack`
+/// (see [`crate::wire`]). Clients read better with the game first, as the games' own types are
+/// named: `LuckyJackMatchDetail`.
+fn name_game_instantiations(spec: &mut Value) {
+    let suffixes: Vec<String> = GameKind::ALL
+        .iter()
+        .map(|&kind| format!("_{}", schema_prefix(kind)))
+        .collect();
+    let game_first = |name: &str| {
+        suffixes.iter().find_map(|suffix| {
+            let base = name.strip_suffix(suffix.as_str())?;
+            Some(format!("{}{base}", &suffix[1..]))
+        })
+    };
+    rewrite_refs(spec, &mut |name| game_first(name));
+    let schemas = schemas_mut(spec);
+    let renamed: Vec<(String, String)> = schemas
+        .keys()
+        .filter_map(|name| Some((name.clone(), game_first(name)?)))
+        .collect();
+    for (old, new) in renamed {
+        if let Some(schema) = schemas.remove(&old) {
+            schemas.insert(new, schema);
+        }
+    }
+    schemas.sort_keys();
+}
+
+/// Within one game's schemas, a seat is one of that game's seats and a table has that game's
+/// number of players: each game gets its own `…Seat` schema, and `players` and `seats` are
+/// bounded by its player range.
+fn bound_seats_per_game(spec: &mut Value) {
+    for &kind in GameKind::ALL {
+        let prefix = schema_prefix(kind);
+        let (min, max) = with_game!(kind, G => (G::MIN_PLAYERS, G::MAX_PLAYERS));
+        let seat = format!("{prefix}Seat");
+        let own: Vec<String> = schemas_mut(spec)
+            .keys()
+            .filter(|name| name.starts_with(&prefix) && **name != seat)
+            .cloned()
+            .collect();
+        for name in own {
+            let schema = &mut schemas_mut(spec)[&name];
+            rewrite_refs(schema, &mut |r| (r == "Seat").then(|| seat.clone()));
+            let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut)
+            else {
+                continue;
+            };
+            for (field, count) in properties.iter_mut() {
+                match (field.as_str(), count["type"].as_str()) {
+                    ("players", Some("integer")) => {
+                        count["minimum"] = json!(min);
+                        count["maximum"] = json!(max);
+                    }
+                    ("players" | "seats", Some("array")) => {
+                        count["minItems"] = json!(min);
+                        count["maxItems"] = json!(max);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        schemas_mut(spec).insert(
+            seat,
+            json!({
+                "type": "integer",
+                "minimum": 0,
+                "maximum": max - 1,
+                "description": format!(
+                    "A seat at a {} table, 0-based, in clockwise order: seat s+1 sits on the \
+                     left of seat s.",
+                    kind.title()
+                ),
+            }),
+        );
+    }
 }
 
 /// Every request type refuses unknown fields (`deny_unknown_fields`), and every response is

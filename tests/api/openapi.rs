@@ -3,7 +3,7 @@
 
 #[test]
 fn the_committed_openapi_document_matches_the_code() {
-    let generated = referee::http::openapi().to_pretty_json().unwrap() + "\n";
+    let generated = referee::http::openapi_text();
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/openapi.json");
     let committed = std::fs::read_to_string(path).unwrap_or_default();
     assert!(
@@ -18,7 +18,7 @@ fn the_committed_openapi_document_matches_the_code() {
 fn every_game_example_in_the_spec_parses_as_the_games_type() {
     use referee::games::{Game, GameKind};
     use referee::referee::parse;
-    let spec = serde_json::to_value(referee::http::openapi()).unwrap();
+    let spec = referee::http::openapi();
     let schemas = &spec["components"]["schemas"];
     for &kind in GameKind::ALL {
         let prefix: String = kind

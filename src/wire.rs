@@ -1,0 +1,228 @@
+//! The game-specific parts of the API's documents, typed once per game.
+//!
+//! A match detail, a move reply or a score sheet carries one game's options, view, events and
+//! scores. Those documents are generic over [`Payloads`], the family of types a game puts in them:
+//! - at run time the service fills them with [`Json`] parts (`serde_json::Value`, built from the
+//!   game's own types, and the game as a [`GameKind`]), so storing and replaying stay untyped;
+//! - in the OpenAPI document every engine is its own `Payloads`, so `MatchDetail<LuckyJack>` names
+//!   Lucky Jack's exact options and view (utoipa calls it `MatchDetail_LuckyJack`; the document
+//!   spells it `LuckyJackMatchDetail`), and its `game` property allows only `"lucky-jack"`.
+//!
+//! [`OneOfGames`] then describes "this document, of whichever game" as a `oneOf` of the games'
+//! instantiations with a `discriminator` on `game`, which is what lets a generated client pick
+//! the right game's types without trying each in turn.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+use utoipa::openapi::schema::{Discriminator, OneOfBuilder, Schema};
+use utoipa::openapi::{Ref, RefOr};
+use utoipa::{PartialSchema, ToSchema};
+
+use crate::games::{Game, GameKind, Wire};
+
+/// The types one game puts in the API's documents.
+pub trait Payloads: ToSchema + 'static {
+    /// The `game` property: one slug per game in the document, any slug at run time.
+    type Game: Wire;
+    type Options: Wire;
+    type State: Wire;
+    type Move: Wire;
+    type Chance: Wire;
+    type Event: Wire;
+    type View: Wire;
+    type Score: Wire;
+    type Tally: Wire;
+    type TallyScore: Wire;
+}
+
+impl<G: Game + ToSchema + 'static> Payloads for G {
+    type Game = Slug<G>;
+    type Options = G::Options;
+    type State = G::State;
+    type Move = G::Move;
+    type Chance = G::Chance;
+    type Event = G::Event;
+    type View = G::View;
+    type Score = G::Score;
+    type Tally = G::Tally;
+    type TallyScore = G::TallyScore;
+}
+
+/// The run-time parts: every game's types as JSON, the game named by its kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Json;
+
+impl PartialSchema for Json {
+    fn schema() -> RefOr<Schema> {
+        Value::schema()
+    }
+}
+
+impl ToSchema for Json {
+    fn name() -> Cow<'static, str> {
+        "Json".into()
+    }
+}
+
+impl Payloads for Json {
+    type Game = GameKind;
+    type Options = Value;
+    type State = Value;
+    type Move = Value;
+    type Chance = Value;
+    type Event = Value;
+    type View = Value;
+    type Score = Value;
+    type Tally = Value;
+    type TallyScore = Value;
+}
+
+/// The `game` property of one game's documents: its slug, and only that.
+pub struct Slug<G>(PhantomData<fn() -> G>);
+
+impl<G> Default for Slug<G> {
+    fn default() -> Self {
+        Self(PhantomData)
+    }
+}
+
+impl<G> Clone for Slug<G> {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl<G> PartialEq for Slug<G> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl<G: Game> fmt::Debug for Slug<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(G::KIND.slug())
+    }
+}
+
+impl<G: Game> Serialize for Slug<G> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(G::KIND.slug())
+    }
+}
+
+impl<'de, G: Game> Deserialize<'de> for Slug<G> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let slug = Cow::<str>::deserialize(deserializer)?;
+        if slug == G::KIND.slug() {
+            Ok(Self::default())
+        } else {
+            Err(serde::de::Error::invalid_value(
+                serde::de::Unexpected::Str(&slug),
+                &G::KIND.slug(),
+            ))
+        }
+    }
+}
+
+impl<G: Game> PartialSchema for Slug<G> {
+    fn schema() -> RefOr<Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .enum_values(Some([G::KIND.slug()]))
+            .description(Some(format!("Always `{}`.", G::KIND.slug())))
+            .into()
+    }
+}
+
+impl<G: Game + ToSchema> ToSchema for Slug<G> {
+    fn name() -> Cow<'static, str> {
+        format!("Slug_{}", G::name()).into()
+    }
+}
+
+/// Something to do once per registered game, with the game as a type.
+pub trait EachGame {
+    fn visit<G: Game + ToSchema + 'static>(&mut self);
+}
+
+/// A document whose game-specific parts come from [`Payloads`] (a family of types, one per game).
+pub trait Document: 'static {
+    /// The name of "this document, of any game" in the OpenAPI document.
+    const NAME: &'static str;
+    /// The property that tells the games apart.
+    const DISCRIMINATOR: &'static str = "game";
+    type Of<P: Payloads>: ToSchema;
+}
+
+/// "A `D` of whichever game": in the OpenAPI document, a `oneOf` of every game's `D` with a
+/// `discriminator` mapping each slug to its game's schema. It only describes: the service
+/// serialises `D::Of<Json>`, which has the same JSON form.
+pub struct OneOfGames<D>(PhantomData<D>);
+
+impl<D: Document> PartialSchema for OneOfGames<D> {
+    fn schema() -> RefOr<Schema> {
+        struct Members<D>(Vec<(&'static str, String)>, PhantomData<D>);
+        impl<D: Document> EachGame for Members<D> {
+            fn visit<G: Game + ToSchema + 'static>(&mut self) {
+                let name = <D::Of<G> as ToSchema>::name().into_owned();
+                self.0.push((G::KIND.slug(), name));
+            }
+        }
+        let mut members = Members::<D>(Vec::new(), PhantomData);
+        crate::games::each_game(&mut members);
+        let reference = |name: &str| format!("#/components/schemas/{name}");
+        let discriminator = Discriminator::with_mapping(
+            D::DISCRIMINATOR,
+            members
+                .0
+                .iter()
+                .map(|(slug, name)| (slug.to_string(), reference(name))),
+        );
+        members
+            .0
+            .iter()
+            .fold(OneOfBuilder::new(), |one_of, (_, name)| {
+                one_of.item(Ref::new(reference(name)))
+            })
+            .discriminator(Some(discriminator))
+            .into()
+    }
+}
+
+impl<D: Document> ToSchema for OneOfGames<D> {
+    fn name() -> Cow<'static, str> {
+        D::NAME.into()
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        struct Register<'a, D>(&'a mut Vec<(String, RefOr<Schema>)>, PhantomData<D>);
+        impl<D: Document> EachGame for Register<'_, D> {
+            fn visit<G: Game + ToSchema + 'static>(&mut self) {
+                let name = <D::Of<G> as ToSchema>::name().into_owned();
+                self.0.push((name, <D::Of<G> as PartialSchema>::schema()));
+                <D::Of<G> as ToSchema>::schemas(self.0);
+            }
+        }
+        crate::games::each_game(&mut Register::<D>(schemas, PhantomData));
+    }
+}
+
+/// Declares `$any` as "a `$document` of whichever game" (see [`OneOfGames`]), told apart by the
+/// `game` property unless another is named. `$document` is generic over [`Payloads`], with
+/// [`Json`] as its default.
+#[macro_export]
+macro_rules! one_of_games {
+    ($(#[$meta:meta])* $any:ident = $document:ident $(, by $property:literal)?) => {
+        impl $crate::wire::Document for $document<$crate::wire::Json> {
+            const NAME: &'static str = stringify!($document);
+            $(const DISCRIMINATOR: &'static str = $property;)?
+            type Of<P: $crate::wire::Payloads> = $document<P>;
+        }
+        $(#[$meta])*
+        pub type $any = $crate::wire::OneOfGames<$document<$crate::wire::Json>>;
+    };
+}
