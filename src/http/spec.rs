@@ -11,7 +11,7 @@ use crate::with_game;
 
 const SCHEMA_REF: &str = "#/components/schemas/";
 
-/// The derived document with `Seat` named and the stateless endpoints spelled out per game.
+/// The derived document with `Seat` named, game-specific names and bounds, and closed objects.
 pub fn refine(mut spec: Value) -> Value {
     name_seat_schema(&mut spec);
     name_game_instantiations(&mut spec);
@@ -24,8 +24,8 @@ pub fn refine(mut spec: Value) -> Value {
     spec
 }
 
-/// Removes the schemas no operation reaches any more (the generic request types the per-game
-/// operations replaced).
+/// Removes the schemas no operation reaches (those registered only as parts of generic types, or
+/// replaced by the per-game alternatives above).
 fn drop_unreferenced_schemas(spec: &mut Value) {
     let mut pending = Vec::new();
     collect_refs(&spec["paths"], &mut pending);
@@ -261,33 +261,8 @@ fn name_seat_schema(spec: &mut Value) {
     );
 }
 
-/// The stateless endpoints are served under `/v1/games/{game}/…` for every game, but each game
-/// has its own state, move and chance types. One operation per game gives clients exact request
-/// and response types (`LuckyJackCheckRequest` rather than "a state of any game") and lets a
-/// spec-driven client or fuzzer send a Lucky Jack state only where a Lucky Jack state belongs.
+/// Requests that name their game in the body: one alternative per game, told apart by `game`.
 fn per_game_operations(spec: &mut Value) {
-    let generic: Vec<String> = spec["paths"]
-        .as_object()
-        .expect("the spec has paths")
-        .iter()
-        .filter(|(path, item)| path.starts_with("/v1/games/{game}/") && item.get("post").is_some())
-        .map(|(path, _)| path.clone())
-        .collect();
-    for path in generic {
-        let item = spec["paths"]
-            .as_object_mut()
-            .and_then(|paths| paths.remove(&path))
-            .expect("listed above");
-        for &kind in GameKind::ALL {
-            let mut item = item.clone();
-            for operation in item.as_object_mut().expect("a path item").values_mut() {
-                specialise_operation(operation, kind);
-            }
-            rewrite_refs(&mut item, &mut |name| specialised(spec, name, kind));
-            spec["paths"][path.replace("{game}", kind.slug())] = item;
-        }
-    }
-    // Requests that name their game in the body: one alternative per game, told apart by `game`.
     for name in ["CreateMatch", "CreateSheet"] {
         let example = schemas_mut(spec)[name].get("example").cloned();
         let alternatives: Vec<Value> = GameKind::ALL
@@ -302,36 +277,6 @@ fn per_game_operations(spec: &mut Value) {
             union["example"] = example;
         }
         schemas_mut(spec).insert(name.to_owned(), union);
-    }
-    let tags = spec["tags"].as_array_mut().expect("the spec has tags");
-    tags.retain(|tag| tag["name"] != "stateless");
-    for &kind in GameKind::ALL {
-        tags.push(json!({
-            "name": kind.title(),
-            "description": format!(
-                "Referee a {} state the client holds: set up, check a move, report chance, list \
-                 legal moves, score, view, tally a physical game",
-                kind.title()
-            ),
-        }));
-    }
-}
-
-fn specialise_operation(operation: &mut Value, kind: GameKind) {
-    let id = operation["operationId"].as_str().expect("operation ids");
-    operation["operationId"] = json!(format!("{}_{id}", kind.slug().replace('-', "_")));
-    operation["tags"] = json!([kind.title()]);
-    if let Some(parameters) = operation
-        .get_mut("parameters")
-        .and_then(Value::as_array_mut)
-    {
-        parameters.retain(|p| p["name"] != "game");
-        if parameters.is_empty() {
-            operation
-                .as_object_mut()
-                .expect("an operation")
-                .remove("parameters");
-        }
     }
 }
 
