@@ -168,8 +168,7 @@ impl<D: Document> PartialSchema for OneOfGames<D> {
         struct Members<D>(Vec<(&'static str, String)>, PhantomData<D>);
         impl<D: Document> EachGame for Members<D> {
             fn visit<G: Game + ToSchema + 'static>(&mut self) {
-                let name = <D::Of<G> as ToSchema>::name().into_owned();
-                self.0.push((G::KIND.slug(), name));
+                self.0.push((G::KIND.slug(), instance_name::<D, G>()));
             }
         }
         let mut members = Members::<D>(Vec::new(), PhantomData);
@@ -202,13 +201,19 @@ impl<D: Document> ToSchema for OneOfGames<D> {
         struct Register<'a, D>(&'a mut Vec<(String, RefOr<Schema>)>, PhantomData<D>);
         impl<D: Document> EachGame for Register<'_, D> {
             fn visit<G: Game + ToSchema + 'static>(&mut self) {
-                let name = <D::Of<G> as ToSchema>::name().into_owned();
+                let name = instance_name::<D, G>();
                 self.0.push((name, <D::Of<G> as PartialSchema>::schema()));
                 <D::Of<G> as ToSchema>::schemas(self.0);
             }
         }
         crate::games::each_game(&mut Register::<D>(schemas, PhantomData));
     }
+}
+
+/// The name utoipa gives `D` instantiated for `G` where another schema refers to it, e.g.
+/// `MatchDetail_LuckyJack` (`ToSchema::name` alone leaves the game out).
+fn instance_name<D: Document, G: Game + ToSchema + 'static>() -> String {
+    format!("{}_{}", <D::Of<G> as ToSchema>::name(), G::name())
 }
 
 /// Declares `$any` as "a `$document` of whichever game" (see [`OneOfGames`]), told apart by the

@@ -4,12 +4,14 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
 use super::body::Body;
+use super::responses::*;
 use super::{bearer, idempotency_key, required_bearer};
 use crate::matches::{
-    self, CreateMatch, CreatedMatch, ListQuery, MatchDetail, MatchExport, MatchLog, MatchPage,
-    MatchResult, MoveReply, PlyView, SubmitChance, SubmitMove,
+    self, AnyCreateMatch, AnyCreatedMatch, AnyMatchDetail, AnyMatchExport, AnyMatchLog,
+    AnyMatchResult, AnyMoveReply, AnyPlyView, CreateMatch, ListQuery, MatchDetail, MatchExport,
+    MatchLog, MatchPage, MatchResult, MoveReply, PlyView, SubmitChance, SubmitMove,
 };
-use crate::problem::{Problem, ProblemDocument};
+use crate::problem::Problem;
 use crate::store::Store;
 
 /// Create a match: returns one secret token per seat and an owner token (shown only here). An
@@ -21,11 +23,18 @@ use crate::store::Store;
         ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
          description = "Any unique, unguessable string per match (e.g. a random UUID): 1 to 255 visible ASCII characters"),
     ),
-    request_body = CreateMatch,
+    request_body(content = AnyCreateMatch, example = json!({
+        "game": "lucky-jack",
+        "seats": [{"name": "Ann"}, {"name": "Ben"}, {"name": "Cleo"}],
+        "options": {"rounds": 3},
+        "randomness": "server"
+    })),
     responses(
-        (status = 201, body = CreatedMatch, headers(("Location" = String))),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 201, body = AnyCreatedMatch, headers(("Location" = String))),
+        (status = 400, response = BadRequest),
+        (status = 422, response = Unprocessable),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[post("/matches")]
@@ -46,8 +55,9 @@ pub async fn create_match(
     params(ListQuery),
     responses(
         (status = 200, body = MatchPage),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 400, response = BadRequest),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[get("/matches")]
@@ -65,9 +75,12 @@ pub async fn list_matches(
     params(("id" = Uuid, Path)),
     security((), ("token" = [])),
     responses(
-        (status = 200, body = MatchDetail),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 200, body = AnyMatchDetail),
+        (status = 400, response = BadRequest),
+        (status = 401, response = Unauthorized),
+        (status = 404, response = NotFound),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[get("/matches/{id}")]
@@ -94,9 +107,15 @@ pub async fn get_match(
     request_body = SubmitMove,
     security(("token" = [])),
     responses(
-        (status = 200, body = MoveReply),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 200, body = AnyMoveReply),
+        (status = 400, response = BadRequest),
+        (status = 401, response = Unauthorized),
+        (status = 403, response = Forbidden),
+        (status = 404, response = NotFound),
+        (status = 409, response = Conflict),
+        (status = 422, response = Unprocessable),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[post("/matches/{id}/moves")]
@@ -128,9 +147,15 @@ pub async fn submit_move(
     request_body = SubmitChance,
     security(("token" = [])),
     responses(
-        (status = 200, body = MoveReply),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 200, body = AnyMoveReply),
+        (status = 400, response = BadRequest),
+        (status = 401, response = Unauthorized),
+        (status = 403, response = Forbidden),
+        (status = 404, response = NotFound),
+        (status = 409, response = Conflict),
+        (status = 422, response = Unprocessable),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[post("/matches/{id}/chance")]
@@ -157,9 +182,12 @@ pub async fn submit_chance(
     params(("id" = Uuid, Path)),
     security((), ("token" = [])),
     responses(
-        (status = 200, body = MatchLog),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 200, body = AnyMatchLog),
+        (status = 400, response = BadRequest),
+        (status = 401, response = Unauthorized),
+        (status = 404, response = NotFound),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[get("/matches/{id}/log")]
@@ -180,9 +208,12 @@ pub async fn get_log(
     params(("id" = Uuid, Path), ("ply" = i64, Path, minimum = 0)),
     security((), ("token" = [])),
     responses(
-        (status = 200, body = PlyView),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 200, body = AnyPlyView),
+        (status = 400, response = BadRequest),
+        (status = 401, response = Unauthorized),
+        (status = 404, response = NotFound),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[get("/matches/{id}/plies/{ply}")]
@@ -203,9 +234,12 @@ pub async fn get_ply(
     tag = "matches",
     params(("id" = Uuid, Path)),
     responses(
-        (status = 200, body = MatchResult),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 200, body = AnyMatchResult),
+        (status = 400, response = BadRequest),
+        (status = 401, response = Unauthorized),
+        (status = 404, response = NotFound),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[get("/matches/{id}/result")]
@@ -227,9 +261,13 @@ pub async fn get_result(
     params(("id" = Uuid, Path)),
     security((), ("token" = [])),
     responses(
-        (status = 200, body = MatchExport),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 200, body = AnyMatchExport),
+        (status = 400, response = BadRequest),
+        (status = 401, response = Unauthorized),
+        (status = 403, response = Forbidden),
+        (status = 404, response = NotFound),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[get("/matches/{id}/export")]

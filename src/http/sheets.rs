@@ -4,9 +4,12 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
 use super::body::Body;
+use super::responses::*;
 use super::{idempotency_key, required_bearer};
-use crate::problem::{Problem, ProblemDocument};
-use crate::sheets::{self, AppendEntry, CreateSheet, CreatedSheet, SheetDetail};
+use crate::problem::Problem;
+use crate::sheets::{
+    self, AnyCreateSheet, AnyCreatedSheet, AnySheetDetail, AppendEntry, CreateSheet, SheetDetail,
+};
 use crate::store::Store;
 
 /// Start a score sheet: the game, the players and the options (e.g. 3 or 5 rounds). Returns the
@@ -18,11 +21,17 @@ use crate::store::Store;
         ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
          description = "Any unique, unguessable string per sheet (e.g. a random UUID): 1 to 255 visible ASCII characters"),
     ),
-    request_body = CreateSheet,
+    request_body(content = AnyCreateSheet, example = json!({
+        "game": "lucky-jack",
+        "players": [{"name": "Mum"}, {"name": "Dad"}, {"name": "Zoé"}],
+        "options": {"rounds": 5}
+    })),
     responses(
-        (status = 201, body = CreatedSheet, headers(("Location" = String))),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 201, body = AnyCreatedSheet, headers(("Location" = String))),
+        (status = 400, response = BadRequest),
+        (status = 422, response = Unprocessable),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[post("/sheets")]
@@ -42,9 +51,11 @@ pub async fn create_sheet(
     tag = "sheets",
     params(("id" = Uuid, Path)),
     responses(
-        (status = 200, body = SheetDetail),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 200, body = AnySheetDetail),
+        (status = 400, response = BadRequest),
+        (status = 404, response = NotFound),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[get("/sheets/{id}")]
@@ -68,9 +79,15 @@ pub async fn get_sheet(
     request_body = AppendEntry,
     security(("token" = [])),
     responses(
-        (status = 200, body = SheetDetail),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 200, body = AnySheetDetail),
+        (status = 400, response = BadRequest),
+        (status = 401, response = Unauthorized),
+        (status = 403, response = Forbidden),
+        (status = 404, response = NotFound),
+        (status = 409, response = Conflict),
+        (status = 422, response = Unprocessable),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[post("/sheets/{id}/entries")]

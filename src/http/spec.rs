@@ -13,15 +13,54 @@ const SCHEMA_REF: &str = "#/components/schemas/";
 
 /// The derived document with `Seat` named and the stateless endpoints spelled out per game.
 pub fn refine(mut spec: Value) -> Value {
+    inline_responses(&mut spec);
     name_seat_schema(&mut spec);
     name_game_instantiations(&mut spec);
     bound_seats_per_game(&mut spec);
     bound_integers(&mut spec);
+    defaults_in_descriptions(&mut spec);
     close_objects(&mut spec);
     per_game_operations(&mut spec);
     any_game_unions_overlap(&mut spec);
     drop_unreferenced_schemas(&mut spec);
     spec
+}
+
+/// Operations name their problem answers by reference (`#/components/responses/NotFound`, see
+/// `http::responses`); some client generators do not follow response references, so each is
+/// copied into the operation instead.
+fn inline_responses(spec: &mut Value) {
+    let Some(Value::Object(shared)) = spec["components"]
+        .as_object_mut()
+        .and_then(|components| components.remove("responses"))
+    else {
+        return;
+    };
+    for item in spec["paths"]
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|p| p.values_mut())
+    {
+        for operation in item
+            .as_object_mut()
+            .into_iter()
+            .flat_map(|i| i.values_mut())
+        {
+            for answer in operation["responses"]
+                .as_object_mut()
+                .into_iter()
+                .flat_map(|r| r.values_mut())
+            {
+                let target = answer["$ref"]
+                    .as_str()
+                    .and_then(|r| r.strip_prefix("#/components/responses/"))
+                    .and_then(|name| shared.get(name));
+                if let Some(target) = target {
+                    *answer = target.clone();
+                }
+            }
+        }
+    }
 }
 
 /// Removes the schemas no operation reaches any more (the generic request types the per-game
@@ -78,6 +117,30 @@ fn bound_integers(spec: &mut Value) {
         schema["minimum"] = json!(low.max(-JS_SAFE_INTEGER) as i64);
         schema["maximum"] = json!(high.min(JS_SAFE_INTEGER) as i64);
     });
+}
+
+/// A property's `default` is said in its description instead. One schema serves both requests,
+/// where a defaulted field may be left out, and replies, where it is always present; generators
+/// such as openapi-typescript read `default` as "always present", which would make clients spell
+/// out every option. The catalogue (`GET /v1/games`) lists the defaults as values too.
+fn defaults_in_descriptions(spec: &mut Value) {
+    for schema in schemas_mut(spec).values_mut() {
+        for property in schema
+            .get_mut("properties")
+            .and_then(Value::as_object_mut)
+            .into_iter()
+            .flat_map(|p| p.values_mut())
+        {
+            let Some(default) = property.as_object_mut().and_then(|p| p.remove("default")) else {
+                continue;
+            };
+            let said = format!("Default: `{default}`.");
+            property["description"] = match property["description"].as_str() {
+                Some(text) => json!(format!("{text}\n\n{said}")),
+                None => json!(said),
+            };
+        }
+    }
 }
 
 /// The largest integer a JavaScript number holds exactly, 2^53 - 1.
@@ -287,22 +350,6 @@ fn per_game_operations(spec: &mut Value) {
             spec["paths"][path.replace("{game}", kind.slug())] = item;
         }
     }
-    // Requests that name their game in the body: one alternative per game, told apart by `game`.
-    for name in ["CreateMatch", "CreateSheet"] {
-        let example = schemas_mut(spec)[name].get("example").cloned();
-        let alternatives: Vec<Value> = GameKind::ALL
-            .iter()
-            .map(|&kind| {
-                let own = specialised(spec, name, kind).expect("it takes the game's options");
-                json!({"$ref": format!("{SCHEMA_REF}{own}")})
-            })
-            .collect();
-        let mut union = json!({"oneOf": alternatives});
-        if let Some(example) = example {
-            union["example"] = example;
-        }
-        schemas_mut(spec).insert(name.to_owned(), union);
-    }
     let tags = spec["tags"].as_array_mut().expect("the spec has tags");
     tags.retain(|tag| tag["name"] != "stateless");
     for &kind in GameKind::ALL {
@@ -415,20 +462,40 @@ fn collect_refs(value: &Value, refs: &mut Vec<String>) {
     }
 }
 
-/// Replaces every schema reference whose name `rename` maps to a new name.
+/// Replaces every schema reference (a `$ref`, or a target of a discriminator's `mapping`) whose
+/// name `rename` maps to a new name.
 fn rewrite_refs(value: &mut Value, rename: &mut impl FnMut(&str) -> Option<String>) {
     match value {
         Value::Object(fields) => {
+            let in_mapping = fields.contains_key("propertyName");
             for (key, inner) in fields.iter_mut() {
-                let target = inner.as_str().and_then(|r| r.strip_prefix(SCHEMA_REF));
-                match (key.as_str(), target.and_then(&mut *rename)) {
-                    ("$ref", Some(new)) => *inner = json!(format!("{SCHEMA_REF}{new}")),
-                    _ => rewrite_refs(inner, rename),
+                if in_mapping && key == "mapping" {
+                    for target in inner
+                        .as_object_mut()
+                        .into_iter()
+                        .flat_map(|m| m.values_mut())
+                    {
+                        rewrite_ref(target, rename);
+                    }
+                } else if key == "$ref" {
+                    rewrite_ref(inner, rename);
+                } else {
+                    rewrite_refs(inner, rename);
                 }
             }
         }
         Value::Array(items) => items.iter_mut().for_each(|item| rewrite_refs(item, rename)),
         _ => {}
+    }
+}
+
+fn rewrite_ref(target: &mut Value, rename: &mut impl FnMut(&str) -> Option<String>) {
+    let renamed = target
+        .as_str()
+        .and_then(|r| r.strip_prefix(SCHEMA_REF))
+        .and_then(rename);
+    if let Some(new) = renamed {
+        *target = json!(format!("{SCHEMA_REF}{new}"));
     }
 }
 
