@@ -17,6 +17,7 @@ pub fn refine(mut spec: Value) -> Value {
     name_seat_schema(&mut spec);
     name_game_instantiations(&mut spec);
     bound_seats_per_game(&mut spec);
+    title_tagged_variants(&mut spec);
     bound_integers(&mut spec);
     defaults_in_descriptions(&mut spec);
     close_objects(&mut spec);
@@ -172,6 +173,56 @@ fn name_game_instantiations(spec: &mut Value) {
         }
     }
     schemas.sort_keys();
+}
+
+/// The variants of a tagged enum (`{"type": "draw"}`, `{"kind": "deal", ...}`) are inline
+/// objects, which generators name by position (`LuckyJackMoveType1`). Each gets a `title` from
+/// its tag instead: `LuckyJackMove`'s `draw` variant is `LuckyJackDrawMove`.
+fn title_tagged_variants(spec: &mut Value) {
+    let prefixes: Vec<String> = GameKind::ALL.iter().map(|&k| schema_prefix(k)).collect();
+    for (name, schema) in schemas_mut(spec) {
+        let (game, rest) = prefixes
+            .iter()
+            .find_map(|p| Some((p.as_str(), name.strip_prefix(p.as_str())?)))
+            .unwrap_or(("", name.as_str()));
+        for variant in schema
+            .get_mut("oneOf")
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(tag) = variant_tag(variant) {
+                variant["title"] = json!(format!("{game}{}{rest}", pascal_case(&tag)));
+            }
+        }
+    }
+}
+
+/// The value of the one required property of `variant` that allows a single string: the tag
+/// of an internally tagged enum's variant.
+fn variant_tag(variant: &Value) -> Option<String> {
+    let required = variant["required"].as_array()?;
+    let properties = variant["properties"].as_object()?;
+    properties.iter().find_map(|(field, schema)| {
+        let values = schema["enum"].as_array()?;
+        match values.as_slice() {
+            [Value::String(tag)] if required.iter().any(|r| r == field) => Some(tag.clone()),
+            _ => None,
+        }
+    })
+}
+
+fn pascal_case(snake: &str) -> String {
+    snake
+        .split(['_', '-'])
+        .map(|word| {
+            let mut chars = word.chars();
+            chars
+                .next()
+                .map(|first| first.to_uppercase().chain(chars).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect()
 }
 
 /// Within one game's schemas, a seat is one of that game's seats and a table has that game's
