@@ -39,11 +39,6 @@ pub struct CreateSheet<P: Payloads = Json> {
 
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({
-    "expected_version": 2,
-    "tally": {"jackpot": {"seat": 2, "symbol": "jack", "size": 4}},
-    "note": "Zoé's four jacks"
-}))]
 pub struct AppendEntry {
     /// The sheet version the client last saw; a different current version is a 409.
     #[schema(minimum = 0)]

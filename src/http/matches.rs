@@ -4,6 +4,7 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
 use super::body::Body;
+use super::examples;
 use super::responses::*;
 use super::{bearer, idempotency_key, required_bearer};
 use crate::matches::{
@@ -23,14 +24,50 @@ use crate::store::Store;
         ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
          description = "Any unique, unguessable string per match (e.g. a random UUID): 1 to 255 visible ASCII characters"),
     ),
-    request_body(content = AnyCreateMatch, example = json!({
-        "game": "lucky-jack",
-        "seats": [{"name": "Ann"}, {"name": "Ben"}, {"name": "Cleo"}],
-        "options": {"rounds": 3},
-        "randomness": "server"
-    })),
+    request_body(content = AnyCreateMatch, example = json!(examples::create_match())),
     responses(
-        (status = 201, body = AnyCreatedMatch, headers(("Location" = String))),
+        (status = 201, body = AnyCreatedMatch, headers(("Location" = String)), links(
+            ("GetMatch" = (
+                operation_id = "get_match",
+                parameters(("id" = "$response.body#/match/id")),
+                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
+            )),
+            ("SubmitMove" = (
+                operation_id = "submit_move",
+                parameters(("id" = "$response.body#/match/id")),
+                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
+            )),
+            ("SubmitChance" = (
+                operation_id = "submit_chance",
+                parameters(("id" = "$response.body#/match/id")),
+                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
+            )),
+            ("GetLog" = (
+                operation_id = "get_log",
+                parameters(("id" = "$response.body#/match/id")),
+                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
+            )),
+            ("GetPly" = (
+                operation_id = "get_ply",
+                parameters(("id" = "$response.body#/match/id")),
+                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
+            )),
+            ("GetResult" = (
+                operation_id = "get_result",
+                parameters(("id" = "$response.body#/match/id")),
+                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
+            )),
+            ("ExportMatch" = (
+                operation_id = "export_match",
+                parameters(("id" = "$response.body#/match/id")),
+                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
+            )),
+            ("MatchBgStats" = (
+                operation_id = "match_bgstats",
+                parameters(("id" = "$response.body#/match/id")),
+                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
+            )),
+        )),
         (status = 400, response = BadRequest),
         (status = 422, response = Unprocessable),
         (status = "4XX", response = OtherClientError),
@@ -104,7 +141,7 @@ pub async fn get_match(
         ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
          description = "Any unique string per move attempt: 1 to 255 visible ASCII characters"),
     ),
-    request_body = SubmitMove,
+    request_body(content = SubmitMove, example = json!(examples::submit_move())),
     security(("token" = [])),
     responses(
         (status = 200, body = AnyMoveReply),
@@ -144,7 +181,7 @@ pub async fn submit_move(
         ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
          description = "Any unique string per report: 1 to 255 visible ASCII characters"),
     ),
-    request_body = SubmitChance,
+    request_body(content = SubmitChance, example = json!(examples::submit_chance())),
     security(("token" = [])),
     responses(
         (status = 200, body = AnyMoveReply),

@@ -4,6 +4,7 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
 use super::body::Body;
+use super::examples;
 use super::responses::*;
 use super::{idempotency_key, required_bearer};
 use crate::problem::Problem;
@@ -21,13 +22,30 @@ use crate::store::Store;
         ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
          description = "Any unique, unguessable string per sheet (e.g. a random UUID): 1 to 255 visible ASCII characters"),
     ),
-    request_body(content = AnyCreateSheet, example = json!({
-        "game": "lucky-jack",
-        "players": [{"name": "Mum"}, {"name": "Dad"}, {"name": "Zoé"}],
-        "options": {"rounds": 5}
-    })),
+    request_body(content = AnyCreateSheet, example = json!(examples::create_sheet())),
     responses(
-        (status = 201, body = AnyCreatedSheet, headers(("Location" = String))),
+        (status = 201, body = AnyCreatedSheet, headers(("Location" = String)), links(
+            ("GetSheet" = (
+                operation_id = "get_sheet",
+                parameters(("id" = "$response.body#/sheet/id")),
+                description = "The sheet's id. Send `owner_token` from this reply as `Authorization: Bearer <token>` to add entries."
+            )),
+            ("AppendEntry" = (
+                operation_id = "append_entry",
+                parameters(("id" = "$response.body#/sheet/id")),
+                description = "The sheet's id. Send `owner_token` from this reply as `Authorization: Bearer <token>` to add entries."
+            )),
+            ("ExportSheet" = (
+                operation_id = "export_sheet",
+                parameters(("id" = "$response.body#/sheet/id")),
+                description = "The sheet's id. Send `owner_token` from this reply as `Authorization: Bearer <token>` to add entries."
+            )),
+            ("SheetBgStats" = (
+                operation_id = "sheet_bgstats",
+                parameters(("id" = "$response.body#/sheet/id")),
+                description = "The sheet's id. Send `owner_token` from this reply as `Authorization: Bearer <token>` to add entries."
+            )),
+        )),
         (status = 400, response = BadRequest),
         (status = 422, response = Unprocessable),
         (status = "4XX", response = OtherClientError),
@@ -76,7 +94,7 @@ pub async fn get_sheet(
         ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
          description = "Any unique string per entry: 1 to 255 visible ASCII characters"),
     ),
-    request_body = AppendEntry,
+    request_body(content = AppendEntry, example = json!(examples::append_entry())),
     security(("token" = [])),
     responses(
         (status = 200, body = AnySheetDetail),

@@ -14,6 +14,8 @@ const SCHEMA_REF: &str = "#/components/schemas/";
 /// The derived document with `Seat` named and the stateless endpoints spelled out per game.
 pub fn refine(mut spec: Value) -> Value {
     inline_responses(&mut spec);
+    ndjson_as_streams(&mut spec);
+    spell_link_fields(&mut spec);
     name_seat_schema(&mut spec);
     name_game_instantiations(&mut spec);
     bound_seats_per_game(&mut spec);
@@ -58,6 +60,85 @@ fn inline_responses(spec: &mut Value) {
                     .and_then(|name| shared.get(name));
                 if let Some(target) = target {
                     *answer = target.clone();
+                }
+            }
+        }
+    }
+}
+
+/// An `application/x-ndjson` answer is declared in the handler with the schema of one line;
+/// the document describes the body as what it is, text with one such JSON document per line
+/// (`x-item-schema`, OpenAPI 3.2's `itemSchema` under an extension name), so that generated
+/// clients read it as text instead of parsing it as one JSON document.
+fn ndjson_as_streams(spec: &mut Value) {
+    for item in spec["paths"]
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|p| p.values_mut())
+    {
+        for operation in item
+            .as_object_mut()
+            .into_iter()
+            .flat_map(|i| i.values_mut())
+        {
+            for answer in operation["responses"]
+                .as_object_mut()
+                .into_iter()
+                .flat_map(|r| r.values_mut())
+            {
+                let Some(media) = answer.pointer_mut("/content/application~1x-ndjson") else {
+                    continue;
+                };
+                let line = media["schema"].take();
+                let name = line["$ref"]
+                    .as_str()
+                    .and_then(|r| r.strip_prefix(SCHEMA_REF))
+                    .unwrap_or("JSON")
+                    .to_owned();
+                media["schema"] = json!({
+                    "type": "string",
+                    "contentMediaType": "application/x-ndjson",
+                    "description": format!(
+                        "Newline-delimited JSON: one `{name}` document per line, each ending in \
+                         a newline (see `x-item-schema`). Read the body as text and parse each \
+                         line on its own."
+                    ),
+                });
+                media["x-item-schema"] = line;
+            }
+        }
+    }
+}
+
+/// utoipa 5 writes a link's fields in snake case (`operation_id`); OpenAPI spells them in camel
+/// case (`operationId`), and tools ignore the others.
+fn spell_link_fields(spec: &mut Value) {
+    for item in spec["paths"]
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|p| p.values_mut())
+    {
+        for operation in item
+            .as_object_mut()
+            .into_iter()
+            .flat_map(|i| i.values_mut())
+        {
+            for link in operation["responses"]
+                .as_object_mut()
+                .into_iter()
+                .flat_map(|r| r.values_mut())
+                .filter_map(|answer| answer.get_mut("links").and_then(Value::as_object_mut))
+                .flat_map(|links| links.values_mut())
+                .filter_map(Value::as_object_mut)
+            {
+                for (snake, camel) in [
+                    ("operation_id", "operationId"),
+                    ("operation_ref", "operationRef"),
+                    ("request_body", "requestBody"),
+                ] {
+                    if let Some(value) = link.remove(snake) {
+                        link.insert(camel.to_owned(), value);
+                    }
                 }
             }
         }

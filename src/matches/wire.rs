@@ -100,7 +100,6 @@ pub struct CreatedMatch<P: Payloads = Json> {
 
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"expected_version": 1, "move": {"type": "discard", "card": "bell"}}))]
 pub struct SubmitMove {
     /// The match version the client last saw; a different current version is a 409.
     #[schema(minimum = 0)]
@@ -115,7 +114,6 @@ pub struct SubmitMove {
 
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"expected_version": 3, "outcome": {"kind": "draw", "cards": ["bell", "lemon"]}}))]
 pub struct SubmitChance {
     #[schema(minimum = 0)]
     pub expected_version: Option<i64>,
