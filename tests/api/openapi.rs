@@ -86,8 +86,9 @@ async fn every_documented_request_example_gets_its_documented_success() {
         operations.len() >= STORY.len() + 7,
         "the stateless operations take bodies too"
     );
-    let (mut hosted, mut sheet): (Option<(String, String)>, Option<(String, String)>) =
-        (None, None);
+    // The match's and the sheet's (id, owner token), once created.
+    let mut hosted: Option<(String, String)> = None;
+    let mut sheet: Option<(String, String)> = None;
     for (path, operation) in operations {
         let example = &operation["requestBody"]["content"]["application/json"]["example"];
         assert!(example.is_object(), "{path} documents an example body");
