@@ -39,6 +39,7 @@ pub struct CreateSheet<P: Payloads = Json> {
 
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = crate::examples::append_entry)]
 pub struct AppendEntry {
     /// The sheet version the client last saw; a different current version is a 409.
     #[schema(minimum = 0)]
@@ -120,7 +121,8 @@ pub struct CreatedSheet<P: Payloads = Json> {
 
 crate::one_of_games!(
     /// A score sheet to start, of whichever game `game` names.
-    AnyCreateSheet = CreateSheet
+    AnyCreateSheet = CreateSheet,
+    example = crate::examples::create_sheet_of
 );
 crate::one_of_games!(AnyCreatedSheet = CreatedSheet);
 crate::one_of_games!(

@@ -156,6 +156,11 @@ pub trait Document: 'static {
     /// The property that tells the games apart.
     const DISCRIMINATOR: &'static str = "game";
     type Of<P: Payloads>: ToSchema;
+
+    /// A working example of the game's document, for requests.
+    fn example<G: Game>() -> Option<Value> {
+        None
+    }
 }
 
 /// "A `D` of whichever game": in the OpenAPI document, a `oneOf` of every game's `D` with a
@@ -201,8 +206,13 @@ impl<D: Document> ToSchema for OneOfGames<D> {
         struct Register<'a, D>(&'a mut Vec<(String, RefOr<Schema>)>, PhantomData<D>);
         impl<D: Document> EachGame for Register<'_, D> {
             fn visit<G: Game + ToSchema + 'static>(&mut self) {
-                let name = instance_name::<D, G>();
-                self.0.push((name, <D::Of<G> as PartialSchema>::schema()));
+                let mut schema = <D::Of<G> as PartialSchema>::schema();
+                if let (RefOr::T(Schema::Object(object)), Some(example)) =
+                    (&mut schema, D::example::<G>())
+                {
+                    object.examples = vec![example];
+                }
+                self.0.push((instance_name::<D, G>(), schema));
                 <D::Of<G> as ToSchema>::schemas(self.0);
             }
         }
@@ -217,15 +227,24 @@ fn instance_name<D: Document, G: Game + ToSchema + 'static>() -> String {
 }
 
 /// Declares `$any` as "a `$document` of whichever game" (see [`OneOfGames`]), told apart by the
-/// `game` property unless another is named. `$document` is generic over [`Payloads`], with
+/// `game` property unless another is named; `example` names a function giving each game's
+/// example (`fn f<G: Game>() -> Value`). `$document` is generic over [`Payloads`], with
 /// [`Json`] as its default.
 #[macro_export]
 macro_rules! one_of_games {
-    ($(#[$meta:meta])* $any:ident = $document:ident $(, by $property:literal)?) => {
+    (
+        $(#[$meta:meta])* $any:ident = $document:ident
+        $(, by $property:literal)? $(, example = $($example:ident)::+)?
+    ) => {
         impl $crate::wire::Document for $document<$crate::wire::Json> {
             const NAME: &'static str = stringify!($document);
             $(const DISCRIMINATOR: &'static str = $property;)?
             type Of<P: $crate::wire::Payloads> = $document<P>;
+            $(
+                fn example<G: $crate::games::Game>() -> Option<serde_json::Value> {
+                    Some($($example)::+::<G>())
+                }
+            )?
         }
         $(#[$meta])*
         pub type $any = $crate::wire::OneOfGames<$document<$crate::wire::Json>>;

@@ -4,9 +4,9 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
 use super::body::Body;
-use super::examples;
 use super::responses::*;
 use super::{bearer, idempotency_key, required_bearer};
+use crate::examples;
 use crate::matches::{
     self, AnyCreateMatch, AnyCreatedMatch, AnyMatchDetail, AnyMatchExport, AnyMatchLog,
     AnyMatchResult, AnyMoveReply, AnyPlyView, CreateMatch, ListQuery, MatchDetail, MatchExport,

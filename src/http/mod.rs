@@ -3,7 +3,6 @@
 //! 405 answers for known paths called with the wrong method.
 
 mod body;
-mod examples;
 mod exports;
 mod games;
 mod limits;

@@ -4,9 +4,9 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
 use super::body::Body;
-use super::examples;
 use super::responses::*;
 use super::{idempotency_key, required_bearer};
+use crate::examples;
 use crate::problem::Problem;
 use crate::sheets::{
     self, AnyCreateSheet, AnyCreatedSheet, AnySheetDetail, AppendEntry, CreateSheet, SheetDetail,

@@ -13,7 +13,8 @@ use crate::wire::{Json, Payloads};
 
 crate::one_of_games!(
     /// A match to create, of whichever game `game` names.
-    AnyCreateMatch = CreateMatch
+    AnyCreateMatch = CreateMatch,
+    example = crate::examples::create_match_of
 );
 crate::one_of_games!(
     /// A match as one viewer may see it, of whichever game.
@@ -100,6 +101,7 @@ pub struct CreatedMatch<P: Payloads = Json> {
 
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = crate::examples::submit_move)]
 pub struct SubmitMove {
     /// The match version the client last saw; a different current version is a 409.
     #[schema(minimum = 0)]
@@ -114,6 +116,7 @@ pub struct SubmitMove {
 
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = crate::examples::submit_chance)]
 pub struct SubmitChance {
     #[schema(minimum = 0)]
     pub expected_version: Option<i64>,

@@ -128,3 +128,31 @@ async fn every_documented_request_example_gets_its_documented_success() {
         }
     }
 }
+
+/// Each game's example of a match or a sheet to create (on its own schema) is one the service
+/// creates: a client starting from any game's example gets a 201.
+#[tokio::test]
+async fn every_games_create_example_creates() {
+    let app = crate::support::spawn_app().await;
+    let spec = referee::http::openapi();
+    let mut created = 0;
+    for (name, schema) in spec["components"]["schemas"].as_object().unwrap() {
+        let path = if name.ends_with("CreateMatch") {
+            "/v1/matches"
+        } else if name.ends_with("CreateSheet") {
+            "/v1/sheets"
+        } else {
+            continue;
+        };
+        for example in schema["examples"].as_array().into_iter().flatten() {
+            let reply = app.post(path, example, None).await;
+            assert_eq!(
+                reply.status, 201,
+                "{name} example {example}: {}",
+                reply.body
+            );
+            created += 1;
+        }
+    }
+    assert_eq!(created, 10, "one match and one sheet example per game");
+}

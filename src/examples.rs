@@ -7,7 +7,7 @@
 use serde_json::{json, Value};
 
 use crate::games::lucky_jack::{LuckyJack, Options};
-use crate::games::Game;
+use crate::games::{Game, GameKind};
 use crate::referee::{self, to_json};
 use crate::seed::Seed;
 
@@ -41,6 +41,27 @@ fn dealt() -> (<Story as Game>::Chance, <Story as Game>::State) {
     // the examples test, which plays the story).
     let _ = referee::play_chance::<Story>(&mut state, &outcome);
     (outcome, state)
+}
+
+/// A match of `G` to create: the story's for Lucky Jack, three players and the rulebook's
+/// options for the others.
+pub fn create_match_of<G: Game>() -> Value {
+    if G::KIND == GameKind::LuckyJack {
+        return create_match();
+    }
+    json!({
+        "game": G::KIND,
+        "seats": PLAYERS.map(|name| json!({"name": name})),
+        "randomness": "server",
+    })
+}
+
+/// A score sheet of `G` to start: the story's for Lucky Jack, three players for the others.
+pub fn create_sheet_of<G: Game>() -> Value {
+    if G::KIND == GameKind::LuckyJack {
+        return create_sheet();
+    }
+    json!({"game": G::KIND, "players": PLAYERS.map(|name| json!({"name": name}))})
 }
 
 /// `POST /v1/matches/{id}/chance`: the deal, reported by the owner at version 0.
