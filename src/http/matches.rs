@@ -107,10 +107,12 @@ pub async fn list_matches(
 
 /// A match as the token's holder may see it: a seat sees its own hand, the owner sees all,
 /// no token gives the spectator view.
+///
+/// The token is optional here (`Authorization: Bearer <token>`), so the operation declares no
+/// security requirement: generated clients then accept a client with or without a token.
 #[utoipa::path(
     tag = "matches",
     params(("id" = Uuid, Path)),
-    security((), ("token" = [])),
     responses(
         (status = 200, body = AnyMatchDetail),
         (status = 400, response = BadRequest),
@@ -213,11 +215,11 @@ pub async fn submit_chance(
     Ok(web::Json(reply))
 }
 
-/// The move log, with what the token's holder may not see left out.
+/// The move log, with what the token's holder may not see left out. The token is optional
+/// (`Authorization: Bearer <token>`); without one, the log is a spectator's.
 #[utoipa::path(
     tag = "matches",
     params(("id" = Uuid, Path)),
-    security((), ("token" = [])),
     responses(
         (status = 200, body = AnyMatchLog),
         (status = 400, response = BadRequest),
@@ -240,10 +242,11 @@ pub async fn get_log(
 }
 
 /// The match as it stood after `ply` events (0 = before anything), rebuilt by replaying the log.
+/// The token is optional (`Authorization: Bearer <token>`); without one, the view is a
+/// spectator's.
 #[utoipa::path(
     tag = "matches",
     params(("id" = Uuid, Path), ("ply" = i64, Path, minimum = 0)),
-    security((), ("token" = [])),
     responses(
         (status = 200, body = AnyPlyView),
         (status = 400, response = BadRequest),
@@ -292,11 +295,11 @@ pub async fn get_result(
 }
 
 /// Everything needed to replay and verify the match. Public once the match is over (with the
-/// seed); before that, the owner token only (without the seed).
+/// seed); before that, the owner token only (without the seed), sent as
+/// `Authorization: Bearer <token>`.
 #[utoipa::path(
     tag = "matches",
     params(("id" = Uuid, Path)),
-    security((), ("token" = [])),
     responses(
         (status = 200, body = AnyMatchExport),
         (status = 400, response = BadRequest),
