@@ -2,6 +2,7 @@
 //! hosted matches stored in PostgreSQL, and the HTTP API.
 
 pub mod config;
+pub mod examples;
 pub mod exports;
 pub mod games;
 pub mod http;

@@ -50,7 +50,7 @@ pub struct ProblemDocument {
     pub code: String,
     /// The parameters of a rule violation (e.g. the card, the hand size), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<std::collections::BTreeMap<String, Value>>)]
     pub params: Option<Value>,
     /// Seconds to wait before retrying (also sent as the `Retry-After` header).
     #[serde(skip_serializing_if = "Option::is_none")]

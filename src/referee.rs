@@ -151,7 +151,7 @@ pub struct Refusal {
     /// A sentence for people.
     pub message: String,
     /// The refusal's parameters (the card, the hand size, the seats that may act...).
-    #[schema(value_type = Object)]
+    #[schema(value_type = std::collections::BTreeMap<String, Value>)]
     pub params: Map<String, Value>,
 }
 

@@ -12,7 +12,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::games::{Game, GameKind, Order, Standings};
+use crate::games::{Game, Order, Standings};
 use crate::problem::Problem;
 use crate::records::{
     check_names, check_open, check_version, fingerprint, idempotency_key_reused, insert_created,
@@ -22,39 +22,33 @@ use crate::records::{
 use crate::referee;
 use crate::store::matches::{self as q, Finished, MatchRow, SeatResult, SeatRow, SheetEntryRow};
 use crate::store::Store;
+use crate::wire::{Json, Payloads};
 use crate::{tokens, with_game};
 
 #[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({
-    "game": "lucky-jack",
-    "players": [{"name": "Mum"}, {"name": "Dad"}, {"name": "Zoé"}],
-    "options": {"rounds": 5}
-}))]
-pub struct CreateSheet {
-    pub game: GameKind,
+#[serde(deny_unknown_fields, bound = "")]
+#[schema(bound = "P: Payloads")]
+pub struct CreateSheet<P: Payloads = Json> {
+    pub game: P::Game,
     /// The players, clockwise from seat 0 (as many as the game seats: see the catalogue).
     #[schema(min_items = 2, max_items = 8)]
     pub players: Vec<NewSeat>,
     /// The game's options (e.g. Lucky Jack's `rounds`); omitted fields take their defaults.
-    #[schema(value_type = Option<crate::games::any::AnyOptions>)]
-    pub options: Option<Value>,
+    pub options: Option<P::Options>,
 }
 
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({
-    "expected_version": 2,
-    "tally": {"jackpot": {"seat": 2, "symbol": "jack", "size": 4}},
-    "note": "Zoé's four jacks"
-}))]
+#[schema(example = crate::examples::append_entry)]
 pub struct AppendEntry {
     /// The sheet version the client last saw; a different current version is a 409.
+    #[schema(minimum = 0)]
     pub expected_version: Option<i64>,
     /// The round in the game's terms (the game's `Tally`).
     #[schema(value_type = crate::games::any::AnyTally)]
     pub tally: Value,
     /// To correct an entry, its `seq`: this entry then replaces it for the same round.
+    #[schema(minimum = 1)]
     pub corrects: Option<i64>,
     /// Free text kept with the entry (up to 500 characters).
     pub note: Option<String>,
@@ -62,11 +56,12 @@ pub struct AppendEntry {
 
 /// One entry as typed, for the audit trail.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct SheetEntry {
+#[serde(bound = "")]
+#[schema(bound = "P: Payloads")]
+pub struct SheetEntry<P: Payloads = Json> {
     pub seq: i64,
     pub round: i32,
-    #[schema(value_type = crate::games::any::AnyTally)]
-    pub tally: Value,
+    pub tally: P::Tally,
     /// The entry this one corrected.
     pub corrects: Option<i64>,
     /// The later entry that corrected this one; absent while it stands.
@@ -77,45 +72,63 @@ pub struct SheetEntry {
 
 /// A round as it stands after corrections, scored.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct SheetRound {
+#[serde(bound = "")]
+#[schema(bound = "P: Payloads")]
+pub struct SheetRound<P: Payloads = Json> {
     pub round: i32,
     /// The entry that recorded it (the latest correction, if any).
     pub entry: i64,
     /// Points per seat this round.
     pub points: Vec<i64>,
-    /// The game's breakdown of the round (the game's `TallyScore`).
-    #[schema(value_type = crate::games::any::AnyTallyScore)]
-    pub score: Value,
+    /// The game's breakdown of the round.
+    pub score: P::TallyScore,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct SheetDetail {
+#[serde(bound = "")]
+#[schema(bound = "P: Payloads")]
+pub struct SheetDetail<P: Payloads = Json> {
     pub id: Uuid,
-    pub game: GameKind,
+    pub game: P::Game,
     pub rules_version: String,
-    #[schema(value_type = crate::games::any::AnyOptions)]
-    pub options: Value,
+    pub options: P::Options,
     pub status: MatchStatus,
     /// Number of entries; send it back as `expected_version`.
+    #[schema(minimum = 0)]
     pub version: i64,
     pub players: Vec<SeatInfo>,
-    pub rounds: Vec<SheetRound>,
+    pub rounds: Vec<SheetRound<P>>,
     pub standings: Standings,
     /// Names of the winners, once the game's end rule is met.
     pub winners: Vec<String>,
     /// Every entry ever made, corrections included.
-    pub entries: Vec<SheetEntry>,
+    pub entries: Vec<SheetEntry<P>>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub finished_at: Option<DateTime<Utc>>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct CreatedSheet {
+#[serde(bound = "")]
+#[schema(bound = "P: Payloads")]
+pub struct CreatedSheet<P: Payloads = Json> {
+    /// Repeats the sheet's game, so that the reply can be told apart by it like the others.
+    pub game: P::Game,
     /// Needed to add entries. Shown only once.
     pub owner_token: String,
-    pub sheet: SheetDetail,
+    pub sheet: SheetDetail<P>,
 }
+
+crate::one_of_games!(
+    /// A score sheet to start, of whichever game `game` names.
+    AnyCreateSheet = CreateSheet,
+    example = crate::examples::create_sheet_of
+);
+crate::one_of_games!(AnyCreatedSheet = CreatedSheet);
+crate::one_of_games!(
+    /// A score sheet of whichever game.
+    AnySheetDetail = SheetDetail
+);
 
 fn unknown_sheet(id: Uuid) -> Problem {
     Problem::not_found("unknown_sheet", format!("no score sheet has id {id}"))
@@ -304,9 +317,11 @@ pub async fn create(
             highlights: None,
         })
         .collect();
+    let sheet = detail(&row, &seats, &[])?;
     let created = CreatedSheet {
+        game: sheet.game,
         owner_token,
-        sheet: detail(&row, &seats, &[])?,
+        sheet,
     };
     insert_created(
         store,

@@ -29,7 +29,7 @@ pub struct Record {
     pub current_streak: i64,
     pub longest_streak: i64,
     /// The game's brag figures added up (e.g. `jackpots_jack`); `best_*` figures are maxima.
-    #[schema(value_type = Object)]
+    #[schema(value_type = std::collections::BTreeMap<String, i64>)]
     pub highlights: Highlights,
 }
 

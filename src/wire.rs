@@ -156,6 +156,11 @@ pub trait Document: 'static {
     /// The property that tells the games apart.
     const DISCRIMINATOR: &'static str = "game";
     type Of<P: Payloads>: ToSchema;
+
+    /// A working example of the game's document, for requests.
+    fn example<G: Game>() -> Option<Value> {
+        None
+    }
 }
 
 /// "A `D` of whichever game": in the OpenAPI document, a `oneOf` of every game's `D` with a
@@ -168,8 +173,7 @@ impl<D: Document> PartialSchema for OneOfGames<D> {
         struct Members<D>(Vec<(&'static str, String)>, PhantomData<D>);
         impl<D: Document> EachGame for Members<D> {
             fn visit<G: Game + ToSchema + 'static>(&mut self) {
-                let name = <D::Of<G> as ToSchema>::name().into_owned();
-                self.0.push((G::KIND.slug(), name));
+                self.0.push((G::KIND.slug(), instance_name::<D, G>()));
             }
         }
         let mut members = Members::<D>(Vec::new(), PhantomData);
@@ -202,8 +206,13 @@ impl<D: Document> ToSchema for OneOfGames<D> {
         struct Register<'a, D>(&'a mut Vec<(String, RefOr<Schema>)>, PhantomData<D>);
         impl<D: Document> EachGame for Register<'_, D> {
             fn visit<G: Game + ToSchema + 'static>(&mut self) {
-                let name = <D::Of<G> as ToSchema>::name().into_owned();
-                self.0.push((name, <D::Of<G> as PartialSchema>::schema()));
+                let mut schema = <D::Of<G> as PartialSchema>::schema();
+                if let (RefOr::T(Schema::Object(object)), Some(example)) =
+                    (&mut schema, D::example::<G>())
+                {
+                    object.examples = vec![example];
+                }
+                self.0.push((instance_name::<D, G>(), schema));
                 <D::Of<G> as ToSchema>::schemas(self.0);
             }
         }
@@ -211,16 +220,31 @@ impl<D: Document> ToSchema for OneOfGames<D> {
     }
 }
 
+/// The name utoipa gives `D` instantiated for `G` where another schema refers to it, e.g.
+/// `MatchDetail_LuckyJack` (`ToSchema::name` alone leaves the game out).
+fn instance_name<D: Document, G: Game + ToSchema + 'static>() -> String {
+    format!("{}_{}", <D::Of<G> as ToSchema>::name(), G::name())
+}
+
 /// Declares `$any` as "a `$document` of whichever game" (see [`OneOfGames`]), told apart by the
-/// `game` property unless another is named. `$document` is generic over [`Payloads`], with
+/// `game` property unless another is named; `example` names a function giving each game's
+/// example (`fn f<G: Game>() -> Value`). `$document` is generic over [`Payloads`], with
 /// [`Json`] as its default.
 #[macro_export]
 macro_rules! one_of_games {
-    ($(#[$meta:meta])* $any:ident = $document:ident $(, by $property:literal)?) => {
+    (
+        $(#[$meta:meta])* $any:ident = $document:ident
+        $(, by $property:literal)? $(, example = $($example:ident)::+)?
+    ) => {
         impl $crate::wire::Document for $document<$crate::wire::Json> {
             const NAME: &'static str = stringify!($document);
             $(const DISCRIMINATOR: &'static str = $property;)?
             type Of<P: $crate::wire::Payloads> = $document<P>;
+            $(
+                fn example<G: $crate::games::Game>() -> Option<serde_json::Value> {
+                    Some($($example)::+::<G>())
+                }
+            )?
         }
         $(#[$meta])*
         pub type $any = $crate::wire::OneOfGames<$document<$crate::wire::Json>>;

@@ -6,11 +6,13 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
+use super::responses::*;
 use crate::exports::{self, BgStatsFile, HistoryLine};
-use crate::problem::{Problem, ProblemDocument};
+use crate::problem::Problem;
 use crate::records::MatchKind;
 use crate::sheets::{self, SheetDetail};
 use crate::store::Store;
+use crate::wire::{Json, Payloads};
 
 #[derive(Debug, Clone, Copy, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -39,8 +41,9 @@ pub struct HistoryQuery {
             (HistoryLine = "application/x-ndjson"),
             (String = "text/csv"),
         )),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 400, response = BadRequest),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[get("/players/{name}/history")]
@@ -70,8 +73,11 @@ pub async fn player_history(
     params(("id" = Uuid, Path)),
     responses(
         (status = 200, body = BgStatsFile),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 400, response = BadRequest),
+        (status = 404, response = NotFound),
+        (status = 409, response = Conflict),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[get("/matches/{id}/bgstats")]
@@ -90,8 +96,11 @@ pub async fn match_bgstats(
     params(("id" = Uuid, Path)),
     responses(
         (status = 200, body = BgStatsFile),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 400, response = BadRequest),
+        (status = 404, response = NotFound),
+        (status = 409, response = Conflict),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[get("/sheets/{id}/bgstats")]
@@ -107,19 +116,26 @@ pub async fn sheet_bgstats(
 /// A score sheet as one self-contained document: rules version, options, players, every entry
 /// (corrections included) and the scored rounds, so anyone can re-score and check it.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct SheetExport {
+#[serde(bound = "")]
+#[schema(bound = "P: Payloads")]
+pub struct SheetExport<P: Payloads = Json> {
     /// Always `referee.sheet/1`.
     pub format: String,
-    pub sheet: SheetDetail,
+    pub game: P::Game,
+    pub sheet: SheetDetail<P>,
 }
+
+crate::one_of_games!(AnySheetExport = SheetExport);
 
 #[utoipa::path(
     tag = "history",
     params(("id" = Uuid, Path)),
     responses(
-        (status = 200, body = SheetExport),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 200, body = AnySheetExport),
+        (status = 400, response = BadRequest),
+        (status = 404, response = NotFound),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[get("/sheets/{id}/export")]
@@ -127,8 +143,10 @@ pub async fn export_sheet(
     store: web::Data<Store>,
     path: web::Path<Uuid>,
 ) -> Result<web::Json<SheetExport>, Problem> {
+    let sheet = sheets::read(&store, path.into_inner()).await?;
     Ok(web::Json(SheetExport {
         format: "referee.sheet/1".to_owned(),
-        sheet: sheets::read(&store, path.into_inner()).await?,
+        game: sheet.game,
+        sheet,
     }))
 }

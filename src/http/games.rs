@@ -6,8 +6,9 @@ use serde_json::Value;
 use utoipa::openapi::schema::{AdditionalProperties, Object, ObjectBuilder, Type};
 use utoipa::{PartialSchema, ToSchema};
 
+use super::responses::{NotFound, OtherClientError};
 use crate::games::{Game, GameKind};
-use crate::problem::{Problem, ProblemDocument};
+use crate::problem::Problem;
 use crate::referee;
 use crate::wire::{Json, Payloads};
 use crate::with_game;
@@ -117,7 +118,7 @@ pub(super) fn game(slug: &str) -> Result<GameKind, Problem> {
     tag = "games",
     responses(
         (status = 200, body = Vec<AnyGameEntry>),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = "4XX", response = OtherClientError),
     )
 )]
 #[get("/games")]
@@ -131,7 +132,8 @@ pub async fn list_games() -> web::Json<Vec<GameEntry>> {
     params(("game" = GameKind, Path, description = "The game's slug")),
     responses(
         (status = 200, body = AnyGameEntry),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 404, response = NotFound),
+        (status = "4XX", response = OtherClientError),
     )
 )]
 #[get("/games/{game}")]

@@ -4,12 +4,15 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
 use super::body::Body;
+use super::responses::*;
 use super::{bearer, idempotency_key, required_bearer};
+use crate::examples;
 use crate::matches::{
-    self, CreateMatch, CreatedMatch, ListQuery, MatchDetail, MatchExport, MatchLog, MatchPage,
-    MatchResult, MoveReply, PlyView, SubmitChance, SubmitMove,
+    self, AnyCreateMatch, AnyCreatedMatch, AnyMatchDetail, AnyMatchExport, AnyMatchLog,
+    AnyMatchResult, AnyMoveReply, AnyPlyView, CreateMatch, ListQuery, MatchDetail, MatchExport,
+    MatchLog, MatchPage, MatchResult, MoveReply, PlyView, SubmitChance, SubmitMove,
 };
-use crate::problem::{Problem, ProblemDocument};
+use crate::problem::Problem;
 use crate::store::Store;
 
 /// Create a match: returns one secret token per seat and an owner token (shown only here). An
@@ -21,11 +24,54 @@ use crate::store::Store;
         ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
          description = "Any unique, unguessable string per match (e.g. a random UUID): 1 to 255 visible ASCII characters"),
     ),
-    request_body = CreateMatch,
+    request_body(content = AnyCreateMatch, example = json!(examples::create_match())),
     responses(
-        (status = 201, body = CreatedMatch, headers(("Location" = String))),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 201, body = AnyCreatedMatch, headers(("Location" = String)), links(
+            ("GetMatch" = (
+                operation_id = "get_match",
+                parameters(("id" = "$response.body#/match/id")),
+                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
+            )),
+            ("SubmitMove" = (
+                operation_id = "submit_move",
+                parameters(("id" = "$response.body#/match/id")),
+                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
+            )),
+            ("SubmitChance" = (
+                operation_id = "submit_chance",
+                parameters(("id" = "$response.body#/match/id")),
+                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
+            )),
+            ("GetLog" = (
+                operation_id = "get_log",
+                parameters(("id" = "$response.body#/match/id")),
+                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
+            )),
+            ("GetPly" = (
+                operation_id = "get_ply",
+                parameters(("id" = "$response.body#/match/id")),
+                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
+            )),
+            ("GetResult" = (
+                operation_id = "get_result",
+                parameters(("id" = "$response.body#/match/id")),
+                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
+            )),
+            ("ExportMatch" = (
+                operation_id = "export_match",
+                parameters(("id" = "$response.body#/match/id")),
+                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
+            )),
+            ("MatchBgStats" = (
+                operation_id = "match_bgstats",
+                parameters(("id" = "$response.body#/match/id")),
+                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
+            )),
+        )),
+        (status = 400, response = BadRequest),
+        (status = 422, response = Unprocessable),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[post("/matches")]
@@ -46,8 +92,9 @@ pub async fn create_match(
     params(ListQuery),
     responses(
         (status = 200, body = MatchPage),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 400, response = BadRequest),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[get("/matches")]
@@ -60,14 +107,19 @@ pub async fn list_matches(
 
 /// A match as the token's holder may see it: a seat sees its own hand, the owner sees all,
 /// no token gives the spectator view.
+///
+/// The token is optional here (`Authorization: Bearer <token>`), so the operation declares no
+/// security requirement: generated clients then accept a client with or without a token.
 #[utoipa::path(
     tag = "matches",
     params(("id" = Uuid, Path)),
-    security((), ("token" = [])),
     responses(
-        (status = 200, body = MatchDetail),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 200, body = AnyMatchDetail),
+        (status = 400, response = BadRequest),
+        (status = 401, response = Unauthorized),
+        (status = 404, response = NotFound),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[get("/matches/{id}")]
@@ -91,12 +143,18 @@ pub async fn get_match(
         ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
          description = "Any unique string per move attempt: 1 to 255 visible ASCII characters"),
     ),
-    request_body = SubmitMove,
+    request_body(content = SubmitMove, example = json!(examples::submit_move())),
     security(("token" = [])),
     responses(
-        (status = 200, body = MoveReply),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 200, body = AnyMoveReply),
+        (status = 400, response = BadRequest),
+        (status = 401, response = Unauthorized),
+        (status = 403, response = Forbidden),
+        (status = 404, response = NotFound),
+        (status = 409, response = Conflict),
+        (status = 422, response = Unprocessable),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[post("/matches/{id}/moves")]
@@ -125,12 +183,18 @@ pub async fn submit_move(
         ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
          description = "Any unique string per report: 1 to 255 visible ASCII characters"),
     ),
-    request_body = SubmitChance,
+    request_body(content = SubmitChance, example = json!(examples::submit_chance())),
     security(("token" = [])),
     responses(
-        (status = 200, body = MoveReply),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 200, body = AnyMoveReply),
+        (status = 400, response = BadRequest),
+        (status = 401, response = Unauthorized),
+        (status = 403, response = Forbidden),
+        (status = 404, response = NotFound),
+        (status = 409, response = Conflict),
+        (status = 422, response = Unprocessable),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[post("/matches/{id}/chance")]
@@ -151,15 +215,18 @@ pub async fn submit_chance(
     Ok(web::Json(reply))
 }
 
-/// The move log, with what the token's holder may not see left out.
+/// The move log, with what the token's holder may not see left out. The token is optional
+/// (`Authorization: Bearer <token>`); without one, the log is a spectator's.
 #[utoipa::path(
     tag = "matches",
     params(("id" = Uuid, Path)),
-    security((), ("token" = [])),
     responses(
-        (status = 200, body = MatchLog),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 200, body = AnyMatchLog),
+        (status = 400, response = BadRequest),
+        (status = 401, response = Unauthorized),
+        (status = 404, response = NotFound),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[get("/matches/{id}/log")]
@@ -175,14 +242,18 @@ pub async fn get_log(
 }
 
 /// The match as it stood after `ply` events (0 = before anything), rebuilt by replaying the log.
+/// The token is optional (`Authorization: Bearer <token>`); without one, the view is a
+/// spectator's.
 #[utoipa::path(
     tag = "matches",
     params(("id" = Uuid, Path), ("ply" = i64, Path, minimum = 0)),
-    security((), ("token" = [])),
     responses(
-        (status = 200, body = PlyView),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 200, body = AnyPlyView),
+        (status = 400, response = BadRequest),
+        (status = 401, response = Unauthorized),
+        (status = 404, response = NotFound),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[get("/matches/{id}/plies/{ply}")]
@@ -203,9 +274,12 @@ pub async fn get_ply(
     tag = "matches",
     params(("id" = Uuid, Path)),
     responses(
-        (status = 200, body = MatchResult),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 200, body = AnyMatchResult),
+        (status = 400, response = BadRequest),
+        (status = 401, response = Unauthorized),
+        (status = 404, response = NotFound),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[get("/matches/{id}/result")]
@@ -221,15 +295,19 @@ pub async fn get_result(
 }
 
 /// Everything needed to replay and verify the match. Public once the match is over (with the
-/// seed); before that, the owner token only (without the seed).
+/// seed); before that, the owner token only (without the seed), sent as
+/// `Authorization: Bearer <token>`.
 #[utoipa::path(
     tag = "matches",
     params(("id" = Uuid, Path)),
-    security((), ("token" = [])),
     responses(
-        (status = 200, body = MatchExport),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 200, body = AnyMatchExport),
+        (status = 400, response = BadRequest),
+        (status = 401, response = Unauthorized),
+        (status = 403, response = Forbidden),
+        (status = 404, response = NotFound),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[get("/matches/{id}/export")]

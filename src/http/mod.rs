@@ -8,6 +8,7 @@ mod games;
 mod limits;
 mod matches;
 mod ops;
+mod responses;
 mod sheets;
 mod spec;
 mod stateless;
@@ -37,6 +38,16 @@ use crate::store::Store;
                        documents with a stable `code`."
     ),
     modifiers(&BearerToken),
+    components(responses(
+        responses::BadRequest,
+        responses::Unauthorized,
+        responses::Forbidden,
+        responses::NotFound,
+        responses::Conflict,
+        responses::Unprocessable,
+        responses::OtherClientError,
+        responses::Unavailable,
+    )),
     tags(
         (name = "games", description = "The catalogue of games and their options"),
         (name = "matches", description = "Matches hosted and stored by the service, and the history \

@@ -4,9 +4,13 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
 use super::body::Body;
+use super::responses::*;
 use super::{idempotency_key, required_bearer};
-use crate::problem::{Problem, ProblemDocument};
-use crate::sheets::{self, AppendEntry, CreateSheet, CreatedSheet, SheetDetail};
+use crate::examples;
+use crate::problem::Problem;
+use crate::sheets::{
+    self, AnyCreateSheet, AnyCreatedSheet, AnySheetDetail, AppendEntry, CreateSheet, SheetDetail,
+};
 use crate::store::Store;
 
 /// Start a score sheet: the game, the players and the options (e.g. 3 or 5 rounds). Returns the
@@ -18,11 +22,34 @@ use crate::store::Store;
         ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
          description = "Any unique, unguessable string per sheet (e.g. a random UUID): 1 to 255 visible ASCII characters"),
     ),
-    request_body = CreateSheet,
+    request_body(content = AnyCreateSheet, example = json!(examples::create_sheet())),
     responses(
-        (status = 201, body = CreatedSheet, headers(("Location" = String))),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 201, body = AnyCreatedSheet, headers(("Location" = String)), links(
+            ("GetSheet" = (
+                operation_id = "get_sheet",
+                parameters(("id" = "$response.body#/sheet/id")),
+                description = "The sheet's id. Send `owner_token` from this reply as `Authorization: Bearer <token>` to add entries."
+            )),
+            ("AppendEntry" = (
+                operation_id = "append_entry",
+                parameters(("id" = "$response.body#/sheet/id")),
+                description = "The sheet's id. Send `owner_token` from this reply as `Authorization: Bearer <token>` to add entries."
+            )),
+            ("ExportSheet" = (
+                operation_id = "export_sheet",
+                parameters(("id" = "$response.body#/sheet/id")),
+                description = "The sheet's id. Send `owner_token` from this reply as `Authorization: Bearer <token>` to add entries."
+            )),
+            ("SheetBgStats" = (
+                operation_id = "sheet_bgstats",
+                parameters(("id" = "$response.body#/sheet/id")),
+                description = "The sheet's id. Send `owner_token` from this reply as `Authorization: Bearer <token>` to add entries."
+            )),
+        )),
+        (status = 400, response = BadRequest),
+        (status = 422, response = Unprocessable),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[post("/sheets")]
@@ -42,9 +69,11 @@ pub async fn create_sheet(
     tag = "sheets",
     params(("id" = Uuid, Path)),
     responses(
-        (status = 200, body = SheetDetail),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 200, body = AnySheetDetail),
+        (status = 400, response = BadRequest),
+        (status = 404, response = NotFound),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[get("/sheets/{id}")]
@@ -65,12 +94,18 @@ pub async fn get_sheet(
         ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
          description = "Any unique string per entry: 1 to 255 visible ASCII characters"),
     ),
-    request_body = AppendEntry,
+    request_body(content = AppendEntry, example = json!(examples::append_entry())),
     security(("token" = [])),
     responses(
-        (status = 200, body = SheetDetail),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 200, body = AnySheetDetail),
+        (status = 400, response = BadRequest),
+        (status = 401, response = Unauthorized),
+        (status = 403, response = Forbidden),
+        (status = 404, response = NotFound),
+        (status = 409, response = Conflict),
+        (status = 422, response = Unprocessable),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[post("/sheets/{id}/entries")]

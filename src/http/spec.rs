@@ -13,19 +13,138 @@ const SCHEMA_REF: &str = "#/components/schemas/";
 
 /// The derived document with `Seat` named, game-specific names and bounds, and closed objects.
 pub fn refine(mut spec: Value) -> Value {
+    inline_responses(&mut spec);
+    ndjson_as_streams(&mut spec);
+    spell_link_fields(&mut spec);
     name_seat_schema(&mut spec);
     name_game_instantiations(&mut spec);
     bound_seats_per_game(&mut spec);
+    title_tagged_variants(&mut spec);
     bound_integers(&mut spec);
+    defaults_in_descriptions(&mut spec);
     close_objects(&mut spec);
-    per_game_operations(&mut spec);
     any_game_unions_overlap(&mut spec);
     drop_unreferenced_schemas(&mut spec);
     spec
 }
 
-/// Removes the schemas no operation reaches (those registered only as parts of generic types, or
-/// replaced by the per-game alternatives above).
+/// Operations name their problem answers by reference (`#/components/responses/NotFound`, see
+/// `http::responses`); some client generators do not follow response references, so each is
+/// copied into the operation instead.
+fn inline_responses(spec: &mut Value) {
+    let Some(Value::Object(shared)) = spec["components"]
+        .as_object_mut()
+        .and_then(|components| components.remove("responses"))
+    else {
+        return;
+    };
+    for item in spec["paths"]
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|p| p.values_mut())
+    {
+        for operation in item
+            .as_object_mut()
+            .into_iter()
+            .flat_map(|i| i.values_mut())
+        {
+            for answer in operation["responses"]
+                .as_object_mut()
+                .into_iter()
+                .flat_map(|r| r.values_mut())
+            {
+                let target = answer["$ref"]
+                    .as_str()
+                    .and_then(|r| r.strip_prefix("#/components/responses/"))
+                    .and_then(|name| shared.get(name));
+                if let Some(target) = target {
+                    *answer = target.clone();
+                }
+            }
+        }
+    }
+}
+
+/// An `application/x-ndjson` answer is declared in the handler with the schema of one line;
+/// the document describes the body as what it is, text with one such JSON document per line
+/// (`x-item-schema`, OpenAPI 3.2's `itemSchema` under an extension name), so that generated
+/// clients read it as text instead of parsing it as one JSON document.
+fn ndjson_as_streams(spec: &mut Value) {
+    for item in spec["paths"]
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|p| p.values_mut())
+    {
+        for operation in item
+            .as_object_mut()
+            .into_iter()
+            .flat_map(|i| i.values_mut())
+        {
+            for answer in operation["responses"]
+                .as_object_mut()
+                .into_iter()
+                .flat_map(|r| r.values_mut())
+            {
+                let Some(media) = answer.pointer_mut("/content/application~1x-ndjson") else {
+                    continue;
+                };
+                let line = media["schema"].take();
+                let name = line["$ref"]
+                    .as_str()
+                    .and_then(|r| r.strip_prefix(SCHEMA_REF))
+                    .unwrap_or("JSON")
+                    .to_owned();
+                media["schema"] = json!({
+                    "type": "string",
+                    "contentMediaType": "application/x-ndjson",
+                    "description": format!(
+                        "Newline-delimited JSON: one `{name}` document per line, each ending in \
+                         a newline (see `x-item-schema`). Read the body as text and parse each \
+                         line on its own."
+                    ),
+                });
+                media["x-item-schema"] = line;
+            }
+        }
+    }
+}
+
+/// utoipa 5 writes a link's fields in snake case (`operation_id`); OpenAPI spells them in camel
+/// case (`operationId`), and tools ignore the others.
+fn spell_link_fields(spec: &mut Value) {
+    for item in spec["paths"]
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|p| p.values_mut())
+    {
+        for operation in item
+            .as_object_mut()
+            .into_iter()
+            .flat_map(|i| i.values_mut())
+        {
+            for link in operation["responses"]
+                .as_object_mut()
+                .into_iter()
+                .flat_map(|r| r.values_mut())
+                .filter_map(|answer| answer.get_mut("links").and_then(Value::as_object_mut))
+                .flat_map(|links| links.values_mut())
+                .filter_map(Value::as_object_mut)
+            {
+                for (snake, camel) in [
+                    ("operation_id", "operationId"),
+                    ("operation_ref", "operationRef"),
+                    ("request_body", "requestBody"),
+                ] {
+                    if let Some(value) = link.remove(snake) {
+                        link.insert(camel.to_owned(), value);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Removes the schemas no operation reaches (those registered only as parts of generic types).
 fn drop_unreferenced_schemas(spec: &mut Value) {
     let mut pending = Vec::new();
     collect_refs(&spec["paths"], &mut pending);
@@ -80,6 +199,30 @@ fn bound_integers(spec: &mut Value) {
     });
 }
 
+/// A property's `default` is said in its description instead. One schema serves both requests,
+/// where a defaulted field may be left out, and replies, where it is always present; generators
+/// such as openapi-typescript read `default` as "always present", which would make clients spell
+/// out every option. The catalogue (`GET /v1/games`) lists the defaults as values too.
+fn defaults_in_descriptions(spec: &mut Value) {
+    for schema in schemas_mut(spec).values_mut() {
+        for property in schema
+            .get_mut("properties")
+            .and_then(Value::as_object_mut)
+            .into_iter()
+            .flat_map(|p| p.values_mut())
+        {
+            let Some(default) = property.as_object_mut().and_then(|p| p.remove("default")) else {
+                continue;
+            };
+            let said = format!("Default: `{default}`.");
+            property["description"] = match property["description"].as_str() {
+                Some(text) => json!(format!("{text}\n\n{said}")),
+                None => json!(said),
+            };
+        }
+    }
+}
+
 /// The largest integer a JavaScript number holds exactly, 2^53 - 1.
 const JS_SAFE_INTEGER: i128 = (1 << 53) - 1;
 
@@ -109,6 +252,56 @@ fn name_game_instantiations(spec: &mut Value) {
         }
     }
     schemas.sort_keys();
+}
+
+/// The variants of a tagged enum (`{"type": "draw"}`, `{"kind": "deal", ...}`) are inline
+/// objects, which generators name by position (`LuckyJackMoveType1`). Each gets a `title` from
+/// its tag instead: `LuckyJackMove`'s `draw` variant is `LuckyJackDrawMove`.
+fn title_tagged_variants(spec: &mut Value) {
+    let prefixes: Vec<String> = GameKind::ALL.iter().map(|&k| schema_prefix(k)).collect();
+    for (name, schema) in schemas_mut(spec) {
+        let (game, rest) = prefixes
+            .iter()
+            .find_map(|p| Some((p.as_str(), name.strip_prefix(p.as_str())?)))
+            .unwrap_or(("", name.as_str()));
+        for variant in schema
+            .get_mut("oneOf")
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(tag) = variant_tag(variant) {
+                variant["title"] = json!(format!("{game}{}{rest}", pascal_case(&tag)));
+            }
+        }
+    }
+}
+
+/// The value of the one required property of `variant` that allows a single string: the tag
+/// of an internally tagged enum's variant.
+fn variant_tag(variant: &Value) -> Option<String> {
+    let required = variant["required"].as_array()?;
+    let properties = variant["properties"].as_object()?;
+    properties.iter().find_map(|(field, schema)| {
+        let values = schema["enum"].as_array()?;
+        match values.as_slice() {
+            [Value::String(tag)] if required.iter().any(|r| r == field) => Some(tag.clone()),
+            _ => None,
+        }
+    })
+}
+
+fn pascal_case(snake: &str) -> String {
+    snake
+        .split(['_', '-'])
+        .map(|word| {
+            let mut chars = word.chars();
+            chars
+                .next()
+                .map(|first| first.to_uppercase().chain(chars).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect()
 }
 
 /// Within one game's schemas, a seat is one of that game's seats and a table has that game's
@@ -261,87 +454,6 @@ fn name_seat_schema(spec: &mut Value) {
     );
 }
 
-/// Requests that name their game in the body: one alternative per game, told apart by `game`.
-fn per_game_operations(spec: &mut Value) {
-    for name in ["CreateMatch", "CreateSheet"] {
-        let example = schemas_mut(spec)[name].get("example").cloned();
-        let alternatives: Vec<Value> = GameKind::ALL
-            .iter()
-            .map(|&kind| {
-                let own = specialised(spec, name, kind).expect("it takes the game's options");
-                json!({"$ref": format!("{SCHEMA_REF}{own}")})
-            })
-            .collect();
-        let mut union = json!({"oneOf": alternatives});
-        if let Some(example) = example {
-            union["example"] = example;
-        }
-        schemas_mut(spec).insert(name.to_owned(), union);
-    }
-}
-
-/// The name `kind`'s operations use for schema `name`: the game's own type for an `Any…` union, a
-/// game-specific copy for a schema that contains one, and `name` itself otherwise. Copies are
-/// added to the components as they are first needed.
-fn specialised(spec: &mut Value, name: &str, kind: GameKind) -> Option<String> {
-    let prefix = schema_prefix(kind);
-    if name.starts_with("Any") {
-        // The union lists each game's own type; pick this game's.
-        let mut members = Vec::new();
-        collect_refs(&spec["components"]["schemas"][name]["oneOf"], &mut members);
-        let own = members.into_iter().find(|m| m.starts_with(&prefix));
-        return Some(own.unwrap_or_else(|| panic!("{name} lists a {prefix} type")));
-    }
-    if !mentions_any_game(spec, name, &mut Vec::new()) {
-        return None;
-    }
-    let copy = format!("{prefix}{name}");
-    if !schemas_mut(spec).contains_key(&copy) {
-        let mut schema = schemas_mut(spec)[name].clone();
-        // A placeholder first, so a schema that refers to itself resolves to its copy.
-        schemas_mut(spec).insert(copy.clone(), json!({}));
-        rewrite_refs(&mut schema, &mut |inner| specialised(spec, inner, kind));
-        let fields = schema.as_object_mut().expect("an object schema");
-        // The generic examples hold placeholder states; they would mislead as a game's examples.
-        fields.remove("example");
-        fields.remove("examples");
-        if let Some(properties) = fields.get_mut("properties") {
-            let (min, max) = with_game!(kind, G => (G::MIN_PLAYERS, G::MAX_PLAYERS));
-            for field in ["players", "seats"] {
-                let Some(count) = properties.get_mut(field) else {
-                    continue;
-                };
-                if count["type"] == "integer" {
-                    count["minimum"] = json!(min);
-                    count["maximum"] = json!(max);
-                } else if count["type"] == "array" {
-                    count["minItems"] = json!(min);
-                    count["maxItems"] = json!(max);
-                }
-            }
-            if let Some(game) = properties.get_mut("game") {
-                *game = json!({"type": "string", "enum": [kind.slug()]});
-            }
-        }
-        schemas_mut(spec).insert(copy.clone(), schema);
-    }
-    Some(copy)
-}
-
-/// Whether schema `name` refers, directly or through other schemas, to an `Any…` union.
-fn mentions_any_game(spec: &Value, name: &str, seen: &mut Vec<String>) -> bool {
-    if name.starts_with("Any") {
-        return true;
-    }
-    if seen.iter().any(|s| s == name) {
-        return false;
-    }
-    seen.push(name.to_owned());
-    let mut refs = Vec::new();
-    collect_refs(&spec["components"]["schemas"][name], &mut refs);
-    refs.iter().any(|r| mentions_any_game(spec, r, seen))
-}
-
 fn collect_refs(value: &Value, refs: &mut Vec<String>) {
     match value {
         Value::Object(fields) => {
@@ -360,20 +472,40 @@ fn collect_refs(value: &Value, refs: &mut Vec<String>) {
     }
 }
 
-/// Replaces every schema reference whose name `rename` maps to a new name.
+/// Replaces every schema reference (a `$ref`, or a target of a discriminator's `mapping`) whose
+/// name `rename` maps to a new name.
 fn rewrite_refs(value: &mut Value, rename: &mut impl FnMut(&str) -> Option<String>) {
     match value {
         Value::Object(fields) => {
+            let in_mapping = fields.contains_key("propertyName");
             for (key, inner) in fields.iter_mut() {
-                let target = inner.as_str().and_then(|r| r.strip_prefix(SCHEMA_REF));
-                match (key.as_str(), target.and_then(&mut *rename)) {
-                    ("$ref", Some(new)) => *inner = json!(format!("{SCHEMA_REF}{new}")),
-                    _ => rewrite_refs(inner, rename),
+                if in_mapping && key == "mapping" {
+                    for target in inner
+                        .as_object_mut()
+                        .into_iter()
+                        .flat_map(|m| m.values_mut())
+                    {
+                        rewrite_ref(target, rename);
+                    }
+                } else if key == "$ref" {
+                    rewrite_ref(inner, rename);
+                } else {
+                    rewrite_refs(inner, rename);
                 }
             }
         }
         Value::Array(items) => items.iter_mut().for_each(|item| rewrite_refs(item, rename)),
         _ => {}
+    }
+}
+
+fn rewrite_ref(target: &mut Value, rename: &mut impl FnMut(&str) -> Option<String>) {
+    let renamed = target
+        .as_str()
+        .and_then(|r| r.strip_prefix(SCHEMA_REF))
+        .and_then(rename);
+    if let Some(new) = renamed {
+        *target = json!(format!("{SCHEMA_REF}{new}"));
     }
 }
 

@@ -386,7 +386,8 @@ macro_rules! __stateless_operations {
                 };
                 use $crate::games::Game;
                 use $crate::http::body::RawBody;
-                use $crate::problem::{Problem, ProblemDocument};
+                use $crate::http::responses::{BadRequest, OtherClientError, Unprocessable};
+                use $crate::problem::Problem;
                 use $crate::referee::{ScoreReply, StateReply, TallyReply};
 
                 type G = $crate::games::$module::$engine;
@@ -401,7 +402,9 @@ macro_rules! __stateless_operations {
                     request_body(content = SetupRequest<G>, example = examples::setup::<G>),
                     responses(
                         (status = 200, body = StateReply<G>),
-                        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+                        (status = 400, response = BadRequest),
+                        (status = 422, response = Unprocessable),
+                        (status = "4XX", response = OtherClientError),
                     )
                 )]
                 pub async fn setup_state(body: RawBody) -> Result<web::Json<StateReply<G>>, Problem> {
@@ -421,7 +424,9 @@ macro_rules! __stateless_operations {
                     request_body(content = CheckRequest<G>, example = examples::check::<G>),
                     responses(
                         (status = 200, body = CheckReply<G>),
-                        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+                        (status = 400, response = BadRequest),
+                        (status = 422, response = Unprocessable),
+                        (status = "4XX", response = OtherClientError),
                     )
                 )]
                 pub async fn check_move(body: RawBody) -> Result<web::Json<CheckReply<G>>, Problem> {
@@ -438,7 +443,9 @@ macro_rules! __stateless_operations {
                     request_body(content = ChanceRequest<G>, example = examples::chance::<G>),
                     responses(
                         (status = 200, body = StateReply<G>),
-                        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+                        (status = 400, response = BadRequest),
+                        (status = 422, response = Unprocessable),
+                        (status = "4XX", response = OtherClientError),
                     )
                 )]
                 pub async fn report_chance(body: RawBody) -> Result<web::Json<StateReply<G>>, Problem> {
@@ -454,7 +461,9 @@ macro_rules! __stateless_operations {
                     request_body(content = SeatStateRequest<G>, example = examples::legal_moves::<G>),
                     responses(
                         (status = 200, body = LegalMovesReply<G>),
-                        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+                        (status = 400, response = BadRequest),
+                        (status = 422, response = Unprocessable),
+                        (status = "4XX", response = OtherClientError),
                     )
                 )]
                 pub async fn legal_moves(body: RawBody) -> Result<web::Json<LegalMovesReply<G>>, Problem> {
@@ -470,7 +479,9 @@ macro_rules! __stateless_operations {
                     request_body(content = StateRequest<G>, example = examples::score::<G>),
                     responses(
                         (status = 200, body = ScoreReply<G>),
-                        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+                        (status = 400, response = BadRequest),
+                        (status = 422, response = Unprocessable),
+                        (status = "4XX", response = OtherClientError),
                     )
                 )]
                 pub async fn score_state(body: RawBody) -> Result<web::Json<ScoreReply<G>>, Problem> {
@@ -487,7 +498,9 @@ macro_rules! __stateless_operations {
                     request_body(content = ViewRequest<G>, example = examples::view::<G>),
                     responses(
                         (status = 200, body = GameView),
-                        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+                        (status = 400, response = BadRequest),
+                        (status = 422, response = Unprocessable),
+                        (status = "4XX", response = OtherClientError),
                     )
                 )]
                 pub async fn view_state(body: RawBody) -> Result<web::Json<GameView>, Problem> {
@@ -504,7 +517,9 @@ macro_rules! __stateless_operations {
                     request_body(content = TallyRequest<G>, example = examples::tally::<G>),
                     responses(
                         (status = 200, body = TallyReply<G>),
-                        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
+                        (status = 400, response = BadRequest),
+                        (status = 422, response = Unprocessable),
+                        (status = "4XX", response = OtherClientError),
                     )
                 )]
                 pub async fn tally(body: RawBody) -> Result<web::Json<TallyReply<G>>, Problem> {

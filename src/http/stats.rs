@@ -4,8 +4,9 @@ use actix_web::{get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use super::responses::*;
 use crate::games::GameKind;
-use crate::problem::{Problem, ProblemDocument};
+use crate::problem::Problem;
 use crate::stats::{self, LeaderboardRow, PlayerStats};
 use crate::store::Store;
 
@@ -24,8 +25,9 @@ pub struct PlayerStatsQuery {
     params(("name" = String, Path, example = "Ann", pattern = "^[^\\u0000]+$"), PlayerStatsQuery),
     responses(
         (status = 200, body = PlayerStats),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 400, response = BadRequest),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[get("/players/{name}/stats")]
@@ -52,8 +54,9 @@ pub struct LeaderboardQuery {
     params(("game" = GameKind, Path), LeaderboardQuery),
     responses(
         (status = 200, body = Vec<LeaderboardRow>),
-        (status = "4XX", body = ProblemDocument, content_type = "application/problem+json"),
-        (status = "5XX", body = ProblemDocument, content_type = "application/problem+json"),
+        (status = 400, response = BadRequest),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
     )
 )]
 #[get("/games/{game}/leaderboard")]

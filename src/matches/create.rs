@@ -93,6 +93,7 @@ pub async fn create(
 
     let detail = detail(&row, &seat_rows, Credential::Owner)?;
     let created = CreatedMatch {
+        game: detail.game,
         owner_token,
         seat_tokens,
         detail,

@@ -26,9 +26,10 @@ pub use list::list;
 pub use replay::{at_ply, export, log, result, verify_export};
 pub use submit::{submit_chance, submit_move};
 pub use wire::{
-    CreateMatch, CreatedMatch, ExportedInput, ListQuery, LogEntry, MatchDetail, MatchExport,
-    MatchLog, MatchPage, MatchResult, MatchSummary, MoveReply, PlyView, SeatToken, SubmitChance,
-    SubmitMove,
+    AnyCreateMatch, AnyCreatedMatch, AnyMatchDetail, AnyMatchExport, AnyMatchLog, AnyMatchResult,
+    AnyMoveReply, AnyPlyView, CreateMatch, CreatedMatch, ExportedInput, ListQuery, LogEntry,
+    MatchDetail, MatchExport, MatchLog, MatchPage, MatchResult, MatchSummary, MoveReply, PlyView,
+    SeatToken, SubmitChance, SubmitMove,
 };
 // Kept under `matches` too, where they were first defined.
 pub use crate::records::{MatchKind, MatchStatus, NewSeat, RandomnessMode, SeatInfo};

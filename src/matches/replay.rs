@@ -89,6 +89,7 @@ pub async fn log(store: &Store, id: Uuid, token: Option<&str>) -> Result<MatchLo
             .collect()
     });
     Ok(MatchLog {
+        game: kind_of(&row)?,
         version: row.version,
         entries,
     })
@@ -117,6 +118,7 @@ pub async fn at_ply(
     with_game!(kind_of(&row)?, G => {
         let (state, _) = replayed::<G>(&row, seats.len(), &rows, Some(ply as usize))?;
         Ok(PlyView {
+            game: G::KIND,
             ply,
             to_act: G::to_act(&state),
             chance_pending: G::chance_pending(&state),
@@ -138,6 +140,7 @@ pub async fn result(store: &Store, id: Uuid, token: Option<&str>) -> Result<Matc
     };
     let winners = winner_names(&score.standings, &seats);
     Ok(MatchResult {
+        game: kind_of(&row)?,
         status: row.status,
         seats: seat_infos(&seats),
         winners,

@@ -256,6 +256,7 @@ async fn advance<G: Game>(
     let viewer = if over { Viewer::Full } else { accepted.viewer };
     let version = row.version + plies.len() as i64;
     let reply = MoveReply {
+        game: G::KIND,
         version,
         status: MatchStatus::of_over(over),
         to_act: G::to_act(&state),

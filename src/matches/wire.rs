@@ -9,23 +9,34 @@ use uuid::Uuid;
 use crate::games::{GameKind, Seat, Standings, Viewer};
 use crate::records::{ChanceReporters, MatchKind, MatchStatus, NewSeat, RandomnessMode, SeatInfo};
 use crate::referee::ScoreReply;
+use crate::wire::{Json, Payloads};
+
+crate::one_of_games!(
+    /// A match to create, of whichever game `game` names.
+    AnyCreateMatch = CreateMatch,
+    example = crate::examples::create_match_of
+);
+crate::one_of_games!(
+    /// A match as one viewer may see it, of whichever game.
+    AnyMatchDetail = MatchDetail
+);
+crate::one_of_games!(AnyCreatedMatch = CreatedMatch);
+crate::one_of_games!(AnyMoveReply = MoveReply);
+crate::one_of_games!(AnyMatchLog = MatchLog);
+crate::one_of_games!(AnyPlyView = PlyView);
+crate::one_of_games!(AnyMatchResult = MatchResult);
+crate::one_of_games!(AnyMatchExport = MatchExport);
 
 #[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({
-    "game": "lucky-jack",
-    "seats": [{"name": "Ann"}, {"name": "Ben"}, {"name": "Cleo"}],
-    "options": {"rounds": 3},
-    "randomness": "server"
-}))]
-pub struct CreateMatch {
-    pub game: GameKind,
+#[serde(deny_unknown_fields, bound = "")]
+#[schema(bound = "P: Payloads")]
+pub struct CreateMatch<P: Payloads = Json> {
+    pub game: P::Game,
     /// One entry per seat, clockwise from seat 0 (as many as the game seats: see the catalogue).
     #[schema(min_items = 2, max_items = 8)]
     pub seats: Vec<NewSeat>,
     /// The game's options (see the catalogue); omitted fields take their defaults.
-    #[schema(value_type = Option<crate::games::any::AnyOptions>)]
-    pub options: Option<Value>,
+    pub options: Option<P::Options>,
     #[serde(default)]
     pub randomness: RandomnessMode,
     /// With table randomness, who may report chance outcomes (the owner always may).
@@ -35,27 +46,28 @@ pub struct CreateMatch {
 
 /// A match as one viewer may see it.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct MatchDetail {
+#[serde(bound = "")]
+#[schema(bound = "P: Payloads")]
+pub struct MatchDetail<P: Payloads = Json> {
     pub id: Uuid,
-    pub game: GameKind,
+    pub game: P::Game,
     pub rules_version: String,
     pub randomness: RandomnessMode,
     /// Who may report chance outcomes (table randomness only).
     pub chance_reporters: ChanceReporters,
     pub status: MatchStatus,
     /// Number of events in the log; send it back as `expected_version`.
+    #[schema(minimum = 0)]
     pub version: i64,
-    #[schema(value_type = crate::games::any::AnyOptions)]
-    pub options: Value,
+    pub options: P::Options,
     pub seats: Vec<SeatInfo>,
     /// Whose eyes `view` is for: the token's seat, the owner (full), or a spectator. Once the
     /// match is over everything is public.
     pub viewer: Viewer,
     pub to_act: Vec<Seat>,
     pub chance_pending: bool,
-    /// The game's view of the state for `viewer` (its schema is the game's `View`).
-    #[schema(value_type = crate::games::any::AnyView)]
-    pub view: Value,
+    /// The game's view of the state for `viewer`.
+    pub view: P::View,
     pub standings: Standings,
     /// SHA-256 of the seed (server randomness), published from the start.
     pub seed_sha256: Option<String>,
@@ -75,19 +87,24 @@ pub struct SeatToken {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct CreatedMatch {
+#[serde(bound = "")]
+#[schema(bound = "P: Payloads")]
+pub struct CreatedMatch<P: Payloads = Json> {
     /// Full view, chance reports, moves for any seat, export before the end. Shown only once.
     pub owner_token: String,
     pub seat_tokens: Vec<SeatToken>,
+    /// Repeats the match's game, so that the reply can be told apart by it like the others.
+    pub game: P::Game,
     #[serde(rename = "match")]
-    pub detail: MatchDetail,
+    pub detail: MatchDetail<P>,
 }
 
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"expected_version": 1, "move": {"type": "discard", "card": "bell"}}))]
+#[schema(example = crate::examples::submit_move)]
 pub struct SubmitMove {
     /// The match version the client last saw; a different current version is a 409.
+    #[schema(minimum = 0)]
     pub expected_version: Option<i64>,
     /// The seat to move for: implied by a seat token, required with the owner token.
     pub seat: Option<Seat>,
@@ -99,8 +116,9 @@ pub struct SubmitMove {
 
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"expected_version": 3, "outcome": {"kind": "draw", "cards": ["bell", "lemon"]}}))]
+#[schema(example = crate::examples::submit_chance)]
 pub struct SubmitChance {
+    #[schema(minimum = 0)]
     pub expected_version: Option<i64>,
     /// What happened at the table (its schema is the game's `Chance`).
     #[schema(value_type = crate::games::any::AnyChance)]
@@ -109,98 +127,113 @@ pub struct SubmitChance {
 
 /// One ply of the log as a viewer may see it.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct LogEntry {
+#[serde(bound = "")]
+#[schema(bound = "P: Payloads")]
+pub struct LogEntry<P: Payloads = Json> {
+    #[schema(minimum = 0)]
     pub ply: i64,
     /// The seat that moved; absent for chance (a deal, a draw, a roll).
     pub seat: Option<Seat>,
     /// The move as submitted: shown to its seat and to the owner.
-    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<crate::games::any::AnyMove>)]
-    pub mv: Option<Value>,
+    #[serde(rename = "move", default, skip_serializing_if = "Option::is_none")]
+    pub mv: Option<P::Move>,
     /// The chance outcome: shown to the owner only (it holds hidden cards).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<crate::games::any::AnyChance>)]
-    pub chance: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chance: Option<P::Chance>,
     /// What happened, with cards the viewer may not see left out.
-    #[schema(value_type = Vec<crate::games::any::AnyEvent>)]
-    pub events: Vec<Value>,
+    pub events: Vec<P::Event>,
     pub at: DateTime<Utc>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct MoveReply {
+#[serde(bound = "")]
+#[schema(bound = "P: Payloads")]
+pub struct MoveReply<P: Payloads = Json> {
+    pub game: P::Game,
+    #[schema(minimum = 0)]
     pub version: i64,
     pub status: MatchStatus,
     pub to_act: Vec<Seat>,
     pub chance_pending: bool,
     /// The plies this request added: the move, then any chance it triggered.
-    pub entries: Vec<LogEntry>,
+    pub entries: Vec<LogEntry<P>>,
     /// The state after the move, for the submitter.
-    #[schema(value_type = crate::games::any::AnyView)]
-    pub view: Value,
+    pub view: P::View,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct MatchLog {
+#[serde(bound = "")]
+#[schema(bound = "P: Payloads")]
+pub struct MatchLog<P: Payloads = Json> {
+    pub game: P::Game,
+    #[schema(minimum = 0)]
     pub version: i64,
-    pub entries: Vec<LogEntry>,
+    pub entries: Vec<LogEntry<P>>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct PlyView {
+#[serde(bound = "")]
+#[schema(bound = "P: Payloads")]
+pub struct PlyView<P: Payloads = Json> {
+    pub game: P::Game,
+    #[schema(minimum = 0)]
     pub ply: i64,
     pub to_act: Vec<Seat>,
     pub chance_pending: bool,
     pub over: bool,
-    #[schema(value_type = crate::games::any::AnyView)]
-    pub view: Value,
+    pub view: P::View,
     pub standings: Standings,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct MatchResult {
+#[serde(bound = "")]
+#[schema(bound = "P: Payloads")]
+pub struct MatchResult<P: Payloads = Json> {
+    pub game: P::Game,
     pub status: MatchStatus,
     pub seats: Vec<SeatInfo>,
     /// Names of the winners (several on a shared win); empty while the match is in progress.
     pub winners: Vec<String>,
     #[serde(flatten)]
-    pub score: ScoreReply,
+    pub score: ScoreReply<P>,
 }
 
 /// One log input as exported: a seat's move or a chance outcome.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ExportedInput {
+#[serde(deny_unknown_fields, bound = "")]
+#[schema(bound = "P: Payloads")]
+pub struct ExportedInput<P: Payloads = Json> {
+    #[schema(minimum = 0)]
     pub ply: i64,
     pub seat: Option<Seat>,
     #[serde(rename = "move", default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<crate::games::any::AnyMove>)]
-    pub mv: Option<Value>,
+    pub mv: Option<P::Move>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<crate::games::any::AnyChance>)]
-    pub chance: Option<Value>,
+    pub chance: Option<P::Chance>,
 }
 
 /// Everything needed to replay a match and check it: rules version, options, players, the whole
 /// log and, once over, the seed whose hash was published at creation.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct MatchExport {
+#[serde(bound = "")]
+#[schema(bound = "P: Payloads")]
+pub struct MatchExport<P: Payloads = Json> {
     /// Always `referee.match/1`.
     pub format: String,
     pub id: Uuid,
-    pub game: GameKind,
+    pub game: P::Game,
     pub rules_version: String,
-    #[schema(value_type = crate::games::any::AnyOptions)]
-    pub options: Value,
+    pub options: P::Options,
     /// Player names by seat.
     pub players: Vec<String>,
     pub randomness: RandomnessMode,
     pub seed_sha256: Option<String>,
     pub seed: Option<String>,
     pub status: MatchStatus,
+    #[schema(minimum = 0)]
     pub version: i64,
-    pub log: Vec<ExportedInput>,
-    pub result: Option<ScoreReply>,
+    pub log: Vec<ExportedInput<P>>,
+    pub result: Option<ScoreReply<P>>,
     pub created_at: DateTime<Utc>,
     pub finished_at: Option<DateTime<Utc>>,
 }
@@ -212,6 +245,7 @@ pub struct MatchSummary {
     pub kind: MatchKind,
     pub game: GameKind,
     pub status: MatchStatus,
+    #[schema(minimum = 0)]
     pub version: i64,
     pub players: Vec<String>,
     pub winners: Vec<String>,

@@ -52,3 +52,107 @@ fn every_game_example_in_the_spec_parses_as_the_games_type() {
         });
     }
 }
+
+/// Every operation that takes a body documents a working example of it, and the examples tell a
+/// story a fresh service accepts in order (issue 13: "a test checks that each example request,
+/// sent to a fresh service, gets its documented status"): a table match is created, its deal
+/// reported and its first move made; a sheet is started and its first round entered; every
+/// stateless example is answered. Ids and owner tokens come from the story's own replies, as a
+/// person on the docs page would paste them.
+#[tokio::test]
+async fn every_documented_request_example_gets_its_documented_success() {
+    use crate::support::{match_id, owner_token, spawn_app};
+    let app = spawn_app().await;
+    let spec = referee::http::openapi();
+    // The story's order; the other operations with a body (the stateless ones) stand alone.
+    const STORY: [&str; 5] = [
+        "/v1/matches",
+        "/v1/matches/{id}/chance",
+        "/v1/matches/{id}/moves",
+        "/v1/sheets",
+        "/v1/sheets/{id}/entries",
+    ];
+    let mut operations: Vec<(String, serde_json::Value)> = Vec::new();
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        if let Some(post) = item
+            .get("post")
+            .filter(|op| op.get("requestBody").is_some())
+        {
+            operations.push((path.clone(), post.clone()));
+        }
+    }
+    operations.sort_by_key(|(path, _)| STORY.iter().position(|p| p == path).unwrap_or(0));
+    assert!(
+        operations.len() >= STORY.len() + 7,
+        "the stateless operations take bodies too"
+    );
+    // The match's and the sheet's (id, owner token), once created.
+    let mut hosted: Option<(String, String)> = None;
+    let mut sheet: Option<(String, String)> = None;
+    for (path, operation) in operations {
+        let example = &operation["requestBody"]["content"]["application/json"]["example"];
+        assert!(example.is_object(), "{path} documents an example body");
+        let success: u16 = operation["responses"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .find_map(|status| status.parse().ok().filter(|s| (200..300).contains(s)))
+            .unwrap_or_else(|| panic!("{path} documents its success"));
+        let fixture = if path.starts_with("/v1/matches/") {
+            hosted.as_ref()
+        } else if path.starts_with("/v1/sheets/") {
+            sheet.as_ref()
+        } else {
+            None
+        };
+        let url = match fixture {
+            Some((id, _)) => path.replace("{id}", id),
+            None => path.clone(),
+        };
+        let reply = app
+            .post(&url, example, fixture.map(|(_, token)| token.as_str()))
+            .await;
+        assert_eq!(
+            reply.status.as_u16(),
+            success,
+            "{path} with its documented example {example}: {}",
+            reply.body
+        );
+        match path.as_str() {
+            "/v1/matches" => hosted = Some((match_id(&reply.body), owner_token(&reply.body))),
+            "/v1/sheets" => {
+                let id = reply.body["sheet"]["id"].as_str().unwrap().to_owned();
+                sheet = Some((id, owner_token(&reply.body)));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Each game's example of a match or a sheet to create (on its own schema) is one the service
+/// creates: a client starting from any game's example gets a 201.
+#[tokio::test]
+async fn every_games_create_example_creates() {
+    let app = crate::support::spawn_app().await;
+    let spec = referee::http::openapi();
+    let mut created = 0;
+    for (name, schema) in spec["components"]["schemas"].as_object().unwrap() {
+        let path = if name.ends_with("CreateMatch") {
+            "/v1/matches"
+        } else if name.ends_with("CreateSheet") {
+            "/v1/sheets"
+        } else {
+            continue;
+        };
+        for example in schema["examples"].as_array().into_iter().flatten() {
+            let reply = app.post(path, example, None).await;
+            assert_eq!(
+                reply.status, 201,
+                "{name} example {example}: {}",
+                reply.body
+            );
+            created += 1;
+        }
+    }
+    assert_eq!(created, 10, "one match and one sheet example per game");
+}

@@ -5,3 +5,4 @@ pub mod consistency;
 pub mod counts;
 pub mod deal;
 pub mod hand;
+pub mod schema;

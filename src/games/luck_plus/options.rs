@@ -69,7 +69,7 @@ pub struct Options {
     pub scoring: ScoringMode,
     /// The score that ends the game: hands won, or points. `null` means the mode's default:
     /// 5 hands, 250 points.
-    #[schema(example = json!(null))]
+    #[schema(example = json!(null), minimum = 1)]
     pub target: Option<u32>,
     /// After a LUCK OUT every other player still in the hand gets one complete turn; several
     /// players may go out (rulebook "GOING OUT AND WINNING" 1, OPTION).

@@ -27,13 +27,14 @@ pub struct Options {
     pub end_mode: EndMode,
     /// Face-down coasters that win the game in `three_coasters` mode (default 3). Players ×
     /// target may not exceed the coaster set, so the pile can never run out.
-    #[schema(example = 3)]
+    #[schema(example = 3, minimum = 1)]
     pub coaster_target: u32,
     /// The coasters in the box (default: RULINGS 3.1's balanced 18). At least one per player,
     /// at most 100; a coaster with the same symbol twice passes that symbol left (D7).
+    #[schema(min_items = 2, max_items = 100)]
     pub coaster_set: Vec<Coaster>,
     /// Extra rolls each other player may take after "Stop!" (default 3, at most 10).
-    #[schema(example = 3)]
+    #[schema(example = 3, maximum = 10)]
     pub extra_rolls: u32,
     /// When true (default) "Stop!" is called automatically by the roll that empties a pool; when
     /// false the emptied seat must send `stop`, and dice passed to it meanwhile are its again.

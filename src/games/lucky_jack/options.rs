@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 #[schema(as = LuckyJackOptions)]
 pub struct Options {
     /// Rounds in the game: 3 or 5.
-    #[schema(example = 3)]
+    #[schema(schema_with = rounds_schema)]
     pub rounds: u32,
     /// The seat that deals round 1; the seat on its left starts round 1. Must be below the
     /// number of players.
@@ -33,8 +33,14 @@ pub struct Options {
     pub starter_plays_after_flip: bool,
     /// Safety cap: a round that reaches this many completed turns without a jackpot ends with
     /// nobody scoring. `null` (default) means no cap.
-    #[schema(example = json!(null))]
+    #[schema(example = json!(null), minimum = 1)]
     pub max_turns_per_round: Option<u32>,
+}
+
+fn rounds_schema() -> utoipa::openapi::schema::ObjectBuilder {
+    crate::games::kit::schema::integer_in(&[3, 5])
+        .description(Some("Rounds in the game: 3 or 5."))
+        .examples([3])
 }
 
 impl Default for Options {

@@ -72,8 +72,7 @@ pub struct Options {
     pub ti_value: i64,
     /// The two plain colours an Orange Flower is made of (INFERRED: red and yellow). Two
     /// different colours.
-    #[schema(example = json!(["red", "yellow"]))]
-    #[schema(min_items = 2, max_items = 2)]
+    #[schema(schema_with = orange_colours_schema)]
     pub orange_colours: [Colour; 2],
     /// How the Fish Hook's "off by 1" is read.
     pub hook_off_by_one: HookRule,
@@ -86,6 +85,7 @@ pub struct Options {
     pub rare_provides_to_rare: bool,
     /// Whether the tools of absent players go into the pile. Only `false` (RULINGS L9, back to
     /// the box) is supported: the rulebook says nothing about drawing a tool.
+    #[schema(schema_with = unused_tools_schema)]
     pub unused_tools_in_pile: bool,
     /// The seat that plays first (the rulebook picks it with the reference cards). Below the
     /// number of players.
@@ -107,4 +107,17 @@ impl Default for Options {
             first_player: 0,
         }
     }
+}
+
+fn orange_colours_schema() -> utoipa::openapi::schema::ArrayBuilder {
+    let colour = utoipa::openapi::Ref::from_schema_name("LuckyLuauColour");
+    crate::games::kit::schema::distinct(colour.into(), 2)
+        .description(Some("The two different colours of the orange rare flower."))
+        .examples([serde_json::json!(["red", "yellow"])])
+}
+
+fn unused_tools_schema() -> utoipa::openapi::schema::ObjectBuilder {
+    crate::games::kit::schema::only_bool(false).description(Some(
+        "Whether the tools of absent players go into the pile: only `false` (RULINGS L9).",
+    ))
 }

@@ -24,7 +24,7 @@ pub enum HigherBy {
 pub struct Options {
     /// Rounds in the game. `null` (default) means one per player, so that every player deals
     /// once (rulebook step 8); a smaller number shortens the game.
-    #[schema(example = json!(null))]
+    #[schema(example = json!(null), minimum = 1)]
     pub rounds: Option<u32>,
     /// The seat that deals round 1; the deal moves one seat left each round. Must be below the
     /// number of players.

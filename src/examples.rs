@@ -1,0 +1,97 @@
+//! The request examples of the hosted-match and score-sheet operations. They tell one story
+//! that works against a fresh service, so "Try it out" on the docs page succeeds in order:
+//! create a Lucky Jack match played at a real table, report its deal, make the first move; start
+//! a score sheet, enter its first round. The deal and the move come from the engine itself (a
+//! seeded deal, the first legal move), never typed by hand, so they stay valid as rules change.
+
+use serde_json::{json, Value};
+
+use crate::games::lucky_jack::{LuckyJack, Options};
+use crate::games::{Game, GameKind};
+use crate::referee::{self, to_json};
+use crate::seed::Seed;
+
+type Story = LuckyJack;
+
+const PLAYERS: [&str; 3] = ["Ann", "Ben", "Cleo"];
+
+fn options() -> Options {
+    Options {
+        rounds: 3,
+        ..Default::default()
+    }
+}
+
+/// `POST /v1/matches`: a table-randomness match, so that its chance can be reported.
+pub fn create_match() -> Value {
+    json!({
+        "game": Story::KIND,
+        "seats": PLAYERS.map(|name| json!({"name": name})),
+        "options": {"rounds": options().rounds},
+        "randomness": "table",
+    })
+}
+
+/// The deal the table reports, and the state after it.
+fn dealt() -> (<Story as Game>::Chance, <Story as Game>::State) {
+    let mut state = Story::setup(options(), PLAYERS.len());
+    let seed = Seed::from_bytes([7; 32]);
+    let outcome = Story::sample_chance(&state, &mut seed.stream(1));
+    // The story's first chance is the whole deal: nothing else is pending after it (checked by
+    // the examples test, which plays the story).
+    let _ = referee::play_chance::<Story>(&mut state, &outcome);
+    (outcome, state)
+}
+
+/// A match of `G` to create: the story's for Lucky Jack, three players and the rulebook's
+/// options for the others.
+pub fn create_match_of<G: Game>() -> Value {
+    if G::KIND == GameKind::LuckyJack {
+        return create_match();
+    }
+    json!({
+        "game": G::KIND,
+        "seats": PLAYERS.map(|name| json!({"name": name})),
+        "randomness": "server",
+    })
+}
+
+/// A score sheet of `G` to start: the story's for Lucky Jack, three players for the others.
+pub fn create_sheet_of<G: Game>() -> Value {
+    if G::KIND == GameKind::LuckyJack {
+        return create_sheet();
+    }
+    json!({"game": G::KIND, "players": PLAYERS.map(|name| json!({"name": name}))})
+}
+
+/// `POST /v1/matches/{id}/chance`: the deal, reported by the owner at version 0.
+pub fn submit_chance() -> Value {
+    json!({"expected_version": 0, "outcome": to_json(&dealt().0)})
+}
+
+/// `POST /v1/matches/{id}/moves`: the first legal move of the seat to act after the deal, sent
+/// with the owner token (hence `seat`).
+pub fn submit_move() -> Value {
+    let (_, state) = dealt();
+    let seat = Story::to_act(&state).first().copied().unwrap_or_default();
+    let mv = Story::legal_moves(&state, seat).into_iter().next();
+    json!({"expected_version": 1, "seat": seat, "move": mv})
+}
+
+/// `POST /v1/sheets`: Friday's Lucky Jack, five rounds.
+pub fn create_sheet() -> Value {
+    json!({
+        "game": Story::KIND,
+        "players": PLAYERS.map(|name| json!({"name": name})),
+        "options": {"rounds": 5},
+    })
+}
+
+/// `POST /v1/sheets/{id}/entries`: round 1, Cleo's jackpot of four jacks.
+pub fn append_entry() -> Value {
+    json!({
+        "expected_version": 0,
+        "tally": {"jackpot": {"seat": 2, "symbol": "jack", "size": 4}},
+        "note": "Cleo's four jacks",
+    })
+}

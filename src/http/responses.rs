@@ -1,0 +1,127 @@
+//! The problem answers the operations document, one per status, each with a real example. An
+//! operation lists the ones it can give (`(status = 404, response = NotFound)`); `4XX` and `5XX`
+//! stay listed as well for the statuses any request can meet (408, 413, 415, 429, 503).
+// The types only describe answers; the handlers build `Problem`s.
+#![allow(dead_code)]
+
+use utoipa::ToResponse;
+
+use crate::problem::ProblemDocument;
+
+/// The body, a parameter or a header cannot be read as the operation expects.
+#[derive(ToResponse)]
+#[response(
+    content_type = "application/problem+json",
+    example = json!({
+        "type": "urn:referee:problem:malformed_body",
+        "title": "The body is not JSON of the expected shape",
+        "status": 400,
+        "detail": "missing field `seats` at line 1 column 24",
+        "code": "malformed_body"
+    })
+)]
+pub struct BadRequest(ProblemDocument);
+
+/// The token is missing, malformed or not one of this match's (or sheet's).
+#[derive(ToResponse)]
+#[response(
+    content_type = "application/problem+json",
+    example = json!({
+        "type": "urn:referee:problem:invalid_token",
+        "title": "A valid token is required",
+        "status": 401,
+        "detail": "the token belongs to no seat of this match",
+        "code": "invalid_token"
+    })
+)]
+pub struct Unauthorized(ProblemDocument);
+
+/// The token is valid but may not do this: another seat's move, an owner-only action.
+#[derive(ToResponse)]
+#[response(
+    content_type = "application/problem+json",
+    example = json!({
+        "type": "urn:referee:problem:wrong_seat",
+        "title": "The token belongs to another seat",
+        "status": 403,
+        "detail": "this token is for seat 0, not seat 1",
+        "code": "wrong_seat"
+    })
+)]
+pub struct Forbidden(ProblemDocument);
+
+/// No such match, sheet, ply, game or player.
+#[derive(ToResponse)]
+#[response(
+    content_type = "application/problem+json",
+    example = json!({
+        "type": "urn:referee:problem:unknown_match",
+        "title": "No such match",
+        "status": 404,
+        "detail": "no hosted match has id 6f1c1f8e-1111-4c5e-9d59-0c8d3b1f2a77 (score sheets are under /v1/sheets)",
+        "code": "unknown_match"
+    })
+)]
+pub struct NotFound(ProblemDocument);
+
+/// The match has moved on since the client looked (a stale `expected_version`), or is over.
+#[derive(ToResponse)]
+#[response(
+    content_type = "application/problem+json",
+    example = json!({
+        "type": "urn:referee:problem:stale_version",
+        "title": "The match has moved on",
+        "status": 409,
+        "detail": "expected version 3 but the match is at version 5; reload it",
+        "code": "stale_version",
+        "params": {"expected": 3, "current": 5}
+    })
+)]
+pub struct Conflict(ProblemDocument);
+
+/// Well-formed but refused by the rules or the limits: an illegal move (with the rule's code and
+/// parameters), options that cannot be played, a name already at the table.
+#[derive(ToResponse)]
+#[response(
+    content_type = "application/problem+json",
+    example = json!({
+        "type": "urn:referee:problem:not_your_turn",
+        "title": "It is not this seat's turn",
+        "status": 422,
+        "detail": "seat 1 may not act now; seats that may: [0]",
+        "code": "not_your_turn",
+        "params": {"seat": 1, "to_act": [0]}
+    })
+)]
+pub struct Unprocessable(ProblemDocument);
+
+/// Any other refusal: a slow or oversized body (408, 413), a body that is not JSON (415), too
+/// many requests (429, with `Retry-After`).
+#[derive(ToResponse)]
+#[response(
+    content_type = "application/problem+json",
+    example = json!({
+        "type": "urn:referee:problem:rate_limited",
+        "title": "Too many requests",
+        "status": 429,
+        "detail": "too many requests from this address; retry in 1 s",
+        "code": "rate_limited",
+        "retry_after": 1
+    })
+)]
+pub struct OtherClientError(ProblemDocument);
+
+/// The service cannot answer now (its database is unreachable or the request timed out there).
+#[derive(ToResponse)]
+#[response(
+    content_type = "application/problem+json",
+    example = json!({
+        "type": "urn:referee:problem:database_unavailable",
+        "title": "Match storage is unavailable",
+        "status": 503,
+        "detail": "match storage is unreachable; stateless endpoints still work",
+        "code": "database_unavailable",
+        "retry_after": 2
+    })
+)]
+pub struct Unavailable(ProblemDocument);
