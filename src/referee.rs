@@ -287,6 +287,11 @@ fn validated_options<G: Game>(
     Ok(options)
 }
 
+/// Parses an untrusted state and checks it is one that play could have produced.
+pub fn untrusted_state<G: Game>(value: Value) -> Result<G::State, RefereeError> {
+    consistent::<G>(parse("state", value)?)
+}
+
 /// A client-supplied state, already in the game's type, if play could have produced it.
 fn consistent<G: Game>(state: G::State) -> Result<G::State, RefereeError> {
     G::check_state(&state).map_err(RefereeError::Inconsistent)?;
