@@ -372,6 +372,7 @@ pub mod examples {
 /// at literal paths, the OpenAPI paths that describe them, and the routes that serve them.
 #[doc(hidden)]
 #[macro_export]
+// The operations' summaries are one doc line each: utoipa keeps a wrapped line's break in them.
 macro_rules! __stateless_operations {
     (() $($module:ident::$engine:ident: $variant:ident, $slug:tt, $title:tt;)*) => {
         $(
@@ -411,11 +412,10 @@ macro_rules! __stateless_operations {
                     serve::<Setup, G>(body).await
                 }
 
-                /// Check a move against a supplied state: legal or the precise refusal, plus the
-                /// next state.
+                /// Check a move against a supplied state: legal or the precise refusal, plus the next state.
                 ///
-                /// A refused move is still a successful check (200, `legal: false`). A state that
-                /// play could not have produced is a 422 `inconsistent_state`.
+                /// A refused move is still a successful check (200, `legal: false`). A state that play could not
+                /// have produced is a 422 `inconsistent_state`.
                 #[utoipa::path(
                     post,
                     path = concat!("/v1/games/", $slug, "/check"),
@@ -433,8 +433,7 @@ macro_rules! __stateless_operations {
                     serve::<Check, G>(body).await
                 }
 
-                /// Apply a chance outcome reported from a physical table, after checking it was
-                /// possible.
+                /// Apply a chance outcome reported from a physical table, after checking it was possible.
                 #[utoipa::path(
                     post,
                     path = concat!("/v1/games/", $slug, "/chance"),
@@ -488,8 +487,7 @@ macro_rules! __stateless_operations {
                     serve::<Score, G>(body).await
                 }
 
-                /// What one viewer may see of a supplied state: hidden cards of others are left
-                /// out.
+                /// What one viewer may see of a supplied state: hidden cards of others are left out.
                 #[utoipa::path(
                     post,
                     path = concat!("/v1/games/", $slug, "/view"),
@@ -507,8 +505,7 @@ macro_rules! __stateless_operations {
                     serve::<View, G>(body).await
                 }
 
-                /// Score a physical game from what the table counts: each round described in the
-                /// game's terms, checked against the rules and scored with the engine's code.
+                /// Score a physical game from what the table counts: each round described in the game's terms, checked against the rules and scored with the engine's code.
                 #[utoipa::path(
                     post,
                     path = concat!("/v1/games/", $slug, "/tally"),
