@@ -28,6 +28,7 @@ fn strictly<'de, D: Deserializer<'de>, T: DeserializeOwned + Serialize>(
     referee::parse("part", Value::deserialize(deserializer)?).map_err(serde::de::Error::custom)
 }
 
+/// [`strictly`] for every item of a list.
 fn each_strictly<'de, D: Deserializer<'de>, T: DeserializeOwned + Serialize>(
     deserializer: D,
 ) -> Result<Vec<T>, D::Error> {
@@ -266,10 +267,11 @@ pub mod examples {
     use crate::referee::{self, to_json, Engine};
     use crate::seed::Seed;
 
-    const SEED: &str = "0000000000000000000000000000000000000000000000000000000000000001";
-
+    /// The seed the examples deal from: `00…01`.
     fn seed() -> Seed {
-        Seed::from_hex(SEED).unwrap_or_else(|| Seed::from_bytes([1; 32]))
+        let mut bytes = [0; 32];
+        bytes[31] = 1;
+        Seed::from_bytes(bytes)
     }
 
     fn players<G: Game>() -> usize {
@@ -287,7 +289,7 @@ pub mod examples {
         json!({
             "players": players::<G>(),
             "options": to_json(&G::Options::default()),
-            "seed": SEED,
+            "seed": seed().to_hex(),
         })
     }
 
