@@ -325,11 +325,11 @@ pub async fn abandon_sheet(
 /// Start a rematch of a finished or abandoned match (owner token): the same game, options,
 /// randomness and players in the same seats, with a new owner token and new seat tokens (or
 /// invites). The new match names the old as `rematch_of`, the old the new as `rematch`; a match
-/// has one rematch (409 `rematch_exists` names it).
+/// has one rematch (409 `rematch_exists` names it). No body: `?invites=true` leaves the new
+/// seats open.
 #[utoipa::path(
     tag = "lobby",
-    params(("id" = Uuid, Path)),
-    request_body(content = Rematch, example = json!({"invites": true})),
+    params(("id" = Uuid, Path), Rematch),
     security(("token" = [])),
     responses(
         (status = 201, body = AnyCreatedMatch, headers(("Location" = String))),
@@ -347,11 +347,11 @@ pub async fn rematch(
     store: web::Data<Store>,
     path: web::Path<Uuid>,
     request: HttpRequest,
-    body: Body<Rematch>,
+    query: web::Query<Rematch>,
 ) -> Result<HttpResponse, Problem> {
     let token = required_bearer(&request)?;
     let created: CreatedMatch =
-        matches::rematch(&store, path.into_inner(), &token, body.into_inner()).await?;
+        matches::rematch(&store, path.into_inner(), &token, query.into_inner()).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/v1/matches/{}", created.detail.id)))
         .json(created))

@@ -70,13 +70,15 @@ pub struct RenameSeat {
     pub name: String,
 }
 
-/// A rematch's choices; everything else (game, options, players, randomness) is the match's.
-#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+/// A rematch's one choice, in the query; everything else (game, options, players, randomness)
+/// is the match's.
+#[derive(Debug, Clone, Default, Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"invites": true}))]
+#[into_params(parameter_in = Query)]
 pub struct Rematch {
     /// Leave the seats open with one invite each, instead of handing out seat tokens.
     #[serde(default)]
+    #[param(example = true)]
     pub invites: bool,
 }
 

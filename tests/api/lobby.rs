@@ -465,12 +465,13 @@ async fn a_rematch_has_the_same_players_and_options_and_fresh_tokens() {
     .await;
     let bad = app
         .post(
-            &format!("/v1/matches/{id}/rematch"),
-            &json!({"invites": "yes"}),
+            &format!("/v1/matches/{id}/rematch?invites=yes"),
+            &json!({}),
             Some(&owner),
         )
         .await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+    assert_eq!(bad.body["code"], "invalid_query");
 
     let rematch = app
         .post(
@@ -521,8 +522,8 @@ async fn a_rematch_has_the_same_players_and_options_and_fresh_tokens() {
 
     let again = app
         .post(
-            &format!("/v1/matches/{id}/rematch"),
-            &json!({"invites": true}),
+            &format!("/v1/matches/{id}/rematch?invites=true"),
+            &json!({}),
             Some(&owner),
         )
         .await;
