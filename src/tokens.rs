@@ -83,7 +83,7 @@ mod tests {
         assert_eq!(invite_code_hash(&typed), Some(stored));
         assert_eq!(
             invite_code_hash("0000000000"),
-            invite_code_hash("oOoO-OoOoO")
+            invite_code_hash("oOoOo-OoOoO")
         );
         assert_eq!(
             invite_code_hash("1111111111"),
