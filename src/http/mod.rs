@@ -8,6 +8,7 @@ mod games;
 mod limits;
 mod matches;
 mod ops;
+mod page;
 mod responses;
 mod sheets;
 mod spec;
@@ -155,7 +156,11 @@ fn method_table(spec: &serde_json::Value) -> Vec<(actix_web::dev::ResourceDef, V
             (actix_web::dev::ResourceDef::new(path.as_str()), methods)
         })
         .collect();
-    for path in ["/openapi.json", "/docs", "/docs/{tail}*", "/metrics"] {
+    let page = page::PATHS.into_iter();
+    for path in ["/openapi.json", "/docs", "/docs/{tail}*", "/metrics"]
+        .into_iter()
+        .chain(page)
+    {
         table.push((actix_web::dev::ResourceDef::new(path), vec![Method::GET]));
     }
     table
@@ -309,6 +314,7 @@ pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::
         app.into_utoipa_app()
             .configure(routes)
             .into_app()
+            .configure(page::configure)
             .service(
                 SwaggerUi::new("/docs/{_:.*}")
                     .external_url_unchecked("/openapi.json", spec.clone()),
