@@ -88,7 +88,7 @@ async function leaderboard(game) {
     .filter((key) => !key.startsWith('jackpots_')).sort();
   return h('section', { class: 'card', 'aria-labelledby': 'leaderboard-title' },
     h('h2', { id: 'leaderboard-title' }, `${gameTitle(game)} leaderboard`),
-    rows.length === 0 ? h('p', { class: 'muted' }, 'No finished games yet.') : h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'leaderboard-title' },
+    rows.length === 0 ? h('p', { class: 'muted' }, 'No finished games yet.') : h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': 'Leaderboard table (scrolls sideways)' },
       h('table', {},
         h('caption', {}, 'By wins, then win rate'),
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col', class: 'number' }, 'Won'),
