@@ -7,7 +7,7 @@
 //   look, player=<name>, board=<game>   look back
 //   watch                open a match by id
 
-import { h } from './dom.js';
+import { h, replace } from './dom.js';
 import { homeView, sheetView } from './sheet.js';
 import { matchView, watchForm } from './match.js';
 import { lookBackView } from './history.js';
@@ -44,7 +44,7 @@ async function route() {
     else if (nav === 'watch') await watchForm(main);
     else await homeView(main);
   } catch (error) {
-    main.replaceChildren(h('h1', { tabindex: -1 }, 'Something went wrong'), h('p', { class: 'error', role: 'alert' }, error.message),
+    replace(main, h('h1', { tabindex: -1 }, 'Something went wrong'), h('p', { class: 'error', role: 'alert' }, error.message),
       h('p', {}, h('a', { href: '#' }, 'Back to the start')));
   }
   // A new screen: move focus to its heading so screen readers start there.

@@ -14,6 +14,12 @@ export function h(tag, attributes = {}, ...children) {
   return element;
 }
 
+/** Replaces the children of `element`, skipping the absent ones as `h` does. */
+export function replace(element, ...children) {
+  element.replaceChildren();
+  append(element, children);
+}
+
 function append(element, children) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;

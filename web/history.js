@@ -1,7 +1,7 @@
 // Looking back: a player's record and history, each game's leaderboard, and the exports.
 
 import { get } from './api.js';
-import { h, field, showFieldError, clearFieldErrors, formatNumber, formatTime, words } from './dom.js';
+import { h, replace, field, showFieldError, clearFieldErrors, formatNumber, formatTime, words } from './dom.js';
 import { games, gameTitle } from './sheet.js';
 
 const percent = (rate) => `${Math.round((rate || 0) * 100)}%`;
@@ -46,13 +46,13 @@ export async function lookBackView(main, params) {
   }, h('h2', { id: 'board-title' }, 'A game’s leaderboard'), field('Game', gameSelect), h('button', { type: 'submit' }, 'Show the leaderboard'));
 
   const results = h('div', { 'aria-live': 'polite' });
-  main.replaceChildren(h('h1', { tabindex: -1 }, 'Look back'), playerForm, boardForm, results);
+  replace(main, h('h1', { tabindex: -1 }, 'Look back'), playerForm, boardForm, results);
 
   try {
-    if (params.get('player')) results.replaceChildren(await playerRecord(params.get('player')));
-    else if (params.get('board')) results.replaceChildren(await leaderboard(params.get('board')));
+    if (params.get('player')) replace(results, await playerRecord(params.get('player')));
+    else if (params.get('board')) replace(results, await leaderboard(params.get('board')));
   } catch (error) {
-    results.replaceChildren(h('p', { class: 'error', role: 'alert' }, error.message));
+    replace(results, h('p', { class: 'error', role: 'alert' }, error.message));
   }
 }
 

@@ -2,7 +2,7 @@
 // with its seat token, which can play the moves the service lists as legal.
 
 import { get, post, follow } from './api.js';
-import { h, field, showFieldError, clearFieldErrors, announce, formatNumber, formatTime, words } from './dom.js';
+import { h, replace, field, showFieldError, clearFieldErrors, announce, formatNumber, formatTime, words } from './dom.js';
 import { games, gameTitle, showRefusal } from './sheet.js';
 import { seatToken, rememberSeat, forgetSeat } from './store.js';
 
@@ -11,22 +11,34 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A value of the game's view or an event, as short text. */
 function brief(value, names) {
   if (value === null || value === undefined) return '–';
-  if (Array.isArray(value)) return value.length ? value.map((item) => brief(item, names)).join(', ') : 'none';
+  if (Array.isArray(value)) {
+    // A list with one item per seat (hands, hand sizes, pools...) reads best by name.
+    const perSeat = names.length > 1 && value.length === names.length
+      && value.every((item) => item === null || Array.isArray(item) || typeof item === 'number');
+    if (perSeat) return value.map((item, seat) => `${names[seat]}: ${brief(item, names)}`).join('; ');
+    return value.length ? value.map((item) => brief(item, names)).join(', ') : 'none';
+  }
   if (typeof value === 'object') {
     return Object.entries(value).map(([key, item]) => `${words(key)} ${key === 'seat' ? (names[item] ?? item) : brief(item, names)}`).join(', ');
   }
   return typeof value === 'number' ? formatNumber(value) : words(value);
 }
 
-function describeMove(move) {
+/** "discard lemon", "take it", "play GO-7 on pile 2": the move's words, its flags when set. */
+function describeMove(move, names = []) {
   const { type, ...rest } = move;
-  const details = Object.entries(rest).map(([key, value]) => `${words(key)} ${brief(value, [])}`);
-  return [words(type), ...details].join(', ');
+  const details = Object.entries(rest).flatMap(([key, value]) => {
+    if (value === false || value === null) return [];
+    if (value === true) return [words(key)];
+    if (key === 'card') return [brief(value, names)];
+    return [`${words(key)} ${key === 'seat' ? (names[value] ?? value) : brief(value, [])}`];
+  });
+  return [words(type), ...details].join(' ');
 }
 
 function describePly(entry, names) {
   const who = entry.seat === null || entry.seat === undefined ? 'Table' : names[entry.seat];
-  const move = entry.move ? `: ${describeMove(entry.move)}` : '';
+  const move = entry.move ? `: ${describeMove(entry.move, names)}` : '';
   const events = (entry.events || []).map((event) => {
     const { type, ...rest } = event;
     const details = Object.entries(rest).filter(([, value]) => value !== null)
@@ -62,7 +74,7 @@ export async function watchForm(main) {
   field('Match id', idInput),
   field('Seat token (optional)', tokenInput, 'Paste the token you were given to play your seat; leave empty to watch.'),
   h('button', { type: 'submit' }, 'Open'));
-  main.replaceChildren(h('h1', { tabindex: -1 }, 'Watch a match'), form);
+  replace(main, h('h1', { tabindex: -1 }, 'Watch a match'), form);
 }
 
 export function matchView(main, id) {
@@ -87,7 +99,7 @@ export function matchView(main, id) {
       window.location.reload();
     },
   }, 'Forget my seat token and watch as a spectator')) : null;
-  main.replaceChildren(heading, loadError, status, standingsSlot, movesSlot, tableSlot, logSection, leave);
+  replace(main, heading, loadError, status, standingsSlot, movesSlot, tableSlot, logSection, leave);
 
   function statusText() {
     if (match.status === 'finished') {
@@ -100,7 +112,7 @@ export function matchView(main, id) {
   }
 
   function renderStandings() {
-    standingsSlot.replaceChildren(h('table', { class: 'standings' },
+    replace(standingsSlot, h('table', { class: 'standings' },
       h('caption', {}, match.status === 'finished' ? 'Final standings' : 'Standings'),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Rank'), h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col', class: 'number' }, 'Total'))),
       h('tbody', {}, match.seats.map((seat) => h('tr', { class: match.standings.winners.includes(seat.seat) ? 'winner' : null },
@@ -112,7 +124,7 @@ export function matchView(main, id) {
   function renderTable() {
     const view = match.view || {};
     const rows = Object.entries(view).filter(([key]) => !HIDDEN_VIEW_KEYS.has(key));
-    tableSlot.replaceChildren(
+    replace(tableSlot, 
       h('h2', { id: 'table-title' }, match.viewer && match.viewer.seat !== undefined ? 'Your view of the table' : 'The table'),
       h('dl', { class: 'view' }, rows.map(([key, value]) => [h('dt', {}, words(key)), h('dd', {}, brief(value, names))])),
       match.seed ? h('p', { class: 'muted' }, `Seed revealed: ${match.seed}`) : h('p', { class: 'muted' }, `Seed SHA-256: ${match.seed_sha256 || 'table deals'}`));
@@ -131,15 +143,15 @@ export function matchView(main, id) {
           clearFieldErrors(movesSlot);
           try {
             await post(`/v1/matches/${id}/moves`, { move, expected_version: match.version }, { token });
-            announce(`Played: ${describeMove(move)}.`);
+            announce(`Played: ${describeMove(move, names)}.`);
             await refresh();
           } catch (failure) {
             showRefusal(failure, group, error);
           }
         },
-      }, describeMove(move)));
+      }, describeMove(move, names)));
     }
-    movesSlot.replaceChildren(h('section', { class: 'card', 'aria-labelledby': 'moves-title' },
+    replace(movesSlot, h('section', { class: 'card', 'aria-labelledby': 'moves-title' },
       h('h2', { id: 'moves-title' }, `Your moves${seat !== undefined ? `, ${names[seat]}` : ''}`),
       legal.length ? group : h('p', { class: 'muted' }, match.status === 'finished' ? 'The match is over.' : 'Nothing to do right now: wait for your turn.'),
       error));
@@ -148,11 +160,11 @@ export function matchView(main, id) {
   async function renderLog() {
     try {
       const log = await get(`/v1/matches/${id}/log`, { token });
-      logList.replaceChildren(...log.entries.map((entry) => h('li', {},
+      replace(logList, ...log.entries.map((entry) => h('li', {},
         h('span', { class: 'ply' }, `${entry.ply}. `), describePly(entry, names),
         h('span', { class: 'muted' }, ` ${formatTime(entry.at)}`))));
     } catch (error) {
-      logList.replaceChildren(h('li', { class: 'error' }, error.message));
+      replace(logList, h('li', { class: 'error' }, error.message));
     }
   }
 

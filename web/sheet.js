@@ -3,7 +3,7 @@
 
 import qrcode from './vendor/qrcode.mjs';
 import { get, post, follow, Refusal } from './api.js';
-import { h, field, uid, showFieldError, clearFieldErrors, announce, formatNumber, formatTime, words } from './dom.js';
+import { h, replace, field, uid, showFieldError, clearFieldErrors, announce, formatNumber, formatTime, words } from './dom.js';
 import { roundForm, describeTally, roundBreakdown } from './rounds.js';
 import { rememberSheet, sheetToken, mySheets, forgetSheet } from './store.js';
 
@@ -126,7 +126,7 @@ export async function homeView(main) {
   function chooseGame() {
     const game = currentGame();
     options = optionsEditor(game);
-    optionsSlot.replaceChildren(options.element);
+    replace(optionsSlot, options.element);
     while (playerList.children.length < game.min_players) addPlayer();
     while (playerList.children.length > game.max_players) playerList.lastChild.remove();
     relabel();
@@ -175,7 +175,7 @@ export async function homeView(main) {
   chooseGame();
 
   const mine = mySheets();
-  main.replaceChildren(
+  replace(main, 
     h('h1', { tabindex: -1 }, 'Keep score'),
     h('p', { class: 'lead' }, 'Play with your own cards and dice; the sheet does the sums, ranks and corrections.'),
     form,
@@ -258,7 +258,7 @@ export function sheetView(main, id) {
   let correcting = null; // the round being corrected
   let lastSummary = null;
 
-  main.replaceChildren(heading, loadError, status, standingsSlot, entrySlot, roundsSlot, historySlot, shareSlot);
+  replace(main, heading, loadError, status, standingsSlot, entrySlot, roundsSlot, historySlot, shareSlot);
 
   function buildEntryForm() {
     const players = sheet.players;
@@ -335,7 +335,7 @@ export function sheetView(main, id) {
         const entry = sheet.entries.find((candidate) => candidate.seq === sheetRound.entry);
         if (entry) round.fill(entry.tally);
         setMode();
-        entrySlot.replaceChildren(form);
+        replace(entrySlot, form);
         form.scrollIntoView({ block: 'start' });
         round.element.querySelector('select, input').focus();
       },
@@ -345,7 +345,7 @@ export function sheetView(main, id) {
   function renderRounds() {
     const players = sheet.players;
     const owner = Boolean(token);
-    roundsSlot.replaceChildren(
+    replace(roundsSlot, 
       h('h2', { id: 'rounds-title' }, 'Rounds'),
       sheet.rounds.length === 0 ? h('p', { class: 'muted' }, 'No rounds yet.') : null,
       h('ol', { class: 'rounds' }, sheet.rounds.map((round) => h('li', { class: 'round' },
@@ -357,7 +357,7 @@ export function sheetView(main, id) {
 
   function renderHistory() {
     const players = sheet.players;
-    historySlot.replaceChildren(
+    replace(historySlot, 
       h('h2', { id: 'history-title' }, 'Every entry'),
       h('ol', { class: 'entries' }, sheet.entries.map((entry) => h('li', { class: entry.superseded_by ? 'superseded' : null },
         h('p', {}, h('strong', {}, `#${entry.seq}, round ${entry.round}: `), describeTally(sheet.game, entry.tally, players)),
@@ -380,7 +380,7 @@ export function sheetView(main, id) {
         copied.textContent = ' Select the link and copy it.';
       }
     });
-    shareSlot.replaceChildren(h('section', { class: 'card', 'aria-labelledby': 'share-title' },
+    replace(shareSlot, h('section', { class: 'card', 'aria-labelledby': 'share-title' },
       h('h2', { id: 'share-title' }, 'Show the table'),
       h('p', {}, 'Scan or open this link on another phone: it shows this sheet read-only and follows it as it changes.'),
       canvas,
@@ -408,19 +408,19 @@ export function sheetView(main, id) {
     sheet = next;
     heading.textContent = `${gameTitle(sheet.game)}: ${sheet.players.map((player) => player.name).join(', ')}`;
     status.textContent = `${token ? 'You keep this sheet.' : 'Read-only.'} ${leaderSentence(sheet)}`;
-    standingsSlot.replaceChildren(standingsTable(sheet));
+    replace(standingsSlot, standingsTable(sheet));
     if (token && sheet.status !== 'finished') {
       if (!entryForm) {
         entryForm = buildEntryForm();
-        entrySlot.replaceChildren(entryForm.element);
+        replace(entrySlot, entryForm.element);
       }
       entryForm.setMode();
     } else if (token && sheet.status === 'finished' && !correcting) {
       // Corrections stay possible on a finished sheet; the form appears when one is asked for.
       if (!entryForm) entryForm = buildEntryForm();
-      entrySlot.replaceChildren();
+      replace(entrySlot);
     }
-    if (correcting && entryForm) entrySlot.replaceChildren(entryForm.element);
+    if (correcting && entryForm) replace(entrySlot, entryForm.element);
     renderRounds();
     renderHistory();
     if (first) renderShare();

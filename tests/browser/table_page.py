@@ -103,6 +103,8 @@ def check(page: Page, name: str) -> None:
     assert not result, f"axe-core violations on {name}:\n" + json.dumps(result, indent=2)
     for width, height in ((360, 780), (1280, 900)):
         page.set_viewport_size({"width": width, "height": height})
+        overflow = page.evaluate("() => document.documentElement.scrollWidth")
+        assert overflow <= width, f"{name} is {overflow} px wide in a {width} px window"
         page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
     page.set_viewport_size({"width": 360, "height": 780})
 
