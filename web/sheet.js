@@ -29,9 +29,18 @@ export function showRefusal(error, control, fallback) {
 
 // --- options ---------------------------------------------------------------------------------
 
-function optionControl(name, schema, fallback) {
+function optionControl(name, schema, fallback, maxPlayers) {
   const types = [].concat(schema.type || []);
   const enumerated = schema.enum || (schema.oneOf || []).flatMap((alternative) => alternative.enum || []);
+  const seatOption = (schema.oneOf || []).some((alternative) => (alternative.description || '').startsWith('A seat at the table'));
+  if (seatOption) {
+    // Seats are 0-based in the API; people count players from 1.
+    const select = h('select', { name }, Array.from({ length: maxPlayers }, (_, seat) => h('option', { value: seat }, `Player ${seat + 1}`)));
+    select.value = String(fallback ?? 0);
+    return { control: select, read: () => Number(select.value) };
+  }
+  // A setting with one allowed value is no choice.
+  if (enumerated.length === 1) return null;
   if (types.includes('boolean')) {
     const box = h('input', { type: 'checkbox', name });
     box.checked = Boolean(fallback);
@@ -56,11 +65,14 @@ function optionsEditor(game) {
   const editors = {};
   const fields = [];
   for (const [name, schema] of Object.entries(properties)) {
-    const editor = optionControl(name, schema, game.default_options[name]);
+    const editor = optionControl(name, schema, game.default_options[name], game.max_players);
     if (!editor) continue;
     editors[name] = editor;
-    const hint = (schema.description || '').split('\n')[0].replace(/`/g, '');
-    const label = words(name);
+    // The option's own description, or its type's when the option only states its default.
+    const own = schema.description && !schema.description.startsWith('Default') ? schema.description : '';
+    const typeHint = ((schema.oneOf || [])[0] || {}).description || '';
+    const hint = (own || (typeHint.startsWith('A seat') ? '' : typeHint)).split('\n')[0].replace(/`/g, '');
+    const label = words(name).replace(/^./, (first) => first.toUpperCase());
     if (editor.control.type === 'checkbox') {
       editor.control.id = uid('option');
       fields.push(h('div', { class: 'field check' }, h('label', {}, editor.control, ` ${label}`),
@@ -115,7 +127,7 @@ export async function homeView(main) {
   function relabel() {
     const game = currentGame();
     [...playerList.children].forEach((item, index) => {
-      item.querySelector('label').textContent = `Player ${index + 1}${index === 0 ? ' (first to play)' : ''}`;
+      item.querySelector('label').textContent = `Player ${index + 1}`;
       const remove = item.querySelector('button');
       remove.setAttribute('aria-label', `Remove player ${index + 1}`);
       remove.hidden = playerList.children.length <= game.min_players;

@@ -109,12 +109,9 @@ def check(page: Page, name: str) -> None:
     page.set_viewport_size({"width": 360, "height": 780})
 
 
-def start_sheet(page: Page, game_label: str, players: list[str], options=None) -> str:
+def start_sheet(page: Page, game_label: str, players: list[str]) -> str:
     page.goto(BASE + "/#")
     page.get_by_label("Game", exact=True).select_option(label=game_label)
-    for name, value in (options or {}).items():
-        page.get_by_text(f"{game_label.split(' (')[0]} options").click()
-        page.get_by_label(name, exact=True).select_option(value)
     while page.locator("ol.players input").count() < len(players):
         page.get_by_role("button", name="Add a player").click()
     for index, name in enumerate(players):
