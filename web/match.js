@@ -127,7 +127,11 @@ export function matchView(main, id) {
     replace(tableSlot, 
       h('h2', { id: 'table-title' }, match.viewer && match.viewer.seat !== undefined ? 'Your view of the table' : 'The table'),
       h('dl', { class: 'view' }, rows.map(([key, value]) => [h('dt', {}, words(key)), h('dd', {}, brief(value, names))])),
-      match.seed ? h('p', { class: 'muted' }, `Seed revealed: ${match.seed}`) : h('p', { class: 'muted' }, `Seed SHA-256: ${match.seed_sha256 || 'table deals'}`));
+      match.seed ? h('p', { class: 'muted' }, `Seed revealed: ${match.seed}`) : h('p', { class: 'muted' }, `Seed SHA-256: ${match.seed_sha256 || 'table deals'}`),
+      // A finished match is public, its export included.
+      match.status === 'finished' ? h('p', { class: 'buttons' },
+        h('a', { class: 'button secondary', href: `/v1/matches/${id}/export`, download: `match-${id}.json` }, 'Export (JSON)'),
+        h('a', { class: 'button secondary', href: `/v1/matches/${id}/bgstats`, download: `match-${id}-bgstats.json` }, 'BG Stats')) : null);
   }
 
   function renderMoves() {

@@ -305,6 +305,8 @@ def spectate(spectator: Page, seat_context) -> None:
     expect(spectator.locator("ol.log > li")).to_have_count(len(api("GET", f"/v1/matches/{match_id}/log")["entries"]))
     assert seen_plies > 0, "the spectator saw the log grow while the match was played"
     expect(spectator.get_by_text("Seed revealed", exact=False)).to_be_visible()
+    export = spectator.get_by_role("link", name="Export (JSON)").get_attribute("href")
+    assert spectator.request.get(BASE + export).json()["status"] == "finished"
     check(spectator, "spectator-finished")
 
 
