@@ -280,8 +280,27 @@ export function sheetView(main, id) {
     const legend = h('h2', { id: uid('entry') });
     const cancel = h('button', { type: 'button', class: 'secondary', hidden: true }, 'Cancel the correction');
     const submit = h('button', { type: 'submit' }, 'Save the round');
+    // A Lucky Luau table types whole leis: let them see the service's breakdown before saving.
+    const preview = sheet.game === 'lucky-luau' ? h('div', { class: 'preview', 'aria-live': 'polite' }) : null;
+    const check = preview ? h('button', { type: 'button', class: 'secondary' }, 'Score without saving') : null;
     const form = h('form', { class: 'card entry', 'aria-labelledby': legend.id },
-      legend, round.element, field('Note (optional)', note, 'Why it changed, like "bells, not jacks"'), formError, submit, cancel);
+      legend, round.element, field('Note (optional)', note, 'Why it changed, like "bells, not jacks"'), formError, submit, check, cancel, preview);
+
+    if (check) {
+      check.addEventListener('click', async () => {
+        clearFieldErrors(form);
+        formError.hidden = true;
+        try {
+          const tally = round.read();
+          const reply = await post(`/v1/games/${sheet.game}/tally`, { players: players.length, options: sheet.options, rounds: [tally] });
+          replace(preview, h('h3', {}, 'Not saved yet'), roundBreakdown(sheet.game, reply.rounds[0], players));
+        } catch (error) {
+          replace(preview);
+          const params = (error.problem && error.problem.params) || {};
+          showRefusal(error, error.control || round.fieldFor(params), formError);
+        }
+      });
+    }
 
     function setMode() {
       if (correcting) {
@@ -324,6 +343,7 @@ export function sheetView(main, id) {
         correcting = null;
         form.reset();
         round.fill({});
+        if (preview) replace(preview);
         show(updated);
         setMode();
         announce(`${wasCorrection ? 'Correction saved' : 'Round saved'}. ${leaderSentence(updated)}`);

@@ -137,6 +137,9 @@ def lucky_jack_sheet(owner: Page, reader_context) -> None:
     owner.get_by_label("Cards laid down").select_option("4")
     owner.get_by_role("button", name="Save the round").click()
     expect(standings_row(owner, "Zoé")).to_contain_text("10,000")
+    # Screen readers hear the new standings through the live region; focus is back on the form.
+    expect(owner.locator("#announce")).to_have_text("Round saved. After round 1: Zoé leads with 10,000.")
+    expect(owner.get_by_label("Jackpot winner")).to_be_focused()
     expect(owner.get_by_role("heading", name="Round 2")).to_be_visible()
 
     # The read-only view on another phone: no owner token there, and the link carries none.
@@ -205,8 +208,15 @@ def lucky_luau_sheet(page: Page) -> None:
     ann_lei.fill(LUAU_SAMPLE)
     page.locator("fieldset.seat", has_text="Ann").get_by_label("Guest bonuses (optional)").fill("0/2 1/0 0/0")
     ben_lei.fill("yellow green blue ti mega spacer")
+    # Scored by the service before anything is stored.
+    page.get_by_role("button", name="Score without saving").click()
+    preview = page.locator("form .preview")
+    expect(preview).to_contain_text("Lei: 33")
+    expect(preview).to_contain_text("Not saved yet")
+    expect(page.locator("ol.rounds > li")).to_have_count(0)
     page.get_by_role("button", name="Save the round").click()
     expect(ann_error).to_be_hidden()
+    expect(page.get_by_text("Not saved yet")).to_have_count(0)
     breakdown = page.locator("ol.rounds")
     expect(breakdown).to_contain_text("Lei: 33")
     expect(breakdown).to_contain_text("3. Purple = 7: red from Red at 2 (+3), blue from Blue at 4 (+4)")
