@@ -70,7 +70,10 @@ export function follow(path, { token, streamPath, onData, onError, quiet = () =>
 
   function poll() {
     if (stopped) return;
-    const wait = document.hidden || quiet() ? QUIET_POLL_MS : POLL_MS;
+    // One pending poll at a time, whoever (a finished read, a closed stream) asks for the next.
+    clearTimeout(timer);
+    // With a stream open, polling is only a safety net for events under names not listed below.
+    const wait = document.hidden || quiet() || source ? QUIET_POLL_MS : POLL_MS;
     timer = setTimeout(async () => { await read(); poll(); }, wait);
   }
 
@@ -82,6 +85,7 @@ export function follow(path, { token, streamPath, onData, onError, quiet = () =>
       source.onerror = () => {
         // CLOSED: refused or ended for good; CONNECTING is the browser's own retry.
         if (source && source.readyState === EventSource.CLOSED) {
+          source.close();
           source = null;
           poll();
         }
@@ -90,6 +94,7 @@ export function follow(path, { token, streamPath, onData, onError, quiet = () =>
       for (const name of ['update', 'entry', 'move', 'ply', 'sheet', 'match', 'finished']) {
         source.addEventListener(name, read);
       }
+      poll();
     } else {
       poll();
     }
