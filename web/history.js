@@ -86,8 +86,15 @@ async function leaderboard(game) {
   const figures = [...new Set(records.flatMap((highlights) => Object.keys(highlights)))]
     // Per-symbol jackpot counts would make the table too wide for a phone; the total stays.
     .filter((key) => !key.startsWith('jackpots_')).sort();
+  // "Who has the most jackpots?" in one sentence per figure, ahead of the table.
+  const leaders = figures.map((key) => {
+    const best = Math.max(0, ...records.map((highlights) => highlights[key] || 0));
+    const names = rows.filter((_, index) => best > 0 && (records[index][key] || 0) === best).map((row) => row.player);
+    return names.length ? h('li', {}, `Most ${words(key)}: ${names.join(' and ')} (${formatNumber(best)})`) : null;
+  }).filter(Boolean);
   return h('section', { class: 'card', 'aria-labelledby': 'leaderboard-title' },
     h('h2', { id: 'leaderboard-title' }, `${gameTitle(game)} leaderboard`),
+    leaders.length ? h('ul', { class: 'leaders' }, leaders) : null,
     rows.length === 0 ? h('p', { class: 'muted' }, 'No finished games yet.') : h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': 'Leaderboard table (scrolls sideways)' },
       h('table', {},
         h('caption', {}, 'By wins, then win rate'),

@@ -190,7 +190,9 @@ export function matchView(main, id) {
     try { show((await get(`/v1/matches/${id}`, { token }))); } catch { /* the follower reports */ }
   }
 
-  games().catch(() => null);
+  games().then(() => {
+    if (match) heading.textContent = `${gameTitle(match.game)}: ${names.join(', ')}`;
+  }).catch(() => null);
   return follow(`/v1/matches/${id}`, {
     token,
     streamPath: `/v1/matches/${id}/stream`,

@@ -417,6 +417,10 @@ export function sheetView(main, id) {
       h('p', {}, 'Scan or open this link on another phone: it shows this sheet read-only and follows it as it changes.'),
       canvas,
       h('p', {}, h('a', { href: link, class: 'share-link' }, link)),
+      // 127.0.0.1 on another phone is that phone: the page must be opened by the network address.
+      ['localhost', '127.0.0.1', '[::1]'].includes(location.hostname)
+        ? h('p', { class: 'hint' }, 'This address only works on this device. For other phones, open the page by this computer’s network address (start the service with BIND_ADDRESS=0.0.0.0:8080).')
+        : null,
       h('p', {}, copy, copied),
       h('h2', {}, 'Export'),
       h('p', { class: 'buttons' },
@@ -464,6 +468,11 @@ export function sheetView(main, id) {
   async function refresh() {
     try { show(await get(`/v1/sheets/${id}`)); } catch { /* the follower reports errors */ }
   }
+
+  // Opened from a shared link, the catalogue (for the game's title) may arrive after the sheet.
+  games().then(() => {
+    if (sheet) heading.textContent = `${gameTitle(sheet.game)}: ${sheet.players.map((player) => player.name).join(', ')}`;
+  }).catch(() => null);
 
   const stop = follow(`/v1/sheets/${id}`, {
     streamPath: `/v1/sheets/${id}/stream`,

@@ -154,6 +154,7 @@ def lucky_jack_sheet(owner: Page, reader_context) -> None:
     reader.goto(link)
     expect(standings_row(reader, "Zoé")).to_contain_text("10,000")
     expect(reader.get_by_text("Read-only.", exact=False)).to_be_visible()
+    expect(reader.get_by_role("heading", level=1)).to_have_text("Lucky Jack: Mum, Dad, Zoé")
     assert reader.get_by_role("button", name="Save the round").count() == 0
     assert reader.get_by_role("button", name="Correct round 1").count() == 0
 
@@ -246,6 +247,7 @@ def look_back(page: Page) -> None:
     first = page.locator("table tbody tr").first
     expect(first).to_contain_text("Zoé")
     expect(page.locator("table thead")).to_contain_text("jackpots")
+    expect(page.locator("ul.leaders")).to_contain_text("Most four card jackpots: Zoé (1)")
     check(page, "leaderboard")
 
     sheet_link = page.request.get(BASE + "/v1/matches?kind=sheet&game=lucky-jack&limit=1").json()
@@ -270,6 +272,7 @@ def spectate(spectator: Page, seat_context) -> None:
     tokens = {seat["seat"]: seat["token"] for seat in created["seat_tokens"]}
     spectator.goto(f"{BASE}/#match={match_id}")
     expect(spectator.locator("p.status")).to_contain_text("In progress")
+    expect(spectator.get_by_role("heading", level=1)).to_have_text("Lucky Jack: Ann, Ben")
     assert spectator.get_by_role("heading", name="Your moves").count() == 0
     check(spectator, "spectator")
 
