@@ -250,9 +250,11 @@ function leaderSentence(sheet) {
     const names = standings.winners.map((seat) => players[seat].name).join(' and ');
     return `Game over: ${names} ${standings.winners.length > 1 ? 'share the win' : 'wins'}.`;
   }
-  const leaders = players.filter((player) => standings.ranks[player.seat] === 1).map((player) => player.name);
   if (sheet.rounds.length === 0) return 'No rounds yet.';
-  return `After round ${sheet.rounds.length}: ${leaders.join(' and ')} ${leaders.length > 1 ? 'lead together' : 'leads'} with ${formatNumber(Math.max(...standings.totals.map((t, s) => (leaders.includes(players[s].name) ? t : -Infinity))))}.`;
+  const leaders = players.filter((player) => standings.ranks[player.seat] === 1);
+  const names = leaders.map((player) => player.name).join(' and ');
+  const total = formatNumber(standings.totals[leaders[0].seat]);
+  return `After round ${sheet.rounds.length}: ${names} ${leaders.length > 1 ? 'lead together' : 'leads'} with ${total}.`;
 }
 
 export function sheetView(main, id) {

@@ -158,7 +158,12 @@ def lucky_jack_sheet(owner: Page, reader_context) -> None:
     assert reader.get_by_role("button", name="Save the round").count() == 0
     assert reader.get_by_role("button", name="Correct round 1").count() == 0
 
-    owner.get_by_role("button", name="Save the round").click()  # round 2: nobody
+    # Round 2, nobody won, by keyboard alone: the disabled jackpot fields are skipped.
+    owner.keyboard.press("Tab")
+    expect(owner.get_by_label("Note (optional)")).to_be_focused()
+    owner.keyboard.press("Tab")
+    expect(owner.get_by_role("button", name="Save the round")).to_be_focused()
+    owner.keyboard.press("Enter")
     expect(owner.get_by_role("heading", name="Round 3")).to_be_visible()
     expect(reader.locator("ol.rounds > li")).to_have_count(2, timeout=10_000)
 
@@ -184,6 +189,21 @@ def lucky_jack_sheet(owner: Page, reader_context) -> None:
     expect(owner.locator("p.status")).to_contain_text("Game over: Zoé wins.")
     expect(standings_row(owner, "Mum")).to_contain_text("6,000")
     expect(reader.locator("p.status")).to_contain_text("Game over: Zoé wins.", timeout=10_000)
+
+    # A finished sheet can still be corrected: round 2 was Dad's three lemons after all.
+    owner.get_by_role("button", name="Correct round 2").click()
+    expect(owner.get_by_role("heading", name="Correct round 2")).to_be_visible()
+    owner.get_by_label("Jackpot winner").select_option(label="Dad")
+    owner.get_by_label("Symbol").select_option("lemon")
+    owner.get_by_label("Cards laid down").select_option("3")
+    owner.get_by_label("Note (optional)").fill("Dad's lemons")
+    owner.get_by_role("button", name="Save the correction of round 2").click()
+    expect(owner.locator("ol.entries")).to_contain_text("Note: Dad's lemons")
+    expect(owner.get_by_role("heading", name="Correct round 2")).to_have_count(0)
+    dad_total = api("GET", "/v1/sheets/" + link.split("#sheet=")[1])["standings"]["totals"][1]
+    assert dad_total > 0
+    for phone in (owner, reader):
+        expect(standings_row(phone, "Dad")).to_contain_text(f"{dad_total:,}", timeout=10_000)
     check(reader, "lucky-jack-shared")
     reader.close()
 
