@@ -1,5 +1,5 @@
 // Each game's round, in its own terms: the form that writes a tally, a one-line summary of an
-// entry, and the breakdown of a scored round. `fieldFor(problem)` picks the control a refusal is
+// entry, and the breakdown of a scored round. `fieldFor(params)` picks the control a refusal is
 // about, from the problem's `params`.
 
 import { h, field, uid, formatNumber } from './dom.js';
