@@ -286,7 +286,7 @@ export function sheetView(main, id) {
     const preview = sheet.game === 'lucky-luau' ? h('div', { class: 'preview', 'aria-live': 'polite' }) : null;
     const check = preview ? h('button', { type: 'button', class: 'secondary' }, 'Score without saving') : null;
     const form = h('form', { class: 'card entry', 'aria-labelledby': legend.id },
-      legend, round.element, field('Note (optional)', note, 'Why it changed, like "bells, not jacks"'), formError, submit, check, cancel, preview);
+      legend, round.element, field('Note (optional)', note, 'Anything to remember, or why a round changed ("bells, not jacks")'), formError, submit, check, cancel, preview);
 
     if (check) {
       check.addEventListener('click', async () => {
