@@ -156,11 +156,8 @@ fn method_table(spec: &serde_json::Value) -> Vec<(actix_web::dev::ResourceDef, V
             (actix_web::dev::ResourceDef::new(path.as_str()), methods)
         })
         .collect();
-    let page = page::PATHS.into_iter();
-    for path in ["/openapi.json", "/docs", "/docs/{tail}*", "/metrics"]
-        .into_iter()
-        .chain(page)
-    {
+    let served = ["/openapi.json", "/docs", "/docs/{tail}*", "/metrics"];
+    for path in served.into_iter().chain(page::PATHS) {
         table.push((actix_web::dev::ResourceDef::new(path), vec![Method::GET]));
     }
     table
