@@ -64,7 +64,8 @@ async function playerRecord(name) {
   ]);
   return h('section', { class: 'card', 'aria-labelledby': 'record-title' },
     h('h2', { id: 'record-title' }, `${stats.player}’s record`),
-    stats.overall.played === 0 ? h('p', { class: 'muted' }, 'No finished games yet.') : recordList(stats.overall),
+    stats.overall.played === 0 ? h('p', { class: 'muted' }, 'No finished games yet.')
+      : h('section', { 'aria-label': 'All games' }, h('h3', {}, 'All games'), recordList(stats.overall)),
     stats.games.map((game) => h('section', { 'aria-label': gameTitle(game.game) }, h('h3', {}, gameTitle(game.game)), recordList(game))),
     h('h3', {}, 'Latest games'),
     recent.items.length ? h('ul', { class: 'plain' }, recent.items.map((item) => h('li', {},
