@@ -8,6 +8,7 @@ mod games;
 mod limits;
 mod matches;
 mod ops;
+mod page;
 mod responses;
 mod sheets;
 mod spec;
@@ -146,7 +147,8 @@ fn method_table(spec: &serde_json::Value) -> Vec<(actix_web::dev::ResourceDef, V
             (actix_web::dev::ResourceDef::new(path.as_str()), methods)
         })
         .collect();
-    for path in ["/openapi.json", "/docs", "/docs/{tail}*", "/metrics"] {
+    let served = ["/openapi.json", "/docs", "/docs/{tail}*", "/metrics"];
+    for path in served.into_iter().chain(page::PATHS) {
         table.push((actix_web::dev::ResourceDef::new(path), vec![Method::GET]));
     }
     table
@@ -305,6 +307,7 @@ pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::
         app.into_utoipa_app()
             .configure(routes)
             .into_app()
+            .configure(page::configure)
             .service(
                 SwaggerUi::new("/docs/{_:.*}")
                     .external_url_unchecked("/openapi.json", spec.clone()),
