@@ -9,6 +9,7 @@ mod limits;
 mod lobby;
 mod matches;
 mod ops;
+mod page;
 mod responses;
 mod sheets;
 mod spec;
@@ -158,7 +159,8 @@ fn method_table(spec: &serde_json::Value) -> Vec<(actix_web::dev::ResourceDef, V
             (actix_web::dev::ResourceDef::new(path.as_str()), methods)
         })
         .collect();
-    for path in ["/openapi.json", "/docs", "/docs/{tail}*", "/metrics"] {
+    let served = ["/openapi.json", "/docs", "/docs/{tail}*", "/metrics"];
+    for path in served.into_iter().chain(page::PATHS) {
         table.push((actix_web::dev::ResourceDef::new(path), vec![Method::GET]));
     }
     table
@@ -319,6 +321,7 @@ pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::
         app.into_utoipa_app()
             .configure(routes)
             .into_app()
+            .configure(page::configure)
             .service(
                 SwaggerUi::new("/docs/{_:.*}")
                     .external_url_unchecked("/openapi.json", spec.clone()),
