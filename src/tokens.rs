@@ -36,10 +36,10 @@ pub fn issue_invite_code() -> Result<(String, Vec<u8>), getrandom::Error> {
     Ok((code, hash))
 }
 
-/// The hash of a code as typed: case, spaces and hyphens do not matter, and the look-alikes
-/// Crockford maps are read as the symbol they resemble (`O` as `0`, `I` and `L` as `1`). `None`
-/// when it cannot be a code at all.
-pub fn invite_code_hash(typed: &str) -> Option<Vec<u8>> {
+/// A code as typed, in the form it was issued: case, spaces and hyphens do not matter, and the
+/// look-alikes Crockford maps are read as the symbol they resemble (`O` as `0`, `I` and `L` as
+/// `1`). `None` when it cannot be a code at all.
+pub fn canonical_invite_code(typed: &str) -> Option<String> {
     let mut code = String::with_capacity(INVITE_CODE_LEN);
     for c in typed.chars().filter(|c| !matches!(c, ' ' | '-')) {
         let c = match c.to_ascii_uppercase() {
@@ -52,7 +52,12 @@ pub fn invite_code_hash(typed: &str) -> Option<Vec<u8>> {
         }
         code.push(c);
     }
-    (code.len() == INVITE_CODE_LEN).then(|| Sha256::digest(format!("invite:{code}")).to_vec())
+    (code.len() == INVITE_CODE_LEN).then_some(code)
+}
+
+/// The stored hash of a code as typed ([`canonical_invite_code`]).
+pub fn invite_code_hash(typed: &str) -> Option<Vec<u8>> {
+    canonical_invite_code(typed).map(|code| Sha256::digest(format!("invite:{code}")).to_vec())
 }
 
 /// Equality that takes the same time wherever the first difference is.

@@ -163,7 +163,10 @@ pub async fn invite(store: &Store, code: &str) -> Result<InviteInfo, Problem> {
         seat: invite.seat as Seat,
         name: seat.player_name.clone(),
         redeemed: invite.redeemed_at.is_some(),
-        redeem: format!("{}/redeem", invite_link(code.trim())),
+        redeem: format!(
+            "{}/redeem",
+            invite_link(&tokens::canonical_invite_code(code).unwrap_or_default())
+        ),
     })
 }
 

@@ -81,6 +81,14 @@ async fn invite_codes_look_unguessable_and_redeem_once_for_a_working_seat_token(
     assert_eq!(link.body["match_id"], id.as_str());
     assert_eq!(link.body["name"], "Ben");
     assert_eq!(link.body["redeemed"], false);
+    let typed = app
+        .get(&format!("/v1/invites/{}", codes[1].to_lowercase()), None)
+        .await;
+    assert_eq!(
+        typed.body["redeem"],
+        format!("/v1/invites/{}/redeem", codes[1]),
+        "the link names the code as issued"
+    );
 
     // Typed back in lower case with a hyphen, it still redeems.
     let typed = format!("{}-{}", &codes[1][..5], &codes[1][5..]).to_lowercase();
