@@ -82,6 +82,7 @@ pub const TITLES: &[(&str, &str)] = &[
     ("invalid_limit", "The page size is out of range"),
     ("invalid_cursor", "The cursor is not valid"),
     ("invalid_player", "The player filter is not valid"),
+    ("invalid_invite_code", "The invite code is not valid"),
     (
         "invalid_idempotency_key",
         "The Idempotency-Key header is not valid",
@@ -100,6 +101,7 @@ pub const TITLES: &[(&str, &str)] = &[
     ("unknown_match", "No such match"),
     ("unknown_sheet", "No such score sheet"),
     ("unknown_ply", "No such ply"),
+    ("unknown_invite", "No such invite"),
     ("method_not_allowed", "Method not allowed"),
     // 408, 413, 415, 429: the request's speed, size, type and rate.
     ("request_timeout", "The request was not received in time"),
@@ -113,6 +115,10 @@ pub const TITLES: &[(&str, &str)] = &[
     ("stale_version", "The match has moved on"),
     ("match_finished", "The match is over"),
     ("match_not_finished", "The match is not over yet"),
+    ("match_abandoned", "The match was abandoned"),
+    ("invite_redeemed", "The invite was already used"),
+    ("play_started", "Play has started"),
+    ("rematch_exists", "The rematch was already made"),
     ("server_randomness", "The match draws its own chance"),
     (
         "rules_version_unsupported",

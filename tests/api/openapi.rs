@@ -156,3 +156,31 @@ async fn every_games_create_example_creates() {
     }
     assert_eq!(created, 10, "one match and one sheet example per game");
 }
+
+/// The example problems the document shows are real ones: each has the title, type and status
+/// the service gives its code.
+#[test]
+fn every_documented_problem_example_is_a_real_problem() {
+    let spec = referee::http::openapi();
+    let mut seen = 0;
+    for item in spec["paths"].as_object().unwrap().values() {
+        for operation in item.as_object().unwrap().values() {
+            for (status, answer) in operation["responses"].as_object().unwrap() {
+                let example = &answer["content"]["application/problem+json"]["example"];
+                let Some(code) = example["code"].as_str() else {
+                    continue;
+                };
+                assert_eq!(example["title"], referee::problem::title(code), "{code}");
+                assert_eq!(example["type"], format!("urn:referee:problem:{code}"));
+                if let Ok(status) = status.parse::<u64>() {
+                    assert_eq!(example["status"], status, "{code}");
+                }
+                seen += 1;
+            }
+        }
+    }
+    assert!(
+        seen > 50,
+        "the operations document their problems ({seen} examples)"
+    );
+}
