@@ -249,7 +249,9 @@ def play_table_round(
 
 
 def play_lucky_dice(service: Service, names: list[str]) -> None:
-    body = LuckyDiceCreateMatch(game=LuckyDiceSlug.LUCKY_DICE, seats=seats(*names), randomness=RandomnessMode.TABLE)
+    body = LuckyDiceCreateMatch(
+        game=LuckyDiceSlug.LUCKY_DICE, seats=seats(*names), randomness=RandomnessMode.TABLE
+    )
     created = expect(create_match.sync(client=service.anonymous(), body=body), LuckyDiceCreatedMatch)
     table = Table.of(service, created.match.id, created.owner_token, created.seat_tokens)
 
@@ -265,7 +267,9 @@ def play_lucky_dice(service: Service, names: list[str]) -> None:
             coasters = LuckyDiceCoastersChance(kind=LuckyDiceCoastersChanceKind.COASTERS, coasters=drawn)
             return SubmitChance(outcome=coasters, expected_version=match.version)
         if isinstance(pending, LuckyDiceLuckySymbolPendingChance):
-            symbol = LuckyDiceLuckySymbolChance(kind=LuckyDiceLuckySymbolChanceKind.LUCKY_SYMBOL, symbol=LuckyDiceSymbol.CAT)
+            symbol = LuckyDiceLuckySymbolChance(
+                kind=LuckyDiceLuckySymbolChanceKind.LUCKY_SYMBOL, symbol=LuckyDiceSymbol.CAT
+            )
             return SubmitChance(outcome=symbol, expected_version=match.version)
         if isinstance(pending, LuckyDiceRollPendingChance):
             # Every die shows the round's lucky symbol and goes to the tray, so pools empty fast.
@@ -315,7 +319,9 @@ def luck_plus_preference(move: LuckPlusMove) -> int:
 
 
 def play_luck_plus(service: Service, names: list[str]) -> None:
-    body = LuckPlusCreateMatch(game=LuckPlusSlug.LUCK_PLUS, seats=seats(*names), randomness=RandomnessMode.TABLE)
+    body = LuckPlusCreateMatch(
+        game=LuckPlusSlug.LUCK_PLUS, seats=seats(*names), randomness=RandomnessMode.TABLE
+    )
     created = expect(create_match.sync(client=service.anonymous(), body=body), LuckPlusCreatedMatch)
     table = Table.of(service, created.match.id, created.owner_token, created.seat_tokens)
     rolls = 0
@@ -340,13 +346,17 @@ def play_luck_plus(service: Service, names: list[str]) -> None:
         if chance.kind == LuckPlusChanceKind.ROLL:
             rolls += 1
             roller = chance.seat if isinstance(chance.seat, int) else match.view.turn
-            roll = LuckPlusRollChance(kind=LuckPlusRollChanceKind.ROLL, dice=friendly_dice(match.view.hands[roller], rolls))
+            roll = LuckPlusRollChance(
+                kind=LuckPlusRollChanceKind.ROLL, dice=friendly_dice(match.view.hands[roller], rolls)
+            )
             return SubmitChance(outcome=roll, expected_version=match.version)
         draw = LuckPlusDrawChance(kind=LuckPlusDrawChanceKind.DRAW, card=pile[0])
         return SubmitChance(outcome=draw, expected_version=match.version)
 
     def choose(match: LuckPlusMatchDetail) -> SubmitMove:
-        return SubmitMove(move=max(match.view.legal_moves, key=luck_plus_preference), expected_version=match.version)
+        return SubmitMove(
+            move=max(match.view.legal_moves, key=luck_plus_preference), expected_version=match.version
+        )
 
     end = play_table_round(table, read, report, choose, lambda match: len(match.view.results) >= 1)
     hand = end.view.results[0]
@@ -355,7 +365,9 @@ def play_luck_plus(service: Service, names: list[str]) -> None:
 
 
 def play_plus_minus(service: Service, names: list[str]) -> None:
-    body = PlusMinusCreateMatch(game=PlusMinusSlug.PLUS_MINUS, seats=seats(*names), randomness=RandomnessMode.TABLE)
+    body = PlusMinusCreateMatch(
+        game=PlusMinusSlug.PLUS_MINUS, seats=seats(*names), randomness=RandomnessMode.TABLE
+    )
     created = expect(create_match.sync(client=service.anonymous(), body=body), PlusMinusCreatedMatch)
     table = Table.of(service, created.match.id, created.owner_token, created.seat_tokens)
 
@@ -404,7 +416,9 @@ def luau_cards(counts: LuckyLuauCounts) -> list[tuple[LuckyLuauCard, int]]:
 
 def play_lucky_luau(service: Service, names: list[str]) -> None:
     """Lucky Luau is one round: it is played until the centre is empty and every seat finished."""
-    body = LuckyLuauCreateMatch(game=LuckyLuauSlug.LUCKY_LUAU, seats=seats(*names), randomness=RandomnessMode.TABLE)
+    body = LuckyLuauCreateMatch(
+        game=LuckyLuauSlug.LUCKY_LUAU, seats=seats(*names), randomness=RandomnessMode.TABLE
+    )
     created = expect(create_match.sync(client=service.anonymous(), body=body), LuckyLuauCreatedMatch)
     table = Table.of(service, created.match.id, created.owner_token, created.seat_tokens)
 
@@ -455,7 +469,9 @@ def keep_score_sheet(service: Service, names: list[str]) -> None:
 
     read = expect(get_sheet.sync(sheet_id, client=service.anonymous()), LuckyJackSheetDetail)
     check([round_.entry for round_ in read.rounds] == [3, 2, 4], "rounds name their latest entries")
-    print(f"sheet: totals {first.standings.totals} corrected to {corrected.standings.totals}, final {read.standings.totals}")
+    print(
+        f"sheet: totals {first.standings.totals} corrected to {corrected.standings.totals}, final {read.standings.totals}"
+    )
 
 
 def read_history(service: Service, player: str, sheet_winner: str) -> None:
