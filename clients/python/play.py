@@ -14,6 +14,7 @@ from uuid import UUID
 from referee_client import AuthenticatedClient, Client
 from referee_client.api.games import get_game
 from referee_client.api.history import leaderboard, player_stats
+from referee_client.api.lucky_dice import lucky_dice_tally
 from referee_client.api.matches import (
     create_match,
     get_log,
@@ -62,6 +63,8 @@ from referee_client.models import (
     LuckyDiceRollPendingChance,
     LuckyDiceSlug,
     LuckyDiceSymbol,
+    LuckyDiceTally,
+    LuckyDiceTallyRequest,
     LuckyJackCreatedMatch,
     LuckyJackCreatedSheet,
     LuckyJackCreateMatch,
@@ -107,6 +110,7 @@ from referee_client.models import (
     SeatToken,
     SubmitChance,
     SubmitMove,
+    TallyReply,
 )
 
 # Enough requests for any round these policies play; a loop that needs more is a bug to report.
@@ -285,6 +289,12 @@ def play_lucky_dice(service: Service, names: list[str]) -> None:
     end = play_table_round(table, read, report, choose, lambda match: len(match.view.results) >= 1)
     check(end.view.round_ == 2, "lucky-dice: the second round is next")
     check(sum(end.view.totals) >= 1, "lucky-dice: someone won a coaster")
+    # The same round, written down at a physical table, scores the same through the stateless tally.
+    described = LuckyDiceTallyRequest(
+        players=len(names), rounds=[LuckyDiceTally(emptied=result.emptied) for result in end.view.results]
+    )
+    tally = expect(lucky_dice_tally.sync(client=service.anonymous(), body=described), TallyReply)
+    check(tally.standings.totals == end.view.totals, "lucky-dice: the tally agrees with the hosted round")
     print(f"lucky-dice: round 1 over, coasters won {end.view.totals}")
 
 

@@ -47,7 +47,11 @@ interface Table {
   seats: Map<number, string>;
 }
 
-function tableOf(created: { match: { id: string }; owner_token: string; seat_tokens: Schemas["SeatToken"][] }): Table {
+function tableOf(created: {
+  match: { id: string };
+  owner_token: string;
+  seat_tokens: Schemas["SeatToken"][];
+}): Table {
   const seats = new Map(created.seat_tokens.map((seat) => [seat.seat, seat.token]));
   return { id: created.match.id, owner: created.owner_token, seats };
 }
@@ -133,16 +137,24 @@ async function playLuckyJack(names: string[]): Promise<void> {
     check(stale.error?.status === 409 || stale.error?.status === 422, "a stale or finished move is refused");
   }
 
-  const result = ok(await api.GET("/v1/matches/{id}/result", { params: { path: { id: table.id } } }), "result");
+  const result = ok(
+    await api.GET("/v1/matches/{id}/result", { params: { path: { id: table.id } } }),
+    "result",
+  );
   if (result.game !== "lucky-jack") throw wrongGame("lucky-jack", result.game);
   check(result.over && result.status === "finished", "the result is final");
   check(result.breakdown.rounds.length === 3, "three rounds were scored");
   check(result.winners.length >= 1, "a finished match has a winner");
-  check(result.winners.every((winner) => names.includes(winner)), "the winners sat at the table");
+  check(
+    result.winners.every((winner) => names.includes(winner)),
+    "the winners sat at the table",
+  );
   const log = ok(await api.GET("/v1/matches/{id}/log", { params: { path: { id: table.id } } }), "log");
   if (log.game !== "lucky-jack") throw wrongGame("lucky-jack", log.game);
   check(log.entries.length >= moves, "the log holds every move");
-  console.log(`lucky-jack: ${moves} moves, winners ${result.winners.join(", ")}, totals ${result.standings.totals}`);
+  console.log(
+    `lucky-jack: ${moves} moves, winners ${result.winners.join(", ")}, totals ${result.standings.totals}`,
+  );
 }
 
 /** What the round loop reads of any game's match detail. */
@@ -192,12 +204,16 @@ async function playLuckyDice(names: string[]): Promise<void> {
   };
   const outcome = (match: Schemas["LuckyDiceMatchDetail"]): Chance => {
     const pending = match.view.chance;
-    if (pending === null || pending === undefined) throw new Error("lucky-dice: no chance outcome is pending");
+    if (pending === null || pending === undefined)
+      throw new Error("lucky-dice: no chance outcome is pending");
     switch (pending.kind) {
       case "coasters": {
         const pile = match.view.pile;
         if (pile === null || pile === undefined) throw new Error("the owner sees the coaster pile");
-        return { outcome: { kind: "coasters", coasters: pile.slice(0, pending.seats.length) }, expected_version: match.version };
+        return {
+          outcome: { kind: "coasters", coasters: pile.slice(0, pending.seats.length) },
+          expected_version: match.version,
+        };
       }
       case "lucky_symbol":
         return { outcome: { kind: "lucky_symbol", symbol: "cat" }, expected_version: match.version };
@@ -216,6 +232,16 @@ async function playLuckyDice(names: string[]): Promise<void> {
   const end = await playTableRound(table, read, outcome, choose, (match) => match.view.results.length >= 1);
   check(end.view.round === 2, "lucky-dice: the second round is next");
   check(end.view.totals.reduce((sum, total) => sum + total, 0) >= 1, "lucky-dice: someone won a coaster");
+  // The same round, written down at a physical table, scores the same through the stateless tally.
+  const described = {
+    players: names.length,
+    rounds: end.view.results.map((result) => ({ emptied: result.emptied })),
+  };
+  const tally = ok(await api.POST("/v1/games/lucky-dice/tally", { body: described }), "lucky-dice tally");
+  check(
+    tally.standings.totals.join() === end.view.totals.join(),
+    "lucky-dice: the tally agrees with the hosted round",
+  );
   console.log(`lucky-dice: round 1 over, coasters won ${end.view.totals}`);
 }
 
@@ -264,7 +290,9 @@ async function playLuckPlus(names: string[]): Promise<void> {
         const flip = pile[flipAt];
         if (flip === undefined) throw new Error("luck-plus: the deck has a card to flip");
         const rest = pile.filter((_, index) => index !== flipAt);
-        const hands = Array.from({ length: match.view.players }, (_, seat) => rest.slice(8 * seat, 8 * seat + 8));
+        const hands = Array.from({ length: match.view.players }, (_, seat) =>
+          rest.slice(8 * seat, 8 * seat + 8),
+        );
         return { outcome: { kind: "deal", hands, flips: [flip] }, expected_version: match.version };
       }
       case "roll": {
@@ -312,7 +340,10 @@ async function playPlusMinus(names: string[]): Promise<void> {
         return { outcome: { kind: "deal", hands, face_up: faceUp }, expected_version: match.version };
       }
       case "draw":
-        return { outcome: { kind: "draw", cards: pile.slice(0, chance.count) }, expected_version: match.version };
+        return {
+          outcome: { kind: "draw", cards: pile.slice(0, chance.count) },
+          expected_version: match.version,
+        };
     }
   };
   const choose = (match: Schemas["PlusMinusMatchDetail"]): Move => ({
@@ -339,7 +370,17 @@ async function playLuckyLuau(names: string[]): Promise<void> {
     return match;
   };
   const cards: Schemas["LuckyLuauCard"][] = [
-    "yellow", "red", "blue", "pink", "purple", "orange", "green", "rainbow", "ti", "mega", "kukui",
+    "yellow",
+    "red",
+    "blue",
+    "pink",
+    "purple",
+    "orange",
+    "green",
+    "rainbow",
+    "ti",
+    "mega",
+    "kukui",
   ];
   const outcome = (match: Schemas["LuckyLuauMatchDetail"]): Chance => {
     const pile = match.view.chance?.pile;
@@ -360,11 +401,16 @@ async function playLuckyLuau(names: string[]): Promise<void> {
 /** A Lucky Jack score sheet of three rounds, one of them corrected. */
 async function keepScoreSheet(names: string[]): Promise<void> {
   const created = ok(
-    await api.POST("/v1/sheets", { body: { game: "lucky-jack", players: newSeats(names), options: { rounds: 3 } } }),
+    await api.POST("/v1/sheets", {
+      body: { game: "lucky-jack", players: newSeats(names), options: { rounds: 3 } },
+    }),
     "create sheet",
   );
   const id = created.sheet.id;
-  const enter = async (tally: Schemas["LuckyJackTally"], corrects?: number): Promise<Schemas["LuckyJackSheetDetail"]> => {
+  const enter = async (
+    tally: Schemas["LuckyJackTally"],
+    corrects?: number,
+  ): Promise<Schemas["LuckyJackSheetDetail"]> => {
     const answer = await api.POST("/v1/sheets/{id}/entries", {
       params: { path: { id } },
       headers: bearer(created.owner_token),
@@ -374,7 +420,11 @@ async function keepScoreSheet(names: string[]): Promise<void> {
     if (sheet.game !== "lucky-jack") throw wrongGame("lucky-jack", sheet.game);
     return sheet;
   };
-  const jackpot = (seat: number, symbol: Schemas["LuckyJackSymbol"], size: number): Schemas["LuckyJackTally"] => ({
+  const jackpot = (
+    seat: number,
+    symbol: Schemas["LuckyJackSymbol"],
+    size: number,
+  ): Schemas["LuckyJackTally"] => ({
     jackpot: { seat, symbol, size },
   });
 
@@ -383,7 +433,8 @@ async function keepScoreSheet(names: string[]): Promise<void> {
   const firstEntry = first.entries[0];
   if (firstEntry === undefined) throw new Error("the first entry is on the sheet");
   const corrected = await enter(jackpot(2, "bell", 4), firstEntry.seq);
-  const total = (sheet: Schemas["LuckyJackSheetDetail"], seat: number): number => sheet.standings.totals[seat] ?? 0;
+  const total = (sheet: Schemas["LuckyJackSheetDetail"], seat: number): number =>
+    sheet.standings.totals[seat] ?? 0;
   check(total(corrected, 2) < total(first, 2), "the correction lowered the total");
   check(corrected.entries[0]?.superseded_by === corrected.entries[2]?.seq, "the old entry is superseded");
   const last = await enter(jackpot(0, "seven", 3));
@@ -409,11 +460,19 @@ async function readHistory(player: string, sheetWinner: string): Promise<void> {
   const jack = stats.games.filter((record) => record.game === "lucky-jack");
   check(jack.length === 1 && jack[0]?.played === 2, "the Lucky Jack match and sheet count as played");
   const board = ok(
-    await api.GET("/v1/games/{game}/leaderboard", { params: { path: { game: "lucky-jack" }, query: { limit: 100 } } }),
+    await api.GET("/v1/games/{game}/leaderboard", {
+      params: { path: { game: "lucky-jack" }, query: { limit: 100 } },
+    }),
     "leaderboard",
   );
-  check(board.some((row) => row.player === sheetWinner && row.won >= 1), "the sheet's winner is ranked");
-  const entry = ok(await api.GET("/v1/games/{game}", { params: { path: { game: "luck-plus" } } }), "catalogue");
+  check(
+    board.some((row) => row.player === sheetWinner && row.won >= 1),
+    "the sheet's winner is ranked",
+  );
+  const entry = ok(
+    await api.GET("/v1/games/{game}", { params: { path: { game: "luck-plus" } } }),
+    "catalogue",
+  );
   check(entry.min_players <= 3 && 3 <= entry.max_players, "Luck Plus seats three");
   console.log(`history: ${page.total} matches for ${player}; ${board.length} on the Lucky Jack leaderboard`);
 }
