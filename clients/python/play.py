@@ -5,6 +5,7 @@ Every response is read through the generated models and narrowed with `isinstanc
 checks each field read against the spec; a wrong answer stops the program with a message.
 """
 
+import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ from uuid import UUID
 
 from referee_client import AuthenticatedClient, Client
 from referee_client.api.games import get_game
-from referee_client.api.history import leaderboard, player_stats
+from referee_client.api.history import leaderboard, player_history, player_stats
 from referee_client.api.lucky_dice import lucky_dice_tally
 from referee_client.api.matches import (
     create_match,
@@ -29,6 +30,7 @@ from referee_client.models import (
     AppendEntry,
     GameEntry,
     GameKind,
+    HistoryLine,
     LeaderboardRow,
     LuckPlusBonusMove,
     LuckPlusChanceKind,
@@ -93,6 +95,7 @@ from referee_client.models import (
     MatchPage,
     MatchStatus,
     NewSeat,
+    PlayerHistoryFormat,
     PlayerStats,
     PlusMinusCard,
     PlusMinusChanceKind,
@@ -188,7 +191,21 @@ def play_lucky_jack(service: Service, names: list[str]) -> None:
         mine = expect(get_match.sync(table.match_id, client=table.seats[seat]), LuckyJackMatchDetail)
         check(mine.view.hands[seat] is not None, "a seat sees its own hand")
         body_move = SubmitMove(move=mine.view.legal_moves[0], expected_version=mine.version)
-        reply = submit_move.sync(table.match_id, client=table.seats[seat], body=body_move)
+        if moves == 0:
+            # A retry with the same Idempotency-Key gets the first answer and stores nothing again.
+            key = f"first-move-{table.match_id}"
+            reply = submit_move.sync(
+                table.match_id, client=table.seats[seat], body=body_move, idempotency_key=key
+            )
+            retry = submit_move.sync(
+                table.match_id, client=table.seats[seat], body=body_move, idempotency_key=key
+            )
+            check(
+                expect(retry, LuckyJackMoveReply).version == expect(reply, LuckyJackMoveReply).version,
+                "a retried move counts once",
+            )
+        else:
+            reply = submit_move.sync(table.match_id, client=table.seats[seat], body=body_move)
         check(expect(reply, LuckyJackMoveReply).version > mine.version, "a move moves the version on")
         moves += 1
     else:
@@ -490,6 +507,11 @@ def read_history(service: Service, player: str, sheet_winner: str) -> None:
     check(page.total >= 6, "every match and the sheet are listed")
     kinds = {item.kind for item in page.items}
     check(kinds == {MatchKind.HOSTED, MatchKind.SHEET}, "hosted matches and sheets share one history")
+    # The history is NDJSON: one `HistoryLine` per line, read as text and parsed line by line.
+    ndjson = expect(player_history.sync(player, client=anonymous, format_=PlayerHistoryFormat.NDJSON), str)
+    lines = [HistoryLine.from_dict(json.loads(line)) for line in ndjson.splitlines()]
+    check(len(lines) == page.total, "the player's history has a line per listed match")
+    check(all(line.players[line.seat] == line.player for line in lines), "each line names the player's seat")
     stats = expect(player_stats.sync(player, client=anonymous), PlayerStats)
     jack = [record for record in stats.games if record.game == GameKind.LUCKY_JACK]
     check(len(jack) == 1 and jack[0].played == 2, "the Lucky Jack match and sheet count as played")

@@ -73,9 +73,17 @@ async function createMatch(body: Schemas["CreateMatch"]): Promise<Schemas["Creat
   return ok(await api.POST("/v1/matches", { body }), `create ${body.game}`);
 }
 
-async function move(table: Table, token: string, body: Move): Promise<Schemas["MoveReply"]> {
+async function move(
+  table: Table,
+  token: string,
+  body: Move,
+  idempotencyKey?: string,
+): Promise<Schemas["MoveReply"]> {
   const answer = await api.POST("/v1/matches/{id}/moves", {
-    params: { path: { id: table.id } },
+    params: {
+      path: { id: table.id },
+      header: idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey },
+    },
     headers: bearer(token),
     body,
   });
@@ -122,7 +130,17 @@ async function playLuckyJack(names: string[]): Promise<void> {
     check(mine.view.hands[seat] !== null, "a seat sees its own hand");
     last = mine.view.legal_moves[0];
     if (last === undefined) throw new Error("the seat to act has a legal move");
-    const reply = await move(table, token, { move: last, expected_version: mine.version });
+    const body = { move: last, expected_version: mine.version };
+    let reply: Schemas["MoveReply"];
+    if (moves === 0) {
+      // A retry with the same Idempotency-Key gets the first answer and stores nothing again.
+      const key = `first-move-${table.id}`;
+      reply = await move(table, token, body, key);
+      const retry = await move(table, token, body, key);
+      check(retry.version === reply.version, "a retried move counts once");
+    } else {
+      reply = await move(table, token, body);
+    }
     check(reply.version > mine.version, "a move moves the version on");
     moves++;
   }
@@ -453,6 +471,19 @@ async function readHistory(player: string, sheetWinner: string): Promise<void> {
   check(page.total >= 6, "every match and the sheet are listed");
   const kinds = new Set(page.items.map((item) => item.kind));
   check(kinds.has("hosted") && kinds.has("sheet"), "hosted matches and sheets share one history");
+  // The history is NDJSON, one `HistoryLine` per line: read as text (a JSON parse is left `unknown`).
+  const history = ok(
+    await api.GET("/v1/players/{name}/history", {
+      params: { path: { name: player }, query: { format: "ndjson" } },
+      parseAs: "text",
+    }),
+    "player history",
+  );
+  const lines: unknown[] = history
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line): unknown => JSON.parse(line));
+  check(lines.length === page.total, "the player's history has a line per listed match");
   const stats = ok(
     await api.GET("/v1/players/{name}/stats", { params: { path: { name: player } } }),
     "player stats",
