@@ -28,7 +28,6 @@ from referee_client.api.matches import (
 from referee_client.api.sheets import append_entry, create_sheet, get_sheet
 from referee_client.models import (
     AppendEntry,
-    GameEntry,
     GameKind,
     HistoryLine,
     LeaderboardRow,
@@ -42,6 +41,7 @@ from referee_client.models import (
     LuckPlusDrawChance,
     LuckPlusDrawChanceKind,
     LuckPlusDrawMove,
+    LuckPlusGameEntry,
     LuckPlusKeepMove,
     LuckPlusLuckPlusMove,
     LuckPlusMatchDetail,
@@ -66,6 +66,7 @@ from referee_client.models import (
     LuckyDiceSlug,
     LuckyDiceSymbol,
     LuckyDiceTally,
+    LuckyDiceTallyReply,
     LuckyDiceTallyRequest,
     LuckyJackCreatedMatch,
     LuckyJackCreatedSheet,
@@ -113,7 +114,6 @@ from referee_client.models import (
     SeatToken,
     SubmitChance,
     SubmitMove,
-    TallyReply,
 )
 
 # Enough requests for any round these policies play; a loop that needs more is a bug to report.
@@ -310,7 +310,7 @@ def play_lucky_dice(service: Service, names: list[str]) -> None:
     described = LuckyDiceTallyRequest(
         players=len(names), rounds=[LuckyDiceTally(emptied=result.emptied) for result in end.view.results]
     )
-    tally = expect(lucky_dice_tally.sync(client=service.anonymous(), body=described), TallyReply)
+    tally = expect(lucky_dice_tally.sync(client=service.anonymous(), body=described), LuckyDiceTallyReply)
     check(tally.standings.totals == end.view.totals, "lucky-dice: the tally agrees with the hosted round")
     print(f"lucky-dice: round 1 over, coasters won {end.view.totals}")
 
@@ -519,8 +519,9 @@ def read_history(service: Service, player: str, sheet_winner: str) -> None:
     check(isinstance(board, list), "the leaderboard is a list")
     rows = [row for row in board if isinstance(row, LeaderboardRow)] if isinstance(board, list) else []
     check(any(row.player == sheet_winner and row.won >= 1 for row in rows), "the sheet's winner is ranked")
-    catalogue = expect(get_game.sync(GameKind.LUCK_PLUS, client=anonymous), GameEntry)
+    catalogue = expect(get_game.sync(GameKind.LUCK_PLUS, client=anonymous), LuckPlusGameEntry)
     check(catalogue.min_players <= 3 <= catalogue.max_players, "Luck Plus seats three")
+    check(catalogue.default_options.dealer == 0, "Luck Plus lists its default options")
     print(f"history: {page.total} matches for {player}; {len(rows)} on the Lucky Jack leaderboard")
 
 

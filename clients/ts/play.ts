@@ -504,7 +504,9 @@ async function readHistory(player: string, sheetWinner: string): Promise<void> {
     await api.GET("/v1/games/{game}", { params: { path: { game: "luck-plus" } } }),
     "catalogue",
   );
+  if (entry.slug !== "luck-plus") throw wrongGame("luck-plus", entry.slug);
   check(entry.min_players <= 3 && 3 <= entry.max_players, "Luck Plus seats three");
+  check(entry.default_options.dealer === 0, "Luck Plus lists its default options");
   console.log(`history: ${page.total} matches for ${player}; ${board.length} on the Lucky Jack leaderboard`);
 }
 
