@@ -144,7 +144,9 @@ pub async fn result(store: &Store, id: Uuid, token: Option<&str>) -> Result<Matc
         status: row.status,
         seats: seat_infos(&seats),
         winners,
-        score,
+        breakdown: score.breakdown,
+        standings: score.standings,
+        over: score.over,
     })
 }
 

@@ -229,8 +229,11 @@ pub struct MatchResult<P: Payloads = Json> {
     pub seats: Vec<SeatInfo>,
     /// Names of the winners (several on a shared win); empty while the match is in progress.
     pub winners: Vec<String>,
-    #[serde(flatten)]
-    pub score: ScoreReply<P>,
+    /// The game's itemised breakdown (the fields of a [`ScoreReply`], spelled out here so that
+    /// the document has one plain object rather than an `allOf`).
+    pub breakdown: P::Score,
+    pub standings: Standings,
+    pub over: bool,
 }
 
 /// One log input as exported: a seat's move or a chance outcome.
