@@ -12,7 +12,7 @@ use crate::records::{check_player_filter, normalise_name};
 use crate::store::stats as q;
 use crate::store::Store;
 
-pub use crate::store::stats::LeaderboardRow;
+pub use crate::store::stats::{LeaderboardRow, Period};
 
 /// One player's record over a set of finished matches.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -111,10 +111,11 @@ pub async fn player(
     store: &Store,
     name: &str,
     game: Option<GameKind>,
+    period: Period,
 ) -> Result<PlayerStats, Problem> {
     check_player_filter(name)?;
     let mut conn = store.conn().await?;
-    let seats = q::finished_seats(&mut conn, name, game).await?;
+    let seats = q::finished_seats(&mut conn, name, game, period).await?;
     let outcomes: Vec<Outcome> = seats
         .into_iter()
         .map(|seat| Outcome {
@@ -156,9 +157,10 @@ pub async fn leaderboard(
     store: &Store,
     game: GameKind,
     limit: i64,
+    period: Period,
 ) -> Result<Vec<LeaderboardRow>, Problem> {
     let mut conn = store.conn().await?;
-    Ok(q::leaderboard(&mut conn, game, limit).await?)
+    Ok(q::leaderboard(&mut conn, game, limit, period).await?)
 }
 
 #[cfg(test)]

@@ -17,8 +17,21 @@ function recordList(record) {
   return h('dl', { class: 'record' }, items.map(([label, value]) => [h('dt', {}, label), h('dd', {}, String(value))]));
 }
 
+// "All time" or "this year": the statistics endpoints count the matches that ended from `from`.
+const PERIODS = [['all', 'All time'], ['year', 'This year']];
+const yearStart = () => `${new Date().getFullYear()}-01-01T00:00:00Z`;
+const periodQuery = (period) => (period === 'year' ? `from=${encodeURIComponent(yearStart())}` : '');
+const periodSelect = (params) => {
+  const select = h('select', { name: 'period' }, PERIODS.map(([value, label]) => h('option', { value }, label)));
+  select.value = params.get('period') === 'year' ? 'year' : 'all';
+  return select;
+};
+const periodHash = (select) => (select.value === 'year' ? '&period=year' : '');
+
 export async function lookBackView(main, params) {
   const catalogue = await games();
+  const playerPeriod = periodSelect(params);
+  const boardPeriod = periodSelect(params);
   const nameInput = h('input', { type: 'text', name: 'player', autocomplete: 'off', value: params.get('player') || '' });
   const playerForm = h('form', {
     class: 'card',
@@ -30,9 +43,9 @@ export async function lookBackView(main, params) {
         showFieldError(nameInput, 'Type a player’s name.');
         return;
       }
-      location.hash = `player=${encodeURIComponent(nameInput.value.trim())}`;
+      location.hash = `player=${encodeURIComponent(nameInput.value.trim())}${periodHash(playerPeriod)}`;
     },
-  }, h('h2', { id: 'player-title' }, 'A player'), field('Name', nameInput), h('button', { type: 'submit' }, 'Show their record'));
+  }, h('h2', { id: 'player-title' }, 'A player'), field('Name', nameInput), field('Period', playerPeriod), h('button', { type: 'submit' }, 'Show their record'));
 
   const gameSelect = h('select', { name: 'board' }, catalogue.map((game) => h('option', { value: game.slug }, game.title)));
   if (params.get('board')) gameSelect.value = params.get('board');
@@ -41,29 +54,30 @@ export async function lookBackView(main, params) {
     'aria-labelledby': 'board-title',
     onsubmit(event) {
       event.preventDefault();
-      location.hash = `board=${gameSelect.value}`;
+      location.hash = `board=${gameSelect.value}${periodHash(boardPeriod)}`;
     },
-  }, h('h2', { id: 'board-title' }, 'A game’s leaderboard'), field('Game', gameSelect), h('button', { type: 'submit' }, 'Show the leaderboard'));
+  }, h('h2', { id: 'board-title' }, 'A game’s leaderboard'), field('Game', gameSelect), field('Period', boardPeriod), h('button', { type: 'submit' }, 'Show the leaderboard'));
 
   const results = h('div', { 'aria-live': 'polite' });
   replace(main, h('h1', { tabindex: -1 }, 'Look back'), playerForm, boardForm, results);
 
   try {
-    if (params.get('player')) replace(results, await playerRecord(params.get('player')));
-    else if (params.get('board')) replace(results, await leaderboard(params.get('board')));
+    const period = params.get('period') === 'year' ? 'year' : 'all';
+    if (params.get('player')) replace(results, await playerRecord(params.get('player'), period));
+    else if (params.get('board')) replace(results, await leaderboard(params.get('board'), period));
   } catch (error) {
     replace(results, h('p', { class: 'error', role: 'alert' }, error.message));
   }
 }
 
-async function playerRecord(name) {
+async function playerRecord(name, period) {
   const path = encodeURIComponent(name);
   const [stats, recent] = await Promise.all([
-    get(`/v1/players/${path}/stats`),
+    get(`/v1/players/${path}/stats?${periodQuery(period)}`),
     get(`/v1/matches?player=${path}&limit=20`),
   ]);
   return h('section', { class: 'card', 'aria-labelledby': 'record-title' },
-    h('h2', { id: 'record-title' }, `${stats.player}’s record`),
+    h('h2', { id: 'record-title' }, `${stats.player}’s record${period === 'year' ? ' this year' : ''}`),
     stats.overall.played === 0 ? h('p', { class: 'muted' }, 'No finished games yet.')
       : h('section', { 'aria-label': 'All games' }, h('h3', {}, 'All games'), recordList(stats.overall)),
     stats.games.map((game) => h('section', { 'aria-label': gameTitle(game.game) }, h('h3', {}, gameTitle(game.game)), recordList(game))),
@@ -79,10 +93,11 @@ async function playerRecord(name) {
       h('a', { class: 'button secondary', href: `/v1/players/${path}/history?format=ndjson`, download: `${name}-history.ndjson` }, 'History as NDJSON')));
 }
 
-async function leaderboard(game) {
-  const rows = await get(`/v1/games/${encodeURIComponent(game)}/leaderboard?limit=20`);
+async function leaderboard(game, period) {
+  const since = periodQuery(period);
+  const rows = await get(`/v1/games/${encodeURIComponent(game)}/leaderboard?limit=20&${since}`);
   // The brag figures (jackpots, best lei...) are per player; fetch them for the rows shown.
-  const records = await Promise.all(rows.map((row) => get(`/v1/players/${encodeURIComponent(row.player)}/stats?game=${game}`)
+  const records = await Promise.all(rows.map((row) => get(`/v1/players/${encodeURIComponent(row.player)}/stats?game=${game}&${since}`)
     .then((stats) => (stats.games[0] || {}).highlights || {}).catch(() => ({}))));
   const figures = [...new Set(records.flatMap((highlights) => Object.keys(highlights)))]
     // Per-symbol jackpot counts would make the table too wide for a phone; the total stays.
@@ -94,7 +109,7 @@ async function leaderboard(game) {
     return names.length ? h('li', {}, `Most ${words(key)}: ${names.join(' and ')} (${formatNumber(best)})`) : null;
   }).filter(Boolean);
   return h('section', { class: 'card', 'aria-labelledby': 'leaderboard-title' },
-    h('h2', { id: 'leaderboard-title' }, `${gameTitle(game)} leaderboard`),
+    h('h2', { id: 'leaderboard-title' }, `${gameTitle(game)} leaderboard${period === 'year' ? ' this year' : ''}`),
     leaders.length ? h('ul', { class: 'leaders' }, leaders) : null,
     rows.length === 0 ? h('p', { class: 'muted' }, 'No finished games yet.') : h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': 'Leaderboard table (scrolls sideways)' },
       h('table', {},

@@ -1,13 +1,14 @@
 //! Statistics over finished matches and score sheets.
 
 use actix_web::{get, web};
+use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::responses::*;
 use crate::games::GameKind;
 use crate::problem::Problem;
-use crate::stats::{self, LeaderboardRow, PlayerStats};
+use crate::stats::{self, LeaderboardRow, Period, PlayerStats};
 use crate::store::Store;
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -16,6 +17,10 @@ use crate::store::Store;
 pub struct PlayerStatsQuery {
     /// Only this game.
     pub game: Option<GameKind>,
+    /// Only matches that ended at or after this instant (RFC 3339), e.g. this year's.
+    pub from: Option<DateTime<Utc>>,
+    /// Only matches that ended before this instant (RFC 3339).
+    pub to: Option<DateTime<Utc>>,
 }
 
 /// A player's record (names compared ignoring case, width and invisible characters): played, won, win rate, average and best
@@ -36,7 +41,13 @@ pub async fn player_stats(
     path: web::Path<String>,
     query: web::Query<PlayerStatsQuery>,
 ) -> Result<web::Json<PlayerStats>, Problem> {
-    Ok(web::Json(stats::player(&store, &path, query.game).await?))
+    let period = Period {
+        from: query.from,
+        to: query.to,
+    };
+    Ok(web::Json(
+        stats::player(&store, &path, query.game, period).await?,
+    ))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -46,9 +57,14 @@ pub struct LeaderboardQuery {
     /// Rows, 1 to 100 (default 20).
     #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
+    /// Only matches that ended at or after this instant (RFC 3339), e.g. this year's.
+    pub from: Option<DateTime<Utc>>,
+    /// Only matches that ended before this instant (RFC 3339).
+    pub to: Option<DateTime<Utc>>,
 }
 
-/// A game's players ranked by wins, then win rate, then games played.
+/// A game's players ranked by wins, then win rate, then games played; all time, or over the
+/// matches that ended between `from` and `to`.
 #[utoipa::path(
     tag = "history",
     params(("game" = GameKind, Path), LeaderboardQuery),
@@ -70,5 +86,11 @@ pub async fn leaderboard(
     if !(1..=100).contains(&limit) {
         return Err(Problem::bad_request("invalid_limit", "limit is 1 to 100"));
     }
-    Ok(web::Json(stats::leaderboard(&store, game, limit).await?))
+    let period = Period {
+        from: query.from,
+        to: query.to,
+    };
+    Ok(web::Json(
+        stats::leaderboard(&store, game, limit, period).await?,
+    ))
 }

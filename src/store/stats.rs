@@ -1,8 +1,9 @@
 //! Statistics queries: a player's finished seats, a game's leaderboard, and the running totals
 //! per player and game that finishing a match keeps up to date.
 
+use chrono::{DateTime, Utc};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Double, Text};
+use diesel::sql_types::{BigInt, Double, Nullable, Text, Timestamptz};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -27,12 +28,26 @@ pub struct FinishedSeat {
     pub highlights: Option<Value>,
 }
 
-/// The finished seats of a player (compared by [`name_key`]), optionally of one game,
-/// in the order the matches ended.
+/// When matches ended, for statistics over a period: `from` included, `to` excluded.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Period {
+    pub from: Option<DateTime<Utc>>,
+    pub to: Option<DateTime<Utc>>,
+}
+
+impl Period {
+    pub fn is_all_time(&self) -> bool {
+        self.from.is_none() && self.to.is_none()
+    }
+}
+
+/// The finished seats of a player (compared by [`name_key`]), optionally of one game and of
+/// matches that ended in a period, in the order the matches ended.
 pub async fn finished_seats(
     conn: &mut AsyncPgConnection,
     name: &str,
     game: Option<GameKind>,
+    period: Period,
 ) -> Result<Vec<FinishedSeat>, StoreError> {
     let mut query = match_seats::table
         .inner_join(matches::table)
@@ -50,6 +65,12 @@ pub async fn finished_seats(
         .into_boxed();
     if let Some(game) = game {
         query = query.filter(matches::game.eq(GameColumn(game)));
+    }
+    if let Some(from) = period.from {
+        query = query.filter(matches::finished_at.ge(from));
+    }
+    if let Some(to) = period.to {
+        query = query.filter(matches::finished_at.lt(to));
     }
     Ok(query.load(conn).await?)
 }
@@ -69,13 +90,37 @@ pub struct LeaderboardRow {
     pub average_score: f64,
 }
 
-/// Players of a game ranked by wins, then win rate, then games played, read from the running
-/// totals kept as matches finish: a few index rows, whatever the number of matches.
+/// Players of a game ranked by wins, then win rate, then games played. All time, it reads the
+/// running totals kept as matches finish (a few index rows, whatever the number of matches);
+/// over a period, it counts the seats of the matches that ended in it.
 pub async fn leaderboard(
     conn: &mut AsyncPgConnection,
     game: GameKind,
     limit: i64,
+    period: Period,
 ) -> Result<Vec<LeaderboardRow>, StoreError> {
+    if !period.is_all_time() {
+        return Ok(diesel::sql_query(
+            "SELECT (array_agg(s.player_name ORDER BY m.finished_at DESC))[1] AS player, \
+                    count(*) AS played, \
+                    count(*) FILTER (WHERE s.winner) AS won, \
+                    (count(*) FILTER (WHERE s.winner))::float8 / count(*) AS win_rate, \
+                    coalesce(avg(s.final_score), 0)::float8 AS average_score \
+             FROM match_seats s JOIN matches m ON m.id = s.match_id \
+             WHERE m.game = $1 AND m.status = 'finished' \
+               AND ($3::timestamptz IS NULL OR m.finished_at >= $3) \
+               AND ($4::timestamptz IS NULL OR m.finished_at < $4) \
+             GROUP BY s.player_key \
+             ORDER BY won DESC, win_rate DESC, played DESC, s.player_key \
+             LIMIT $2",
+        )
+        .bind::<Text, _>(GameColumn(game))
+        .bind::<BigInt, _>(limit)
+        .bind::<Nullable<Timestamptz>, _>(period.from)
+        .bind::<Nullable<Timestamptz>, _>(period.to)
+        .load(conn)
+        .await?);
+    }
     Ok(diesel::sql_query(
         "SELECT player_name AS player, played, won, \
                 won::float8 / played AS win_rate, \

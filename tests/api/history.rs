@@ -265,3 +265,67 @@ async fn correcting_a_finished_sheet_moves_its_win_on_the_leaderboard() {
     assert_eq!(ann["overall"]["won"], 0);
     app.audit_snapshots().await;
 }
+
+/// "Who has the most jackpots this year?" (issue 17): statistics and the leaderboard take a
+/// period, counting only the matches that ended in it.
+#[tokio::test]
+async fn statistics_and_the_leaderboard_count_only_the_matches_that_ended_in_a_period() {
+    let app = spawn_app().await;
+    // Last year: Ben's four jacks. This year: Ann's three bells.
+    finished_sheet(
+        &app,
+        &["Ann", "Ben"],
+        [jackpot(1, "jack", 4), NONE(), NONE()],
+    )
+    .await;
+    app.sql("UPDATE matches SET created_at = '2025-06-01Z', updated_at = '2025-06-01Z', finished_at = '2025-06-01Z'")
+        .await;
+    finished_sheet(
+        &app,
+        &["Ann", "Ben"],
+        [jackpot(0, "bell", 3), NONE(), NONE()],
+    )
+    .await;
+
+    let this_year = "from=2026-01-01T00:00:00Z";
+    let board = app
+        .get(
+            &format!("/v1/games/lucky-jack/leaderboard?{this_year}"),
+            None,
+        )
+        .await;
+    assert_eq!(board.status, StatusCode::OK, "{}", board.body);
+    let rows = board.body.as_array().unwrap();
+    assert_eq!(rows[0]["player"], "Ann");
+    assert_eq!(
+        (rows[0]["won"].as_i64(), rows[0]["played"].as_i64()),
+        (Some(1), Some(1))
+    );
+    assert_eq!(
+        (rows[1]["won"].as_i64(), rows[1]["played"].as_i64()),
+        (Some(0), Some(1))
+    );
+    let last_year = app
+        .get(
+            "/v1/games/lucky-jack/leaderboard?to=2026-01-01T00:00:00Z",
+            None,
+        )
+        .await;
+    assert_eq!(last_year.body[0]["player"], "Ben");
+    let all_time = app.get("/v1/games/lucky-jack/leaderboard", None).await;
+    assert_eq!(all_time.body[0]["played"], 2);
+
+    let ben = app
+        .get(
+            &format!("/v1/players/Ben/stats?game=lucky-jack&{this_year}"),
+            None,
+        )
+        .await;
+    assert_eq!(ben.body["overall"]["played"], 1);
+    assert_eq!(ben.body["overall"]["won"], 0);
+    let ben_ever = app.get("/v1/players/Ben/stats?game=lucky-jack", None).await;
+    assert_eq!(ben_ever.body["games"][0]["highlights"]["jackpots"], 1);
+    assert!(ben.body["games"][0]["highlights"]
+        .get("jackpots")
+        .is_none_or(|j| j == 0));
+}

@@ -270,6 +270,13 @@ def look_back(page: Page) -> None:
     expect(page.locator("ul.leaders")).to_contain_text("Most four card jackpots: Zoé (1)")
     check(page, "leaderboard")
 
+    # "Who has the most jackpots this year?": every sheet here ended this year.
+    board_form = page.locator("form", has=page.get_by_role("heading", name="A game’s leaderboard"))
+    board_form.get_by_label("Period").select_option(label="This year")
+    page.get_by_role("button", name="Show the leaderboard").click()
+    expect(page.get_by_role("heading", name="Lucky Jack leaderboard this year")).to_be_visible()
+    expect(page.locator("ul.leaders")).to_contain_text("Most four card jackpots: Zoé (1)")
+
     sheet_link = page.request.get(BASE + "/v1/matches?kind=sheet&game=lucky-jack&limit=1").json()
     sheet_id = sheet_link["items"][0]["id"]
     page.goto(f"{BASE}/#sheet={sheet_id}")
