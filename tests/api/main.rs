@@ -16,6 +16,7 @@ mod lucky_dice;
 mod lucky_luau;
 mod migrations;
 mod openapi;
+mod page;
 mod plus_minus;
 mod records;
 mod sheets;

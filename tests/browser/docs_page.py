@@ -243,7 +243,7 @@ def path_values(operation_id: str, path: str, fixtures: Fixtures, story: dict) -
 
 def main() -> int:
     base = sys.argv[1].rstrip("/")
-    shots = Path(sys.argv[2] if len(sys.argv) > 2 else "target/browser")
+    shots = Path(sys.argv[2] if len(sys.argv) > 2 else "target/browser/docs")
     only = sys.argv[3] if len(sys.argv) > 3 else ""
     spec = call(base, "GET", "/openapi.json")
     fixtures = make_fixtures(base, spec)
