@@ -15,12 +15,11 @@ import os
 import re
 import sys
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from fixtures import PLAYER, Fixtures, call, make
 from playwright.sync_api import Locator, Page, Route, sync_playwright
 
 # No download, no update check, no network service of the browser's own: the only requests should be
@@ -46,83 +45,9 @@ STORY = [
     ("post", "/v1/sheets"),
     ("post", "/v1/sheets/{id}/entries"),
 ]
-# Reading a match's result, export or statistics needs a finished match.
-NEEDS_FINISHED_MATCH = {"get_result", "export_match", "match_bgstats"}
-PLAYER = "Ann"
+# A match's result, export or BG Stats play, and a sheet's BG Stats play, need a finished one.
+NEEDS_FINISHED = {"get_result", "export_match", "match_bgstats", "sheet_bgstats"}
 EXECUTE_TIMEOUT_MS = 20_000
-
-
-class ApiError(Exception):
-    pass
-
-
-def call(base: str, method: str, path: str, body=None, token: str | None = None):
-    request = urllib.request.Request(
-        base + path,
-        method=method,
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"content-type": "application/json"},
-    )
-    if token:
-        request.add_header("authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(request, timeout=30) as reply:
-            return json.load(reply)
-    except urllib.error.HTTPError as error:
-        raise ApiError(f"{method} {path}: {error.code} {error.read().decode()}") from error
-
-
-@dataclass
-class Hosted:
-    id: str
-    owner_token: str
-    seat_tokens: dict[int, str]
-
-
-def create_match(base: str, body: dict) -> Hosted:
-    created = call(base, "POST", "/v1/matches", body)
-    seats = {seat["seat"]: seat["token"] for seat in created["seat_tokens"]}
-    return Hosted(created["match"]["id"], created["owner_token"], seats)
-
-
-def play_to_the_end(base: str, match: Hosted) -> int:
-    """Plays a server-seeded match with each seat's first legal move; returns the moves made."""
-    moves = 0
-    while True:
-        detail = call(base, "GET", f"/v1/matches/{match.id}", token=match.owner_token)
-        if detail["status"] != "in_progress":
-            return moves
-        if moves > 2_000 or not detail["to_act"]:
-            raise ApiError(f"match {match.id} does not finish: {detail['status']}, {detail['to_act']}")
-        seat = detail["to_act"][0]
-        view = call(base, "GET", f"/v1/matches/{match.id}", token=match.seat_tokens[seat])
-        move = {"seat": seat, "move": view["view"]["legal_moves"][0], "expected_version": view["version"]}
-        call(base, "POST", f"/v1/matches/{match.id}/moves", move, token=match.seat_tokens[seat])
-        moves += 1
-
-
-@dataclass
-class Fixtures:
-    live: Hosted  # a server-seeded match in progress, one move in
-    finished: Hosted  # a server-seeded match played to its end
-    sheet_id: str
-
-
-def make_fixtures(base: str, spec: dict) -> Fixtures:
-    two_players = {"game": "lucky-jack", "seats": [{"name": PLAYER}, {"name": "Ben"}]}
-    live = create_match(base, two_players)
-    detail = call(base, "GET", f"/v1/matches/{live.id}", token=live.owner_token)
-    seat = detail["to_act"][0]
-    view = call(base, "GET", f"/v1/matches/{live.id}", token=live.seat_tokens[seat])
-    first = {"seat": seat, "move": view["view"]["legal_moves"][0], "expected_version": view["version"]}
-    call(base, "POST", f"/v1/matches/{live.id}/moves", first, token=live.seat_tokens[seat])
-    # A short match: few turns a round, so the loop ends quickly.
-    finished = create_match(base, {**two_players, "options": {"rounds": 3, "max_turns_per_round": 5}})
-    play_to_the_end(base, finished)
-    # The documented example of a sheet, so the fixture is what a reader of the page would create.
-    sheet_example = spec["paths"]["/v1/sheets"]["post"]["requestBody"]["content"]["application/json"]["example"]
-    sheet = call(base, "POST", "/v1/sheets", sheet_example)
-    return Fixtures(live, finished, sheet["sheet"]["id"])
 
 
 @dataclass
@@ -166,15 +91,21 @@ class DocsPage:
         """Sets the bearer token through the page's "Authorize" dialog, as a reader would."""
         if token == self.current_token:
             return
+        self.current_token = None
         self.page.locator(".scheme-container button.authorize").first.click()
         dialog = self.page.locator(".modal-ux")
-        logout = dialog.locator("button.logout")
-        if logout.count():
-            logout.first.click()
-        dialog.locator("#auth-bearer-value").fill(token)
-        dialog.locator("button.modal-btn.authorize").click()
-        dialog.locator("button.btn-done").click()
-        self.current_token = token
+        try:
+            # Once authorized, the dialog hides the value behind "Logout"; log out to type anew.
+            logout = dialog.locator('button[aria-label="Remove authorization"]')
+            if logout.count():
+                logout.first.click()
+            dialog.locator("#auth-bearer-value").fill(token)
+            dialog.locator("button.modal-btn.authorize").click()
+            dialog.locator('button[aria-label="Remove authorization"]').wait_for()
+            self.current_token = token
+        finally:
+            # An open dialog would cover every later operation.
+            dialog.locator("button.close-modal").click()
 
     def execute(self, method: str, path: str, params: dict[str, str]) -> tuple[str, str, str]:
         """Runs one operation on the page; returns (status shown, body shown, request body sent)."""
@@ -223,15 +154,17 @@ def path_values(operation_id: str, path: str, fixtures: Fixtures, story: dict) -
     if path.startswith("/v1/matches/{id}"):
         if (("post", path)) in STORY:
             values["id"], token = story["match"]
-        elif operation_id in NEEDS_FINISHED_MATCH:
+        elif operation_id in NEEDS_FINISHED:
             values["id"], token = fixtures.finished.id, fixtures.finished.seat_tokens[0]
         else:
             values["id"], token = fixtures.live.id, fixtures.live.seat_tokens[0]
     elif path.startswith("/v1/sheets/{id}"):
         if ("post", path) in STORY:
             values["id"], token = story["sheet"]
+        elif operation_id in NEEDS_FINISHED:
+            values["id"] = fixtures.finished_sheet.id
         else:
-            values["id"] = fixtures.sheet_id
+            values["id"] = fixtures.sheet.id
     if "{ply}" in path:
         values["ply"] = "1"
     if "{game}" in path:
@@ -246,7 +179,7 @@ def main() -> int:
     shots = Path(sys.argv[2] if len(sys.argv) > 2 else "target/browser/docs")
     only = sys.argv[3] if len(sys.argv) > 3 else ""
     spec = call(base, "GET", "/openapi.json")
-    fixtures = make_fixtures(base, spec)
+    fixtures = make(base, spec)
 
     operations = [
         (method, path, operation)
