@@ -6,6 +6,7 @@ mod body;
 mod exports;
 mod games;
 mod limits;
+mod lobby;
 mod matches;
 mod ops;
 mod page;
@@ -54,6 +55,9 @@ use crate::store::Store;
         (name = "matches", description = "Matches hosted and stored by the service, and the history \
                                           of all matches (hosted and score sheets)"),
         (name = "sheets", description = "Score sheets for games played with real cards and dice"),
+        (name = "lobby", description = "Open seats claimed by invite code, and the owner's actions \
+                                        around play: re-issued tokens, renamed seats, abandoned \
+                                        matches and sheets, rematches"),
         (name = "history", description = "Statistics, leaderboards and exports over finished matches \
                                           and score sheets"),
         (name = "operations", description = "Health and readiness"),
@@ -97,6 +101,14 @@ fn routes(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
             .service(sheets::create_sheet)
             .service(sheets::get_sheet)
             .service(sheets::append_entry)
+            .service(lobby::get_invite)
+            .service(lobby::redeem_invite)
+            .service(lobby::reissue_seat_token)
+            .service(lobby::reissue_seat_invite)
+            .service(lobby::rename_seat)
+            .service(lobby::abandon_match)
+            .service(lobby::abandon_sheet)
+            .service(lobby::rematch)
             .service(stats::player_stats)
             .service(stats::leaderboard)
             .service(exports::player_history)
@@ -267,6 +279,7 @@ pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::
     let limit = settings.body_limit_bytes;
     // Built once: every worker's limiter shares the same buckets.
     let rate_limit = limits::rate_limit(settings).map(web::Data::new);
+    let invite_guard = web::Data::new(lobby::InviteGuard::new(settings));
     let body_timeout = body::BodyTimeout(settings.body_timeout);
     let origins = settings.cors_allowed_origins.clone();
     let prometheus = crate::metrics::METRICS.http.clone();
@@ -286,6 +299,7 @@ pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::
             .wrap(prometheus.clone())
             .wrap(tracing_actix_web::TracingLogger::default())
             .app_data(store.clone())
+            .app_data(invite_guard.clone())
             .app_data(json_config(limit))
             .app_data(body_timeout)
             .app_data(query_config())

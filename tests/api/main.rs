@@ -11,6 +11,7 @@ mod game_refusals;
 mod history;
 mod hosted;
 mod leaks;
+mod lobby;
 mod luck_plus;
 mod lucky_dice;
 mod lucky_luau;
