@@ -45,8 +45,9 @@ STORY = [
     ("post", "/v1/sheets"),
     ("post", "/v1/sheets/{id}/entries"),
 ]
-# A match's result, export or BG Stats play, and a sheet's BG Stats play, need a finished one.
-NEEDS_FINISHED = {"get_result", "export_match", "match_bgstats", "sheet_bgstats"}
+# A match's result, export, BG Stats play or rematch, and a sheet's BG Stats play, need a finished
+# one.
+NEEDS_FINISHED = {"get_result", "export_match", "match_bgstats", "sheet_bgstats", "rematch"}
 EXECUTE_TIMEOUT_MS = 20_000
 
 
@@ -151,26 +152,30 @@ def path_values(operation_id: str, path: str, fixtures: Fixtures, story: dict) -
     """The path parameters a reader would type for one operation, and the token it is tried with."""
     values: dict[str, str] = {}
     token = None
-    if path.startswith("/v1/matches/{id}"):
-        if (("post", path)) in STORY:
-            values["id"], token = story["match"]
-        elif operation_id in NEEDS_FINISHED:
-            values["id"], token = fixtures.finished.id, fixtures.finished.seat_tokens[0]
-        else:
-            values["id"], token = fixtures.live.id, fixtures.live.seat_tokens[0]
+    lobby = fixtures.lobby
+    if ("post", path) in STORY and "{id}" in path:
+        values["id"], token = story["match" if path.startswith("/v1/matches") else "sheet"]
+    elif operation_id in {"rename_seat", "reissue_seat_invite", "reissue_seat_token"}:
+        values["id"], values["seat"], token = lobby.id, "2", lobby.owner_token
+    elif operation_id == "abandon_match":
+        values["id"], token = fixtures.abandonable.id, fixtures.abandonable.owner_token
+    elif operation_id == "abandon_sheet":
+        values["id"], token = fixtures.abandonable_sheet.id, fixtures.abandonable_sheet.owner_token
+    elif path.startswith("/v1/matches/{id}"):
+        # The owner may do everything a seat may, and more (a rematch).
+        match = fixtures.finished if operation_id in NEEDS_FINISHED else fixtures.live
+        values["id"], token = match.id, match.owner_token
     elif path.startswith("/v1/sheets/{id}"):
-        if ("post", path) in STORY:
-            values["id"], token = story["sheet"]
-        elif operation_id in NEEDS_FINISHED:
-            values["id"] = fixtures.finished_sheet.id
-        else:
-            values["id"] = fixtures.sheet.id
+        sheet = fixtures.finished_sheet if operation_id in NEEDS_FINISHED else fixtures.sheet
+        values["id"], token = sheet.id, sheet.owner_token
     if "{ply}" in path:
         values["ply"] = "1"
     if "{game}" in path:
         values["game"] = "lucky-jack"
     if "{name}" in path:
         values["name"] = PLAYER
+    if "{code}" in path:
+        values["code"] = lobby.invite_codes[0]
     return values, token
 
 

@@ -1,9 +1,10 @@
 """Fixtures made through the API, for the docs page test and for the fuzzing (.ci/fuzz).
 
 Each one puts an operation on its success path: a server-seeded match in play (with its seat
-tokens), one played to its end (result, export, BG Stats), a score sheet in play and one whose
-every round is entered, and two table matches made from the documented examples: one waiting
-for its deal, one dealt, so the documented chance and move examples are accepted on them.
+tokens), one played to its end (result, export, BG Stats, rematch), a score sheet in play and one
+whose every round is entered, two table matches made from the documented examples (one waiting
+for its deal, one dealt, so the documented chance and move examples are accepted on them), a
+match whose seats are joined by invite codes, and a match and a sheet to abandon.
 
 Run as a script (`fixtures.py BASE_URL`), it prints them as shell `export` lines for .ci/fuzz.
 Standard library only: .ci/fuzz runs it with the system Python.
@@ -50,12 +51,14 @@ class Hosted:
     id: str
     owner_token: str
     seat_tokens: dict[int, str]
+    invite_codes: dict[int, str]
 
 
 def create_match(base: str, body: dict) -> Hosted:
     created = call(base, "POST", "/v1/matches", body)
     seats = {seat["seat"]: seat["token"] for seat in created["seat_tokens"]}
-    return Hosted(created["match"]["id"], created["owner_token"], seats)
+    codes = {invite["seat"]: invite["code"] for invite in created.get("invites") or []}
+    return Hosted(created["match"]["id"], created["owner_token"], seats, codes)
 
 
 def play(base: str, match: Hosted, moves: int | None = None) -> None:
@@ -103,6 +106,9 @@ class Fixtures:
     awaiting_deal: Hosted  # the documented table match, before its deal
     dealt: Hosted  # the documented table match, its documented deal reported
     move_seat: int  # the seat of the documented move
+    lobby: Hosted  # seats open, joined by invite codes; no move yet, so seats can be renamed
+    abandonable: Hosted  # a match in play, to abandon
+    abandonable_sheet: Sheet  # a sheet in play, to abandon
 
 
 def make(base: str, spec: dict) -> Fixtures:
@@ -121,7 +127,14 @@ def make(base: str, spec: dict) -> Fixtures:
     finished_sheet = create_sheet(base, spec, rounds=100)
     if call(base, "GET", f"/v1/sheets/{finished_sheet.id}")["status"] == "in_progress":
         raise ApiError("the documented sheet does not finish with the documented entry")
-    return Fixtures(live, finished, sheet, finished_sheet, awaiting_deal, dealt, move_seat)
+    # Seat 2 is free for the documented rename (to "Cleo").
+    lobby_seats = [{"name": PLAYER}, {"name": "Ben"}, {"name": "Dee"}]
+    lobby = create_match(base, {"game": "lucky-jack", "seats": lobby_seats, "invites": True})
+    abandonable = create_match(base, two_players)
+    abandonable_sheet = create_sheet(base, spec, rounds=0)
+    return Fixtures(
+        live, finished, sheet, finished_sheet, awaiting_deal, dealt, move_seat, lobby, abandonable, abandonable_sheet
+    )
 
 
 def main() -> None:
@@ -132,6 +145,14 @@ def main() -> None:
         "FUZZ_MATCH_SEAT_TOKEN": made.live.seat_tokens[0],
         "FUZZ_FINISHED_MATCH_ID": made.finished.id,
         "FUZZ_FINISHED_MATCH_SEAT_TOKEN": made.finished.seat_tokens[0],
+        "FUZZ_FINISHED_MATCH_OWNER_TOKEN": made.finished.owner_token,
+        "FUZZ_LOBBY_MATCH_ID": made.lobby.id,
+        "FUZZ_LOBBY_OWNER_TOKEN": made.lobby.owner_token,
+        "FUZZ_INVITE_CODE": made.lobby.invite_codes[0],
+        "FUZZ_ABANDON_MATCH_ID": made.abandonable.id,
+        "FUZZ_ABANDON_MATCH_TOKEN": made.abandonable.owner_token,
+        "FUZZ_ABANDON_SHEET_ID": made.abandonable_sheet.id,
+        "FUZZ_ABANDON_SHEET_TOKEN": made.abandonable_sheet.owner_token,
         "FUZZ_CHANCE_MATCH_ID": made.awaiting_deal.id,
         "FUZZ_CHANCE_MATCH_TOKEN": made.awaiting_deal.owner_token,
         "FUZZ_MOVE_MATCH_ID": made.dealt.id,
