@@ -113,7 +113,9 @@ fn check_charset(request: &HttpRequest) -> Result<(), Problem> {
 }
 
 /// What serde_json accepts but we refuse: an object with a key twice (which one would count?),
-/// and a number too small or too large for a double (`1e-400` would silently be 0).
+/// a number too small or too large for a double (`1e-400` would silently be 0), and one past
+/// 2^53 - 1 in size, the largest integer a JavaScript number holds exactly: the contract bounds
+/// every integer there (docs/contract.md), so no value a browser cannot hold is ever accepted.
 fn check_strict(text: &str) -> Result<(), String> {
     serde_json::from_str::<NoDuplicateKeys>(text).map_err(|e| e.to_string())?;
     numbers(text).try_for_each(|number| {
@@ -122,12 +124,15 @@ fn check_strict(text: &str) -> Result<(), String> {
             .map_err(|_| format!("{number} is no number"))?;
         let mantissa = number.split(['e', 'E']).next().unwrap_or_default();
         let underflows = value == 0.0 && mantissa.bytes().any(|b| matches!(b, b'1'..=b'9'));
-        if value.is_infinite() || underflows {
+        if value.is_infinite() || underflows || value.abs() > JS_SAFE_INTEGER {
             return Err(format!("{number} is out of range"));
         }
         Ok(())
     })
 }
+
+/// 2^53 - 1.
+const JS_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
 /// The number literals of valid JSON text.
 fn numbers(text: &str) -> impl Iterator<Item = &str> {
@@ -220,12 +225,15 @@ mod tests {
             r#"{"x":1e-400}"#,
             r#"[-0.001e-999]"#,
             r#"{"x":1e400}"#,
+            r#"[12345678901234567890123]"#,
+            r#"{"seat":9007199254740992}"#,
+            r#"{"guests":-9007199254740992}"#,
         ] {
             assert!(check_strict(text).is_err(), "{text}");
         }
         for text in [
             r#"{"a":1,"b":{"a":2},"c":"1e-400 \" 1e999"}"#,
-            r#"[0, 0.0, -0e-400, 3.0, 1e-300, 12345678901234567890123]"#,
+            r#"[0, 0.0, -0e-400, 3.0, 1e-300, 9007199254740991, -9007199254740991]"#,
         ] {
             assert_eq!(check_strict(text), Ok(()), "{text}");
         }

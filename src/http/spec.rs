@@ -17,8 +17,8 @@ pub fn refine(mut spec: Value) -> Value {
     ndjson_as_streams(&mut spec);
     spell_link_fields(&mut spec);
     name_seat_schema(&mut spec);
-    name_game_instantiations(&mut spec);
-    bound_seats_per_game(&mut spec);
+    let documents = name_game_instantiations(&mut spec);
+    bound_seats_per_game(&mut spec, &documents);
     title_tagged_variants(&mut spec);
     bound_integers(&mut spec);
     defaults_in_descriptions(&mut spec);
@@ -228,8 +228,8 @@ const JS_SAFE_INTEGER: i128 = (1 << 53) - 1;
 
 /// utoipa names a document instantiated for one game after the game: `MatchDetail_LuckyJack`
 /// (see [`crate::wire`]). Clients read better with the game first, as the games' own types are
-/// named: `LuckyJackMatchDetail`.
-fn name_game_instantiations(spec: &mut Value) {
+/// named: `LuckyJackMatchDetail`. Returns the new names.
+fn name_game_instantiations(spec: &mut Value) -> Vec<String> {
     let suffixes: Vec<String> = GameKind::ALL
         .iter()
         .map(|&kind| format!("_{}", schema_prefix(kind)))
@@ -246,12 +246,13 @@ fn name_game_instantiations(spec: &mut Value) {
         .keys()
         .filter_map(|name| Some((name.clone(), game_first(name)?)))
         .collect();
-    for (old, new) in renamed {
-        if let Some(schema) = schemas.remove(&old) {
-            schemas.insert(new, schema);
+    for (old, new) in &renamed {
+        if let Some(schema) = schemas.remove(old) {
+            schemas.insert(new.clone(), schema);
         }
     }
     schemas.sort_keys();
+    renamed.into_iter().map(|(_, new)| new).collect()
 }
 
 /// The variants of a tagged enum (`{"type": "draw"}`, `{"kind": "deal", ...}`) are inline
@@ -304,17 +305,20 @@ fn pascal_case(snake: &str) -> String {
         .collect()
 }
 
-/// Within one game's schemas, a seat is one of that game's seats and a table has that game's
-/// number of players: each game gets its own `…Seat` schema, and `players` and `seats` are
-/// bounded by its player range.
-fn bound_seats_per_game(spec: &mut Value) {
+/// In one game's documents (`documents`: a request's `seat`, a match's `seats`, `players`), a
+/// seat is one of that game's seats and a table has that game's number of players: each game gets
+/// its own `…Seat` schema, and `players` and `seats` are bounded by its player range. The service
+/// refuses anything else with a 4xx. Seats inside a game's own types (a move's target seat, a
+/// tally's winner) stay plain `Seat`s: whether such a seat is at the table is the rules' call,
+/// which `/check` answers as a refusal (`legal: false`), not as a malformed request.
+fn bound_seats_per_game(spec: &mut Value, documents: &[String]) {
     for &kind in GameKind::ALL {
         let prefix = schema_prefix(kind);
         let (min, max) = with_game!(kind, G => (G::MIN_PLAYERS, G::MAX_PLAYERS));
         let seat = format!("{prefix}Seat");
-        let own: Vec<String> = schemas_mut(spec)
-            .keys()
-            .filter(|name| name.starts_with(&prefix) && **name != seat)
+        let own: Vec<String> = documents
+            .iter()
+            .filter(|name| name.starts_with(&prefix))
             .cloned()
             .collect();
         for name in own {

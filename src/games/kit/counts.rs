@@ -73,9 +73,11 @@ impl<K: CardKind> Counts<K> {
         self.counts[kind.index()]
     }
 
-    /// Adds `n` cards of `kind`.
+    /// Adds `n` cards of `kind`. A client's state can claim any count; past `u32::MAX` the sum
+    /// stays there (and fails the consistency checks) rather than overflow.
     pub fn add(&mut self, kind: K, n: u32) {
-        self.counts[kind.index()] += n;
+        let slot = &mut self.counts[kind.index()];
+        *slot = slot.saturating_add(n);
     }
 
     /// Sets the number of `kind` cards.
