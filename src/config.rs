@@ -32,6 +32,51 @@ pub struct Settings {
     /// from one of them is rate limited by the client address it reports in `Forwarded` or
     /// `X-Forwarded-For`. Empty (the default): the peer address is the client.
     pub trusted_proxies: Vec<Network>,
+    /// Live streams (`/stream`): caps, heartbeat and per-subscriber buffer.
+    pub live: LiveSettings,
+}
+
+/// Bounds on live streams, so that subscribers cannot grow memory or connections without limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LiveSettings {
+    /// `LIVE_STREAMS_PER_MATCH`: open streams on one match or sheet in this instance; more get 429.
+    pub streams_per_match: usize,
+    /// `LIVE_STREAMS_PER_INSTANCE`: open streams in this instance; more get 503.
+    pub streams_per_instance: usize,
+    /// `LIVE_HEARTBEAT_SECONDS`: idle time before a stream sends a heartbeat, so that proxies
+    /// keep it open.
+    pub heartbeat: Duration,
+    /// `LIVE_SUBSCRIBER_BUFFER`: change notices a stream may have waiting; a client that reads
+    /// so slowly that more pile up is dropped (it can resume with `Last-Event-ID`).
+    pub subscriber_buffer: usize,
+}
+
+impl Default for LiveSettings {
+    fn default() -> Self {
+        Self {
+            streams_per_match: 64,
+            streams_per_instance: 4096,
+            heartbeat: Duration::from_secs(15),
+            subscriber_buffer: 64,
+        }
+    }
+}
+
+impl LiveSettings {
+    pub fn from_env() -> Result<Self, String> {
+        let default = Self::default();
+        Ok(Self {
+            streams_per_match: parsed("LIVE_STREAMS_PER_MATCH", default.streams_per_match)?,
+            streams_per_instance: parsed(
+                "LIVE_STREAMS_PER_INSTANCE",
+                default.streams_per_instance,
+            )?,
+            heartbeat: Duration::from_secs(
+                parsed("LIVE_HEARTBEAT_SECONDS", default.heartbeat.as_secs())?.max(1),
+            ),
+            subscriber_buffer: parsed("LIVE_SUBSCRIBER_BUFFER", default.subscriber_buffer)?.max(1),
+        })
+    }
 }
 
 /// An IP network, `address/prefix` (a bare address is a network of one).
@@ -164,6 +209,7 @@ impl Settings {
                 })
                 .transpose()?
                 .unwrap_or_default(),
+            live: LiveSettings::from_env()?,
         })
     }
 }

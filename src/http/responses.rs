@@ -125,3 +125,18 @@ pub struct OtherClientError(ProblemDocument);
     })
 )]
 pub struct Unavailable(ProblemDocument);
+
+/// This match or sheet already has as many live streams on this server as it may hold.
+#[derive(ToResponse)]
+#[response(
+    content_type = "application/problem+json",
+    example = json!({
+        "type": "urn:referee:problem:too_many_streams",
+        "title": "Too many live streams on this match",
+        "status": 429,
+        "detail": "this match or sheet already has 64 live streams on this server",
+        "code": "too_many_streams",
+        "retry_after": 30
+    })
+)]
+pub struct TooManyStreams(ProblemDocument);

@@ -196,6 +196,7 @@ fn start_with(store: Store, database_url: String, tweak: impl FnOnce(&mut Settin
         body_timeout: std::time::Duration::from_secs(10),
         max_connections: 1024,
         trusted_proxies: Vec::new(),
+        live: Default::default(),
     };
     tweak(&mut settings);
     let server = referee::http::server(store, &settings, listener).unwrap();

@@ -1,0 +1,2 @@
+DROP TRIGGER matches_notify_change ON matches;
+DROP FUNCTION referee_notify_change();
