@@ -32,7 +32,7 @@ pub struct Settings {
     /// from one of them is rate limited by the client address it reports in `Forwarded` or
     /// `X-Forwarded-For`. Empty (the default): the peer address is the client.
     pub trusted_proxies: Vec<Network>,
-    /// Live streams (`/stream`): caps, heartbeat and per-subscriber buffer.
+    /// Live streams (`/stream`): caps, heartbeat and the patience for slow clients.
     pub live: LiveSettings,
 }
 
@@ -46,9 +46,9 @@ pub struct LiveSettings {
     /// `LIVE_HEARTBEAT_SECONDS`: idle time before a stream sends a heartbeat, so that proxies
     /// keep it open.
     pub heartbeat: Duration,
-    /// `LIVE_SUBSCRIBER_BUFFER`: change notices a stream may have waiting; a client that reads
-    /// so slowly that more pile up is dropped (it can resume with `Last-Event-ID`).
-    pub subscriber_buffer: usize,
+    /// `LIVE_SLOW_SUBSCRIBER_SECONDS`: how long a stream may leave a change unread (its client
+    /// stopped reading) before it is dropped; the client can resume with `Last-Event-ID`.
+    pub slow_subscriber: Duration,
 }
 
 impl Default for LiveSettings {
@@ -57,7 +57,7 @@ impl Default for LiveSettings {
             streams_per_match: 64,
             streams_per_instance: 4096,
             heartbeat: Duration::from_secs(15),
-            subscriber_buffer: 64,
+            slow_subscriber: Duration::from_secs(30),
         }
     }
 }
@@ -74,7 +74,10 @@ impl LiveSettings {
             heartbeat: Duration::from_secs(
                 parsed("LIVE_HEARTBEAT_SECONDS", default.heartbeat.as_secs())?.max(1),
             ),
-            subscriber_buffer: parsed("LIVE_SUBSCRIBER_BUFFER", default.subscriber_buffer)?.max(1),
+            slow_subscriber: Duration::from_secs(parsed(
+                "LIVE_SLOW_SUBSCRIBER_SECONDS",
+                default.slow_subscriber.as_secs(),
+            )?),
         })
     }
 }

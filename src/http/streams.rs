@@ -188,6 +188,8 @@ enum Source {
 struct Batch<E> {
     events: Vec<E>,
     version: i64,
+    /// Whether the events end with the view at `version`.
+    viewed: bool,
     closed: bool,
 }
 
@@ -199,40 +201,47 @@ impl Source {
         after: Option<i64>,
         viewed: Option<i64>,
     ) -> Result<Batch<MatchStreamEvent>, Problem> {
-        // The log and the view are two reads: a move committed between them is read again, so
-        // that the view sent is the one right after the entries sent.
-        for _ in 0..3 {
-            let log = matches::log(store, id, token).await?;
-            let detail = matches::read(store, id, token).await?;
-            if detail.version != log.version {
-                continue;
-            }
-            let after = after.unwrap_or(log.version);
-            let mut events: Vec<_> = log
-                .entries
-                .into_iter()
-                .filter(|entry| entry.ply > after)
-                .map(|entry| MatchStreamEvent::Entry {
-                    version: entry.ply,
-                    entry,
-                })
-                .collect();
-            let version = detail.version;
-            let closed = is_closed(&detail.status, MATCH_CLOSED);
-            let status = detail.status;
-            if viewed != Some(version) || !events.is_empty() {
-                events.push(MatchStreamEvent::View { version, detail });
-            }
-            if closed {
-                events.push(MatchStreamEvent::End { version, status });
-            }
+        // The log and the view are two reads. A move committed between them makes the view
+        // newer than the log: the entries are sent alone, and the view follows with the rest of
+        // the entries on the next read (that commit's notice is on its way).
+        let log = matches::log(store, id, token).await?;
+        let detail = matches::read(store, id, token).await?;
+        // The log's entries are read just after its version, so they may already hold a newer
+        // move: the last entry is what the log really reached.
+        let reached = log.entries.last().map_or(log.version, |e| e.ply.max(log.version));
+        let after = after.unwrap_or(reached);
+        let mut events: Vec<_> = log
+            .entries
+            .into_iter()
+            .filter(|entry| entry.ply > after)
+            .map(|entry| MatchStreamEvent::Entry {
+                version: entry.ply,
+                entry,
+            })
+            .collect();
+        let version = reached.max(after);
+        if detail.version != reached {
             return Ok(Batch {
                 events,
                 version,
-                closed,
+                viewed: false,
+                closed: false,
             });
         }
-        Err(Problem::busy())
+        let closed = is_closed(&detail.status, MATCH_CLOSED);
+        let status = detail.status;
+        if viewed != Some(version) || !events.is_empty() {
+            events.push(MatchStreamEvent::View { version, detail });
+        }
+        if closed {
+            events.push(MatchStreamEvent::End { version, status });
+        }
+        Ok(Batch {
+            events,
+            version,
+            viewed: true,
+            closed,
+        })
     }
 
     async fn read_sheet(
@@ -264,6 +273,7 @@ impl Source {
         Ok(Batch {
             events,
             version,
+            viewed: true,
             closed,
         })
     }
@@ -311,7 +321,9 @@ impl Live {
             return None;
         }
         self.sent = batch.version;
-        self.viewed = Some(batch.version);
+        if batch.viewed {
+            self.viewed = Some(batch.version);
+        }
         self.done = batch.closed;
         Some(frame(self.format, &batch.events))
     }
@@ -343,20 +355,16 @@ impl Live {
                     };
                     return Some((Ok(beat), self));
                 }
-                // Dropped by the hub for reading too slowly.
+                // Dropped by the hub: the client stopped reading.
                 Ok(None) => return None,
-                Ok(Some(())) => {
-                    // Nudges already waiting are covered by the read below.
-                    self.subscription.drain();
-                    match self.catch_up().await {
-                        Ok(Some(chunk)) => return Some((Ok(chunk), self)),
-                        Ok(None) => continue,
-                        Err(problem) => {
-                            let chunk = self.failed(&problem);
-                            return Some((Ok(chunk), self));
-                        }
+                Ok(Some(())) => match self.catch_up().await {
+                    Ok(Some(chunk)) => return Some((Ok(chunk), self)),
+                    Ok(None) => continue,
+                    Err(problem) => {
+                        let chunk = self.failed(&problem);
+                        return Some((Ok(chunk), self));
                     }
-                }
+                },
             }
         }
     }
@@ -445,14 +453,26 @@ async fn open(
 ) -> Result<HttpResponse, Problem> {
     let (Source::Match { id, .. } | Source::Sheet { id }) = source;
     let subscription = subscribe(hub, id)?;
-    let (first, version, closed) = match &source {
+    let (first, version, viewed, closed) = match &source {
         Source::Match { id, token } => {
             let batch = Source::read_match(store, *id, token.as_deref(), after, None).await?;
-            (frame(format, &batch.events), batch.version, batch.closed)
+            let viewed = batch.viewed.then_some(batch.version);
+            (
+                frame(format, &batch.events),
+                batch.version,
+                viewed,
+                batch.closed,
+            )
         }
         Source::Sheet { id } => {
             let batch = Source::read_sheet(store, *id, after, None).await?;
-            (frame(format, &batch.events), batch.version, batch.closed)
+            let viewed = batch.viewed.then_some(batch.version);
+            (
+                frame(format, &batch.events),
+                batch.version,
+                viewed,
+                batch.closed,
+            )
         }
     };
     let live = Live {
@@ -462,7 +482,7 @@ async fn open(
         format,
         heartbeat: hub.settings().heartbeat,
         sent: version,
-        viewed: Some(version),
+        viewed,
         done: closed,
     };
     let body: std::pin::Pin<Box<dyn Stream<Item = Result<Bytes, actix_web::Error>>>> =

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
 
 use tokio::sync::mpsc;
 use uuid::Uuid;
@@ -21,7 +22,11 @@ pub enum SubscribeError {
 
 struct Subscriber {
     key: u64,
+    /// Holds at most one nudge: nudges say only "read again", so one waiting covers any number.
     nudge: mpsc::Sender<()>,
+    /// When the waiting nudge was sent (milliseconds since the hub started, plus one), or 0 when
+    /// none waits; the stream clears it as it takes the nudge.
+    waiting_since: Arc<AtomicU64>,
 }
 
 #[derive(Default)]
@@ -35,6 +40,7 @@ struct Subscribers {
 pub struct Hub {
     inner: Arc<Mutex<Subscribers>>,
     next_key: Arc<AtomicU64>,
+    started: Instant,
     settings: LiveSettings,
 }
 
@@ -44,6 +50,7 @@ pub struct Subscription {
     id: Uuid,
     key: u64,
     nudges: mpsc::Receiver<()>,
+    waiting_since: Arc<AtomicU64>,
 }
 
 impl Hub {
@@ -51,6 +58,7 @@ impl Hub {
         Self {
             inner: Arc::default(),
             next_key: Arc::new(AtomicU64::new(0)),
+            started: Instant::now(),
             settings,
         }
     }
@@ -66,7 +74,8 @@ impl Hub {
 
     /// Registers a stream on `id`, within the caps.
     pub fn subscribe(&self, id: Uuid) -> Result<Subscription, SubscribeError> {
-        let (nudge, nudges) = mpsc::channel(self.settings.subscriber_buffer.max(1));
+        let (nudge, nudges) = mpsc::channel(1);
+        let waiting_since = Arc::new(AtomicU64::new(0));
         let key = self.next_key.fetch_add(1, Ordering::Relaxed);
         let mut subscribers = self.lock();
         if subscribers.total >= self.settings.streams_per_instance {
@@ -78,7 +87,11 @@ impl Hub {
         if on_id.len() >= self.settings.streams_per_match {
             return Err(SubscribeError::MatchFull(self.settings.streams_per_match));
         }
-        on_id.push(Subscriber { key, nudge });
+        on_id.push(Subscriber {
+            key,
+            nudge,
+            waiting_since: waiting_since.clone(),
+        });
         subscribers.total += 1;
         METRICS.set_open_streams(subscribers.total);
         Ok(Subscription {
@@ -86,6 +99,7 @@ impl Hub {
             id,
             key,
             nudges,
+            waiting_since,
         })
     }
 
@@ -104,19 +118,30 @@ impl Hub {
         METRICS.set_open_streams(subscribers.total);
     }
 
-    /// Nudges every subscriber of `id`. One whose nudges pile up past its buffer is reading too
-    /// slowly: it is dropped (its stream ends) instead of being buffered for without limit.
+    /// Nudges every subscriber of `id`. One that has left a nudge untaken for longer than
+    /// `slow_subscriber` is stuck (its client stopped reading, so its stream is not polled): it
+    /// is dropped and its stream ends, rather than holding its place for ever.
     pub fn changed(&self, id: Uuid) {
+        // Never 0, which means "nothing waiting".
+        let now = self.started.elapsed().as_millis() as u64 + 1;
+        let slow_after = self.settings.slow_subscriber.as_millis() as u64;
         let mut subscribers = self.lock();
         let Some(on_id) = subscribers.by_id.get_mut(&id) else {
             return;
         };
         let before = on_id.len();
         on_id.retain(|s| match s.nudge.try_send(()) {
-            Ok(()) => true,
+            Ok(()) => {
+                s.waiting_since.store(now, Ordering::Relaxed);
+                true
+            }
             Err(mpsc::error::TrySendError::Full(())) => {
-                METRICS.record_stream_dropped("slow");
-                false
+                let since = s.waiting_since.load(Ordering::Relaxed);
+                let stuck = since != 0 && now.saturating_sub(since) >= slow_after;
+                if stuck {
+                    METRICS.record_stream_dropped("slow");
+                }
+                !stuck
             }
             // The stream has ended; its subscription is being dropped.
             Err(mpsc::error::TrySendError::Closed(())) => false,
@@ -147,12 +172,9 @@ impl Hub {
 impl Subscription {
     /// The next nudge, or `None` once the hub has dropped this subscriber.
     pub async fn changed(&mut self) -> Option<()> {
-        self.nudges.recv().await
-    }
-
-    /// Discards nudges already waiting: the read that follows covers them.
-    pub fn drain(&mut self) {
-        while self.nudges.try_recv().is_ok() {}
+        let nudge = self.nudges.recv().await;
+        self.waiting_since.store(0, Ordering::Relaxed);
+        nudge
     }
 }
 
@@ -166,18 +188,18 @@ impl Drop for Subscription {
 mod tests {
     use super::*;
 
-    fn hub(per_match: usize, per_instance: usize, buffer: usize) -> Hub {
+    fn hub(per_match: usize, per_instance: usize, slow: std::time::Duration) -> Hub {
         Hub::new(LiveSettings {
             streams_per_match: per_match,
             streams_per_instance: per_instance,
-            subscriber_buffer: buffer,
+            slow_subscriber: slow,
             ..LiveSettings::default()
         })
     }
 
     #[test]
     fn caps_count_streams_per_match_and_per_instance_and_free_them_on_drop() {
-        let hub = hub(2, 3, 4);
+        let hub = hub(2, 3, std::time::Duration::from_secs(30));
         let (a, b) = (Uuid::new_v4(), Uuid::new_v4());
         let first = hub.subscribe(a).unwrap();
         let _second = hub.subscribe(a).unwrap();
@@ -193,18 +215,33 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_subscriber_that_stops_reading_is_dropped_once_its_buffer_is_full() {
-        let hub = hub(8, 8, 2);
+    async fn nudges_coalesce_and_a_subscriber_that_stops_taking_them_is_dropped() {
+        let patient = hub(8, 8, std::time::Duration::from_secs(3600));
         let id = Uuid::new_v4();
-        let mut reader = hub.subscribe(id).unwrap();
-        let mut idle = hub.subscribe(id).unwrap();
+        let mut behind = patient.subscribe(id).unwrap();
+        for _ in 0..100 {
+            patient.changed(id);
+        }
+        assert_eq!(
+            patient.open(),
+            1,
+            "a subscriber behind, but not stuck, stays"
+        );
+        assert_eq!(behind.changed().await, Some(()));
+        assert!(
+            behind.nudges.try_recv().is_err(),
+            "one nudge covers them all"
+        );
+
+        let strict = hub(8, 8, std::time::Duration::ZERO);
+        let mut reader = strict.subscribe(id).unwrap();
+        let mut idle = strict.subscribe(id).unwrap();
         for _ in 0..3 {
-            hub.changed(id);
+            strict.changed(id);
             assert_eq!(reader.changed().await, Some(()));
         }
-        assert_eq!(hub.open(), 1, "the idle subscriber is gone");
-        // Its two buffered nudges remain readable, then its stream learns it was dropped.
-        assert_eq!(idle.changed().await, Some(()));
+        assert_eq!(strict.open(), 1, "the idle subscriber is gone");
+        // Its waiting nudge remains readable, then its stream learns it was dropped.
         assert_eq!(idle.changed().await, Some(()));
         assert_eq!(idle.changed().await, None);
     }

@@ -20,5 +20,6 @@ mod plus_minus;
 mod records;
 mod sheets;
 mod stateless;
+mod streams;
 mod support;
 mod walkthroughs;
