@@ -80,6 +80,11 @@ pub const TITLES: &[(&str, &str)] = &[
     ("invalid_seed", "The seed is not valid"),
     ("invalid_query", "The query string is not valid"),
     ("invalid_last_event_id", "The resume point is not a version"),
+    ("invalid_if_match", "The If-Match header is not valid"),
+    (
+        "conflicting_preconditions",
+        "If-Match and expected_version disagree",
+    ),
     ("invalid_limit", "The page size is out of range"),
     ("invalid_cursor", "The cursor is not valid"),
     ("invalid_player", "The player filter is not valid"),
@@ -113,6 +118,8 @@ pub const TITLES: &[(&str, &str)] = &[
     ("too_many_streams", "Too many live streams on this match"),
     // 409: the state has moved on.
     ("stale_version", "The match has moved on"),
+    // 412: a precondition header.
+    ("precondition_failed", "The If-Match precondition failed"),
     ("match_finished", "The match is over"),
     ("match_not_finished", "The match is not over yet"),
     ("server_randomness", "The match draws its own chance"),

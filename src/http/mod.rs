@@ -3,6 +3,7 @@
 //! 405 answers for known paths called with the wrong method.
 
 mod body;
+mod caching;
 mod exports;
 mod games;
 mod limits;
@@ -49,6 +50,7 @@ use crate::store::Store;
         responses::OtherClientError,
         responses::Unavailable,
         responses::TooManyStreams,
+        responses::PreconditionFailed,
     )),
     tags(
         (name = "games", description = "The catalogue of games and their options"),

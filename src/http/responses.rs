@@ -140,3 +140,18 @@ pub struct Unavailable(ProblemDocument);
     })
 )]
 pub struct TooManyStreams(ProblemDocument);
+
+/// `If-Match` named a version that is no longer current (or a tag this service never gave).
+#[derive(ToResponse)]
+#[response(
+    content_type = "application/problem+json",
+    example = json!({
+        "type": "urn:referee:problem:precondition_failed",
+        "title": "The If-Match precondition failed",
+        "status": 412,
+        "detail": "expected version 3 but the match is at version 5; reload it",
+        "code": "precondition_failed",
+        "params": {"expected": 3, "current": 5}
+    })
+)]
+pub struct PreconditionFailed(ProblemDocument);

@@ -208,7 +208,10 @@ impl Source {
         let detail = matches::read(store, id, token).await?;
         // The log's entries are read just after its version, so they may already hold a newer
         // move: the last entry is what the log really reached.
-        let reached = log.entries.last().map_or(log.version, |e| e.ply.max(log.version));
+        let reached = log
+            .entries
+            .last()
+            .map_or(log.version, |e| e.ply.max(log.version));
         let after = after.unwrap_or(reached);
         let mut events: Vec<_> = log
             .entries

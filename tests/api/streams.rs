@@ -71,7 +71,15 @@ async fn new_match(app: &TestApp) -> Value {
 #[tokio::test]
 async fn a_stream_sees_every_entry_of_a_full_match_in_order_and_ends() {
     let app = spawn_app().await;
-    let created = new_match(&app).await;
+    // A short game: the whole match is played.
+    let created = app
+        .create_match(
+            "plus-minus",
+            &["Ann", "Ben", "Cy"],
+            json!({"rounds": 1}),
+            "server",
+        )
+        .await;
     let id = match_id(&created);
     let owner = owner_token(&created);
     let from_start = app
