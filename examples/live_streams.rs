@@ -38,7 +38,11 @@ type Arrivals = Arc<Mutex<HashMap<(usize, i64), Vec<Instant>>>>;
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let base = args.get(1).expect("base url").trim_end_matches('/').to_owned();
+    let base = args
+        .get(1)
+        .expect("base url")
+        .trim_end_matches('/')
+        .to_owned();
     let pid: u32 = args.get(2).expect("server pid").parse().unwrap();
     let streams: usize = args.get(3).map_or(1000, |n| n.parse().unwrap());
     let moves: usize = args.get(4).map_or(200, |n| n.parse().unwrap());
@@ -103,7 +107,10 @@ async fn main() {
     }
     drop(ready_tx);
     for _ in 0..streams {
-        ready_rx.recv().await.expect("every stream gets its first view");
+        ready_rx
+            .recv()
+            .await
+            .expect("every stream gets its first view");
     }
     // Let the allocator settle after the burst of openings.
     tokio::time::sleep(Duration::from_secs(2)).await;
@@ -166,7 +173,10 @@ async fn main() {
             if seen >= subscribers {
                 break;
             }
-            assert!(Instant::now() < deadline, "version {version} reached {seen} of {subscribers}");
+            assert!(
+                Instant::now() < deadline,
+                "version {version} reached {seen} of {subscribers}"
+            );
             tokio::time::sleep(Duration::from_micros(200)).await;
         }
         for at in &arrivals.lock().unwrap()[&(0, version)] {

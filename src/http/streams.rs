@@ -63,7 +63,7 @@ pub enum MatchStreamEvent {
     View {
         version: i64,
         #[serde(rename = "match")]
-        detail: MatchDetail,
+        detail: Box<MatchDetail>,
     },
     /// The match is over and everything has been sent: the server closes the stream.
     End { version: i64, status: MatchStatus },
@@ -86,7 +86,7 @@ pub enum SheetStreamEvent {
     /// The sheet after the entries sent before it: rounds, standings and winners.
     View {
         version: i64,
-        sheet: SheetDetail,
+        sheet: Box<SheetDetail>,
     },
     /// The sheet was closed for good: the server closes the stream.
     End {
@@ -234,7 +234,10 @@ impl Source {
         let closed = is_closed(&detail.status, MATCH_CLOSED);
         let status = detail.status;
         if viewed != Some(version) || !events.is_empty() {
-            events.push(MatchStreamEvent::View { version, detail });
+            events.push(MatchStreamEvent::View {
+                version,
+                detail: Box::new(detail),
+            });
         }
         if closed {
             events.push(MatchStreamEvent::End { version, status });
@@ -268,7 +271,10 @@ impl Source {
         let closed = is_closed(&sheet.status, SHEET_CLOSED);
         let status = sheet.status;
         if viewed != Some(version) || !events.is_empty() {
-            events.push(SheetStreamEvent::View { version, sheet });
+            events.push(SheetStreamEvent::View {
+                version,
+                sheet: Box::new(sheet),
+            });
         }
         if closed {
             events.push(SheetStreamEvent::End { version, status });

@@ -852,13 +852,13 @@ async fn check_the_end<G: Game>(m: &mut Hosted) {
     }
 }
 
+/// A live stream read to its end in a task: its events and its text.
+type Watcher = tokio::task::JoinHandle<(Vec<StreamEvent>, String)>;
+
 /// What each caller's live stream showed over the whole match. Entries read while the match was
 /// on are redacted for the caller, exactly as its `/log` showed them then; entries read after the
 /// end may show everything, as `/log` then does. Nothing before the final view holds the seed.
-async fn check_live_streams<G: Game>(
-    m: &mut Hosted,
-    watchers: Vec<(Caller, tokio::task::JoinHandle<(Vec<StreamEvent>, String)>)>,
-) {
+async fn check_live_streams<G: Game>(m: &mut Hosted, watchers: Vec<(Caller, Watcher)>) {
     let truth = m.truth::<G>().await;
     for (caller, watcher) in watchers {
         let (events, text) = watcher.await.unwrap();
@@ -916,7 +916,7 @@ async fn leak_property<G: Game>(seeds: &[u8]) {
             watchers.push((
                 caller,
                 tokio::spawn(async move {
-                    let events = stream.to_end().await;
+                    let events = stream.until_closed().await;
                     (events, stream.text)
                 }),
             ));

@@ -104,11 +104,11 @@ async fn a_stream_sees_every_entry_of_a_full_match_in_order_and_ends() {
     // Live clients read as events come: one that stopped reading for long would be dropped.
     let from_start = tokio::spawn(async move {
         let mut from_start = from_start;
-        from_start.to_end().await
+        from_start.until_closed().await
     });
     let watching = tokio::spawn(async move {
         let mut spectator = spectator;
-        spectator.to_end().await
+        spectator.until_closed().await
     });
     let finished = play_to_end(&app, &created).await;
     let last = finished["version"].as_i64().unwrap();
@@ -153,7 +153,7 @@ async fn a_stream_sees_every_entry_of_a_full_match_in_order_and_ends() {
         )
         .await
         .unwrap()
-        .to_end()
+        .until_closed()
         .await;
     let kinds: Vec<&str> = late.iter().map(|e| e.kind.as_str()).collect();
     assert_eq!(kinds, ["entry", "view", "end"]);

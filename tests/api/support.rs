@@ -517,7 +517,7 @@ impl EventStream {
     }
 
     /// Every event until the server closes the stream (heartbeats left out).
-    pub async fn to_end(&mut self) -> Vec<StreamEvent> {
+    pub async fn until_closed(&mut self) -> Vec<StreamEvent> {
         let mut events = Vec::new();
         while let Some(event) = self.next().await {
             if event.kind != "heartbeat" {
