@@ -11,9 +11,11 @@ use utoipa::ToSchema;
 use crate::games::{Game, GameKind, Seat, Standings};
 use crate::problem::Problem;
 use crate::referee;
+use crate::store::lobby::InviteRow;
 use crate::store::matches::{self as q, CreateKeyRow, EventRow, MatchRow, SeatRow};
 use crate::store::Store;
 use crate::with_game;
+use diesel_async::AsyncPgConnection;
 
 /// The names a closed set of values is stored and sent under (the same for both): the store maps
 /// columns through them, and an unknown stored name is an error, never a default.
@@ -103,6 +105,9 @@ stored_names! {
     pub enum MatchStatus {
         InProgress = "in_progress",
         Finished = "finished",
+        /// Given up by its owner: kept in history and listings, left out of statistics, and
+        /// closed to moves and entries.
+        Abandoned = "abandoned",
     }
 }
 
@@ -380,11 +385,45 @@ pub(crate) async fn insert_created<T>(
 where
     T: Serialize + DeserializeOwned + Send + Sync,
 {
+    let parts = (row, seats, events, &[][..]);
+    insert_created_with(store, scope, key, request_hash, parts, created).await
+}
+
+/// The parts of a new match: its row, seats, first events and open seats' invites.
+pub(crate) type NewParts<'a> = (&'a MatchRow, &'a [SeatRow], &'a [EventRow], &'a [InviteRow]);
+
+/// Stores a new match and its parts, all or nothing.
+pub(crate) async fn insert_parts(
+    conn: &mut AsyncPgConnection,
+    (row, seats, events, invites): NewParts<'_>,
+) -> Result<(), Problem> {
+    use diesel_async::AsyncConnection;
+    conn.transaction(async |conn| {
+        q::insert(conn, row, seats, events).await?;
+        crate::store::lobby::insert_invites(conn, invites).await
+    })
+    .await?;
+    Ok(())
+}
+
+/// [`insert_created`] of a match with invites to its open seats.
+pub(crate) async fn insert_created_with<T>(
+    store: &Store,
+    scope: &str,
+    key: Option<&str>,
+    request_hash: Vec<u8>,
+    parts: NewParts<'_>,
+    created: T,
+) -> Result<T, Problem>
+where
+    T: Serialize + DeserializeOwned + Send + Sync,
+{
     use diesel_async::AsyncConnection;
     use sha2::{Digest, Sha256};
+    let row = parts.0;
     let mut conn = store.conn().await?;
     let Some(key) = key else {
-        q::insert(&mut conn, row, seats, events).await?;
+        insert_parts(&mut conn, parts).await?;
         return Ok(created);
     };
     let key_hash = Sha256::digest(format!("referee/create/{scope}/{key}")).to_vec();
@@ -396,7 +435,7 @@ where
             if let Some(earlier) = q::claim_create_key(conn, &key_hash, row.created_at).await? {
                 return Ok::<_, Problem>(Some(earlier));
             }
-            q::insert(conn, row, seats, events).await?;
+            insert_parts(conn, parts).await?;
             let remembered = CreateKeyRow {
                 key_hash: key_hash.clone(),
                 request_hash: request_hash.clone(),
@@ -419,10 +458,22 @@ where
 }
 
 pub(crate) fn check_open(row: &MatchRow, expected_version: Option<i64>) -> Result<(), Problem> {
+    check_not_abandoned(row)?;
     if row.status == MatchStatus::Finished {
         return Err(Problem::conflict("match_finished", "the match is over"));
     }
     check_version(row, expected_version)
+}
+
+/// An abandoned match or sheet takes no more moves, reports, entries or corrections.
+pub(crate) fn check_not_abandoned(row: &MatchRow) -> Result<(), Problem> {
+    if row.status == MatchStatus::Abandoned {
+        return Err(Problem::conflict(
+            "match_abandoned",
+            "the owner abandoned this match; it stays in history but takes nothing more",
+        ));
+    }
+    Ok(())
 }
 
 /// A stale `expected_version` is a 409 naming the current version.

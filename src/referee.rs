@@ -1,6 +1,6 @@
 //! The referee: applies a game's rules to untrusted input in one fixed order, resolves chance from
-//! a seed, and replays logs. Generic over [`Game`]; the `any_*` functions at the bottom are the
-//! JSON-facing entry points that dispatch on a runtime [`GameKind`].
+//! a seed, and replays logs. Generic over [`Game`]; the functions at the bottom serve the stateless
+//! endpoints, taking each part of a request typed or as JSON (see [`Untrusted`]).
 //!
 //! Check order for a move: the seat exists → the game is not over → no chance is pending → the
 //! seat may act now → the game's own rules. A seat that may not act now is refused with the
@@ -260,6 +260,15 @@ pub fn to_json<T: Serialize>(value: &T) -> Value {
 
 /// Parses options (absent means the defaults) and checks them against the player count.
 pub fn options<G: Game>(value: Option<Value>, players: usize) -> Result<G::Options, RefereeError> {
+    check_player_count::<G>(players)?;
+    let options: G::Options = match value {
+        None | Some(Value::Null) => G::Options::default(),
+        Some(value) => parse("options", value)?,
+    };
+    validated_options::<G>(options, players)
+}
+
+fn check_player_count<G: Game>(players: usize) -> Result<(), RefereeError> {
     if !(G::MIN_PLAYERS..=G::MAX_PLAYERS).contains(&players) {
         return Err(RefereeError::PlayerCount {
             players,
@@ -267,10 +276,13 @@ pub fn options<G: Game>(value: Option<Value>, players: usize) -> Result<G::Optio
             max: G::MAX_PLAYERS,
         });
     }
-    let options: G::Options = match value {
-        None | Some(Value::Null) => G::Options::default(),
-        Some(value) => parse("options", value)?,
-    };
+    Ok(())
+}
+
+fn validated_options<G: Game>(
+    options: G::Options,
+    players: usize,
+) -> Result<G::Options, RefereeError> {
     G::validate_options(&options, players).map_err(RefereeError::Options)?;
     Ok(options)
 }
@@ -394,7 +406,7 @@ pub fn replay<G: Game>(
 }
 
 // ---------------------------------------------------------------------------------------------
-// JSON-facing entry points: parse into the game's types, run, serialise back.
+// The stateless endpoints: a request typed for the game or held as JSON, checked in one order.
 
 /// A state with what clients need to act on it.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -413,92 +425,119 @@ pub struct StateReply<P: Payloads = Json> {
     pub events: Vec<P::Event>,
 }
 
-fn state_reply<G: Game>(state: &G::State, events: Vec<Value>) -> StateReply {
-    StateReply {
-        state: to_json(state),
-        to_act: G::to_act(state),
-        chance_pending: G::chance_pending(state),
-        over: G::is_over(state),
-        events,
+/// A game whose wire types are its own [`Payloads`]: every engine.
+pub trait Engine: Game + ToSchema + 'static {}
+impl<G: Game + ToSchema + 'static> Engine for G {}
+
+/// How the parts of a request become game `G`'s values: a request parsed straight into the game's
+/// types ([`Payloads`] of `G`) is taken as it is; one held as JSON ([`Json`]) is parsed here, part
+/// by part, so each part gets its own refusal code in the referee's check order.
+pub trait Untrusted<G: Game>: Payloads {
+    fn state(state: Self::State) -> Result<G::State, RefereeError>;
+    fn game_move(mv: Self::Move) -> Result<G::Move, RefereeError>;
+    fn chance(outcome: Self::Chance) -> Result<G::Chance, RefereeError>;
+    fn tally(round: Self::Tally) -> Result<G::Tally, RefereeError>;
+    /// Absent options are the defaults; the player count is checked first.
+    fn options(options: Option<Self::Options>, players: usize) -> Result<G::Options, RefereeError>;
+}
+
+impl<G: Engine> Untrusted<G> for G {
+    fn state(state: G::State) -> Result<G::State, RefereeError> {
+        Ok(state)
+    }
+    fn game_move(mv: G::Move) -> Result<G::Move, RefereeError> {
+        Ok(mv)
+    }
+    fn chance(outcome: G::Chance) -> Result<G::Chance, RefereeError> {
+        Ok(outcome)
+    }
+    fn tally(round: G::Tally) -> Result<G::Tally, RefereeError> {
+        Ok(round)
+    }
+    fn options(options: Option<G::Options>, players: usize) -> Result<G::Options, RefereeError> {
+        check_player_count::<G>(players)?;
+        validated_options::<G>(options.unwrap_or_default(), players)
     }
 }
 
-fn events_json<G: Game>(events: &[G::Event], viewer: Viewer) -> Vec<Value> {
-    events
-        .iter()
-        .map(|e| to_json(&G::redact_event(e, viewer)))
-        .collect()
+impl<G: Game> Untrusted<G> for Json {
+    fn state(state: Value) -> Result<G::State, RefereeError> {
+        parse("state", state)
+    }
+    fn game_move(mv: Value) -> Result<G::Move, RefereeError> {
+        parse("move", mv)
+    }
+    fn chance(outcome: Value) -> Result<G::Chance, RefereeError> {
+        parse("chance", outcome)
+    }
+    fn tally(round: Value) -> Result<G::Tally, RefereeError> {
+        parse("tally", round)
+    }
+    fn options(options: Option<Value>, players: usize) -> Result<G::Options, RefereeError> {
+        self::options::<G>(options, players)
+    }
+}
+
+fn state_reply<G: Engine>(state: G::State, events: &[G::Event]) -> StateReply<G> {
+    StateReply {
+        to_act: G::to_act(&state),
+        chance_pending: G::chance_pending(&state),
+        over: G::is_over(&state),
+        events: events
+            .iter()
+            .map(|e| G::redact_event(e, Viewer::Full))
+            .collect(),
+        state,
+    }
 }
 
 /// A fresh state for `players`; with a seed, every chance event up to the first move is resolved.
-pub fn any_setup(
-    kind: GameKind,
+pub fn setup<G: Engine, P: Untrusted<G>>(
     players: usize,
-    options_json: Option<Value>,
+    options: Option<P::Options>,
     seed: Option<&Seed>,
-) -> Result<StateReply, RefereeError> {
-    with_game!(kind, G => {
-        let mut state = G::setup(options::<G>(options_json, players)?, players);
-        let mut events = Vec::new();
-        if let Some(seed) = seed {
-            for (_, evs) in resolve_from_seed::<G>(&mut state, seed, 1) {
-                events.extend(events_json::<G>(&evs, Viewer::Full));
-            }
+) -> Result<StateReply<G>, RefereeError> {
+    let mut state = G::setup(P::options(options, players)?, players);
+    let mut events = Vec::new();
+    if let Some(seed) = seed {
+        for (_, evs) in resolve_from_seed::<G>(&mut state, seed, 1) {
+            events.extend(evs);
         }
-        Ok(state_reply::<G>(&state, events))
-    })
+    }
+    Ok(state_reply::<G>(state, &events))
 }
 
-/// Plays `mv` as `seat` on a client-supplied state.
-pub fn any_move(
-    kind: GameKind,
-    state: Value,
+/// Plays `mv` as `seat` on a client-supplied state: the state is checked before the move is read.
+pub fn check<G: Engine, P: Untrusted<G>>(
+    state: P::State,
     seat: Seat,
-    mv: Value,
-) -> Result<StateReply, RefereeError> {
-    with_game!(kind, G => parsed_state_move::<G>(parse("state", state)?, seat, mv))
-}
-
-/// [`any_move`] on a state already parsed into the game's type (the check endpoint parses it
-/// straight from the body): the same checks in the same order from there on.
-pub fn parsed_state_move<G: Game>(
-    state: G::State,
-    seat: Seat,
-    mv: Value,
-) -> Result<StateReply, RefereeError> {
-    let mut state = consistent::<G>(state)?;
-    let mv: G::Move = parse("move", mv)?;
+    mv: P::Move,
+) -> Result<StateReply<G>, RefereeError> {
+    let mut state = consistent::<G>(P::state(state)?)?;
+    let mv = P::game_move(mv)?;
     let events = play_move::<G>(&mut state, seat, &mv)?;
-    Ok(state_reply::<G>(
-        &state,
-        events_json::<G>(&events, Viewer::Full),
-    ))
+    Ok(state_reply::<G>(state, &events))
 }
 
 /// Applies a reported chance outcome to a client-supplied state.
-pub fn any_chance(
-    kind: GameKind,
-    state: Value,
-    outcome: Value,
-) -> Result<StateReply, RefereeError> {
-    with_game!(kind, G => {
-        let mut state = untrusted_state::<G>(state)?;
-        let outcome: <G as Game>::Chance = parse("chance", outcome)?;
-        let events = play_chance::<G>(&mut state, &outcome)?;
-        Ok(state_reply::<G>(&state, events_json::<G>(&events, Viewer::Full)))
-    })
+pub fn chance<G: Engine, P: Untrusted<G>>(
+    state: P::State,
+    outcome: P::Chance,
+) -> Result<StateReply<G>, RefereeError> {
+    let mut state = consistent::<G>(P::state(state)?)?;
+    let outcome = P::chance(outcome)?;
+    let events = play_chance::<G>(&mut state, &outcome)?;
+    Ok(state_reply::<G>(state, &events))
 }
 
-pub fn any_legal_moves(
-    kind: GameKind,
-    state: Value,
+/// Every legal move of `seat` in a client-supplied state.
+pub fn legal_moves<G: Engine, P: Untrusted<G>>(
+    state: P::State,
     seat: Seat,
-) -> Result<Vec<Value>, RefereeError> {
-    with_game!(kind, G => {
-        let state = untrusted_state::<G>(state)?;
-        check_seat::<G>(&state, seat)?;
-        Ok(G::legal_moves(&state, seat).iter().map(to_json).collect())
-    })
+) -> Result<Vec<G::Move>, RefereeError> {
+    let state = consistent::<G>(P::state(state)?)?;
+    check_seat::<G>(&state, seat)?;
+    Ok(G::legal_moves(&state, seat))
 }
 
 /// A score with its itemised breakdown.
@@ -512,25 +551,26 @@ pub struct ScoreReply<P: Payloads = Json> {
     pub over: bool,
 }
 
-pub fn any_score(kind: GameKind, state: Value) -> Result<ScoreReply, RefereeError> {
-    with_game!(kind, G => {
-        let state = untrusted_state::<G>(state)?;
-        Ok(ScoreReply {
-            breakdown: to_json(&G::score(&state)),
-            standings: G::standings(&state),
-            over: G::is_over(&state),
-        })
+/// The score of a client-supplied state.
+pub fn score<G: Engine, P: Untrusted<G>>(state: P::State) -> Result<ScoreReply<G>, RefereeError> {
+    let state = consistent::<G>(P::state(state)?)?;
+    Ok(ScoreReply {
+        breakdown: G::score(&state),
+        standings: G::standings(&state),
+        over: G::is_over(&state),
     })
 }
 
-pub fn any_view(kind: GameKind, state: Value, viewer: Viewer) -> Result<Value, RefereeError> {
-    with_game!(kind, G => {
-        let state = untrusted_state::<G>(state)?;
-        if let Viewer::Seat(seat) = viewer {
-            check_seat::<G>(&state, seat)?;
-        }
-        Ok(to_json(&G::view(&state, viewer)))
-    })
+/// What `viewer` may see of a client-supplied state.
+pub fn view<G: Engine, P: Untrusted<G>>(
+    state: P::State,
+    viewer: Viewer,
+) -> Result<G::View, RefereeError> {
+    let state = consistent::<G>(P::state(state)?)?;
+    if let Viewer::Seat(seat) = viewer {
+        check_seat::<G>(&state, seat)?;
+    }
+    Ok(G::view(&state, viewer))
 }
 
 /// Described rounds scored one by one, with the running standings.
@@ -576,29 +616,34 @@ pub fn tally<G: Game>(
     })
 }
 
-pub fn any_tally(
-    kind: GameKind,
+/// Described rounds checked and scored, the refused round named in the refusal.
+pub fn tally_reply<G: Engine, P: Untrusted<G>>(
     players: usize,
-    options_json: Option<Value>,
-    rounds: Vec<Value>,
-) -> Result<TallyReply, RefereeError> {
-    with_game!(kind, G => {
-        let options = options::<G>(options_json, players)?;
-        let rounds: Vec<<G as Game>::Tally> = rounds
-            .into_iter()
-            .map(|r| parse("tally", r))
-            .collect::<Result<_, _>>()?;
-        let tallied = tally::<G>(&options, players, &rounds).map_err(|(index, e)| match e {
-            RefereeError::Violation { code, message, mut params, stale } => {
-                params.insert("round".into(), (index + 1).into());
-                RefereeError::Violation { code, message: format!("round {}: {message}", index + 1), params, stale }
+    options: Option<P::Options>,
+    rounds: Vec<P::Tally>,
+) -> Result<TallyReply<G>, RefereeError> {
+    let options = P::options(options, players)?;
+    let rounds: Vec<G::Tally> = rounds.into_iter().map(P::tally).collect::<Result<_, _>>()?;
+    let tallied = tally::<G>(&options, players, &rounds).map_err(|(index, e)| match e {
+        RefereeError::Violation {
+            code,
+            message,
+            mut params,
+            stale,
+        } => {
+            params.insert("round".into(), (index + 1).into());
+            RefereeError::Violation {
+                code,
+                message: format!("round {}: {message}", index + 1),
+                params,
+                stale,
             }
-            other => other,
-        })?;
-        Ok(TallyReply {
-            rounds: tallied.rounds.iter().map(to_json).collect(),
-            standings: tallied.standings,
-            over: tallied.over,
-        })
+        }
+        other => other,
+    })?;
+    Ok(TallyReply {
+        rounds: tallied.rounds,
+        standings: tallied.standings,
+        over: tallied.over,
     })
 }

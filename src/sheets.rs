@@ -474,6 +474,7 @@ async fn append_in(
                     format!("entry {seq} was already corrected; correct the latest entry"),
                 ));
             }
+            crate::records::check_not_abandoned(&row)?;
             check_version(&row, request.expected_version)?;
             // Every entry of the round but its first is a correction.
             let corrections = entries.iter().filter(|e| e.round == target.round).count() - 1;

@@ -2,13 +2,16 @@
 //! and `If-Match` on writes as the same guard as `expected_version` (412 on a mismatch,
 //! RFC 9110 §13.1.1).
 //!
-//! Match, log and sheet tags are the version; a result or an earlier ply, which do not carry it,
-//! are tagged by a digest of their body instead (`"c<hex>"`), right by construction.
+//! Tags are `"v<version>-<digest>"`: the version, then a digest of the body. The version is what
+//! `If-Match` compares (the guard is on the game's progress, as `expected_version` is); the digest
+//! makes the tag change with anything else that changes the body without a new version (a seat
+//! renamed in the lobby, the viewer's own hand once the match ends), so `If-None-Match` never
+//! keeps a stale copy. A result or an earlier ply, which do not carry the version, are tagged by
+//! the digest alone (`"c<digest>"`).
 //!
-//! The tags are strong: for one viewer (one `Authorization`, hence `Vary: Authorization`) every
-//! byte of a match, log, ply, result or sheet answer is a function of the stored version, which
-//! every write moves forward (a move, a chance report, a sheet entry, the end of a match). They
-//! must be strong anyway, as `If-Match` compares strongly and a weak tag could never pass it.
+//! The tags are strong: equal tags mean byte-identical bodies for that `Authorization` (hence
+//! `Vary: Authorization`). They must be strong anyway, as `If-Match` compares strongly and a weak
+//! tag could never pass it.
 
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse};
@@ -16,14 +19,16 @@ use serde::Serialize;
 
 use crate::problem::Problem;
 
-pub(crate) fn etag(version: i64) -> String {
-    format!("\"v{version}\"")
+fn digest<T: Serialize>(body: &T) -> String {
+    // Serialising our own answer types cannot fail.
+    let bytes = serde_json::to_vec(body).unwrap_or_default();
+    hex::encode(&<sha2::Sha256 as sha2::Digest>::digest(&bytes)[..12])
 }
 
 /// The answer to a read at `version`: the body with its `ETag`, or a bodiless 304 when the
 /// client's `If-None-Match` already names it (weak comparison, as RFC 9110 asks for this header).
 pub(crate) fn cached<T: Serialize>(request: &HttpRequest, version: i64, body: &T) -> HttpResponse {
-    answer(request, etag(version), body)
+    answer(request, format!("\"v{version}-{}\"", digest(body)), body)
 }
 
 /// The answer to a read whose body does not name its version, tagged by the body's digest.
@@ -64,7 +69,7 @@ fn answer<T: Serialize>(request: &HttpRequest, tag: String, body: &T) -> HttpRes
 /// The version a write must find, from `If-Match` and the body's `expected_version` together,
 /// and whether it came from `If-Match` (then a mismatch is a 412, not a 409).
 ///
-/// `If-Match: *` asks only that the record exist. A tag that is not one of ours (`"v<n>"`, strong)
+/// `If-Match: *` asks only that the record exist. A tag that is not one of ours (`"v<n>…"`)
 /// can never match: 412 at once. Both given and disagreeing is a 400: the request contradicts
 /// itself, whatever the stored version.
 pub(crate) fn expected_version(
@@ -88,13 +93,15 @@ pub(crate) fn expected_version(
             "If-Match names one ETag (the version read), or `*`",
         ));
     };
+    // `"v12-<digest>"` as given, or `"v12"`: only the version is compared.
     let Some(version) = tag
         .strip_prefix("\"v")
         .and_then(|rest| rest.strip_suffix('"'))
+        .map(|rest| rest.split_once('-').map_or(rest, |(version, _)| version))
         .and_then(|digits| digits.parse::<i64>().ok())
     else {
         return Err(precondition_failed(format!(
-            "If-Match {tag} is not an ETag this service gave (they look like \"v12\")"
+            "If-Match {tag} is not an ETag this service gave (they look like \"v12-…\")"
         )));
     };
     if in_body.is_some_and(|expected| expected != version) {

@@ -7,11 +7,14 @@ mod caching;
 mod exports;
 mod games;
 mod limits;
+mod lobby;
 mod matches;
 mod ops;
+mod page;
 mod responses;
 mod sheets;
 mod spec;
+mod stateless;
 mod stats;
 mod streams;
 
@@ -27,7 +30,6 @@ use utoipa_actix_web::{scope, AppExt};
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::config::Settings;
-use crate::games::GameKind;
 use crate::problem::Problem;
 use crate::store::Store;
 
@@ -54,11 +56,12 @@ use crate::store::Store;
     )),
     tags(
         (name = "games", description = "The catalogue of games and their options"),
-        (name = "stateless", description = "Referee a state the client holds: set up, check a move, \
-                                            report chance, list legal moves, score, view"),
         (name = "matches", description = "Matches hosted and stored by the service, and the history \
                                           of all matches (hosted and score sheets)"),
         (name = "sheets", description = "Score sheets for games played with real cards and dice"),
+        (name = "lobby", description = "Open seats claimed by invite code, and the owner's actions \
+                                        around play: re-issued tokens, renamed seats, abandoned \
+                                        matches and sheets, rematches"),
         (name = "history", description = "Statistics, leaderboards and exports over finished matches \
                                           and score sheets"),
         (name = "operations", description = "Health and readiness"),
@@ -90,13 +93,6 @@ fn routes(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
         scope::scope("/v1")
             .service(games::list_games)
             .service(games::get_game)
-            .service(games::setup_state)
-            .service(games::check_move)
-            .service(games::report_chance)
-            .service(games::legal_moves)
-            .service(games::score_state)
-            .service(games::view_state)
-            .service(games::tally)
             .service(matches::create_match)
             .service(matches::list_matches)
             .service(matches::get_match)
@@ -111,6 +107,14 @@ fn routes(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
             .service(sheets::get_sheet)
             .service(sheets::append_entry)
             .service(streams::stream_sheet)
+            .service(lobby::get_invite)
+            .service(lobby::redeem_invite)
+            .service(lobby::reissue_seat_token)
+            .service(lobby::reissue_seat_invite)
+            .service(lobby::rename_seat)
+            .service(lobby::abandon_match)
+            .service(lobby::abandon_sheet)
+            .service(lobby::rematch)
             .service(stats::player_stats)
             .service(stats::leaderboard)
             .service(exports::player_history)
@@ -128,7 +132,7 @@ fn routes(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
 pub fn openapi() -> serde_json::Value {
     let derived = App::new()
         .into_utoipa_app()
-        .openapi(ApiDoc::openapi())
+        .openapi(ApiDoc::openapi().merge_from(stateless::openapi()))
         .configure(routes)
         .split_for_parts()
         .1;
@@ -161,7 +165,8 @@ fn method_table(spec: &serde_json::Value) -> Vec<(actix_web::dev::ResourceDef, V
             (actix_web::dev::ResourceDef::new(path.as_str()), methods)
         })
         .collect();
-    for path in ["/openapi.json", "/docs", "/docs/{tail}*", "/metrics"] {
+    let served = ["/openapi.json", "/docs", "/docs/{tail}*", "/metrics"];
+    for path in served.into_iter().chain(page::PATHS) {
         table.push((actix_web::dev::ResourceDef::new(path), vec![Method::GET]));
     }
     table
@@ -280,6 +285,7 @@ pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::
     let limit = settings.body_limit_bytes;
     // Built once: every worker's limiter shares the same buckets.
     let rate_limit = limits::rate_limit(settings).map(web::Data::new);
+    let invite_guard = web::Data::new(lobby::InviteGuard::new(settings));
     let body_timeout = body::BodyTimeout(settings.body_timeout);
     let origins = settings.cors_allowed_origins.clone();
     let prometheus = crate::metrics::METRICS.http.clone();
@@ -304,22 +310,29 @@ pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::
             .wrap(tracing_actix_web::TracingLogger::default())
             .app_data(store.clone())
             .app_data(hub.clone())
+            .app_data(invite_guard.clone())
             .app_data(json_config(limit))
             .app_data(body_timeout)
             .app_data(query_config())
             .app_data(path_config());
-        // Registered before the `/v1` scope, so they are tried first.
-        for &kind in GameKind::ALL {
+        // Registered before the `/v1` scope, so they are tried first: each game's stateless
+        // operations at their literal paths, then the same operations of a game there is not.
+        let unknown_game = web::resource(
+            "/v1/games/{game}/{operation:states|check|chance|legal-moves|score|view|tally}",
+        )
+        .route(web::post().to(games::unknown_game));
+        for resource in stateless::resources().into_iter().chain([unknown_game]) {
             let table = table.clone();
             // A wrong method gets the same 405 problem, with `Allow`, as on any other path.
             app =
-                app.service(games::check_resource(kind).default_service(
-                    move |request: ServiceRequest| fallback(request, table.clone()),
-                ));
+                app.service(resource.default_service(move |request: ServiceRequest| {
+                    fallback(request, table.clone())
+                }));
         }
         app.into_utoipa_app()
             .configure(routes)
             .into_app()
+            .configure(page::configure)
             .service(
                 SwaggerUi::new("/docs/{_:.*}")
                     .external_url_unchecked("/openapi.json", spec.clone()),

@@ -11,7 +11,7 @@ use crate::with_game;
 
 const SCHEMA_REF: &str = "#/components/schemas/";
 
-/// The derived document with `Seat` named and the stateless endpoints spelled out per game.
+/// The derived document with `Seat` named, game-specific names and bounds, and closed objects.
 pub fn refine(mut spec: Value) -> Value {
     inline_responses(&mut spec);
     ndjson_as_streams(&mut spec);
@@ -23,7 +23,6 @@ pub fn refine(mut spec: Value) -> Value {
     bound_integers(&mut spec);
     defaults_in_descriptions(&mut spec);
     close_objects(&mut spec);
-    per_game_operations(&mut spec);
     any_game_unions_overlap(&mut spec);
     drop_unreferenced_schemas(&mut spec);
     spec
@@ -145,8 +144,7 @@ fn spell_link_fields(spec: &mut Value) {
     }
 }
 
-/// Removes the schemas no operation reaches any more (the generic request types the per-game
-/// operations replaced).
+/// Removes the schemas no operation reaches (those registered only as parts of generic types).
 fn drop_unreferenced_schemas(spec: &mut Value) {
     let mut pending = Vec::new();
     collect_refs(&spec["paths"], &mut pending);
@@ -454,126 +452,6 @@ fn name_seat_schema(spec: &mut Value) {
             "description": "A seat at the table, 0-based, in clockwise order: seat s+1 sits on the left of seat s."
         }),
     );
-}
-
-/// The stateless endpoints are served under `/v1/games/{game}/…` for every game, but each game
-/// has its own state, move and chance types. One operation per game gives clients exact request
-/// and response types (`LuckyJackCheckRequest` rather than "a state of any game") and lets a
-/// spec-driven client or fuzzer send a Lucky Jack state only where a Lucky Jack state belongs.
-fn per_game_operations(spec: &mut Value) {
-    let generic: Vec<String> = spec["paths"]
-        .as_object()
-        .expect("the spec has paths")
-        .iter()
-        .filter(|(path, item)| path.starts_with("/v1/games/{game}/") && item.get("post").is_some())
-        .map(|(path, _)| path.clone())
-        .collect();
-    for path in generic {
-        let item = spec["paths"]
-            .as_object_mut()
-            .and_then(|paths| paths.remove(&path))
-            .expect("listed above");
-        for &kind in GameKind::ALL {
-            let mut item = item.clone();
-            for operation in item.as_object_mut().expect("a path item").values_mut() {
-                specialise_operation(operation, kind);
-            }
-            rewrite_refs(&mut item, &mut |name| specialised(spec, name, kind));
-            spec["paths"][path.replace("{game}", kind.slug())] = item;
-        }
-    }
-    let tags = spec["tags"].as_array_mut().expect("the spec has tags");
-    tags.retain(|tag| tag["name"] != "stateless");
-    for &kind in GameKind::ALL {
-        tags.push(json!({
-            "name": kind.title(),
-            "description": format!(
-                "Referee a {} state the client holds: set up, check a move, report chance, list \
-                 legal moves, score, view, tally a physical game",
-                kind.title()
-            ),
-        }));
-    }
-}
-
-fn specialise_operation(operation: &mut Value, kind: GameKind) {
-    let id = operation["operationId"].as_str().expect("operation ids");
-    operation["operationId"] = json!(format!("{}_{id}", kind.slug().replace('-', "_")));
-    operation["tags"] = json!([kind.title()]);
-    if let Some(parameters) = operation
-        .get_mut("parameters")
-        .and_then(Value::as_array_mut)
-    {
-        parameters.retain(|p| p["name"] != "game");
-        if parameters.is_empty() {
-            operation
-                .as_object_mut()
-                .expect("an operation")
-                .remove("parameters");
-        }
-    }
-}
-
-/// The name `kind`'s operations use for schema `name`: the game's own type for an `Any…` union, a
-/// game-specific copy for a schema that contains one, and `name` itself otherwise. Copies are
-/// added to the components as they are first needed.
-fn specialised(spec: &mut Value, name: &str, kind: GameKind) -> Option<String> {
-    let prefix = schema_prefix(kind);
-    if name.starts_with("Any") {
-        // The union lists each game's own type; pick this game's.
-        let mut members = Vec::new();
-        collect_refs(&spec["components"]["schemas"][name]["oneOf"], &mut members);
-        let own = members.into_iter().find(|m| m.starts_with(&prefix));
-        return Some(own.unwrap_or_else(|| panic!("{name} lists a {prefix} type")));
-    }
-    if !mentions_any_game(spec, name, &mut Vec::new()) {
-        return None;
-    }
-    let copy = format!("{prefix}{name}");
-    if !schemas_mut(spec).contains_key(&copy) {
-        let mut schema = schemas_mut(spec)[name].clone();
-        // A placeholder first, so a schema that refers to itself resolves to its copy.
-        schemas_mut(spec).insert(copy.clone(), json!({}));
-        rewrite_refs(&mut schema, &mut |inner| specialised(spec, inner, kind));
-        let fields = schema.as_object_mut().expect("an object schema");
-        // The generic examples hold placeholder states; they would mislead as a game's examples.
-        fields.remove("example");
-        fields.remove("examples");
-        if let Some(properties) = fields.get_mut("properties") {
-            let (min, max) = with_game!(kind, G => (G::MIN_PLAYERS, G::MAX_PLAYERS));
-            for field in ["players", "seats"] {
-                let Some(count) = properties.get_mut(field) else {
-                    continue;
-                };
-                if count["type"] == "integer" {
-                    count["minimum"] = json!(min);
-                    count["maximum"] = json!(max);
-                } else if count["type"] == "array" {
-                    count["minItems"] = json!(min);
-                    count["maxItems"] = json!(max);
-                }
-            }
-            if let Some(game) = properties.get_mut("game") {
-                *game = json!({"type": "string", "enum": [kind.slug()]});
-            }
-        }
-        schemas_mut(spec).insert(copy.clone(), schema);
-    }
-    Some(copy)
-}
-
-/// Whether schema `name` refers, directly or through other schemas, to an `Any…` union.
-fn mentions_any_game(spec: &Value, name: &str, seen: &mut Vec<String>) -> bool {
-    if name.starts_with("Any") {
-        return true;
-    }
-    if seen.iter().any(|s| s == name) {
-        return false;
-    }
-    seen.push(name.to_owned());
-    let mut refs = Vec::new();
-    collect_refs(&spec["components"]["schemas"][name], &mut refs);
-    refs.iter().any(|r| mentions_any_game(spec, r, seen))
 }
 
 fn collect_refs(value: &Value, refs: &mut Vec<String>) {

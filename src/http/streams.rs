@@ -177,6 +177,17 @@ const MATCH_CLOSED: &[&str] = &["finished", "abandoned"];
 /// A finished sheet still takes corrections: only an abandoned one is closed.
 const SHEET_CLOSED: &[&str] = &["abandoned"];
 
+/// A fingerprint of a view, to tell whether it changed since the last one sent.
+fn fingerprint<T: Serialize>(view: &T) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    // Serialising our own answer types cannot fail.
+    serde_json::to_vec(view)
+        .unwrap_or_default()
+        .hash(&mut hasher);
+    hasher.finish()
+}
+
 /// What a stream reads on each change.
 #[derive(Clone)]
 enum Source {
@@ -188,8 +199,8 @@ enum Source {
 struct Batch<E> {
     events: Vec<E>,
     version: i64,
-    /// Whether the events end with the view at `version`.
-    viewed: bool,
+    /// The fingerprint of the view at `version`, if it was read (and sent unless unchanged).
+    view: Option<u64>,
     closed: bool,
 }
 
@@ -199,7 +210,7 @@ impl Source {
         id: Uuid,
         token: Option<&str>,
         after: Option<i64>,
-        viewed: Option<i64>,
+        viewed: Option<u64>,
     ) -> Result<Batch<MatchStreamEvent>, Problem> {
         // The log and the view are two reads. A move committed between them makes the view
         // newer than the log: the entries are sent alone, and the view follows with the rest of
@@ -227,13 +238,14 @@ impl Source {
             return Ok(Batch {
                 events,
                 version,
-                viewed: false,
+                view: None,
                 closed: false,
             });
         }
         let closed = is_closed(&detail.status, MATCH_CLOSED);
         let status = detail.status;
-        if viewed != Some(version) || !events.is_empty() {
+        let view = fingerprint(&detail);
+        if viewed != Some(view) || !events.is_empty() {
             events.push(MatchStreamEvent::View {
                 version,
                 detail: Box::new(detail),
@@ -245,7 +257,7 @@ impl Source {
         Ok(Batch {
             events,
             version,
-            viewed: true,
+            view: Some(view),
             closed,
         })
     }
@@ -254,7 +266,7 @@ impl Source {
         store: &Store,
         id: Uuid,
         after: Option<i64>,
-        viewed: Option<i64>,
+        viewed: Option<u64>,
     ) -> Result<Batch<SheetStreamEvent>, Problem> {
         let sheet = sheets::read(store, id).await?;
         let after = after.unwrap_or(sheet.version);
@@ -270,7 +282,8 @@ impl Source {
         let version = sheet.version;
         let closed = is_closed(&sheet.status, SHEET_CLOSED);
         let status = sheet.status;
-        if viewed != Some(version) || !events.is_empty() {
+        let view = fingerprint(&sheet);
+        if viewed != Some(view) || !events.is_empty() {
             events.push(SheetStreamEvent::View {
                 version,
                 sheet: Box::new(sheet),
@@ -282,7 +295,7 @@ impl Source {
         Ok(Batch {
             events,
             version,
-            viewed: true,
+            view: Some(view),
             closed,
         })
     }
@@ -297,8 +310,9 @@ struct Live {
     heartbeat: Duration,
     /// The last version whose entries were sent.
     sent: i64,
-    /// The version of the last view sent.
-    viewed: Option<i64>,
+    /// The fingerprint of the last view sent: a view is sent again only if it changed (a new
+    /// version, or a seat renamed).
+    viewed: Option<u64>,
     done: bool,
 }
 
@@ -326,13 +340,13 @@ impl Live {
     }
 
     fn framed<E: StreamEvent>(&mut self, batch: Batch<E>) -> Option<Bytes> {
+        if batch.view.is_some() {
+            self.viewed = batch.view;
+        }
         if batch.events.is_empty() {
             return None;
         }
         self.sent = batch.version;
-        if batch.viewed {
-            self.viewed = Some(batch.version);
-        }
         self.done = batch.closed;
         Some(frame(self.format, &batch.events))
     }
@@ -465,7 +479,7 @@ async fn open(
     let (first, version, viewed, closed) = match &source {
         Source::Match { id, token } => {
             let batch = Source::read_match(store, *id, token.as_deref(), after, None).await?;
-            let viewed = batch.viewed.then_some(batch.version);
+            let viewed = batch.view;
             (
                 frame(format, &batch.events),
                 batch.version,
@@ -475,7 +489,7 @@ async fn open(
         }
         Source::Sheet { id } => {
             let batch = Source::read_sheet(store, *id, after, None).await?;
-            let viewed = batch.viewed.then_some(batch.version);
+            let viewed = batch.view;
             (
                 frame(format, &batch.events),
                 batch.version,

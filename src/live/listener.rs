@@ -62,7 +62,8 @@ async fn listen_once(
     }
 }
 
-/// The id in a `<id>:<version>` notice. The version is not used: streams read the tables.
+/// The id in a `<id>:<version>` (or `<id>:seats`) notice. The rest is not used: streams read
+/// the tables.
 fn changed_id(payload: &str) -> Option<Uuid> {
     payload.split(':').next()?.parse().ok()
 }

@@ -5,15 +5,16 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use super::access::{load, viewer_for, Credential};
-use super::wire::{CreateMatch, CreatedMatch, MatchDetail, SeatToken};
+use super::wire::{CreateMatch, CreatedMatch, MatchDetail, SeatInvite, SeatToken};
 use crate::games::{Game, Order, Seat};
 use crate::problem::Problem;
 use crate::records::{
-    check_names, fingerprint, insert_created, kind_of, name_key, seat_infos, stored, MatchKind,
-    MatchStatus, RandomnessMode,
+    check_names, fingerprint, insert_created_with, kind_of, name_key, seat_infos, stored,
+    MatchKind, MatchStatus, NewParts, RandomnessMode,
 };
 use crate::referee;
 use crate::seed::Seed;
+use crate::store::lobby::{self, InviteRow};
 use crate::store::matches::{EventRow, MatchRow, SeatRow};
 use crate::store::Store;
 use crate::{tokens, with_game};
@@ -25,30 +26,106 @@ pub async fn create(
     idempotency_key: Option<String>,
 ) -> Result<CreatedMatch, Problem> {
     let request_hash = fingerprint(&request);
+    let NewMatch {
+        row,
+        seats,
+        events,
+        invites,
+        created,
+    } = prepare(request)?;
+    insert_created_with(
+        store,
+        "match",
+        idempotency_key.as_deref(),
+        request_hash,
+        (&row, &seats, &events, &invites),
+        created,
+    )
+    .await
+}
+
+/// A match ready to be stored: its rows and the reply that hands out its tokens or invites.
+pub(super) struct NewMatch {
+    pub row: MatchRow,
+    pub seats: Vec<SeatRow>,
+    pub events: Vec<EventRow>,
+    pub invites: Vec<InviteRow>,
+    pub created: CreatedMatch,
+}
+
+impl NewMatch {
+    pub fn parts(&self) -> NewParts<'_> {
+        (&self.row, &self.seats, &self.events, &self.invites)
+    }
+}
+
+/// The link an invite is read and redeemed at.
+pub(super) fn invite_link(code: &str) -> String {
+    format!("/v1/invites/{code}")
+}
+
+/// A new invite to `seat`: the reply's part and the stored row.
+pub(super) fn new_invite(
+    id: Uuid,
+    seat: Seat,
+    name: &str,
+    now: DateTime<Utc>,
+) -> Result<(SeatInvite, InviteRow), Problem> {
+    let (code, code_hash) = tokens::issue_invite_code().map_err(Problem::internal)?;
+    let row = InviteRow {
+        match_id: id,
+        seat: seat as i32,
+        code_hash,
+        created_at: now,
+        redeemed_at: None,
+    };
+    let invite = SeatInvite {
+        seat,
+        name: name.to_owned(),
+        link: invite_link(&code),
+        code,
+    };
+    Ok((invite, row))
+}
+
+/// Builds a new match from its request: seats with their tokens (or, with `invites`, open seats
+/// with their invites), the seed and the opening deal.
+pub(super) fn prepare(request: CreateMatch) -> Result<NewMatch, Problem> {
     let names = check_names(request.seats.iter().map(|s| s.name.as_str()))?;
     let now = Utc::now();
     let id = Uuid::new_v4();
     tracing::Span::current().record("match_id", tracing::field::display(id));
     let (owner_token, owner_hash) = tokens::issue("own").map_err(Problem::internal)?;
     let mut seat_tokens = Vec::new();
+    let mut invites = Vec::new();
+    let mut invite_rows = Vec::new();
     let mut seat_rows = Vec::new();
     for (seat, name) in names.iter().enumerate() {
-        let (token, token_hash) = tokens::issue("seat").map_err(Problem::internal)?;
+        // An open seat has no token until its invite is redeemed.
+        let token_hash = if request.invites {
+            let (invite, row) = new_invite(id, seat, name, now)?;
+            invites.push(invite);
+            invite_rows.push(row);
+            None
+        } else {
+            let (token, token_hash) = tokens::issue("seat").map_err(Problem::internal)?;
+            seat_tokens.push(SeatToken {
+                seat,
+                name: name.clone(),
+                token,
+            });
+            Some(token_hash)
+        };
         seat_rows.push(SeatRow {
             match_id: id,
             seat: seat as i32,
             player_name: name.clone(),
             player_key: name_key(name),
-            token_hash: Some(token_hash),
+            token_hash,
             final_score: None,
             final_rank: None,
             winner: None,
             highlights: None,
-        });
-        seat_tokens.push(SeatToken {
-            seat,
-            name: name.clone(),
-            token,
         });
     }
     let seed = match request.randomness {
@@ -96,19 +173,16 @@ pub async fn create(
         game: detail.game,
         owner_token,
         seat_tokens,
+        invites,
         detail,
     };
-    insert_created(
-        store,
-        "match",
-        idempotency_key.as_deref(),
-        request_hash,
-        &row,
-        &seat_rows,
-        &events,
+    Ok(NewMatch {
+        row,
+        seats: seat_rows,
+        events,
+        invites: invite_rows,
         created,
-    )
-    .await
+    })
 }
 
 pub(super) fn event_row(
@@ -130,7 +204,7 @@ pub(super) fn event_row(
     }
 }
 
-fn detail(
+pub(super) fn detail(
     row: &MatchRow,
     seats: &[SeatRow],
     credential: Credential,
@@ -160,12 +234,16 @@ fn detail(
             created_at: row.created_at,
             updated_at: row.updated_at,
             finished_at: row.finished_at,
+            rematch_of: None,
+            rematch: None,
         })
     })
 }
 
 #[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
 pub async fn read(store: &Store, id: Uuid, token: Option<&str>) -> Result<MatchDetail, Problem> {
-    let (_, row, seats, credential) = load(store, id, token).await?;
-    detail(&row, &seats, credential)
+    let (mut conn, row, seats, credential) = load(store, id, token).await?;
+    let mut detail = detail(&row, &seats, credential)?;
+    (detail.rematch_of, detail.rematch) = lobby::rematch_links(&mut conn, id).await?;
+    Ok(detail)
 }

@@ -16,6 +16,7 @@
 mod access;
 mod create;
 mod list;
+mod lobby;
 mod replay;
 mod submit;
 mod wire;
@@ -23,13 +24,17 @@ mod wire;
 pub use access::{authenticate, Credential};
 pub use create::{create, read};
 pub use list::list;
+pub use lobby::{
+    abandon_match, abandon_sheet, invite, redeem_invite, reissue_invite, reissue_token, rematch,
+    rename_seat, InviteInfo, RedeemedInvite, Rematch, RenameSeat,
+};
 pub use replay::{at_ply, export, log, result, verify_export};
 pub use submit::{submit_chance, submit_move};
 pub use wire::{
     AnyCreateMatch, AnyCreatedMatch, AnyMatchDetail, AnyMatchExport, AnyMatchLog, AnyMatchResult,
     AnyMoveReply, AnyPlyView, CreateMatch, CreatedMatch, ExportedInput, ListQuery, LogEntry,
     MatchDetail, MatchExport, MatchLog, MatchPage, MatchResult, MatchSummary, MoveReply, PlyView,
-    SeatToken, SubmitChance, SubmitMove,
+    SeatInvite, SeatToken, SubmitChance, SubmitMove,
 };
 // Kept under `matches` too, where they were first defined.
 pub use crate::records::{MatchKind, MatchStatus, NewSeat, RandomnessMode, SeatInfo};

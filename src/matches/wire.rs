@@ -42,6 +42,11 @@ pub struct CreateMatch<P: Payloads = Json> {
     /// With table randomness, who may report chance outcomes (the owner always may).
     #[serde(default)]
     pub chance_reporters: ChanceReporters,
+    /// Leave every seat open: the reply then holds one invite per seat (a short code and a link
+    /// a QR code can carry), each redeemed once by a phone for that seat's token, instead of the
+    /// seat tokens themselves.
+    #[serde(default)]
+    pub invites: bool,
 }
 
 /// A match as one viewer may see it.
@@ -76,6 +81,32 @@ pub struct MatchDetail<P: Payloads = Json> {
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub finished_at: Option<DateTime<Utc>>,
+    /// The match this one is a rematch of.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch_of: Option<Uuid>,
+    /// This match's rematch, once the owner started one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<Uuid>,
+}
+
+/// An open seat's invite: a phone redeems `code` once for the seat's token.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "seat": 1,
+    "name": "Bo",
+    "code": "7KQ2M9XW4D",
+    "link": "/v1/invites/7KQ2M9XW4D"
+}))]
+pub struct SeatInvite {
+    pub seat: Seat,
+    pub name: String,
+    /// Ten characters of Crockford's base 32 (`0-9`, `A-Z` without `I`, `L`, `O`, `U`): 50
+    /// random bits. Case, spaces and hyphens do not matter when it is typed back. Shown only once.
+    #[schema(pattern = "^[0-9A-HJKMNP-TV-Z]{10}$")]
+    pub code: String,
+    /// Where the invite is read (`GET`) and redeemed (`POST .../redeem`): a link a QR code can
+    /// carry.
+    pub link: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -92,7 +123,11 @@ pub struct SeatToken {
 pub struct CreatedMatch<P: Payloads = Json> {
     /// Full view, chance reports, moves for any seat, export before the end. Shown only once.
     pub owner_token: String,
+    /// One token per seat; empty when the seats were left open (`invites`).
     pub seat_tokens: Vec<SeatToken>,
+    /// One invite per open seat (with `invites: true`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub invites: Vec<SeatInvite>,
     /// Repeats the match's game, so that the reply can be told apart by it like the others.
     pub game: P::Game,
     #[serde(rename = "match")]

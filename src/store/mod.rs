@@ -10,6 +10,7 @@
 
 pub mod columns;
 pub mod history;
+pub mod lobby;
 pub mod matches;
 pub mod schema;
 pub mod sheets;

@@ -85,6 +85,23 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    match_invites (match_id, seat) {
+        match_id -> Uuid,
+        seat -> Int4,
+        code_hash -> Bytea,
+        created_at -> Timestamptz,
+        redeemed_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    match_rematches (match_id) {
+        match_id -> Uuid,
+        rematch_id -> Uuid,
+    }
+}
+
 diesel::joinable!(idempotent_creates -> matches (match_id));
 diesel::joinable!(match_events -> matches (match_id));
 diesel::joinable!(match_seats -> matches (match_id));
@@ -93,6 +110,8 @@ diesel::joinable!(sheet_entries -> matches (match_id));
 diesel::allow_tables_to_appear_in_same_query!(
     idempotent_creates,
     match_events,
+    match_invites,
+    match_rematches,
     match_seats,
     matches,
     player_game_stats,

@@ -271,3 +271,46 @@ async fn a_score_sheet_of_jackpots_is_totalled_ranked_and_ended_by_the_rules() {
         .await;
     assert_eq!(bad.body["code"], "unknown_seat");
 }
+
+/// Each game's documented examples come from real play: the check example's state is the one its
+/// setup example deals, and its move is legal there; its view example shows the seat to act its
+/// own hand. A refused move would still be a 200, so the reply itself is checked.
+#[tokio::test]
+async fn every_games_documented_examples_are_real_play() {
+    let app = spawn_app().await;
+    let spec = app.get("/openapi.json", None).await.body;
+    let example = |path: &str| {
+        spec["paths"][path]["post"]["requestBody"]["content"]["application/json"]["example"].clone()
+    };
+    for game in app.get("/v1/games", None).await.body.as_array().unwrap() {
+        let slug = game["slug"].as_str().unwrap();
+        let path = |operation: &str| format!("/v1/games/{slug}/{operation}");
+        let dealt = app
+            .post(&path("states"), &example(&path("states")), None)
+            .await;
+        assert_eq!(dealt.status, StatusCode::OK, "{slug}: {}", dealt.body);
+        let check = example(&path("check"));
+        assert_eq!(
+            check["state"], dealt.body["state"],
+            "{slug}: the dealt state"
+        );
+        assert!(
+            dealt.body["to_act"]
+                .as_array()
+                .unwrap()
+                .contains(&check["seat"]),
+            "{slug}: the seat to act moves"
+        );
+        let checked = app.post(&path("check"), &check, None).await;
+        assert_eq!(checked.status, StatusCode::OK, "{slug}: {}", checked.body);
+        assert_eq!(checked.body["legal"], true, "{slug}: {}", checked.body);
+        let chance = example(&path("chance"));
+        let reported = app.post(&path("chance"), &chance, None).await;
+        assert_eq!(reported.status, StatusCode::OK, "{slug}: {}", reported.body);
+        let tally = example(&path("tally"));
+        assert!(
+            !tally["rounds"].as_array().unwrap().is_empty(),
+            "{slug}: the tally example scores a round"
+        );
+    }
+}

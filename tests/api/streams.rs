@@ -375,3 +375,57 @@ async fn a_sheet_stream_sends_each_entry_and_the_new_standings() {
     assert_eq!(view["status"], "finished");
     assert_eq!(view["standings"]["totals"], json!([5000, 0]));
 }
+
+#[tokio::test]
+async fn a_renamed_seat_sends_a_new_view_and_an_abandoned_match_ends_its_streams() {
+    let app = spawn_app().await;
+    let created = new_match(&app).await;
+    let id = match_id(&created);
+    let owner = owner_token(&created);
+    let mut stream = app
+        .stream(&format!("/v1/matches/{id}/stream"), None, &[])
+        .await
+        .unwrap();
+    let opening = stream.next().await.unwrap();
+    let before = app.get(&format!("/v1/matches/{id}"), None).await;
+    let tag = before.headers["etag"].to_str().unwrap().to_owned();
+
+    let renamed = app
+        .send(
+            app.client
+                .patch(format!("{}/v1/matches/{id}/seats/1", app.base))
+                .bearer_auth(&owner)
+                .json(&json!({"name": "Bea"})),
+        )
+        .await;
+    assert_eq!(renamed.status, StatusCode::OK, "{}", renamed.body);
+    let view = stream.next().await.unwrap();
+    assert_eq!(view.kind, "view");
+    assert_eq!(view.id, opening.id, "a rename makes no new version");
+    assert_eq!(view.data["match"]["seats"][1]["name"], "Bea");
+    let after = app
+        .send(
+            app.client
+                .get(format!("{}/v1/matches/{id}", app.base))
+                .header("If-None-Match", &tag),
+        )
+        .await;
+    assert_eq!(
+        after.status,
+        StatusCode::OK,
+        "the old tag no longer matches"
+    );
+
+    let abandoned = app
+        .post(
+            &format!("/v1/matches/{id}/abandon"),
+            &json!({}),
+            Some(&owner),
+        )
+        .await;
+    assert_eq!(abandoned.status, StatusCode::OK, "{}", abandoned.body);
+    let rest = stream.until_closed().await;
+    let kinds: Vec<&str> = rest.iter().map(|e| e.kind.as_str()).collect();
+    assert_eq!(kinds, ["view", "end"]);
+    assert_eq!(rest[1].data["status"], "abandoned");
+}

@@ -1,0 +1,119 @@
+//! The table page: a phone web app for keeping score sheets and watching matches, served at `/`
+//! with its assets under `/app/`. The files in `web/` are compiled into the binary, so the page
+//! works with no network beyond this service and no build step.
+
+use std::sync::LazyLock;
+
+use actix_web::http::header;
+use actix_web::{web, HttpRequest, HttpResponse, ResponseError};
+use sha2::{Digest, Sha256};
+
+use crate::problem::Problem;
+
+/// Only this service's own files and API: no inline script or style, no other origin, no framing.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
+     style-src 'self'; img-src 'self'; connect-src 'self'; manifest-src 'self'; \
+     base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+struct Asset {
+    name: &'static str,
+    content_type: &'static str,
+    body: &'static [u8],
+}
+
+macro_rules! asset {
+    ($name:literal, $content_type:expr) => {
+        Asset {
+            name: $name,
+            content_type: $content_type,
+            body: include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/web/", $name)),
+        }
+    };
+}
+
+const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
+
+const ASSETS: &[Asset] = &[
+    asset!("index.html", "text/html; charset=utf-8"),
+    asset!("app.css", "text/css; charset=utf-8"),
+    asset!("app.js", JAVASCRIPT),
+    asset!("api.js", JAVASCRIPT),
+    asset!("dom.js", JAVASCRIPT),
+    asset!("store.js", JAVASCRIPT),
+    asset!("sheet.js", JAVASCRIPT),
+    asset!("rounds.js", JAVASCRIPT),
+    asset!("match.js", JAVASCRIPT),
+    asset!("history.js", JAVASCRIPT),
+    asset!("icon.svg", "image/svg+xml"),
+    asset!("vendor/qrcode.mjs", JAVASCRIPT),
+    asset!(
+        "vendor/qrcode-generator.LICENSE",
+        "text/plain; charset=utf-8"
+    ),
+];
+
+/// A strong validator per asset, so phones revalidate cheaply instead of caching a stale page
+/// after an upgrade (the file names carry no version).
+static ETAGS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    ASSETS
+        .iter()
+        .map(|asset| {
+            let digest = Sha256::digest(asset.body);
+            let hex: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
+            format!("\"{hex}\"")
+        })
+        .collect()
+});
+
+/// The page's routes; `mod.rs` lists the same paths in its 405 table.
+pub(crate) fn configure(config: &mut web::ServiceConfig) {
+    config
+        .route("/", web::get().to(index))
+        .route("/app/{name:.*}", web::get().to(app_file));
+}
+
+/// The paths above, for the table of known paths.
+pub(crate) const PATHS: [&str; 2] = ["/", "/app/{name}*"];
+
+async fn index(request: HttpRequest) -> HttpResponse {
+    serve(&request, "index.html")
+}
+
+async fn app_file(request: HttpRequest, name: web::Path<String>) -> HttpResponse {
+    serve(&request, &name)
+}
+
+fn serve(request: &HttpRequest, name: &str) -> HttpResponse {
+    let Some(position) = ASSETS.iter().position(|asset| asset.name == name) else {
+        return Problem::not_found("not_found", format!("no page file {name}")).error_response();
+    };
+    let asset = &ASSETS[position];
+    let etag = ETAGS[position].as_str();
+    let unchanged = request
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|tags| {
+            tags.split(',')
+                .any(|tag| tag.trim() == etag || tag.trim() == "*")
+        });
+    let mut response = if unchanged {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    response
+        .insert_header((header::ETAG, etag))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .insert_header((header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        // The sheet and match ids in the fragment are never sent, but links out should not
+        // carry even the path.
+        .insert_header((header::REFERRER_POLICY, "no-referrer"));
+    if unchanged {
+        return response.finish();
+    }
+    response
+        .insert_header((header::CONTENT_TYPE, asset.content_type))
+        .body(asset.body)
+}

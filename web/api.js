@@ -1,0 +1,108 @@
+// Calls to the service: JSON in and out, problems (RFC 9457) thrown as `Refusal`, and a watcher
+// that follows a document through its stream when the service has one, else by polling with ETag.
+
+export class Refusal extends Error {
+  constructor(problem) {
+    super(problem.detail || problem.title || `refused (${problem.status})`);
+    this.problem = problem;
+  }
+}
+
+/** `{status, body, etag}`; a 4xx or 5xx problem is thrown as a `Refusal`. */
+export async function api(method, path, { body, token, etag } = {}) {
+  const headers = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (etag) headers['if-none-match'] = etag;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+    });
+  } catch {
+    throw new Refusal({ status: 0, code: 'offline', detail: 'The service cannot be reached. Check the connection and try again.' });
+  }
+  if (response.status === 304) return { status: 304, body: null, etag };
+  const text = await response.text();
+  let parsed = null;
+  try { parsed = text ? JSON.parse(text) : null; } catch { parsed = text; }
+  if (!response.ok) {
+    const problem = parsed && typeof parsed === 'object' ? parsed : { detail: String(parsed || response.statusText) };
+    problem.status ??= response.status;
+    throw new Refusal(problem);
+  }
+  return { status: response.status, body: parsed, etag: response.headers.get('etag') };
+}
+
+export const get = (path, options) => api('GET', path, options).then((reply) => reply.body);
+export const post = (path, body, options = {}) => api('POST', path, { ...options, body }).then((reply) => reply.body);
+
+const POLL_MS = 1500;
+const QUIET_POLL_MS = 6000;
+
+/**
+ * Follows the document at `path`, calling `onData(document)` whenever it changes and
+ * `onError(refusal)` when it cannot be read. With `streamPath` (and no token, which an
+ * EventSource cannot send) each stream event triggers a fresh read; when the stream is refused
+ * (404 before the service had streams) or closes, polling takes over. Returns a stop function.
+ */
+export function follow(path, { token, streamPath, onData, onError, quiet = () => false }) {
+  let stopped = false;
+  let etag = null;
+  let timer = null;
+  let source = null;
+
+  async function read() {
+    try {
+      const reply = await api('GET', path, { token, etag });
+      if (stopped) return;
+      if (reply.status !== 304) {
+        etag = reply.etag;
+        onData(reply.body);
+      }
+    } catch (error) {
+      if (!stopped && onError) onError(error);
+    }
+  }
+
+  function poll() {
+    if (stopped) return;
+    // One pending poll at a time, whoever (a finished read, a closed stream) asks for the next.
+    clearTimeout(timer);
+    // With a stream open, polling is only a safety net for events under names not listed below.
+    const wait = document.hidden || quiet() || source ? QUIET_POLL_MS : POLL_MS;
+    timer = setTimeout(async () => { await read(); poll(); }, wait);
+  }
+
+  read().then(() => {
+    if (stopped) return;
+    if (streamPath && !token && 'EventSource' in window) {
+      source = new EventSource(streamPath);
+      source.onmessage = read;
+      source.onerror = () => {
+        // CLOSED: refused or ended for good; CONNECTING is the browser's own retry.
+        if (source && source.readyState === EventSource.CLOSED) {
+          source.close();
+          source = null;
+          poll();
+        }
+      };
+      // Named events (whatever the stream calls them) also mean "changed".
+      for (const name of ['update', 'entry', 'move', 'ply', 'sheet', 'match', 'finished']) {
+        source.addEventListener(name, read);
+      }
+      poll();
+    } else {
+      poll();
+    }
+  });
+
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    if (source) source.close();
+  };
+}

@@ -1,0 +1,56 @@
+// The table page's entry point: a router over the URL fragment, so every screen has a link and
+// nothing in the fragment (a seat token pasted into it, say) is ever sent to the service.
+//   (empty)              start a sheet, list this phone's sheets
+//   sheet=<id>           a sheet: kept here if this phone owns it, read-only otherwise
+//   match=<id>           a hosted match, as a spectator or, with a remembered seat token, a seat
+//   token=<seat token>   (with match=<id>) remembers the token, then drops it from the address
+//   look, player=<name>, board=<game>   look back
+//   watch                open a match by id
+
+import { h, replace } from './dom.js';
+import { homeView, sheetView } from './sheet.js';
+import { matchView, watchForm } from './match.js';
+import { lookBackView } from './history.js';
+import { rememberSeat } from './store.js';
+
+const main = document.getElementById('main');
+let stopCurrent = null;
+
+function currentNav(params) {
+  if (params.has('look') || params.has('player') || params.has('board')) return 'look';
+  if (params.has('watch') || params.has('match')) return 'watch';
+  return 'home';
+}
+
+async function route() {
+  if (stopCurrent) stopCurrent();
+  stopCurrent = null;
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (params.has('token') && params.has('match')) {
+    rememberSeat(params.get('match'), params.get('token'));
+    // The token stays on this phone; the address bar (and any link copied from it) loses it.
+    history.replaceState(null, '', `#match=${encodeURIComponent(params.get('match'))}`);
+    params.delete('token');
+  }
+  const nav = currentNav(params);
+  for (const link of document.querySelectorAll('nav a')) {
+    if (link.dataset.nav === nav) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  try {
+    if (params.has('sheet')) stopCurrent = sheetView(main, params.get('sheet'));
+    else if (params.has('match')) stopCurrent = matchView(main, params.get('match'));
+    else if (nav === 'look') await lookBackView(main, params);
+    else if (nav === 'watch') await watchForm(main);
+    else await homeView(main);
+  } catch (error) {
+    replace(main, h('h1', { tabindex: -1 }, 'Something went wrong'), h('p', { class: 'error', role: 'alert' }, error.message),
+      h('p', {}, h('a', { href: '#' }, 'Back to the start')));
+  }
+  // A new screen: move focus to its heading so screen readers start there.
+  const heading = main.querySelector('h1');
+  if (heading && document.activeElement !== heading && !main.contains(document.activeElement)) heading.focus();
+}
+
+window.addEventListener('hashchange', route);
+route();
