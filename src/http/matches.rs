@@ -116,7 +116,7 @@ pub async fn list_matches(
     params(("id" = Uuid, Path), ("If-None-Match" = Option<String>, Header,
          description = "An `ETag` from an earlier answer: if it is still current the answer is 304 with no body"),),
     responses(
-        (status = 200, body = AnyMatchDetail, headers(("ETag" = String, description = "The version for this viewer (`\"v12\"`), or a digest of the body; send it back in If-None-Match or If-Match"), ("Vary" = String))),
+        (status = 200, body = AnyMatchDetail, headers(("ETag" = String, description = "The version and a digest of the body (`\"v12-…\"`), or the digest alone (`\"c…\"`); send it back in If-None-Match, or in If-Match on a write"), ("Vary" = String))),
         (status = 304, description = "Not modified: the `ETag` in If-None-Match is current", headers(("ETag" = String))),
         (status = 400, response = BadRequest),
         (status = 401, response = Unauthorized),
@@ -238,7 +238,7 @@ pub async fn submit_chance(
     params(("id" = Uuid, Path), ("If-None-Match" = Option<String>, Header,
          description = "An `ETag` from an earlier answer: if it is still current the answer is 304 with no body"),),
     responses(
-        (status = 200, body = AnyMatchLog, headers(("ETag" = String, description = "The version for this viewer (`\"v12\"`), or a digest of the body; send it back in If-None-Match or If-Match"), ("Vary" = String))),
+        (status = 200, body = AnyMatchLog, headers(("ETag" = String, description = "The version and a digest of the body (`\"v12-…\"`), or the digest alone (`\"c…\"`); send it back in If-None-Match, or in If-Match on a write"), ("Vary" = String))),
         (status = 304, description = "Not modified: the `ETag` in If-None-Match is current", headers(("ETag" = String))),
         (status = 400, response = BadRequest),
         (status = 401, response = Unauthorized),
@@ -266,7 +266,7 @@ pub async fn get_log(
     params(("id" = Uuid, Path), ("ply" = i64, Path, minimum = 0), ("If-None-Match" = Option<String>, Header,
          description = "An `ETag` from an earlier answer: if it is still current the answer is 304 with no body"),),
     responses(
-        (status = 200, body = AnyPlyView, headers(("ETag" = String, description = "The version for this viewer (`\"v12\"`), or a digest of the body; send it back in If-None-Match or If-Match"), ("Vary" = String))),
+        (status = 200, body = AnyPlyView, headers(("ETag" = String, description = "The version and a digest of the body (`\"v12-…\"`), or the digest alone (`\"c…\"`); send it back in If-None-Match, or in If-Match on a write"), ("Vary" = String))),
         (status = 304, description = "Not modified: the `ETag` in If-None-Match is current", headers(("ETag" = String))),
         (status = 400, response = BadRequest),
         (status = 401, response = Unauthorized),
@@ -294,7 +294,7 @@ pub async fn get_ply(
     params(("id" = Uuid, Path), ("If-None-Match" = Option<String>, Header,
          description = "An `ETag` from an earlier answer: if it is still current the answer is 304 with no body"),),
     responses(
-        (status = 200, body = AnyMatchResult, headers(("ETag" = String, description = "The version for this viewer (`\"v12\"`), or a digest of the body; send it back in If-None-Match or If-Match"), ("Vary" = String))),
+        (status = 200, body = AnyMatchResult, headers(("ETag" = String, description = "The version and a digest of the body (`\"v12-…\"`), or the digest alone (`\"c…\"`); send it back in If-None-Match, or in If-Match on a write"), ("Vary" = String))),
         (status = 304, description = "Not modified: the `ETag` in If-None-Match is current", headers(("ETag" = String))),
         (status = 400, response = BadRequest),
         (status = 401, response = Unauthorized),

@@ -71,7 +71,7 @@ pub async fn create_sheet(
     params(("id" = Uuid, Path), ("If-None-Match" = Option<String>, Header,
          description = "An `ETag` from an earlier answer: if it is still current the answer is 304 with no body"),),
     responses(
-        (status = 200, body = AnySheetDetail, headers(("ETag" = String, description = "The version for this viewer (`\"v12\"`), or a digest of the body; send it back in If-None-Match or If-Match"), ("Vary" = String))),
+        (status = 200, body = AnySheetDetail, headers(("ETag" = String, description = "The version and a digest of the body (`\"v12-…\"`), or the digest alone (`\"c…\"`); send it back in If-None-Match, or in If-Match on a write"), ("Vary" = String))),
         (status = 304, description = "Not modified: the `ETag` in If-None-Match is current", headers(("ETag" = String))),
         (status = 400, response = BadRequest),
         (status = 404, response = NotFound),
