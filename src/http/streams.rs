@@ -269,7 +269,12 @@ impl Source {
         viewed: Option<u64>,
     ) -> Result<Batch<SheetStreamEvent>, Problem> {
         let sheet = sheets::read(store, id).await?;
-        let after = after.unwrap_or(sheet.version);
+        // As for a match: the entries are read after the version and may hold a newer one.
+        let reached = sheet
+            .entries
+            .last()
+            .map_or(sheet.version, |e| e.seq.max(sheet.version));
+        let after = after.unwrap_or(reached);
         let mut events: Vec<_> = sheet
             .entries
             .iter()
@@ -279,7 +284,16 @@ impl Source {
                 entry: entry.clone(),
             })
             .collect();
-        let version = sheet.version;
+        let version = reached.max(after);
+        if sheet.version != reached {
+            // The view waits for the next read, which that newer entry's notice brings.
+            return Ok(Batch {
+                events,
+                version,
+                view: None,
+                closed: false,
+            });
+        }
         let closed = is_closed(&sheet.status, SHEET_CLOSED);
         let status = sheet.status;
         let view = fingerprint(&sheet);
