@@ -32,6 +32,54 @@ pub struct Settings {
     /// from one of them is rate limited by the client address it reports in `Forwarded` or
     /// `X-Forwarded-For`. Empty (the default): the peer address is the client.
     pub trusted_proxies: Vec<Network>,
+    /// Live streams (`/stream`): caps, heartbeat and the patience for slow clients.
+    pub live: LiveSettings,
+}
+
+/// Bounds on live streams, so that subscribers cannot grow memory or connections without limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LiveSettings {
+    /// `LIVE_STREAMS_PER_MATCH`: open streams on one match or sheet in this instance; more get 429.
+    pub streams_per_match: usize,
+    /// `LIVE_STREAMS_PER_INSTANCE`: open streams in this instance; more get 503.
+    pub streams_per_instance: usize,
+    /// `LIVE_HEARTBEAT_SECONDS`: idle time before a stream sends a heartbeat, so that proxies
+    /// keep it open.
+    pub heartbeat: Duration,
+    /// `LIVE_SLOW_SUBSCRIBER_SECONDS`: how long a stream may leave a change unread (its client
+    /// stopped reading) before it is dropped; the client can resume with `Last-Event-ID`.
+    pub slow_subscriber: Duration,
+}
+
+impl Default for LiveSettings {
+    fn default() -> Self {
+        Self {
+            streams_per_match: 64,
+            streams_per_instance: 4096,
+            heartbeat: Duration::from_secs(15),
+            slow_subscriber: Duration::from_secs(30),
+        }
+    }
+}
+
+impl LiveSettings {
+    pub fn from_env() -> Result<Self, String> {
+        let default = Self::default();
+        Ok(Self {
+            streams_per_match: parsed("LIVE_STREAMS_PER_MATCH", default.streams_per_match)?,
+            streams_per_instance: parsed(
+                "LIVE_STREAMS_PER_INSTANCE",
+                default.streams_per_instance,
+            )?,
+            heartbeat: Duration::from_secs(
+                parsed("LIVE_HEARTBEAT_SECONDS", default.heartbeat.as_secs())?.max(1),
+            ),
+            slow_subscriber: Duration::from_secs(parsed(
+                "LIVE_SLOW_SUBSCRIBER_SECONDS",
+                default.slow_subscriber.as_secs(),
+            )?),
+        })
+    }
 }
 
 /// An IP network, `address/prefix` (a bare address is a network of one).
@@ -164,6 +212,7 @@ impl Settings {
                 })
                 .transpose()?
                 .unwrap_or_default(),
+            live: LiveSettings::from_env()?,
         })
     }
 }

@@ -6,6 +6,7 @@ pub mod examples;
 pub mod exports;
 pub mod games;
 pub mod http;
+pub mod live;
 pub mod matches;
 pub mod metrics;
 pub mod problem;

@@ -9,7 +9,7 @@
 use std::sync::LazyLock;
 
 use actix_web_prom::{PrometheusMetrics, PrometheusMetricsBuilder};
-use prometheus::{IntCounterVec, IntGaugeVec, Opts, Registry};
+use prometheus::{IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts, Registry};
 
 pub struct Metrics {
     pub registry: Registry,
@@ -18,6 +18,11 @@ pub struct Metrics {
     pub http: PrometheusMetrics,
     moves: IntCounterVec,
     pool: IntGaugeVec,
+    open_streams: IntGauge,
+    dropped_streams: IntCounterVec,
+    stream_events: IntCounterVec,
+    change_notices: IntCounter,
+    listener_reconnects: IntCounter,
 }
 
 pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
@@ -44,6 +49,47 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
     registry
         .register(Box::new(pool.clone()))
         .expect("registered once");
+    let open_streams = IntGauge::new(
+        "referee_live_streams_open",
+        "Live streams (match and sheet) open in this instance",
+    )
+    .expect("valid metric");
+    let dropped_streams = IntCounterVec::new(
+        Opts::new(
+            "referee_live_streams_dropped_total",
+            "Live streams ended or refused by the server: slow (the client read too slowly), \
+             match_full and instance_full (over a cap)",
+        ),
+        &["reason"],
+    )
+    .expect("valid metric");
+    let stream_events = IntCounterVec::new(
+        Opts::new(
+            "referee_live_events_total",
+            "Events written to live streams, by type (entry, view, end, heartbeat)",
+        ),
+        &["type"],
+    )
+    .expect("valid metric");
+    let change_notices = IntCounter::new(
+        "referee_live_change_notices_total",
+        "Change notices received from PostgreSQL (LISTEN referee_changes)",
+    )
+    .expect("valid metric");
+    let listener_reconnects = IntCounter::new(
+        "referee_live_listener_reconnects_total",
+        "Times the change listener lost or could not open its connection",
+    )
+    .expect("valid metric");
+    for metric in [
+        Box::new(open_streams.clone()) as Box<dyn prometheus::core::Collector>,
+        Box::new(dropped_streams.clone()),
+        Box::new(stream_events.clone()),
+        Box::new(change_notices.clone()),
+        Box::new(listener_reconnects.clone()),
+    ] {
+        registry.register(metric).expect("registered once");
+    }
     let http = PrometheusMetricsBuilder::new("referee")
         .registry(registry.clone())
         .endpoint("/metrics")
@@ -55,6 +101,11 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         http,
         moves,
         pool,
+        open_streams,
+        dropped_streams,
+        stream_events,
+        change_notices,
+        listener_reconnects,
     }
 });
 
@@ -76,5 +127,27 @@ impl Metrics {
         ] {
             self.pool.with_label_values(&[state]).set(value as i64);
         }
+    }
+
+    pub fn set_open_streams(&self, open: usize) {
+        self.open_streams.set(open as i64);
+    }
+
+    /// A stream the server ended (`slow`) or refused (`match_full`, `instance_full`).
+    pub fn record_stream_dropped(&self, reason: &str) {
+        self.dropped_streams.with_label_values(&[reason]).inc();
+    }
+
+    /// An event of `kind` written to a live stream.
+    pub fn record_stream_event(&self, kind: &str) {
+        self.stream_events.with_label_values(&[kind]).inc();
+    }
+
+    pub fn record_change_notice(&self) {
+        self.change_notices.inc();
+    }
+
+    pub fn record_listener_reconnect(&self) {
+        self.listener_reconnects.inc();
     }
 }

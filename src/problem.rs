@@ -79,6 +79,12 @@ pub const TITLES: &[(&str, &str)] = &[
     ),
     ("invalid_seed", "The seed is not valid"),
     ("invalid_query", "The query string is not valid"),
+    ("invalid_last_event_id", "The resume point is not a version"),
+    ("invalid_if_match", "The If-Match header is not valid"),
+    (
+        "conflicting_preconditions",
+        "If-Match and expected_version disagree",
+    ),
     ("invalid_limit", "The page size is out of range"),
     ("invalid_cursor", "The cursor is not valid"),
     ("invalid_player", "The player filter is not valid"),
@@ -111,8 +117,11 @@ pub const TITLES: &[(&str, &str)] = &[
         "The body must be application/json",
     ),
     ("rate_limited", "Too many requests"),
+    ("too_many_streams", "Too many live streams on this match"),
     // 409: the state has moved on.
     ("stale_version", "The match has moved on"),
+    // 412: a precondition header.
+    ("precondition_failed", "The If-Match precondition failed"),
     ("match_finished", "The match is over"),
     ("match_not_finished", "The match is not over yet"),
     ("match_abandoned", "The match was abandoned"),
@@ -146,6 +155,10 @@ pub const TITLES: &[(&str, &str)] = &[
     // 5xx.
     ("database_unavailable", "Match storage is unavailable"),
     ("database_busy", "Match storage is busy"),
+    (
+        "stream_capacity",
+        "This server holds all the live streams it can",
+    ),
     ("internal", "Internal error"),
 ];
 

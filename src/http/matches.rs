@@ -4,6 +4,7 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
 use super::body::Body;
+use super::caching::{as_precondition, cached, cached_by_content, expected_version};
 use super::responses::*;
 use super::{bearer, idempotency_key, required_bearer};
 use crate::examples;
@@ -112,9 +113,11 @@ pub async fn list_matches(
 /// security requirement: generated clients then accept a client with or without a token.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = Uuid, Path)),
+    params(("id" = Uuid, Path), ("If-None-Match" = Option<String>, Header,
+         description = "An `ETag` from an earlier answer: if it is still current the answer is 304 with no body"),),
     responses(
-        (status = 200, body = AnyMatchDetail),
+        (status = 200, body = AnyMatchDetail, headers(("ETag" = String, description = "The version and a digest of the body (`\"v12-…\"`), or the digest alone (`\"c…\"`); send it back in If-None-Match, or in If-Match on a write"), ("Vary" = String))),
+        (status = 304, description = "Not modified: the `ETag` in If-None-Match is current", headers(("ETag" = String))),
         (status = 400, response = BadRequest),
         (status = 401, response = Unauthorized),
         (status = 404, response = NotFound),
@@ -127,11 +130,10 @@ pub async fn get_match(
     store: web::Data<Store>,
     path: web::Path<Uuid>,
     request: HttpRequest,
-) -> Result<web::Json<MatchDetail>, Problem> {
+) -> Result<HttpResponse, Problem> {
     let token = bearer(&request)?;
-    Ok(web::Json(
-        matches::read(&store, path.into_inner(), token.as_deref()).await?,
-    ))
+    let detail: MatchDetail = matches::read(&store, path.into_inner(), token.as_deref()).await?;
+    Ok(cached(&request, detail.version, &detail))
 }
 
 /// Submit a move as a seat. `expected_version` guards against stale views (409); an
@@ -140,6 +142,8 @@ pub async fn get_match(
     tag = "matches",
     params(
         ("id" = Uuid, Path),
+        ("If-Match" = Option<String>, Header,
+         description = "The `ETag` of the match or sheet as read (`\"v12\"`): the same guard as `expected_version`, but a mismatch is 412. Both given must agree (else 400)"),
         ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
          description = "Any unique string per move attempt: 1 to 255 visible ASCII characters"),
     ),
@@ -152,6 +156,7 @@ pub async fn get_match(
         (status = 403, response = Forbidden),
         (status = 404, response = NotFound),
         (status = 409, response = Conflict),
+        (status = 412, response = PreconditionFailed),
         (status = 422, response = Unprocessable),
         (status = "4XX", response = OtherClientError),
         (status = "5XX", response = Unavailable),
@@ -164,14 +169,18 @@ pub async fn submit_move(
     request: HttpRequest,
     body: Body<SubmitMove>,
 ) -> Result<web::Json<MoveReply>, Problem> {
+    let mut body = body.into_inner();
+    let (expected, by_if_match) = expected_version(&request, body.expected_version)?;
+    body.expected_version = expected;
     let reply = matches::submit_move(
         &store,
         path.into_inner(),
         Some(required_bearer(&request)?),
         idempotency_key(&request)?,
-        body.into_inner(),
+        body,
     )
-    .await?;
+    .await
+    .map_err(|problem| as_precondition(problem, by_if_match))?;
     Ok(web::Json(reply))
 }
 
@@ -180,6 +189,8 @@ pub async fn submit_move(
     tag = "matches",
     params(
         ("id" = Uuid, Path),
+        ("If-Match" = Option<String>, Header,
+         description = "The `ETag` of the match or sheet as read (`\"v12\"`): the same guard as `expected_version`, but a mismatch is 412. Both given must agree (else 400)"),
         ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
          description = "Any unique string per report: 1 to 255 visible ASCII characters"),
     ),
@@ -192,6 +203,7 @@ pub async fn submit_move(
         (status = 403, response = Forbidden),
         (status = 404, response = NotFound),
         (status = 409, response = Conflict),
+        (status = 412, response = PreconditionFailed),
         (status = 422, response = Unprocessable),
         (status = "4XX", response = OtherClientError),
         (status = "5XX", response = Unavailable),
@@ -204,14 +216,18 @@ pub async fn submit_chance(
     request: HttpRequest,
     body: Body<SubmitChance>,
 ) -> Result<web::Json<MoveReply>, Problem> {
+    let mut body = body.into_inner();
+    let (expected, by_if_match) = expected_version(&request, body.expected_version)?;
+    body.expected_version = expected;
     let reply = matches::submit_chance(
         &store,
         path.into_inner(),
         Some(required_bearer(&request)?),
         idempotency_key(&request)?,
-        body.into_inner(),
+        body,
     )
-    .await?;
+    .await
+    .map_err(|problem| as_precondition(problem, by_if_match))?;
     Ok(web::Json(reply))
 }
 
@@ -219,9 +235,11 @@ pub async fn submit_chance(
 /// (`Authorization: Bearer <token>`); without one, the log is a spectator's.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = Uuid, Path)),
+    params(("id" = Uuid, Path), ("If-None-Match" = Option<String>, Header,
+         description = "An `ETag` from an earlier answer: if it is still current the answer is 304 with no body"),),
     responses(
-        (status = 200, body = AnyMatchLog),
+        (status = 200, body = AnyMatchLog, headers(("ETag" = String, description = "The version and a digest of the body (`\"v12-…\"`), or the digest alone (`\"c…\"`); send it back in If-None-Match, or in If-Match on a write"), ("Vary" = String))),
+        (status = 304, description = "Not modified: the `ETag` in If-None-Match is current", headers(("ETag" = String))),
         (status = 400, response = BadRequest),
         (status = 401, response = Unauthorized),
         (status = 404, response = NotFound),
@@ -234,11 +252,10 @@ pub async fn get_log(
     store: web::Data<Store>,
     path: web::Path<Uuid>,
     request: HttpRequest,
-) -> Result<web::Json<MatchLog>, Problem> {
+) -> Result<HttpResponse, Problem> {
     let token = bearer(&request)?;
-    Ok(web::Json(
-        matches::log(&store, path.into_inner(), token.as_deref()).await?,
-    ))
+    let log: MatchLog = matches::log(&store, path.into_inner(), token.as_deref()).await?;
+    Ok(cached(&request, log.version, &log))
 }
 
 /// The match as it stood after `ply` events (0 = before anything), rebuilt by replaying the log.
@@ -246,9 +263,11 @@ pub async fn get_log(
 /// spectator's.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = Uuid, Path), ("ply" = i64, Path, minimum = 0)),
+    params(("id" = Uuid, Path), ("ply" = i64, Path, minimum = 0), ("If-None-Match" = Option<String>, Header,
+         description = "An `ETag` from an earlier answer: if it is still current the answer is 304 with no body"),),
     responses(
-        (status = 200, body = AnyPlyView),
+        (status = 200, body = AnyPlyView, headers(("ETag" = String, description = "The version and a digest of the body (`\"v12-…\"`), or the digest alone (`\"c…\"`); send it back in If-None-Match, or in If-Match on a write"), ("Vary" = String))),
+        (status = 304, description = "Not modified: the `ETag` in If-None-Match is current", headers(("ETag" = String))),
         (status = 400, response = BadRequest),
         (status = 401, response = Unauthorized),
         (status = 404, response = NotFound),
@@ -261,20 +280,22 @@ pub async fn get_ply(
     store: web::Data<Store>,
     path: web::Path<(Uuid, i64)>,
     request: HttpRequest,
-) -> Result<web::Json<PlyView>, Problem> {
+) -> Result<HttpResponse, Problem> {
     let (id, ply) = path.into_inner();
     let token = bearer(&request)?;
-    Ok(web::Json(
-        matches::at_ply(&store, id, ply, token.as_deref()).await?,
-    ))
+    let view: PlyView = matches::at_ply(&store, id, ply, token.as_deref()).await?;
+    // An earlier ply is fixed, but who may see what in it changes when the match ends.
+    Ok(cached_by_content(&request, &view))
 }
 
 /// Scores with the itemised breakdown, ranks (shared places) and winners.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = Uuid, Path)),
+    params(("id" = Uuid, Path), ("If-None-Match" = Option<String>, Header,
+         description = "An `ETag` from an earlier answer: if it is still current the answer is 304 with no body"),),
     responses(
-        (status = 200, body = AnyMatchResult),
+        (status = 200, body = AnyMatchResult, headers(("ETag" = String, description = "The version and a digest of the body (`\"v12-…\"`), or the digest alone (`\"c…\"`); send it back in If-None-Match, or in If-Match on a write"), ("Vary" = String))),
+        (status = 304, description = "Not modified: the `ETag` in If-None-Match is current", headers(("ETag" = String))),
         (status = 400, response = BadRequest),
         (status = 401, response = Unauthorized),
         (status = 404, response = NotFound),
@@ -287,11 +308,10 @@ pub async fn get_result(
     store: web::Data<Store>,
     path: web::Path<Uuid>,
     request: HttpRequest,
-) -> Result<web::Json<MatchResult>, Problem> {
+) -> Result<HttpResponse, Problem> {
     let token = bearer(&request)?;
-    Ok(web::Json(
-        matches::result(&store, path.into_inner(), token.as_deref()).await?,
-    ))
+    let result: MatchResult = matches::result(&store, path.into_inner(), token.as_deref()).await?;
+    Ok(cached_by_content(&request, &result))
 }
 
 /// Everything needed to replay and verify the match. Public once the match is over (with the

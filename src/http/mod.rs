@@ -3,6 +3,7 @@
 //! 405 answers for known paths called with the wrong method.
 
 mod body;
+mod caching;
 mod exports;
 mod games;
 mod limits;
@@ -15,6 +16,7 @@ mod sheets;
 mod spec;
 mod stateless;
 mod stats;
+mod streams;
 
 use std::net::TcpListener;
 
@@ -49,6 +51,8 @@ use crate::store::Store;
         responses::Unprocessable,
         responses::OtherClientError,
         responses::Unavailable,
+        responses::TooManyStreams,
+        responses::PreconditionFailed,
     )),
     tags(
         (name = "games", description = "The catalogue of games and their options"),
@@ -98,9 +102,11 @@ fn routes(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
             .service(matches::get_ply)
             .service(matches::get_result)
             .service(matches::export_match)
+            .service(streams::stream_match)
             .service(sheets::create_sheet)
             .service(sheets::get_sheet)
             .service(sheets::append_entry)
+            .service(streams::stream_sheet)
             .service(lobby::get_invite)
             .service(lobby::redeem_invite)
             .service(lobby::reissue_seat_token)
@@ -283,6 +289,10 @@ pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::
     let body_timeout = body::BodyTimeout(settings.body_timeout);
     let origins = settings.cors_allowed_origins.clone();
     let prometheus = crate::metrics::METRICS.http.clone();
+    // One hub and one change listener per instance, shared by every worker.
+    let hub = crate::live::Hub::new(settings.live);
+    crate::live::listen(settings.database_url.clone(), hub.clone());
+    let hub = web::Data::new(hub);
     let mut server = HttpServer::new(move || {
         let table = table.clone();
         let mut app = App::new();
@@ -299,6 +309,7 @@ pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::
             .wrap(prometheus.clone())
             .wrap(tracing_actix_web::TracingLogger::default())
             .app_data(store.clone())
+            .app_data(hub.clone())
             .app_data(invite_guard.clone())
             .app_data(json_config(limit))
             .app_data(body_timeout)

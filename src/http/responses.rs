@@ -125,3 +125,33 @@ pub struct OtherClientError(ProblemDocument);
     })
 )]
 pub struct Unavailable(ProblemDocument);
+
+/// This match or sheet already has as many live streams on this server as it may hold.
+#[derive(ToResponse)]
+#[response(
+    content_type = "application/problem+json",
+    example = json!({
+        "type": "urn:referee:problem:too_many_streams",
+        "title": "Too many live streams on this match",
+        "status": 429,
+        "detail": "this match or sheet already has 64 live streams on this server",
+        "code": "too_many_streams",
+        "retry_after": 30
+    })
+)]
+pub struct TooManyStreams(ProblemDocument);
+
+/// `If-Match` named a version that is no longer current (or a tag this service never gave).
+#[derive(ToResponse)]
+#[response(
+    content_type = "application/problem+json",
+    example = json!({
+        "type": "urn:referee:problem:precondition_failed",
+        "title": "The If-Match precondition failed",
+        "status": 412,
+        "detail": "expected version 3 but the match is at version 5; reload it",
+        "code": "precondition_failed",
+        "params": {"expected": 3, "current": 5}
+    })
+)]
+pub struct PreconditionFailed(ProblemDocument);

@@ -4,6 +4,7 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
 use super::body::Body;
+use super::caching::{as_precondition, cached, expected_version};
 use super::responses::*;
 use super::{idempotency_key, required_bearer};
 use crate::examples;
@@ -67,9 +68,11 @@ pub async fn create_sheet(
 /// A sheet: the rounds as corrected and scored, totals, ranks, winners, and every entry ever made.
 #[utoipa::path(
     tag = "sheets",
-    params(("id" = Uuid, Path)),
+    params(("id" = Uuid, Path), ("If-None-Match" = Option<String>, Header,
+         description = "An `ETag` from an earlier answer: if it is still current the answer is 304 with no body"),),
     responses(
-        (status = 200, body = AnySheetDetail),
+        (status = 200, body = AnySheetDetail, headers(("ETag" = String, description = "The version and a digest of the body (`\"v12-…\"`), or the digest alone (`\"c…\"`); send it back in If-None-Match, or in If-Match on a write"), ("Vary" = String))),
+        (status = 304, description = "Not modified: the `ETag` in If-None-Match is current", headers(("ETag" = String))),
         (status = 400, response = BadRequest),
         (status = 404, response = NotFound),
         (status = "4XX", response = OtherClientError),
@@ -80,8 +83,10 @@ pub async fn create_sheet(
 pub async fn get_sheet(
     store: web::Data<Store>,
     path: web::Path<Uuid>,
-) -> Result<web::Json<SheetDetail>, Problem> {
-    Ok(web::Json(sheets::read(&store, path.into_inner()).await?))
+    request: HttpRequest,
+) -> Result<HttpResponse, Problem> {
+    let sheet = sheets::read(&store, path.into_inner()).await?;
+    Ok(cached(&request, sheet.version, &sheet))
 }
 
 /// Add the next round in the game's terms, or correct an earlier entry (`corrects`). The entry is
@@ -91,6 +96,8 @@ pub async fn get_sheet(
     tag = "sheets",
     params(
         ("id" = Uuid, Path),
+        ("If-Match" = Option<String>, Header,
+         description = "The `ETag` of the match or sheet as read (`\"v12\"`): the same guard as `expected_version`, but a mismatch is 412. Both given must agree (else 400)"),
         ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
          description = "Any unique string per entry: 1 to 255 visible ASCII characters"),
     ),
@@ -103,6 +110,7 @@ pub async fn get_sheet(
         (status = 403, response = Forbidden),
         (status = 404, response = NotFound),
         (status = 409, response = Conflict),
+        (status = 412, response = PreconditionFailed),
         (status = 422, response = Unprocessable),
         (status = "4XX", response = OtherClientError),
         (status = "5XX", response = Unavailable),
@@ -116,14 +124,18 @@ pub async fn append_entry(
     body: Body<AppendEntry>,
 ) -> Result<web::Json<SheetDetail>, Problem> {
     let token = required_bearer(&request)?;
+    let mut body = body.into_inner();
+    let (expected, by_if_match) = expected_version(&request, body.expected_version)?;
+    body.expected_version = expected;
     Ok(web::Json(
         sheets::append(
             &store,
             path.into_inner(),
             token,
             idempotency_key(&request)?,
-            body.into_inner(),
+            body,
         )
-        .await?,
+        .await
+        .map_err(|problem| as_precondition(problem, by_if_match))?,
     ))
 }

@@ -28,7 +28,7 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 use uuid::Uuid;
 
-use crate::support::{owner_token, seat_tokens, spawn_app, Reply, TestApp};
+use crate::support::{owner_token, seat_tokens, spawn_app, Reply, StreamEvent, TestApp};
 
 /// Moves per match at most; options keep every game well under it.
 const MOVE_CAP: usize = 300;
@@ -417,6 +417,34 @@ async fn check_everything<G: Game>(m: &mut Hosted) {
                 row.ply
             );
         }
+
+        // The live stream, read from the start: exactly this viewer's log, then its view.
+        let stream_path = m.path("/stream?after=0&format=ndjson");
+        let mut stream = m
+            .app
+            .stream(&stream_path, m.token(caller), &[])
+            .await
+            .unwrap();
+        let streamed = stream.until_view(version).await;
+        let (view, streamed_entries) = streamed.split_last().unwrap();
+        let streamed_entries: Vec<Value> = streamed_entries
+            .iter()
+            .map(|e| e.data["entry"].clone())
+            .collect();
+        assert_eq!(
+            &streamed_entries, entries,
+            "{who}: the stream shows exactly the log"
+        );
+        assert_eq!(
+            view.data["match"]["view"], detail.body["view"],
+            "{who}: stream view"
+        );
+        let text = Reply {
+            status: StatusCode::OK,
+            headers: Default::default(),
+            body: Value::String(stream.text.clone()),
+        };
+        m.assert_no_secret(&text, caller, false, "GET /stream");
 
         // Replays: now and at an earlier ply, as the engine's view of that state.
         for (ply, state) in [(version, &truth.state), (earlier as i64, &earlier_state)] {
@@ -824,6 +852,54 @@ async fn check_the_end<G: Game>(m: &mut Hosted) {
     }
 }
 
+/// A live stream read to its end in a task: its events and its text.
+type Watcher = tokio::task::JoinHandle<(Vec<StreamEvent>, String)>;
+
+/// What each caller's live stream showed over the whole match. Entries read while the match was
+/// on are redacted for the caller, exactly as its `/log` showed them then; entries read after the
+/// end may show everything, as `/log` then does. Nothing before the final view holds the seed.
+async fn check_live_streams<G: Game>(m: &mut Hosted, watchers: Vec<(Caller, Watcher)>) {
+    let truth = m.truth::<G>().await;
+    for (caller, watcher) in watchers {
+        let (events, text) = watcher.await.unwrap();
+        let who = format!("{caller:?}'s live stream");
+        let kinds: Vec<&str> = events
+            .iter()
+            .rev()
+            .take(2)
+            .map(|e| e.kind.as_str())
+            .collect();
+        assert_eq!(kinds, ["end", "view"], "{who} ends after the final view");
+        let last_open_view = events
+            .iter()
+            .rposition(|e| e.kind == "view" && e.data["match"]["status"] == "in_progress")
+            .unwrap_or(0);
+        let mut plies = Vec::new();
+        for (at, event) in events.iter().enumerate().filter(|(_, e)| e.kind == "entry") {
+            let ply = event.id.unwrap();
+            plies.push(ply);
+            let index = (ply - 1) as usize;
+            let (row, evs) = (&truth.rows[index], &truth.events[index]);
+            let redacted = expected_entry::<G>(row, evs, Hosted::viewer(caller, false));
+            let entry = without_at(&event.data["entry"]);
+            if at < last_open_view {
+                assert_eq!(entry, redacted, "{who}: ply {ply}");
+            } else {
+                let full = expected_entry::<G>(row, evs, Viewer::Full);
+                assert!(entry == redacted || entry == full, "{who}: ply {ply}");
+            }
+        }
+        assert_eq!(plies, (1..=truth.row.version).collect::<Vec<_>>(), "{who}");
+        let final_view = text.rfind("event: view").unwrap();
+        let before_end = Reply {
+            status: StatusCode::OK,
+            headers: Default::default(),
+            body: Value::String(text[..final_view].to_owned()),
+        };
+        m.assert_no_secret(&before_end, caller, false, "the live stream before the end");
+    }
+}
+
 /// Plays `seeds` matches of game `G` with every check.
 async fn leak_property<G: Game>(seeds: &[u8]) {
     let mut finished = 0;
@@ -832,6 +908,19 @@ async fn leak_property<G: Game>(seeds: &[u8]) {
         let app = spawn_app().await;
         let mut m = host::<G>(app, seed_byte, &mut rng).await;
         let mut truth = m.truth::<G>().await;
+        // Every caller holds a live stream for the whole match, read as it comes.
+        let mut watchers = Vec::new();
+        for caller in m.callers() {
+            let path = m.path("/stream?after=0");
+            let mut stream = m.app.stream(&path, m.token(caller), &[]).await.unwrap();
+            watchers.push((
+                caller,
+                tokio::spawn(async move {
+                    let events = stream.until_closed().await;
+                    (events, stream.text)
+                }),
+            ));
+        }
         check_everything::<G>(&mut m).await;
         // Checkpoints thin out as the match goes on: about 8 in 50 moves, 12 in 300.
         let mut next_check = 1;
@@ -849,8 +938,12 @@ async fn leak_property<G: Game>(seeds: &[u8]) {
         }
         if G::is_over(&truth.state) {
             check_the_end::<G>(&mut m).await;
+            check_live_streams::<G>(&mut m, watchers).await;
             finished += 1;
         } else {
+            for (_, watcher) in watchers {
+                watcher.abort();
+            }
             check_everything::<G>(&mut m).await;
         }
     }

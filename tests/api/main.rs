@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod bad_input;
+mod caching;
 mod chance_authority;
 mod edges;
 mod errors;
@@ -22,5 +23,6 @@ mod plus_minus;
 mod records;
 mod sheets;
 mod stateless;
+mod streams;
 mod support;
 mod walkthroughs;

@@ -196,6 +196,7 @@ fn start_with(store: Store, database_url: String, tweak: impl FnOnce(&mut Settin
         body_timeout: std::time::Duration::from_secs(10),
         max_connections: 1024,
         trusted_proxies: Vec::new(),
+        live: Default::default(),
     };
     tweak(&mut settings);
     let server = referee::http::server(store, &settings, listener).unwrap();
@@ -211,6 +212,19 @@ pub async fn spawn_app() -> TestApp {
     store.prepare().await.unwrap();
     TestApp {
         base: start(store, url),
+        client: reqwest::Client::new(),
+        database: Some(name),
+    }
+}
+
+/// The app with its own fresh, migrated database and its settings adjusted (stream caps...).
+pub async fn spawn_app_tuned(tweak: impl FnOnce(&mut Settings)) -> TestApp {
+    let name = fresh_database().await;
+    let url = format!("{}/{name}", server_url());
+    let store = Store::new(&url, 4);
+    store.prepare().await.unwrap();
+    TestApp {
+        base: start_with(store, url, tweak),
         client: reqwest::Client::new(),
         database: Some(name),
     }
@@ -238,6 +252,7 @@ pub async fn spawn_app_without_database() -> TestApp {
     }
 }
 
+#[derive(Debug)]
 pub struct Reply {
     pub status: StatusCode,
     pub headers: reqwest::header::HeaderMap,
@@ -404,4 +419,156 @@ pub async fn play_to_end(app: &TestApp, created: &Value) -> Value {
         assert_eq!(reply.status, StatusCode::OK, "{chosen}: {}", reply.body);
     }
     panic!("the match did not end");
+}
+
+/// One event read from a live stream: SSE (`id`, `event`, `data`) or an NDJSON line (its `type`
+/// and `version`). An SSE comment (a heartbeat) reads as `kind` "heartbeat" with no data.
+#[derive(Debug, Clone)]
+pub struct StreamEvent {
+    pub id: Option<i64>,
+    pub kind: String,
+    pub data: Value,
+}
+
+/// A live stream's body, read event by event.
+pub struct EventStream {
+    body: std::pin::Pin<
+        Box<dyn futures_util::Stream<Item = reqwest::Result<actix_web::web::Bytes>> + Send>,
+    >,
+    buffer: String,
+    sse: bool,
+    /// Everything received, to check for what must not be there.
+    pub text: String,
+}
+
+/// Long enough for any machine; nothing waits for it unless a stream stalls.
+const STREAM_PATIENCE: std::time::Duration = std::time::Duration::from_secs(30);
+
+impl EventStream {
+    /// The next event, or `None` once the server has closed the stream.
+    pub async fn next(&mut self) -> Option<StreamEvent> {
+        use futures_util::StreamExt;
+        let separator = if self.sse { "\n\n" } else { "\n" };
+        loop {
+            if let Some(end) = self.buffer.find(separator) {
+                let frame: String = self.buffer.drain(..end + separator.len()).collect();
+                return Some(self.parse(frame.trim_end()));
+            }
+            let chunk = tokio::time::timeout(STREAM_PATIENCE, self.body.next())
+                .await
+                .expect("the stream sends something within 30 s");
+            match chunk {
+                None => {
+                    assert!(self.buffer.is_empty(), "a cut frame: {:?}", self.buffer);
+                    return None;
+                }
+                Some(chunk) => {
+                    let text = String::from_utf8(chunk.unwrap().to_vec()).unwrap();
+                    self.text.push_str(&text);
+                    self.buffer.push_str(&text);
+                }
+            }
+        }
+    }
+
+    fn parse(&self, frame: &str) -> StreamEvent {
+        if !self.sse {
+            let data: Value = serde_json::from_str(frame).unwrap();
+            return StreamEvent {
+                id: data["version"].as_i64(),
+                kind: data["type"].as_str().unwrap().to_owned(),
+                data,
+            };
+        }
+        let mut event = StreamEvent {
+            id: None,
+            kind: "heartbeat".to_owned(),
+            data: Value::Null,
+        };
+        for line in frame.lines() {
+            if let Some(id) = line.strip_prefix("id: ") {
+                event.id = Some(id.parse().unwrap());
+            } else if let Some(kind) = line.strip_prefix("event: ") {
+                event.kind = kind.to_owned();
+            } else if let Some(data) = line.strip_prefix("data: ") {
+                event.data = serde_json::from_str(data).unwrap();
+                assert_eq!(event.data["type"], event.kind.as_str(), "{frame}");
+            } else {
+                assert!(line.starts_with(':'), "an unknown SSE line: {line}");
+            }
+        }
+        event
+    }
+
+    /// Events up to and including the first `view` of `version` or later (heartbeats left out).
+    pub async fn until_view(&mut self, version: i64) -> Vec<StreamEvent> {
+        let mut events = Vec::new();
+        loop {
+            let event = self.next().await.expect("the stream is still open");
+            if event.kind == "heartbeat" {
+                continue;
+            }
+            let done = event.kind == "view" && event.id.unwrap() >= version;
+            events.push(event);
+            if done {
+                return events;
+            }
+        }
+    }
+
+    /// Every event until the server closes the stream (heartbeats left out).
+    pub async fn until_closed(&mut self) -> Vec<StreamEvent> {
+        let mut events = Vec::new();
+        while let Some(event) = self.next().await {
+            if event.kind != "heartbeat" {
+                events.push(event);
+            }
+        }
+        events
+    }
+}
+
+impl TestApp {
+    /// Opens a live stream at `path` (with its query); a refusal is returned as the reply.
+    pub async fn stream(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        headers: &[(&str, &str)],
+    ) -> Result<EventStream, Reply> {
+        let mut request = self.client.get(format!("{}{path}", self.base));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let response = request.send().await.expect("request reaches the app");
+        if response.status() != StatusCode::OK {
+            let status = response.status();
+            let headers = response.headers().clone();
+            let text = response.text().await.unwrap();
+            let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+            return Err(Reply {
+                status,
+                headers,
+                body,
+            });
+        }
+        let content_type = response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        let sse = content_type.starts_with("text/event-stream");
+        assert!(
+            sse || content_type.starts_with("application/x-ndjson"),
+            "{content_type}"
+        );
+        Ok(EventStream {
+            body: Box::pin(response.bytes_stream()),
+            buffer: String::new(),
+            sse,
+            text: String::new(),
+        })
+    }
 }

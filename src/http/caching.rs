@@ -1,0 +1,136 @@
+//! HTTP caching and preconditions on the version: `ETag: "v<version>"`, `If-None-Match` → 304,
+//! and `If-Match` on writes as the same guard as `expected_version` (412 on a mismatch,
+//! RFC 9110 §13.1.1).
+//!
+//! Tags are `"v<version>-<digest>"`: the version, then a digest of the body. The version is what
+//! `If-Match` compares (the guard is on the game's progress, as `expected_version` is); the digest
+//! makes the tag change with anything else that changes the body without a new version (a seat
+//! renamed in the lobby, the viewer's own hand once the match ends), so `If-None-Match` never
+//! keeps a stale copy. A result or an earlier ply, which do not carry the version, are tagged by
+//! the digest alone (`"c<digest>"`).
+//!
+//! The tags are strong: equal tags mean byte-identical bodies for that `Authorization` (hence
+//! `Vary: Authorization`). They must be strong anyway, as `If-Match` compares strongly and a weak
+//! tag could never pass it.
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse};
+use serde::Serialize;
+
+use crate::problem::Problem;
+
+fn digest<T: Serialize>(body: &T) -> String {
+    // Serialising our own answer types cannot fail.
+    let bytes = serde_json::to_vec(body).unwrap_or_default();
+    hex::encode(&<sha2::Sha256 as sha2::Digest>::digest(&bytes)[..12])
+}
+
+/// The answer to a read at `version`: the body with its `ETag`, or a bodiless 304 when the
+/// client's `If-None-Match` already names it (weak comparison, as RFC 9110 asks for this header).
+pub(crate) fn cached<T: Serialize>(request: &HttpRequest, version: i64, body: &T) -> HttpResponse {
+    answer(request, format!("\"v{version}-{}\"", digest(body)), body)
+}
+
+/// The answer to a read whose body does not name its version, tagged by the body's digest.
+pub(crate) fn cached_by_content<T: Serialize>(request: &HttpRequest, body: &T) -> HttpResponse {
+    // Serialising our own answer types cannot fail.
+    let bytes = serde_json::to_vec(body).unwrap_or_default();
+    let digest = <sha2::Sha256 as sha2::Digest>::digest(&bytes);
+    answer(
+        request,
+        format!("\"c{}\"", hex::encode(&digest[..12])),
+        body,
+    )
+}
+
+fn answer<T: Serialize>(request: &HttpRequest, tag: String, body: &T) -> HttpResponse {
+    let fresh = request
+        .headers()
+        .get_all(header::IF_NONE_MATCH)
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .map(str::trim)
+        .any(|listed| listed == "*" || listed.strip_prefix("W/").unwrap_or(listed) == tag);
+    let mut response = if fresh {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    response
+        .insert_header((header::ETAG, tag))
+        .insert_header((header::VARY, "Authorization"));
+    if fresh {
+        response.finish()
+    } else {
+        response.json(body)
+    }
+}
+
+/// The version a write must find, from `If-Match` and the body's `expected_version` together,
+/// and whether it came from `If-Match` (then a mismatch is a 412, not a 409).
+///
+/// `If-Match: *` asks only that the record exist. A tag that is not one of ours (`"v<n>…"`)
+/// can never match: 412 at once. Both given and disagreeing is a 400: the request contradicts
+/// itself, whatever the stored version.
+pub(crate) fn expected_version(
+    request: &HttpRequest,
+    in_body: Option<i64>,
+) -> Result<(Option<i64>, bool), Problem> {
+    let listed: Vec<&str> = request
+        .headers()
+        .get_all(header::IF_MATCH)
+        .map(|value| value.to_str().unwrap_or_default())
+        .flat_map(|value| value.split(','))
+        .map(str::trim)
+        .filter(|tag| !tag.is_empty())
+        .collect();
+    if listed.is_empty() || listed.contains(&"*") {
+        return Ok((in_body, false));
+    }
+    let [tag] = listed[..] else {
+        return Err(Problem::bad_request(
+            "invalid_if_match",
+            "If-Match names one ETag (the version read), or `*`",
+        ));
+    };
+    // `"v12-<digest>"` as given, or `"v12"`: only the version is compared.
+    let Some(version) = tag
+        .strip_prefix("\"v")
+        .and_then(|rest| rest.strip_suffix('"'))
+        .map(|rest| rest.split_once('-').map_or(rest, |(version, _)| version))
+        .and_then(|digits| digits.parse::<i64>().ok())
+    else {
+        return Err(precondition_failed(format!(
+            "If-Match {tag} is not an ETag this service gave (they look like \"v12-…\")"
+        )));
+    };
+    if in_body.is_some_and(|expected| expected != version) {
+        return Err(Problem::bad_request(
+            "conflicting_preconditions",
+            format!(
+                "If-Match names version {version} but expected_version is {}; send one, or the same",
+                in_body.unwrap_or_default()
+            ),
+        ));
+    }
+    Ok((Some(version), true))
+}
+
+fn precondition_failed(detail: String) -> Problem {
+    Problem::new(
+        actix_web::http::StatusCode::PRECONDITION_FAILED,
+        "precondition_failed",
+        detail,
+    )
+}
+
+/// A stale version guarded by `If-Match` is a 412 (with the same detail and parameters); by
+/// `expected_version` it stays a 409.
+pub(crate) fn as_precondition(problem: Problem, by_if_match: bool) -> Problem {
+    if !by_if_match || problem.code != "stale_version" {
+        return problem;
+    }
+    let mut failed = precondition_failed(problem.detail.clone());
+    failed.params = problem.params.clone();
+    failed
+}

@@ -1,0 +1,636 @@
+//! Live streams of a match or a score sheet: Server-Sent Events, or NDJSON for clients that are
+//! not browsers.
+//!
+//! A stream first sends what the log holds after the client's resume point (`Last-Event-ID` or
+//! `?after=`), then the viewer's current view, then, on every change, the new entries and the new
+//! view. Entries come from the same code as `/log` (for the token the stream was opened with),
+//! so a stream never shows more than that viewer's `/log`. A stream ends after the final entries
+//! and view of a match that is over (an `end` event), when its token stops being valid (an
+//! `error` event) or when the client reads too slowly (it can resume where it stopped).
+
+use std::time::Duration;
+
+use actix_web::http::header;
+use actix_web::web::Bytes;
+use actix_web::{get, web, HttpRequest, HttpResponse};
+use futures_util::stream::{self, Stream};
+use futures_util::StreamExt as _;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use uuid::Uuid;
+
+use super::bearer;
+use super::responses::*;
+use crate::live::{Hub, SubscribeError, Subscription};
+use crate::matches::{self, LogEntry, MatchDetail, MatchStatus};
+use crate::metrics::METRICS;
+use crate::problem::{Problem, ProblemDocument};
+use crate::sheets::{self, SheetDetail, SheetEntry};
+use crate::store::Store;
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StreamFormat {
+    /// Server-Sent Events (`text/event-stream`): what a browser's `EventSource` reads.
+    #[default]
+    Sse,
+    /// One JSON document per line (`application/x-ndjson`).
+    Ndjson,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct StreamQuery {
+    #[param(inline)]
+    pub format: Option<StreamFormat>,
+    /// Resume after this version: the entries after it are sent first. `Last-Event-ID` (sent by
+    /// `EventSource` when it reconnects) takes precedence. Without either, the stream starts
+    /// with the current view.
+    #[param(minimum = 0)]
+    pub after: Option<i64>,
+}
+
+/// One event of a match stream. In SSE its `type` is also the event name and its `version` the
+/// event id; in NDJSON it is one line.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum MatchStreamEvent {
+    /// A new log entry, as this viewer's `/log` shows it; `version` is the version it made.
+    Entry { version: i64, entry: LogEntry },
+    /// The viewer's view after the entries sent before it (the match as `GET /v1/matches/{id}`
+    /// answers it).
+    View {
+        version: i64,
+        #[serde(rename = "match")]
+        detail: Box<MatchDetail>,
+    },
+    /// The match is over and everything has been sent: the server closes the stream.
+    End { version: i64, status: MatchStatus },
+    /// The stream cannot go on (the token was revoked, the database is unreachable); the server
+    /// closes it. Reconnect with `Last-Event-ID` once the cause is gone.
+    Error { problem: ProblemDocument },
+    /// Sent when nothing else was for a while (NDJSON only; SSE sends a comment line).
+    Heartbeat,
+}
+
+/// One event of a score sheet stream.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum SheetStreamEvent {
+    /// A new entry; `version` is the sheet's version after it (its `seq`).
+    Entry {
+        version: i64,
+        entry: SheetEntry,
+    },
+    /// The sheet after the entries sent before it: rounds, standings and winners.
+    View {
+        version: i64,
+        sheet: Box<SheetDetail>,
+    },
+    /// The sheet was closed for good: the server closes the stream.
+    End {
+        version: i64,
+        status: MatchStatus,
+    },
+    Error {
+        problem: ProblemDocument,
+    },
+    Heartbeat,
+}
+
+trait StreamEvent: Serialize {
+    fn name(&self) -> &'static str;
+    fn version(&self) -> Option<i64>;
+    fn error(problem: &Problem) -> Self;
+    fn heartbeat() -> Self;
+}
+
+impl StreamEvent for MatchStreamEvent {
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Entry { .. } => "entry",
+            Self::View { .. } => "view",
+            Self::End { .. } => "end",
+            Self::Error { .. } => "error",
+            Self::Heartbeat => "heartbeat",
+        }
+    }
+    fn version(&self) -> Option<i64> {
+        match self {
+            Self::Entry { version, .. }
+            | Self::View { version, .. }
+            | Self::End { version, .. } => Some(*version),
+            Self::Error { .. } | Self::Heartbeat => None,
+        }
+    }
+    fn error(problem: &Problem) -> Self {
+        Self::Error {
+            problem: (**problem).clone(),
+        }
+    }
+    fn heartbeat() -> Self {
+        Self::Heartbeat
+    }
+}
+
+impl StreamEvent for SheetStreamEvent {
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Entry { .. } => "entry",
+            Self::View { .. } => "view",
+            Self::End { .. } => "end",
+            Self::Error { .. } => "error",
+            Self::Heartbeat => "heartbeat",
+        }
+    }
+    fn version(&self) -> Option<i64> {
+        match self {
+            Self::Entry { version, .. }
+            | Self::View { version, .. }
+            | Self::End { version, .. } => Some(*version),
+            Self::Error { .. } | Self::Heartbeat => None,
+        }
+    }
+    fn error(problem: &Problem) -> Self {
+        Self::Error {
+            problem: (**problem).clone(),
+        }
+    }
+    fn heartbeat() -> Self {
+        Self::Heartbeat
+    }
+}
+
+/// Statuses after which nothing more can happen to a record. Compared by name, so that a status
+/// added later (an abandoned match) ends streams once it is listed here.
+fn is_closed(status: &MatchStatus, closed: &[&str]) -> bool {
+    serde_json::to_value(status)
+        .ok()
+        .as_ref()
+        .and_then(serde_json::Value::as_str)
+        .is_some_and(|name| closed.contains(&name))
+}
+
+/// A match is over when finished or abandoned.
+const MATCH_CLOSED: &[&str] = &["finished", "abandoned"];
+/// A finished sheet still takes corrections: only an abandoned one is closed.
+const SHEET_CLOSED: &[&str] = &["abandoned"];
+
+/// A fingerprint of a view, to tell whether it changed since the last one sent.
+fn fingerprint<T: Serialize>(view: &T) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    // Serialising our own answer types cannot fail.
+    serde_json::to_vec(view)
+        .unwrap_or_default()
+        .hash(&mut hasher);
+    hasher.finish()
+}
+
+/// What a stream reads on each change.
+#[derive(Clone)]
+enum Source {
+    Match { id: Uuid, token: Option<String> },
+    Sheet { id: Uuid },
+}
+
+/// The events since `after` (everything new, then the view), and whether the record is closed.
+struct Batch<E> {
+    events: Vec<E>,
+    version: i64,
+    /// The fingerprint of the view at `version`, if it was read (and sent unless unchanged).
+    view: Option<u64>,
+    closed: bool,
+}
+
+impl Source {
+    async fn read_match(
+        store: &Store,
+        id: Uuid,
+        token: Option<&str>,
+        after: Option<i64>,
+        viewed: Option<u64>,
+    ) -> Result<Batch<MatchStreamEvent>, Problem> {
+        // The log and the view are two reads. A move committed between them makes the view
+        // newer than the log: the entries are sent alone, and the view follows with the rest of
+        // the entries on the next read (that commit's notice is on its way).
+        let log = matches::log(store, id, token).await?;
+        let detail = matches::read(store, id, token).await?;
+        // The log's entries are read just after its version, so they may already hold a newer
+        // move: the last entry is what the log really reached.
+        let reached = log
+            .entries
+            .last()
+            .map_or(log.version, |e| e.ply.max(log.version));
+        let after = after.unwrap_or(reached);
+        let mut events: Vec<_> = log
+            .entries
+            .into_iter()
+            .filter(|entry| entry.ply > after)
+            .map(|entry| MatchStreamEvent::Entry {
+                version: entry.ply,
+                entry,
+            })
+            .collect();
+        let version = reached.max(after);
+        if detail.version != reached {
+            return Ok(Batch {
+                events,
+                version,
+                view: None,
+                closed: false,
+            });
+        }
+        let closed = is_closed(&detail.status, MATCH_CLOSED);
+        let status = detail.status;
+        let view = fingerprint(&detail);
+        if viewed != Some(view) || !events.is_empty() {
+            events.push(MatchStreamEvent::View {
+                version,
+                detail: Box::new(detail),
+            });
+        }
+        if closed {
+            events.push(MatchStreamEvent::End { version, status });
+        }
+        Ok(Batch {
+            events,
+            version,
+            view: Some(view),
+            closed,
+        })
+    }
+
+    async fn read_sheet(
+        store: &Store,
+        id: Uuid,
+        after: Option<i64>,
+        viewed: Option<u64>,
+    ) -> Result<Batch<SheetStreamEvent>, Problem> {
+        let sheet = sheets::read(store, id).await?;
+        // As for a match: the entries are read after the version and may hold a newer one.
+        let reached = sheet
+            .entries
+            .last()
+            .map_or(sheet.version, |e| e.seq.max(sheet.version));
+        let after = after.unwrap_or(reached);
+        let mut events: Vec<_> = sheet
+            .entries
+            .iter()
+            .filter(|entry| entry.seq > after)
+            .map(|entry| SheetStreamEvent::Entry {
+                version: entry.seq,
+                entry: entry.clone(),
+            })
+            .collect();
+        let version = reached.max(after);
+        if sheet.version != reached {
+            // The view waits for the next read, which that newer entry's notice brings.
+            return Ok(Batch {
+                events,
+                version,
+                view: None,
+                closed: false,
+            });
+        }
+        let closed = is_closed(&sheet.status, SHEET_CLOSED);
+        let status = sheet.status;
+        let view = fingerprint(&sheet);
+        if viewed != Some(view) || !events.is_empty() {
+            events.push(SheetStreamEvent::View {
+                version,
+                sheet: Box::new(sheet),
+            });
+        }
+        if closed {
+            events.push(SheetStreamEvent::End { version, status });
+        }
+        Ok(Batch {
+            events,
+            version,
+            view: Some(view),
+            closed,
+        })
+    }
+}
+
+/// A stream's state between two chunks of its body.
+struct Live {
+    store: Store,
+    source: Source,
+    subscription: Subscription,
+    format: StreamFormat,
+    heartbeat: Duration,
+    /// The last version whose entries were sent.
+    sent: i64,
+    /// The fingerprint of the last view sent: a view is sent again only if it changed (a new
+    /// version, or a seat renamed).
+    viewed: Option<u64>,
+    done: bool,
+}
+
+impl Live {
+    /// Reads what changed and frames it: the next chunk of the body, or `None` if nothing did.
+    async fn catch_up(&mut self) -> Result<Option<Bytes>, Problem> {
+        match &self.source {
+            Source::Match { id, token } => {
+                let batch = Source::read_match(
+                    &self.store,
+                    *id,
+                    token.as_deref(),
+                    Some(self.sent),
+                    self.viewed,
+                )
+                .await?;
+                Ok(self.framed(batch))
+            }
+            Source::Sheet { id } => {
+                let batch =
+                    Source::read_sheet(&self.store, *id, Some(self.sent), self.viewed).await?;
+                Ok(self.framed(batch))
+            }
+        }
+    }
+
+    fn framed<E: StreamEvent>(&mut self, batch: Batch<E>) -> Option<Bytes> {
+        if batch.view.is_some() {
+            self.viewed = batch.view;
+        }
+        if batch.events.is_empty() {
+            return None;
+        }
+        self.sent = batch.version;
+        self.done = batch.closed;
+        Some(frame(self.format, &batch.events))
+    }
+
+    fn failed(&mut self, problem: &Problem) -> Bytes {
+        self.done = true;
+        match self.source {
+            Source::Match { .. } => frame(self.format, &[MatchStreamEvent::error(problem)]),
+            Source::Sheet { .. } => frame(self.format, &[SheetStreamEvent::error(problem)]),
+        }
+    }
+
+    /// The next chunk: new events after a change, or a heartbeat after a quiet spell; `None`
+    /// ends the body.
+    async fn next_chunk(mut self) -> Option<(Result<Bytes, actix_web::Error>, Self)> {
+        if self.done {
+            return None;
+        }
+        loop {
+            let nudged = tokio::time::timeout(self.heartbeat, self.subscription.changed()).await;
+            match nudged {
+                Err(_quiet) => {
+                    METRICS.record_stream_event("heartbeat");
+                    let beat = match self.format {
+                        StreamFormat::Sse => Bytes::from_static(b": heartbeat\n\n"),
+                        StreamFormat::Ndjson => {
+                            frame(self.format, &[MatchStreamEvent::heartbeat()])
+                        }
+                    };
+                    return Some((Ok(beat), self));
+                }
+                // Dropped by the hub: the client stopped reading.
+                Ok(None) => return None,
+                Ok(Some(())) => match self.catch_up().await {
+                    Ok(Some(chunk)) => return Some((Ok(chunk), self)),
+                    Ok(None) => continue,
+                    Err(problem) => {
+                        let chunk = self.failed(&problem);
+                        return Some((Ok(chunk), self));
+                    }
+                },
+            }
+        }
+    }
+}
+
+/// Events as SSE (`id:` is the version, `event:` the type, `data:` the JSON) or NDJSON lines.
+fn frame<E: StreamEvent>(format: StreamFormat, events: &[E]) -> Bytes {
+    let mut out = String::new();
+    for event in events {
+        METRICS.record_stream_event(event.name());
+        // Serialising our own event types cannot fail.
+        let json = serde_json::to_string(event).unwrap_or_default();
+        match format {
+            StreamFormat::Sse => {
+                if let Some(version) = event.version() {
+                    out.push_str(&format!("id: {version}\n"));
+                }
+                out.push_str(&format!("event: {}\ndata: {json}\n\n", event.name()));
+            }
+            StreamFormat::Ndjson => {
+                out.push_str(&json);
+                out.push('\n');
+            }
+        }
+    }
+    Bytes::from(out)
+}
+
+/// Where to resume: `Last-Event-ID` (what `EventSource` sends when it reconnects), else `after`.
+fn resume_point(request: &HttpRequest, query: &StreamQuery) -> Result<Option<i64>, Problem> {
+    let invalid = || {
+        Problem::bad_request(
+            "invalid_last_event_id",
+            "Last-Event-ID and `after` are versions: whole numbers from 0",
+        )
+    };
+    let after = match request.headers().get("Last-Event-ID") {
+        Some(value) => Some(
+            value
+                .to_str()
+                .ok()
+                .and_then(|text| text.trim().parse::<i64>().ok())
+                .ok_or_else(invalid)?,
+        ),
+        None => query.after,
+    };
+    match after {
+        Some(version) if version < 0 => Err(invalid()),
+        after => Ok(after),
+    }
+}
+
+fn subscribe(hub: &Hub, id: Uuid) -> Result<Subscription, Problem> {
+    hub.subscribe(id).map_err(|refused| match refused {
+        SubscribeError::MatchFull(cap) => {
+            METRICS.record_stream_dropped("match_full");
+            let mut problem = Problem::new(
+                actix_web::http::StatusCode::TOO_MANY_REQUESTS,
+                "too_many_streams",
+                format!("this match or sheet already has {cap} live streams on this server"),
+            );
+            problem.retry_after = Some(30);
+            problem
+        }
+        SubscribeError::InstanceFull(cap) => {
+            METRICS.record_stream_dropped("instance_full");
+            let mut problem = Problem::new(
+                actix_web::http::StatusCode::SERVICE_UNAVAILABLE,
+                "stream_capacity",
+                format!("this server already holds {cap} live streams; retry shortly"),
+            );
+            problem.retry_after = Some(5);
+            problem
+        }
+    })
+}
+
+/// Opens a stream: subscribes first (so no change committed after the first read is missed),
+/// then reads, so that an unknown record or a bad token is an ordinary error answer.
+async fn open(
+    store: &Store,
+    hub: &Hub,
+    source: Source,
+    after: Option<i64>,
+    format: StreamFormat,
+) -> Result<HttpResponse, Problem> {
+    let (Source::Match { id, .. } | Source::Sheet { id }) = source;
+    let subscription = subscribe(hub, id)?;
+    let (first, version, viewed, closed) = match &source {
+        Source::Match { id, token } => {
+            let batch = Source::read_match(store, *id, token.as_deref(), after, None).await?;
+            let viewed = batch.view;
+            (
+                frame(format, &batch.events),
+                batch.version,
+                viewed,
+                batch.closed,
+            )
+        }
+        Source::Sheet { id } => {
+            let batch = Source::read_sheet(store, *id, after, None).await?;
+            let viewed = batch.view;
+            (
+                frame(format, &batch.events),
+                batch.version,
+                viewed,
+                batch.closed,
+            )
+        }
+    };
+    let live = Live {
+        store: store.clone(),
+        source,
+        subscription,
+        format,
+        heartbeat: hub.settings().heartbeat,
+        sent: version,
+        viewed,
+        done: closed,
+    };
+    let body: std::pin::Pin<Box<dyn Stream<Item = Result<Bytes, actix_web::Error>>>> =
+        Box::pin(stream::unfold(live, Live::next_chunk));
+    let body = stream::once(async move { Ok::<_, actix_web::Error>(first) }).chain(body);
+    let content_type = match format {
+        StreamFormat::Sse => "text/event-stream",
+        StreamFormat::Ndjson => "application/x-ndjson",
+    };
+    Ok(HttpResponse::Ok()
+        .content_type(content_type)
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        // Proxies such as nginx would otherwise hold events back to fill a buffer.
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(body))
+}
+
+const SSE_EXAMPLE: &str = "id: 3\nevent: entry\ndata: {\"type\":\"entry\",\"version\":3,\"entry\":{\"ply\":3,\"seat\":1,\"events\":[{\"type\":\"drew\",\"seat\":1}],\"at\":\"2026-11-23T20:15:03Z\"}}\n\nid: 3\nevent: view\ndata: {\"type\":\"view\",\"version\":3,\"match\":{\"...\":\"as GET /v1/matches/{id}\"}}\n\n: heartbeat\n\n";
+
+/// A live stream of the match as the token's holder sees it (the token is optional, as for
+/// `GET /v1/matches/{id}`): each new log entry redacted as that viewer's `/log` shows it, then
+/// the viewer's new view, with the version as the event id. `Last-Event-ID` or `?after=` resumes
+/// with no gap and no duplicate. A heartbeat (an SSE comment, or a `heartbeat` line) is sent
+/// after 15 quiet seconds; the stream ends with an `end` event once the match is over.
+#[utoipa::path(
+    tag = "matches",
+    params(
+        ("id" = Uuid, Path),
+        ("Last-Event-ID" = Option<i64>, Header, minimum = 0,
+         description = "Resume after this version (the `id:` of the last event received)"),
+        StreamQuery,
+    ),
+    responses(
+        (status = 200, description = "The stream; it stays open until the match is over",
+         content(
+            (String = "text/event-stream", example = json!(SSE_EXAMPLE)),
+            (MatchStreamEvent = "application/x-ndjson"),
+        )),
+        (status = 400, response = BadRequest),
+        (status = 401, response = Unauthorized),
+        (status = 404, response = NotFound),
+        (status = 429, response = TooManyStreams),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
+    )
+)]
+#[get("/matches/{id}/stream")]
+pub async fn stream_match(
+    store: web::Data<Store>,
+    hub: web::Data<Hub>,
+    path: web::Path<Uuid>,
+    query: web::Query<StreamQuery>,
+    request: HttpRequest,
+) -> Result<HttpResponse, Problem> {
+    let after = resume_point(&request, &query)?;
+    let source = Source::Match {
+        id: path.into_inner(),
+        token: bearer(&request)?,
+    };
+    open(
+        &store,
+        &hub,
+        source,
+        after,
+        query.format.unwrap_or_default(),
+    )
+    .await
+}
+
+/// A live stream of a score sheet: each new entry, then the sheet with its new standings, with
+/// the version as the event id; resumes and heartbeats as for matches. A finished sheet still
+/// takes corrections, so its stream stays open.
+#[utoipa::path(
+    tag = "sheets",
+    params(
+        ("id" = Uuid, Path),
+        ("Last-Event-ID" = Option<i64>, Header, minimum = 0,
+         description = "Resume after this version (the `id:` of the last event received)"),
+        StreamQuery,
+    ),
+    responses(
+        (status = 200, description = "The stream",
+         content(
+            (String = "text/event-stream"),
+            (SheetStreamEvent = "application/x-ndjson"),
+        )),
+        (status = 400, response = BadRequest),
+        (status = 404, response = NotFound),
+        (status = 429, response = TooManyStreams),
+        (status = "4XX", response = OtherClientError),
+        (status = "5XX", response = Unavailable),
+    )
+)]
+#[get("/sheets/{id}/stream")]
+pub async fn stream_sheet(
+    store: web::Data<Store>,
+    hub: web::Data<Hub>,
+    path: web::Path<Uuid>,
+    query: web::Query<StreamQuery>,
+    request: HttpRequest,
+) -> Result<HttpResponse, Problem> {
+    let after = resume_point(&request, &query)?;
+    let source = Source::Sheet {
+        id: path.into_inner(),
+    };
+    open(
+        &store,
+        &hub,
+        source,
+        after,
+        query.format.unwrap_or_default(),
+    )
+    .await
+}
