@@ -90,8 +90,8 @@ export function follow(path, { token, streamPath, onData, onError, quiet = () =>
           poll();
         }
       };
-      // Named events (whatever the stream calls them) also mean "changed".
-      for (const name of ['update', 'entry', 'move', 'ply', 'sheet', 'match', 'finished']) {
+      // The stream's events (docs/live.md): a new log entry, the viewer's new view, the end.
+      for (const name of ['entry', 'view', 'end']) {
         source.addEventListener(name, read);
       }
       poll();

@@ -5,11 +5,12 @@
 //   match=<id>           a hosted match, as a spectator or, with a remembered seat token, a seat
 //   token=<seat token>   (with match=<id>) remembers the token, then drops it from the address
 //   look, player=<name>, board=<game>   look back
-//   watch                open a match by id
+//   watch                open a match by id, or join one with an invite code
+//   invite=<code>        redeems the code (a QR code's link) and opens the seat's view
 
 import { h, replace } from './dom.js';
 import { homeView, sheetView } from './sheet.js';
-import { matchView, watchForm } from './match.js';
+import { matchView, watchForm, redeemInvite } from './match.js';
 import { lookBackView } from './history.js';
 import { rememberSeat } from './store.js';
 
@@ -31,6 +32,15 @@ async function route() {
     // The token stays on this phone; the address bar (and any link copied from it) loses it.
     history.replaceState(null, '', `#match=${encodeURIComponent(params.get('match'))}`);
     params.delete('token');
+  }
+  if (params.has('invite')) {
+    try {
+      await redeemInvite(params.get('invite'));
+    } catch (error) {
+      replace(main, h('h1', { tabindex: -1 }, 'This invite cannot be used'), h('p', { class: 'error', role: 'alert' }, error.message),
+        h('p', {}, h('a', { href: '#watch' }, 'Try another code')));
+    }
+    return;
   }
   const nav = currentNav(params);
   for (const link of document.querySelectorAll('nav a')) {

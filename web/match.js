@@ -74,7 +74,33 @@ export async function watchForm(main) {
   field('Match id', idInput),
   field('Seat token (optional)', tokenInput, 'Paste the token you were given to play your seat; leave empty to watch.'),
   h('button', { type: 'submit' }, 'Open'));
-  replace(main, h('h1', { tabindex: -1 }, 'Watch a match'), form);
+
+  const codeInput = h('input', { type: 'text', name: 'invite', autocomplete: 'off', spellcheck: 'false', autocapitalize: 'characters' });
+  const joinForm = h('form', {
+    class: 'card',
+    'aria-labelledby': 'join-title',
+    async onsubmit(event) {
+      event.preventDefault();
+      clearFieldErrors(joinForm);
+      try {
+        await redeemInvite(codeInput.value.trim());
+      } catch (error) {
+        showFieldError(codeInput, error.message);
+      }
+    },
+  },
+  h('h2', { id: 'join-title' }, 'Join with an invite code'),
+  field('Invite code', codeInput, 'The code the match’s owner gave you for your seat (10 letters and digits).'),
+  h('button', { type: 'submit' }, 'Take my seat'));
+  replace(main, h('h1', { tabindex: -1 }, 'Watch a match'), form, joinForm);
+}
+
+/** Redeems an invite code for its seat's token, keeps the token on this phone and opens the
+ * seat's view. A code works once; a refusal (taken, unknown) is thrown with its message. */
+export async function redeemInvite(code) {
+  const seat = await post(`/v1/invites/${encodeURIComponent(code)}/redeem`);
+  rememberSeat(seat.match_id, seat.token);
+  location.hash = `match=${seat.match_id}`;
 }
 
 export function matchView(main, id) {

@@ -349,6 +349,31 @@ def spectate(spectator: Page, seat_context) -> None:
     check(spectator, "spectator-finished")
 
 
+def join_by_invite(seat_context) -> None:
+    """A new phone joins by a seat's invite code (the QR code's link), once."""
+    created = api(
+        "POST",
+        "/v1/matches",
+        {"game": "lucky-jack", "seats": [{"name": "Ann"}, {"name": "Ben"}], "invites": True},
+    )
+    match_id = created["match"]["id"]
+    code = created["invites"][1]["code"]
+    phone = seat_context.new_page()
+    watch_console(phone, "invited")
+    phone.goto(f"{BASE}/#watch")
+    phone.get_by_role("textbox", name="Invite code").fill(code.lower())
+    phone.get_by_role("button", name="Take my seat").click()
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Lucky Jack: Ann, Ben")
+    assert match_id in phone.url and code not in phone.url
+    check(phone, "invited-seat")
+    # The code is spent: a second phone is told so, next to the field.
+    phone.goto(f"{BASE}/#watch")
+    phone.get_by_role("textbox", name="Invite code").fill(code)
+    phone.get_by_role("button", name="Take my seat").click()
+    expect(phone.get_by_role("form", name="Join with an invite code")).to_contain_text("already")
+    phone.close()
+
+
 def main() -> int:
     SHOTS.mkdir(parents=True, exist_ok=True)
     assert AXE.exists(), f"{AXE} is missing: run `npm ci` in tests/browser"
@@ -366,6 +391,7 @@ def main() -> int:
                 lambda: lucky_luau_sheet(page),
                 lambda: look_back(page),
                 lambda: spectate(page, seat_context),
+                lambda: join_by_invite(seat_context),
             ):
                 step()
         finally:
