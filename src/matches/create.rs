@@ -83,6 +83,7 @@ pub(super) fn new_invite(
         seat,
         name: name.to_owned(),
         link: invite_link(&code),
+        join: format!("/#invite={code}"),
         code,
     };
     Ok((invite, row))

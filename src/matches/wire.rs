@@ -95,7 +95,8 @@ pub struct MatchDetail<P: Payloads = Json> {
     "seat": 1,
     "name": "Bo",
     "code": "7KQ2M9XW4D",
-    "link": "/v1/invites/7KQ2M9XW4D"
+    "link": "/v1/invites/7KQ2M9XW4D",
+    "join": "/#invite=7KQ2M9XW4D"
 }))]
 pub struct SeatInvite {
     pub seat: Seat,
@@ -104,9 +105,12 @@ pub struct SeatInvite {
     /// random bits. Case, spaces and hyphens do not matter when it is typed back. Shown only once.
     #[schema(pattern = "^[0-9A-HJKMNP-TV-Z]{10}$")]
     pub code: String,
-    /// Where the invite is read (`GET`) and redeemed (`POST .../redeem`): a link a QR code can
-    /// carry.
+    /// Where the invite is read (`GET`) and redeemed (`POST .../redeem`) through the API.
     pub link: String,
+    /// The table page's address that redeems the invite on the phone that opens it and shows
+    /// that seat: what a QR code for people at the table should carry (after the service's
+    /// own address).
+    pub join: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
