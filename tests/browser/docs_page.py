@@ -47,7 +47,11 @@ STORY = [
 ]
 # A match's result, export, BG Stats play or rematch, and a sheet's BG Stats play, need a finished
 # one.
-NEEDS_FINISHED = {"get_result", "export_match", "match_bgstats", "sheet_bgstats", "rematch"}
+# A match's stream ends after its final entries, so a finished match's stream is one the page can
+# show whole (a stream on a match in play stays open).
+NEEDS_FINISHED = {
+    "get_result", "export_match", "match_bgstats", "sheet_bgstats", "rematch", "stream_match",
+}
 EXECUTE_TIMEOUT_MS = 20_000
 
 
@@ -148,7 +152,9 @@ class DocsPage:
             self.page.screenshot(path=str(file), full_page=True)
 
 
-def path_values(operation_id: str, path: str, fixtures: Fixtures, story: dict) -> tuple[dict, str | None]:
+def path_values(
+    operation_id: str, path: str, fixtures: Fixtures, story: dict, base: str
+) -> tuple[dict, str | None]:
     """The path parameters a reader would type for one operation, and the token it is tried with."""
     values: dict[str, str] = {}
     token = None
@@ -159,8 +165,13 @@ def path_values(operation_id: str, path: str, fixtures: Fixtures, story: dict) -
         values["id"], values["seat"], token = lobby.id, "2", lobby.owner_token
     elif operation_id == "abandon_match":
         values["id"], token = fixtures.abandonable.id, fixtures.abandonable.owner_token
-    elif operation_id == "abandon_sheet":
-        values["id"], token = fixtures.abandonable_sheet.id, fixtures.abandonable_sheet.owner_token
+    elif operation_id in {"abandon_sheet", "stream_sheet"}:
+        # A sheet's stream ends only once it is abandoned (a finished sheet still takes
+        # corrections); abandoning it first changes nothing for `abandon_sheet`, which may repeat.
+        sheet = fixtures.abandonable_sheet
+        if operation_id == "stream_sheet":
+            call(base, "POST", f"/v1/sheets/{sheet.id}/abandon", token=sheet.owner_token)
+        values["id"], token = sheet.id, sheet.owner_token
     elif path.startswith("/v1/matches/{id}"):
         # The owner may do everything a seat may, and more (a rematch).
         match = fixtures.finished if operation_id in NEEDS_FINISHED else fixtures.live
@@ -233,7 +244,7 @@ def main() -> int:
                     if needed not in story:
                         result.note = f"no {needed}: its create example did not create one on the page"
                         continue
-                params, token = path_values(operation_id, path, fixtures, story)
+                params, token = path_values(operation_id, path, fixtures, story, base)
                 if operation.get("security") and token:
                     docs.authorize(token)
                 status, shown, sent = docs.execute(method, path, params)
