@@ -28,6 +28,25 @@ pub fn refine(mut spec: Value) -> Value {
     spec
 }
 
+/// Every answer (response object) of every operation in the document.
+fn answers_mut(spec: &mut Value) -> impl Iterator<Item = &mut Value> {
+    spec["paths"]
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|paths| paths.values_mut())
+        .flat_map(|item| {
+            item.as_object_mut()
+                .into_iter()
+                .flat_map(|i| i.values_mut())
+        })
+        .flat_map(|operation| {
+            operation["responses"]
+                .as_object_mut()
+                .into_iter()
+                .flat_map(|answers| answers.values_mut())
+        })
+}
+
 /// Operations name their problem answers by reference (`#/components/responses/NotFound`, see
 /// `http::responses`); some client generators do not follow response references, so each is
 /// copied into the operation instead.
@@ -38,29 +57,13 @@ fn inline_responses(spec: &mut Value) {
     else {
         return;
     };
-    for item in spec["paths"]
-        .as_object_mut()
-        .into_iter()
-        .flat_map(|p| p.values_mut())
-    {
-        for operation in item
-            .as_object_mut()
-            .into_iter()
-            .flat_map(|i| i.values_mut())
-        {
-            for answer in operation["responses"]
-                .as_object_mut()
-                .into_iter()
-                .flat_map(|r| r.values_mut())
-            {
-                let target = answer["$ref"]
-                    .as_str()
-                    .and_then(|r| r.strip_prefix("#/components/responses/"))
-                    .and_then(|name| shared.get(name));
-                if let Some(target) = target {
-                    *answer = target.clone();
-                }
-            }
+    for answer in answers_mut(spec) {
+        let target = answer["$ref"]
+            .as_str()
+            .and_then(|r| r.strip_prefix("#/components/responses/"))
+            .and_then(|name| shared.get(name));
+        if let Some(target) = target {
+            *answer = target.clone();
         }
     }
 }
@@ -70,75 +73,44 @@ fn inline_responses(spec: &mut Value) {
 /// (`x-item-schema`, OpenAPI 3.2's `itemSchema` under an extension name), so that generated
 /// clients read it as text instead of parsing it as one JSON document.
 fn ndjson_as_streams(spec: &mut Value) {
-    for item in spec["paths"]
-        .as_object_mut()
-        .into_iter()
-        .flat_map(|p| p.values_mut())
-    {
-        for operation in item
-            .as_object_mut()
-            .into_iter()
-            .flat_map(|i| i.values_mut())
-        {
-            for answer in operation["responses"]
-                .as_object_mut()
-                .into_iter()
-                .flat_map(|r| r.values_mut())
-            {
-                let Some(media) = answer.pointer_mut("/content/application~1x-ndjson") else {
-                    continue;
-                };
-                let line = media["schema"].take();
-                let name = line["$ref"]
-                    .as_str()
-                    .and_then(|r| r.strip_prefix(SCHEMA_REF))
-                    .unwrap_or("JSON")
-                    .to_owned();
-                media["schema"] = json!({
-                    "type": "string",
-                    "contentMediaType": "application/x-ndjson",
-                    "description": format!(
-                        "Newline-delimited JSON: one `{name}` document per line, each ending in \
-                         a newline (see `x-item-schema`). Read the body as text and parse each \
-                         line on its own."
-                    ),
-                });
-                media["x-item-schema"] = line;
-            }
-        }
+    for answer in answers_mut(spec) {
+        let Some(media) = answer.pointer_mut("/content/application~1x-ndjson") else {
+            continue;
+        };
+        let line = media["schema"].take();
+        let name = line["$ref"]
+            .as_str()
+            .and_then(|r| r.strip_prefix(SCHEMA_REF))
+            .unwrap_or("JSON")
+            .to_owned();
+        media["schema"] = json!({
+            "type": "string",
+            "contentMediaType": "application/x-ndjson",
+            "description": format!(
+                "Newline-delimited JSON: one `{name}` document per line, each ending in \
+                 a newline (see `x-item-schema`). Read the body as text and parse each \
+                 line on its own."
+            ),
+        });
+        media["x-item-schema"] = line;
     }
 }
 
 /// utoipa 5 writes a link's fields in snake case (`operation_id`); OpenAPI spells them in camel
 /// case (`operationId`), and tools ignore the others.
 fn spell_link_fields(spec: &mut Value) {
-    for item in spec["paths"]
-        .as_object_mut()
-        .into_iter()
-        .flat_map(|p| p.values_mut())
+    for link in answers_mut(spec)
+        .filter_map(|answer| answer.get_mut("links").and_then(Value::as_object_mut))
+        .flat_map(|links| links.values_mut())
+        .filter_map(Value::as_object_mut)
     {
-        for operation in item
-            .as_object_mut()
-            .into_iter()
-            .flat_map(|i| i.values_mut())
-        {
-            for link in operation["responses"]
-                .as_object_mut()
-                .into_iter()
-                .flat_map(|r| r.values_mut())
-                .filter_map(|answer| answer.get_mut("links").and_then(Value::as_object_mut))
-                .flat_map(|links| links.values_mut())
-                .filter_map(Value::as_object_mut)
-            {
-                for (snake, camel) in [
-                    ("operation_id", "operationId"),
-                    ("operation_ref", "operationRef"),
-                    ("request_body", "requestBody"),
-                ] {
-                    if let Some(value) = link.remove(snake) {
-                        link.insert(camel.to_owned(), value);
-                    }
-                }
+        for (snake, camel) in [
+            ("operation_id", "operationId"),
+            ("operation_ref", "operationRef"),
+            ("request_body", "requestBody"),
+        ] {
+            if let Some(value) = link.remove(snake) {
+                link.insert(camel.to_owned(), value);
             }
         }
     }
