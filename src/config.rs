@@ -12,6 +12,8 @@ pub struct Settings {
     pub bind_address: SocketAddr,
     /// `DATABASE_POOL_SIZE`: connections kept to PostgreSQL.
     pub pool_size: usize,
+    /// `MOVE_CACHE_MATCHES`: live matches kept in memory between moves; 0 turns the cache off.
+    pub move_cache_matches: usize,
     /// `BODY_LIMIT_BYTES`: larger request bodies are refused with 413.
     pub body_limit_bytes: usize,
     /// `WORKERS`: HTTP worker threads (defaults to the number of cores).
@@ -188,6 +190,7 @@ impl Settings {
             database_url: var("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.to_owned()),
             bind_address: parsed("BIND_ADDRESS", SocketAddr::from(([127, 0, 0, 1], 8080)))?,
             pool_size: parsed("DATABASE_POOL_SIZE", 8)?,
+            move_cache_matches: parsed("MOVE_CACHE_MATCHES", crate::store::DEFAULT_CACHED_MATCHES)?,
             body_limit_bytes: parsed("BODY_LIMIT_BYTES", 256 * 1024)?,
             workers: var("WORKERS").map(|_| parsed("WORKERS", 0)).transpose()?,
             rate_limit_per_second: parsed("RATE_LIMIT_PER_SECOND", 100)?,

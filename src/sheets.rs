@@ -301,6 +301,7 @@ pub async fn create(
         lowest_wins: None,
         // A sheet has no chance to report: the column keeps its default.
         chance_reporters: Default::default(),
+        access_version: 0,
     };
     let seats: Vec<SeatRow> = names
         .iter()

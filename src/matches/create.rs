@@ -165,6 +165,7 @@ pub(super) fn prepare(request: CreateMatch) -> Result<NewMatch, Problem> {
             kind: MatchKind::Hosted,
             lowest_wins: over.then(|| G::standings(&state).order == Order::LowestWins),
             chance_reporters: request.chance_reporters,
+            access_version: 0,
         };
         (row, events)
     });

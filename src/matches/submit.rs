@@ -20,6 +20,7 @@ use crate::records::{
 };
 use crate::referee::{self, GameInput, Input};
 use crate::seed::Seed;
+use crate::store::cache::LiveMatch;
 use crate::store::matches::{self as q, EventRow, Finished, MatchRow, SeatResult, SeatRow};
 use crate::store::Store;
 use crate::with_game;
@@ -105,24 +106,66 @@ async fn submit(
     request: Request,
     submission: Submission,
 ) -> Result<MoveReply, Problem> {
+    let (request, submission) = (&request, &submission);
+    // Moves on one match queue here, so that within this instance they never race each other.
+    let slot = store.move_cache().slot(request.id);
+    let mut cached = slot.lock().await;
     let mut conn = store.conn().await?;
-    let submission = &submission;
-    let request = &request;
-    // Moves take the optimistic path: read without a lock, then write only if the match is
-    // still where it was read (one statement, or for a move that ends the match and so also
-    // updates the players' totals, one transaction). A move that loses that race is read and
-    // played again; one that keeps losing takes the locked transaction.
+    // Moves take the optimistic path: play on the cached match (or the match as read, without a
+    // lock), then write only if the stored match is still that one (one statement, or for a move
+    // that ends the match and so also updates the players' totals, one transaction). A move that
+    // loses that race — another instance moved, re-issued a token, renamed a seat — reads the
+    // match afresh and plays again; one that keeps losing takes the locked transaction.
     for _ in 0..3 {
-        match run_submission(&mut conn, request, submission, Write::IfCurrent).await? {
-            Played::Done(reply) => return Ok(reply),
-            Played::Raced => continue,
+        let from_cache = cached.is_some();
+        let live = match cached.take() {
+            Some(live) => live,
+            None => {
+                let Some((row, seats)) = q::find_with_seats(&mut conn, request.id).await? else {
+                    store.move_cache().forget(request.id);
+                    return Err(unknown_match(request.id));
+                };
+                LiveMatch::new(row, seats)
+            }
+        };
+        match run_submission(&mut conn, request, submission, &live, Write::IfCurrent).await {
+            Ok(Played::Done(reply, next_state)) => {
+                match next_state {
+                    Some(state) => *cached = Some(live.moved_to(reply.version, state)),
+                    None => store.move_cache().forget(request.id),
+                }
+                return Ok(reply);
+            }
+            Ok(Played::Raced) => continue,
+            // A refusal is only as good as the copy it was judged on: another instance may have
+            // moved, or re-issued the token. Judge it again on the stored match.
+            Err(problem) if from_cache && problem.status < 500 => continue,
+            // A refused request changed nothing: the copy stays good. After a database failure
+            // the write may or may not have landed, so the next move reads the match again.
+            Err(problem) => {
+                let live_and_hosted = live.row.kind == MatchKind::Hosted
+                    && live.row.status == MatchStatus::InProgress;
+                if problem.status < 500 && live_and_hosted {
+                    *cached = Some(live);
+                } else {
+                    store.move_cache().forget(request.id);
+                }
+                return Err(problem);
+            }
         }
     }
+    store.move_cache().forget(request.id);
     let played = conn
-        .transaction(async |conn| run_submission(conn, request, submission, Write::Locked).await)
+        .transaction(async |conn| {
+            let row = q::find_for_update(conn, request.id)
+                .await?
+                .ok_or_else(|| unknown_match(request.id))?;
+            let live = LiveMatch::new(row, q::seats(conn, request.id).await?);
+            run_submission(conn, request, submission, &live, Write::Locked).await
+        })
         .await?;
     match played {
-        Played::Done(reply) => Ok(reply),
+        Played::Done(reply, _) => Ok(reply),
         Played::Raced => Err(Problem::internal("a locked move cannot lose a race")),
     }
 }
@@ -132,13 +175,14 @@ async fn submit(
 enum Write {
     /// Inside a transaction, with the match row locked.
     Locked,
-    /// Unlocked read, and a write that applies only if the match has not moved since.
+    /// A write that applies only if the match has not changed since it was read or cached.
     IfCurrent,
 }
 
 enum Played {
-    Done(MoveReply),
-    /// Another move was stored first: nothing was written.
+    /// Stored; with the state's new text while the match goes on.
+    Done(MoveReply, Option<Box<str>>),
+    /// Another move was stored first, or the seats changed: nothing was written.
     Raced,
 }
 
@@ -146,19 +190,14 @@ async fn run_submission(
     conn: &mut AsyncPgConnection,
     request: &Request,
     submission: &Submission,
+    live: &LiveMatch,
     write: Write,
 ) -> Result<Played, Problem> {
-    let found = match write {
-        Write::Locked => match q::find_for_update(conn, request.id).await? {
-            Some(row) => Some((row, q::seats(conn, request.id).await?)),
-            None => None,
-        },
-        Write::IfCurrent => q::find_with_seats(conn, request.id).await?,
-    };
-    let (row, seats) = found
-        .filter(|(row, _)| row.kind == MatchKind::Hosted)
-        .ok_or_else(|| unknown_match(request.id))?;
-    let credential = authenticate(&row, &seats, request.token.as_deref())?;
+    let (row, seats) = (&live.row, live.seats.as_slice());
+    if row.kind != MatchKind::Hosted {
+        return Err(unknown_match(request.id));
+    }
+    let credential = authenticate(row, seats, request.token.as_deref())?;
     if credential == Credential::Anonymous {
         return Err(Problem::unauthorized(
             "send a seat token or the owner token as `Authorization: Bearer <token>`",
@@ -179,25 +218,26 @@ async fn run_submission(
     let request_hash = fingerprint(credential, seat, payload);
     if let Some(key) = &request.idempotency_key {
         if let Some(previous) = q::event_by_idempotency_key(conn, request.id, key).await? {
-            return earlier_answer(previous, &request_hash).map(Played::Done);
+            return earlier_answer(previous, &request_hash).map(|reply| Played::Done(reply, None));
         }
     }
-    check_open(&row, request.expected_version)?;
+    check_open(row, request.expected_version)?;
     let accepted = Accepted {
         credential,
-        viewer: viewer_for(&row, credential),
+        viewer: viewer_for(row, credential),
         seat,
         payload: payload.clone(),
         idempotency_key: request.idempotency_key.clone(),
         request_hash,
     };
-    let kind = kind_of(&row)?;
+    let kind = kind_of(row)?;
     let is_move = accepted.seat.is_some();
-    let outcome = with_game!(kind, G => advance::<G>(conn, &row, &seats, accepted, write).await);
+    let outcome =
+        with_game!(kind, G => advance::<G>(conn, row, seats, &live.state, accepted, write).await);
     match &outcome {
         Ok(Played::Raced) => {}
         _ if !is_move => {}
-        Ok(Played::Done(_)) => crate::metrics::METRICS.record_move(kind.slug(), None),
+        Ok(Played::Done(..)) => crate::metrics::METRICS.record_move(kind.slug(), None),
         Err(problem) => crate::metrics::METRICS.record_move(kind.slug(), Some(&problem.code)),
     }
     outcome
@@ -218,10 +258,12 @@ async fn advance<G: Game>(
     conn: &mut AsyncPgConnection,
     row: &MatchRow,
     seats: &[SeatRow],
+    state_text: &str,
     accepted: Accepted,
     write: Write,
 ) -> Result<Played, Problem> {
-    let mut state: G::State = stored("state", &row.state)?;
+    let mut state: G::State = serde_json::from_str(state_text)
+        .map_err(|e| Problem::internal(format!("stored state does not parse: {e}")))?;
     let input: GameInput<G> = match accepted.seat {
         Some(seat) => Input::Move {
             seat,
@@ -322,7 +364,8 @@ async fn advance<G: Game>(
         }
     };
     Ok(if stored {
-        Played::Done(reply)
+        let next_state = (!over).then(|| state_json.to_string().into_boxed_str());
+        Played::Done(reply, next_state)
     } else {
         Played::Raced
     })

@@ -98,8 +98,22 @@ pub async fn set_seat_token(
     seat: i32,
     token_hash: Option<&[u8]>,
 ) -> Result<(), StoreError> {
+    bump_access_version(conn, match_id).await?;
     diesel::update(match_seats::table.find((match_id, seat)))
         .set(match_seats::token_hash.eq(token_hash))
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Marks every cached copy of the match stale for moves (see `matches.access_version`). It runs
+/// before the seat's own update so that, like a move, it locks the match row before a seat row.
+async fn bump_access_version(
+    conn: &mut AsyncPgConnection,
+    match_id: Uuid,
+) -> Result<(), StoreError> {
+    diesel::update(matches::table.find(match_id))
+        .set(matches::access_version.eq(matches::access_version + 1))
         .execute(conn)
         .await?;
     Ok(())
@@ -112,6 +126,7 @@ pub async fn rename_seat(
     name: &str,
     key: &str,
 ) -> Result<(), StoreError> {
+    bump_access_version(conn, match_id).await?;
     diesel::update(match_seats::table.find((match_id, seat)))
         .set((
             match_seats::player_name.eq(name),

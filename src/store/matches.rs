@@ -41,6 +41,9 @@ pub struct MatchRow {
     pub lowest_wins: Option<bool>,
     /// Who may report chance at a table-randomness match.
     pub chance_reporters: ChanceReporters,
+    /// Bumped by every change to a seat's token or player: a cached copy of the match is good
+    /// for a move only while this is unchanged.
+    pub access_version: i64,
 }
 
 /// What a history list shows of a match (no state, no secrets).
@@ -303,7 +306,8 @@ pub async fn append_events(
 }
 
 /// The one-statement write of a move that does not end its match: appends its events and moves
-/// the snapshot forward, provided the match is still in progress at `row.version`. False when
+/// the snapshot forward, provided the match is still in progress at `row.version` and nobody
+/// changed its seats' tokens or players since `row` was read (`row.access_version`). False when
 /// another move got there first; then nothing is written. As a single statement it commits on
 /// its own, so a move costs one round trip to write instead of a locked transaction's five.
 pub async fn advance_if_current(
@@ -317,6 +321,7 @@ pub async fn advance_if_current(
     let inserted = AdvanceIfCurrent {
         id: row.id,
         read_version: row.version,
+        read_access_version: row.access_version,
         version,
         state,
         now,
@@ -342,6 +347,7 @@ pub async fn advance_if_current(
 struct AdvanceIfCurrent<'a> {
     id: Uuid,
     read_version: i64,
+    read_access_version: i64,
     version: i64,
     state: &'a Value,
     now: DateTime<Utc>,
@@ -377,6 +383,8 @@ impl diesel::query_builder::QueryFragment<diesel::pg::Pg> for AdvanceIfCurrent<'
         out.push_bind_param::<diesel::sql_types::Uuid, _>(&self.id)?;
         out.push_sql(" AND version = ");
         out.push_bind_param::<BigInt, _>(&self.read_version)?;
+        out.push_sql(" AND access_version = ");
+        out.push_bind_param::<BigInt, _>(&self.read_access_version)?;
         out.push_sql(" AND status = ");
         out.push_bind_param::<Text, _>(&self.in_progress)?;
         out.push_sql(
@@ -519,6 +527,7 @@ pub async fn finish_if_current(
         let current = matches::table
             .filter(matches::id.eq(row.id))
             .filter(matches::version.eq(row.version))
+            .filter(matches::access_version.eq(row.access_version))
             .filter(matches::status.eq(MatchStatus::InProgress));
         let updated = diesel::update(current)
             .set(Snapshot::new(version, state, Some(finished), now))

@@ -8,6 +8,7 @@
 //! The service starts even when PostgreSQL is down: a background task keeps trying to prepare the
 //! database, match endpoints answer 503 until it has, and stateless endpoints never need it.
 
+pub mod cache;
 pub mod columns;
 pub mod history;
 pub mod lobby;
@@ -34,6 +35,9 @@ use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
 
 pub type Conn = Object<AsyncPgConnection>;
+
+/// Live matches an instance keeps between moves unless told otherwise (`MOVE_CACHE_MATCHES`).
+pub const DEFAULT_CACHED_MATCHES: usize = 10_000;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -110,6 +114,8 @@ pub struct Store {
     pool: Pool<AsyncPgConnection>,
     ready: Arc<AtomicBool>,
     url: String,
+    /// This instance's live matches (see [`cache`]).
+    moves: Arc<cache::MoveCache>,
 }
 
 /// What `/readyz` found: whether the database takes writes.
@@ -151,7 +157,19 @@ impl Store {
             pool,
             ready: Arc::new(AtomicBool::new(false)),
             url: database_url.to_owned(),
+            moves: Arc::new(cache::MoveCache::new(DEFAULT_CACHED_MATCHES)),
         }
+    }
+
+    /// The same pool with a move cache of `capacity` live matches (0: no cache).
+    pub fn with_move_cache(mut self, capacity: usize) -> Self {
+        self.moves = Arc::new(cache::MoveCache::new(capacity));
+        self
+    }
+
+    /// This instance's live matches.
+    pub fn move_cache(&self) -> &cache::MoveCache {
+        &self.moves
     }
 
     pub fn is_ready(&self) -> bool {

@@ -47,6 +47,7 @@ diesel::table! {
         kind -> Text,
         lowest_wins -> Nullable<Bool>,
         chance_reporters -> Text,
+        access_version -> Int8,
     }
 }
 

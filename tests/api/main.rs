@@ -17,6 +17,7 @@ mod luck_plus;
 mod lucky_dice;
 mod lucky_luau;
 mod migrations;
+mod moves_cache;
 mod openapi;
 mod page;
 mod plus_minus;

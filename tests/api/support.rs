@@ -188,6 +188,7 @@ fn start_with(store: Store, database_url: String, tweak: impl FnOnce(&mut Settin
         database_url,
         bind_address: address,
         pool_size: 4,
+        move_cache_matches: referee::store::DEFAULT_CACHED_MATCHES,
         body_limit_bytes: 64 * 1024,
         workers: Some(1),
         rate_limit_per_second: 0,

@@ -1,0 +1,189 @@
+//! Instances keep live matches in memory between moves (issue 14). A cached copy is only a guess:
+//! these tests change a match through another instance while the first holds it warm, and check
+//! that the first never acts on what it remembers.
+
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use crate::support::*;
+
+/// The seat to act and its legal moves, as that seat sees them.
+async fn turn(app: &TestApp, id: &str, tokens: &[String]) -> (usize, Value, Value) {
+    let seen = app.read_match(id, None).await.body;
+    let seat = seen["to_act"][0].as_u64().expect("someone may act") as usize;
+    let mine = app.read_match(id, Some(&tokens[seat])).await.body;
+    let first = mine["view"]["legal_moves"][0].clone();
+    (seat, first, mine["version"].clone())
+}
+
+async fn new_match(app: &TestApp) -> Value {
+    app.create_lucky_jack(
+        &["Ann", "Ben"],
+        json!({"rounds": 3, "max_turns_per_round": 40}),
+        "server",
+    )
+    .await
+}
+
+#[tokio::test]
+async fn a_token_reissued_through_another_instance_no_longer_moves_on_an_instance_that_cached_the_match(
+) {
+    let a = spawn_app().await;
+    let b = a.second_instance().await;
+    let created = new_match(&a).await;
+    let id = match_id(&created);
+    let mut tokens = seat_tokens(&created);
+
+    // A caches the match with this move.
+    let (seat, mv, version) = turn(&a, &id, &tokens).await;
+    let moved = a
+        .post_move(&id, Some(&tokens[seat]), Some(version), &mv)
+        .await;
+    assert_eq!(moved.status, StatusCode::OK, "{}", moved.body);
+
+    let (seat, mv, version) = turn(&a, &id, &tokens).await;
+    let reissued = b
+        .post(
+            &format!("/v1/matches/{id}/seats/{seat}/token"),
+            &json!({}),
+            Some(&owner_token(&created)),
+        )
+        .await;
+    assert_eq!(reissued.status, StatusCode::OK, "{}", reissued.body);
+    let old = std::mem::replace(
+        &mut tokens[seat],
+        reissued.body["token"].as_str().unwrap().to_owned(),
+    );
+
+    let with_old = a
+        .post_move(&id, Some(&old), Some(version.clone()), &mv)
+        .await;
+    assert_eq!(
+        with_old.status,
+        StatusCode::UNAUTHORIZED,
+        "{}",
+        with_old.body
+    );
+    let with_new = a
+        .post_move(&id, Some(&tokens[seat]), Some(version), &mv)
+        .await;
+    assert_eq!(with_new.status, StatusCode::OK, "{}", with_new.body);
+    a.audit_snapshots().await;
+}
+
+#[tokio::test]
+async fn a_match_abandoned_through_another_instance_takes_no_move_on_an_instance_that_cached_it() {
+    let a = spawn_app().await;
+    let b = a.second_instance().await;
+    let created = new_match(&a).await;
+    let id = match_id(&created);
+    let tokens = seat_tokens(&created);
+    let (seat, mv, version) = turn(&a, &id, &tokens).await;
+    let moved = a
+        .post_move(&id, Some(&tokens[seat]), Some(version), &mv)
+        .await;
+    assert_eq!(moved.status, StatusCode::OK, "{}", moved.body);
+
+    let abandoned = b
+        .post(
+            &format!("/v1/matches/{id}/abandon"),
+            &json!({}),
+            Some(&owner_token(&created)),
+        )
+        .await;
+    assert_eq!(abandoned.status, StatusCode::OK, "{}", abandoned.body);
+
+    let (seat, mv, _) = turn(&a, &id, &tokens).await;
+    let refused = a.post_move(&id, Some(&tokens[seat]), None, &mv).await;
+    assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.body);
+    let stored = a.read_match(&id, None).await.body;
+    assert_eq!(stored["status"], "abandoned");
+    assert_eq!(stored["version"], moved.body["version"]);
+}
+
+#[tokio::test]
+async fn a_seat_renamed_through_another_instance_is_credited_under_its_new_name_by_a_warm_instance()
+{
+    let a = spawn_app().await;
+    let b = a.second_instance().await;
+    let created = new_match(&a).await;
+    let id = match_id(&created);
+    let tokens = seat_tokens(&created);
+
+    // A refused move (the seat not to act) already leaves the match in A's cache.
+    let (seat, mv, _) = turn(&a, &id, &tokens).await;
+    let other = 1 - seat;
+    let refused = a.post_move(&id, Some(&tokens[other]), None, &mv).await;
+    assert!(refused.status.is_client_error(), "{}", refused.body);
+
+    let renamed = b
+        .send(
+            b.client
+                .patch(format!("{}/v1/matches/{id}/seats/{other}", b.base))
+                .bearer_auth(owner_token(&created))
+                .json(&json!({"name": "Cleo"})),
+        )
+        .await;
+    assert_eq!(renamed.status, StatusCode::OK, "{}", renamed.body);
+
+    let finished = play_to_end(&a, &created).await;
+    assert_eq!(finished["status"], "finished");
+    let cleo = a.get("/v1/players/Cleo/stats", None).await;
+    assert_eq!(cleo.status, StatusCode::OK, "{}", cleo.body);
+    assert_eq!(cleo.body["overall"]["played"], 1, "{}", cleo.body);
+    let old_name = if other == 0 { "Ann" } else { "Ben" };
+    let before = a.get(&format!("/v1/players/{old_name}/stats"), None).await;
+    assert_ne!(before.body["overall"]["played"], 1, "{}", before.body);
+}
+
+#[tokio::test]
+async fn two_instances_moving_the_same_matches_in_turn_with_warm_caches_store_every_move_once() {
+    let a = spawn_app().await;
+    let b = a.second_instance().await;
+    let instances = [&a, &b];
+    let mut matches = Vec::new();
+    for _ in 0..3 {
+        let created = new_match(&a).await;
+        let start = created["match"]["version"].as_i64().unwrap();
+        matches.push((created, start, 0_i64));
+    }
+    // Each match moves on A, then B, then A…, so each instance's copy is stale at every other
+    // move; a stale copy must write nothing and play again from the stored match.
+    for step in 0..60 {
+        for (created, _, acknowledged) in matches.iter_mut() {
+            let app = instances[step % 2];
+            let id = match_id(created);
+            let tokens = seat_tokens(created);
+            if app.read_match(&id, None).await.body["status"] != "in_progress" {
+                continue;
+            }
+            let (seat, mv, _) = turn(app, &id, &tokens).await;
+            let reply = app.post_move(&id, Some(&tokens[seat]), None, &mv).await;
+            assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+            *acknowledged += reply.body["entries"].as_array().unwrap().len() as i64;
+        }
+    }
+    let mut db = a.db().await;
+    for (created, start, acknowledged) in &matches {
+        let id = match_id(created);
+        let stored: Vec<i64> = diesel_async::RunQueryDsl::load(
+            diesel::sql_query(format!(
+                "SELECT count(*) AS n FROM match_events WHERE match_id = '{id}'"
+            )),
+            &mut db,
+        )
+        .await
+        .map(|rows: Vec<Count>| rows.into_iter().map(|r| r.n).collect())
+        .unwrap();
+        assert_eq!(stored, vec![start + acknowledged], "match {id}");
+        let version = a.read_match(&id, None).await.body["version"].clone();
+        assert_eq!(version, json!(start + acknowledged));
+    }
+    a.audit_snapshots().await;
+}
+
+#[derive(diesel::QueryableByName)]
+struct Count {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    n: i64,
+}
