@@ -14,6 +14,9 @@ pub struct Settings {
     pub pool_size: usize,
     /// `MOVE_CACHE_MATCHES`: live matches kept in memory between moves; 0 turns the cache off.
     pub move_cache_matches: usize,
+    /// `MOVE_BATCH_MAX`: moves to different matches written together in one statement and one
+    /// commit, at most; 1 writes each move alone.
+    pub move_batch_max: usize,
     /// `BODY_LIMIT_BYTES`: larger request bodies are refused with 413.
     pub body_limit_bytes: usize,
     /// `WORKERS`: HTTP worker threads (defaults to the number of cores).
@@ -191,6 +194,7 @@ impl Settings {
             bind_address: parsed("BIND_ADDRESS", SocketAddr::from(([127, 0, 0, 1], 8080)))?,
             pool_size: parsed("DATABASE_POOL_SIZE", 8)?,
             move_cache_matches: parsed("MOVE_CACHE_MATCHES", crate::store::DEFAULT_CACHED_MATCHES)?,
+            move_batch_max: parsed("MOVE_BATCH_MAX", crate::store::DEFAULT_MOVE_BATCH)?,
             body_limit_bytes: parsed("BODY_LIMIT_BYTES", 256 * 1024)?,
             workers: var("WORKERS").map(|_| parsed("WORKERS", 0)).transpose()?,
             rate_limit_per_second: parsed("RATE_LIMIT_PER_SECOND", 100)?,

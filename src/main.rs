@@ -53,7 +53,8 @@ async fn main() -> std::io::Result<()> {
     let settings = Settings::from_env().map_err(std::io::Error::other)?;
     let timeouts = DatabaseTimeouts::from_env().map_err(std::io::Error::other)?;
     let store = Store::with_timeouts(&settings.database_url, settings.pool_size, timeouts)
-        .with_move_cache(settings.move_cache_matches);
+        .with_move_cache(settings.move_cache_matches)
+        .with_move_batch(settings.move_batch_max);
     // Start serving at once: stateless endpoints need no database, and match endpoints answer
     // 503 until the database is prepared.
     store.prepare_in_background();

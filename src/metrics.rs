@@ -9,7 +9,9 @@
 use std::sync::LazyLock;
 
 use actix_web_prom::{PrometheusMetrics, PrometheusMetricsBuilder};
-use prometheus::{IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts, Registry};
+use prometheus::{
+    Histogram, HistogramOpts, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts, Registry,
+};
 
 pub struct Metrics {
     pub registry: Registry,
@@ -23,6 +25,7 @@ pub struct Metrics {
     stream_events: IntCounterVec,
     change_notices: IntCounter,
     listener_reconnects: IntCounter,
+    move_batches: Histogram,
 }
 
 pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
@@ -81,8 +84,17 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         "Times the change listener lost or could not open its connection",
     )
     .expect("valid metric");
+    let move_batches = Histogram::with_opts(
+        HistogramOpts::new(
+            "referee_move_batch_size",
+            "Moves written together in one statement and one commit (group commit)",
+        )
+        .buckets(vec![1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0]),
+    )
+    .expect("valid metric");
     for metric in [
         Box::new(open_streams.clone()) as Box<dyn prometheus::core::Collector>,
+        Box::new(move_batches.clone()),
         Box::new(dropped_streams.clone()),
         Box::new(stream_events.clone()),
         Box::new(change_notices.clone()),
@@ -106,6 +118,7 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         stream_events,
         change_notices,
         listener_reconnects,
+        move_batches,
     }
 });
 
@@ -117,6 +130,11 @@ impl Metrics {
             Some(code) => ("rejected", code),
         };
         self.moves.with_label_values(&[game, outcome, code]).inc();
+    }
+
+    /// A group-commit statement carrying `moves` moves.
+    pub fn record_move_batch(&self, moves: usize) {
+        self.move_batches.observe(moves as f64);
     }
 
     pub fn record_pool(&self, size: usize, available: usize, waiting: usize) {

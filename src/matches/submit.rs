@@ -21,7 +21,9 @@ use crate::records::{
 use crate::referee::{self, GameInput, Input};
 use crate::seed::Seed;
 use crate::store::cache::LiveMatch;
+use crate::store::group::MoveWrite;
 use crate::store::matches::{self as q, EventRow, Finished, MatchRow, SeatResult, SeatRow};
+use crate::store::Conn;
 use crate::store::Store;
 use crate::with_game;
 use chrono::Utc;
@@ -110,7 +112,7 @@ async fn submit(
     // Moves on one match queue here, so that within this instance they never race each other.
     let slot = store.move_cache().slot(request.id);
     let mut cached = slot.lock().await;
-    let mut conn = store.conn().await?;
+    let mut db = Db::Pool(store, None);
     // Moves take the optimistic path: play on the cached match (or the match as read, without a
     // lock), then write only if the stored match is still that one (one statement, or for a move
     // that ends the match and so also updates the players' totals, one transaction). A move that
@@ -121,14 +123,15 @@ async fn submit(
         let live = match cached.take() {
             Some(live) => live,
             None => {
-                let Some((row, seats)) = q::find_with_seats(&mut conn, request.id).await? else {
+                let Some((row, seats)) = q::find_with_seats(db.conn().await?, request.id).await?
+                else {
                     store.move_cache().forget(request.id);
                     return Err(unknown_match(request.id));
                 };
                 LiveMatch::new(row, seats)
             }
         };
-        match run_submission(&mut conn, request, submission, &live, Write::IfCurrent).await {
+        match run_submission(&mut db, request, submission, &live, Write::IfCurrent).await {
             Ok(Played::Done(reply, next_state)) => {
                 match next_state {
                     Some(state) => *cached = Some(live.moved_to(reply.version, state)),
@@ -155,13 +158,17 @@ async fn submit(
         }
     }
     store.move_cache().forget(request.id);
-    let played = conn
+    drop(db);
+    let played = store
+        .conn()
+        .await?
         .transaction(async |conn| {
             let row = q::find_for_update(conn, request.id)
                 .await?
                 .ok_or_else(|| unknown_match(request.id))?;
             let live = LiveMatch::new(row, q::seats(conn, request.id).await?);
-            run_submission(conn, request, submission, &live, Write::Locked).await
+            let mut db = Db::Locked(store, conn);
+            run_submission(&mut db, request, submission, &live, Write::Locked).await
         })
         .await?;
     match played {
@@ -187,7 +194,7 @@ enum Played {
 }
 
 async fn run_submission(
-    conn: &mut AsyncPgConnection,
+    db: &mut Db<'_>,
     request: &Request,
     submission: &Submission,
     live: &LiveMatch,
@@ -217,7 +224,9 @@ async fn run_submission(
     };
     let request_hash = fingerprint(credential, seat, payload);
     if let Some(key) = &request.idempotency_key {
-        if let Some(previous) = q::event_by_idempotency_key(conn, request.id, key).await? {
+        if let Some(previous) =
+            q::event_by_idempotency_key(db.conn().await?, request.id, key).await?
+        {
             return earlier_answer(previous, &request_hash).map(|reply| Played::Done(reply, None));
         }
     }
@@ -233,7 +242,7 @@ async fn run_submission(
     let kind = kind_of(row)?;
     let is_move = accepted.seat.is_some();
     let outcome =
-        with_game!(kind, G => advance::<G>(conn, row, seats, &live.state, accepted, write).await);
+        with_game!(kind, G => advance::<G>(db, row, seats, &live.state, accepted, write).await);
     match &outcome {
         Ok(Played::Raced) => {}
         _ if !is_move => {}
@@ -255,7 +264,7 @@ struct Accepted {
 
 /// Plays the request, resolves server chance, appends the events and moves the snapshot forward.
 async fn advance<G: Game>(
-    conn: &mut AsyncPgConnection,
+    db: &mut Db<'_>,
     row: &MatchRow,
     seats: &[SeatRow],
     state_text: &str,
@@ -349,24 +358,85 @@ async fn advance<G: Game>(
             lowest_wins: score.standings.order == Order::LowestWins,
             seats: seat_results,
         });
+    // The state's text for the cache, kept only while the match goes on.
+    let mut next_state = None;
     let stored = match (write, finished) {
         (Write::IfCurrent, None) => {
-            q::advance_if_current(conn, row, version, &state_json, &rows, now).await?
+            next_state = Some(state_json.to_string().into_boxed_str());
+            // The write waits for its batch holding no connection of its own.
+            db.release();
+            let write = MoveWrite {
+                id: row.id,
+                read_version: row.version,
+                read_access_version: row.access_version,
+                version,
+                state: state_json,
+                now,
+                events: rows,
+            };
+            db.store().move_writes().write(write).await?
         }
         (Write::IfCurrent, Some(finished)) => {
-            q::finish_if_current(conn, row, seats, version, &state_json, &rows, finished, now)
-                .await?
+            q::finish_if_current(
+                db.conn().await?,
+                row,
+                seats,
+                version,
+                &state_json,
+                &rows,
+                finished,
+                now,
+            )
+            .await?
         }
         (Write::Locked, finished) => {
+            let conn = db.conn().await?;
             q::append_events(conn, &rows).await?;
             q::advance(conn, row, version, &state_json, finished, now).await?;
             true
         }
     };
     Ok(if stored {
-        let next_state = (!over).then(|| state_json.to_string().into_boxed_str());
         Played::Done(reply, next_state)
     } else {
         Played::Raced
     })
+}
+
+/// Where a submission's statements go: a pool connection checked out only when one is needed (a
+/// cached move that does not end its match needs none: the move writers store it), or the locked
+/// transaction's connection.
+// One per request, on its stack: boxing the pooled connection would allocate on every move.
+#[allow(clippy::large_enum_variant)]
+enum Db<'a> {
+    Pool(&'a Store, Option<Conn>),
+    Locked(&'a Store, &'a mut AsyncPgConnection),
+}
+
+impl Db<'_> {
+    async fn conn(&mut self) -> Result<&mut AsyncPgConnection, Problem> {
+        match self {
+            Db::Locked(_, conn) => Ok(conn),
+            Db::Pool(store, held) => {
+                if held.is_none() {
+                    *held = Some(store.conn().await?);
+                }
+                held.as_deref_mut()
+                    .ok_or_else(|| Problem::internal("a checked-out connection went missing"))
+            }
+        }
+    }
+
+    fn store(&self) -> &Store {
+        match self {
+            Db::Pool(store, _) | Db::Locked(store, _) => store,
+        }
+    }
+
+    /// Returns a pooled connection to the pool; a transaction keeps its own.
+    fn release(&mut self) {
+        if let Db::Pool(_, held) = self {
+            *held = None;
+        }
+    }
 }

@@ -10,6 +10,7 @@
 
 pub mod cache;
 pub mod columns;
+pub mod group;
 pub mod history;
 pub mod lobby;
 pub mod matches;
@@ -38,6 +39,9 @@ pub type Conn = Object<AsyncPgConnection>;
 
 /// Live matches an instance keeps between moves unless told otherwise (`MOVE_CACHE_MATCHES`).
 pub const DEFAULT_CACHED_MATCHES: usize = 10_000;
+
+/// Moves written together at most, unless told otherwise (`MOVE_BATCH_MAX`).
+pub const DEFAULT_MOVE_BATCH: usize = 32;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -116,6 +120,8 @@ pub struct Store {
     url: String,
     /// This instance's live matches (see [`cache`]).
     moves: Arc<cache::MoveCache>,
+    /// This instance's move writers (see [`group`]).
+    writes: Arc<group::GroupCommit>,
 }
 
 /// What `/readyz` found: whether the database takes writes.
@@ -154,11 +160,31 @@ impl Store {
             .build()
             .expect("a pool with a runtime and timeouts always builds");
         Self {
-            pool,
             ready: Arc::new(AtomicBool::new(false)),
             url: database_url.to_owned(),
             moves: Arc::new(cache::MoveCache::new(DEFAULT_CACHED_MATCHES)),
+            writes: Arc::new(group::GroupCommit::new(
+                pool.clone(),
+                DEFAULT_MOVE_BATCH,
+                connection_runtime(),
+            )),
+            pool,
         }
+    }
+
+    /// The same pool writing up to `max_batch` moves per statement (1: each move alone).
+    pub fn with_move_batch(mut self, max_batch: usize) -> Self {
+        self.writes = Arc::new(group::GroupCommit::new(
+            self.pool.clone(),
+            max_batch,
+            connection_runtime(),
+        ));
+        self
+    }
+
+    /// This instance's move writers.
+    pub fn move_writes(&self) -> &group::GroupCommit {
+        &self.writes
     }
 
     /// The same pool with a move cache of `capacity` live matches (0: no cache).

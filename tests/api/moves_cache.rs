@@ -5,6 +5,10 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
+use referee::store::group::MoveWrite;
+use referee::store::matches::{self, EventRow};
+use referee::store::Store;
+
 use crate::support::*;
 
 /// The seat to act and its legal moves, as that seat sees them.
@@ -186,4 +190,85 @@ async fn two_instances_moving_the_same_matches_in_turn_with_warm_caches_store_ev
 struct Count {
     #[diesel(sql_type = diesel::sql_types::BigInt)]
     n: i64,
+}
+
+/// What a stored move write would be for this match, one ply on; `stale` reads an older version.
+async fn write_for(
+    db: &mut diesel_async::AsyncPgConnection,
+    id: &str,
+    stale: bool,
+    ply: Option<i64>,
+) -> MoveWrite {
+    let row = matches::find(db, id.parse().unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    let now = chrono::Utc::now();
+    MoveWrite {
+        id: row.id,
+        read_version: row.version - i64::from(stale),
+        read_access_version: row.access_version,
+        version: row.version + 1,
+        state: row.state,
+        now,
+        events: vec![EventRow {
+            match_id: row.id,
+            ply: ply.unwrap_or(row.version + 1),
+            seat: Some(0),
+            payload: json!({"type": "draw"}),
+            idempotency_key: None,
+            request_hash: None,
+            response: None,
+            created_at: now,
+        }],
+    }
+}
+
+#[tokio::test]
+async fn moves_written_together_are_each_checked_and_one_failing_write_leaves_the_others_stored() {
+    let app = spawn_app().await;
+    let mut ids = Vec::new();
+    for _ in 0..4 {
+        ids.push(match_id(&new_match(&app).await));
+    }
+    let mut db = app.db().await;
+    let good = write_for(&mut db, &ids[0], false, None).await;
+    // Ply 1 is the deal, already stored: the insert breaks the key, and so the whole statement.
+    let failing = write_for(&mut db, &ids[1], false, Some(1)).await;
+    let stale = write_for(&mut db, &ids[2], true, None).await;
+    let also_good = write_for(&mut db, &ids[3], false, None).await;
+    let before: Vec<i64> = [&good, &failing, &stale, &also_good]
+        .iter()
+        .map(|w| w.version - 1)
+        .collect();
+
+    let store = Store::new(&app.database_url(), 4);
+    store.prepare().await.unwrap();
+    let writes = store.move_writes();
+    let (good, failing, stale, also_good) = tokio::join!(
+        writes.write(good),
+        writes.write(failing),
+        writes.write(stale),
+        writes.write(also_good),
+    );
+    assert!(good.unwrap());
+    assert!(failing.is_err());
+    assert!(
+        !stale.unwrap(),
+        "a write read at an old version stores nothing"
+    );
+    assert!(also_good.unwrap());
+
+    let mut versions = Vec::new();
+    for id in &ids {
+        let row = matches::find(&mut db, id.parse().unwrap())
+            .await
+            .unwrap()
+            .unwrap();
+        versions.push(row.version);
+    }
+    assert_eq!(
+        versions,
+        vec![before[0] + 1, before[1], before[2], before[3] + 1]
+    );
 }

@@ -130,6 +130,12 @@ impl TestApp {
             .unwrap();
     }
 
+    /// The address of this test's database.
+    pub fn database_url(&self) -> String {
+        let name = self.database.as_ref().expect("a test database");
+        format!("{}/{name}", server_url())
+    }
+
     /// A connection to this test's database, to read what the service stored (the true state).
     pub async fn db(&self) -> AsyncPgConnection {
         let name = self.database.as_ref().expect("a test database");
@@ -189,6 +195,7 @@ fn start_with(store: Store, database_url: String, tweak: impl FnOnce(&mut Settin
         bind_address: address,
         pool_size: 4,
         move_cache_matches: referee::store::DEFAULT_CACHED_MATCHES,
+        move_batch_max: referee::store::DEFAULT_MOVE_BATCH,
         body_limit_bytes: 64 * 1024,
         workers: Some(1),
         rate_limit_per_second: 0,
