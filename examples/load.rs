@@ -15,6 +15,8 @@
 //!   Only the move submissions are timed. `stored_expected` is what the database must now hold
 //!   more than before: every acknowledged move, the chance plies it triggered, and the deal
 //!   stored when each match was created; `bench/load.sh` counts the rows and compares.
+//! - `warm`: `load warm <base_url> <concurrency> <matches>` creates that many matches and makes
+//!   one move in each, so the service holds them all in its move cache (`bench/cache_memory.sh`).
 //!
 //! The client is a minimal keep-alive HTTP/1.1 client over one connection per worker, sending
 //! pre-serialised requests and parsing only the status line and `content-length`, so that it
@@ -296,6 +298,41 @@ impl Game {
     }
 }
 
+/// Creates `count` matches and makes one move in each, so the service holds them all live.
+async fn warm(host: String, count: usize) -> Result<Tally> {
+    let mut connection = Connection::open(&host).await.map_err(|e| e.to_string())?;
+    let mut tally = Tally::default();
+    for _ in 0..count {
+        let game = Game::create(&mut connection, &mut tally).await?;
+        let seat = *game
+            .to_act
+            .first()
+            .ok_or("a new match with nobody to act")?;
+        let token = &game.tokens[seat];
+        let path = format!("/v1/matches/{}", game.id);
+        let view: MatchState = connection.json("GET", &path, Some(token), b"").await?;
+        tally.reads += 1;
+        let mv = view.view.legal_moves.first().ok_or("no legal move")?;
+        let body = json!({"expected_version": game.version, "move": mv}).to_string();
+        let request = connection.request(
+            "POST",
+            &format!("{path}/moves"),
+            Some(token),
+            body.as_bytes(),
+        );
+        let started = Instant::now();
+        let response = connection.send(&request).await.map_err(|e| e.to_string())?;
+        if response.status != 200 {
+            return Err(format!("move in {}: {}", game.id, response.status));
+        }
+        let reply: MatchState =
+            serde_json::from_slice(&response.body).map_err(|e| format!("move reply: {e}"))?;
+        tally.chance_plies += reply.entries.len().saturating_sub(1) as u64;
+        tally.latencies.push(started.elapsed());
+    }
+    Ok(tally)
+}
+
 async fn play(host: String, seed: u64, deadline: Instant) -> Result<Tally> {
     let mut connection = Connection::open(&host).await.map_err(|e| e.to_string())?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -412,13 +449,13 @@ async fn run(args: &[String]) -> Result<()> {
     let (mode, base, concurrency, seconds, body_file) = match args {
         [m, b, c, s] => (m, b, c, s, None),
         [m, b, c, s, f] => (m, b, c, s, Some(f)),
-        _ => return Err("usage: load <echo|check|moves> <base_url> <concurrency> <seconds> [body.json] | load check-body <service_url>".to_owned()),
+        _ => return Err("usage: load <echo|check|moves> <base_url> <concurrency> <seconds> [body.json] | load warm <base_url> <concurrency> <matches> | load check-body <service_url>".to_owned()),
     };
     let host = host_of(base)?.to_owned();
     let concurrency: usize = concurrency.parse().map_err(|_| "concurrency: a number")?;
     let seconds: f64 = seconds.parse().map_err(|_| "seconds: a number")?;
     let body = match (mode.as_str(), body_file) {
-        ("moves", _) => Vec::new(),
+        ("moves" | "warm", _) => Vec::new(),
         (_, Some(file)) => std::fs::read(file).map_err(|e| format!("{file}: {e}"))?,
         (_, None) => check_body(&host).await?.to_string().into_bytes(),
     };
@@ -431,7 +468,14 @@ async fn run(args: &[String]) -> Result<()> {
         .map(|i| match mode.as_str() {
             "echo" | "check" => Ok(tokio::spawn(repeat(host.clone(), body.clone(), deadline))),
             "moves" => Ok(tokio::spawn(play(host.clone(), i as u64, deadline))),
-            other => Err(format!("unknown workload {other}: echo, check or moves")),
+            // `seconds` is read as the number of matches to warm, shared among the workers.
+            "warm" => Ok(tokio::spawn(warm(
+                host.clone(),
+                seconds as usize / concurrency,
+            ))),
+            other => Err(format!(
+                "unknown workload {other}: echo, check, moves or warm"
+            )),
         })
         .collect::<Result<_>>()?;
     let mut total = Tally::default();
@@ -460,7 +504,7 @@ async fn run(args: &[String]) -> Result<()> {
         cpu / elapsed,
         cpu * 1e6 / ok.max(1) as f64,
     );
-    if mode == "moves" {
+    if mode == "moves" || mode == "warm" {
         line += &format!(
             " chance_plies={} matches={} reads={} stored_expected={}",
             total.chance_plies,

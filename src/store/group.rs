@@ -181,7 +181,7 @@ pub struct GroupCommit {
 }
 
 /// Writer tasks per instance: statements in flight at once, each carrying a batch.
-const WRITERS: usize = 4;
+const WRITERS: usize = 2;
 
 impl GroupCommit {
     /// Writers on `runtime` taking up to `max_batch` moves each; `max_batch` ≤ 1 turns grouping off.
