@@ -202,14 +202,52 @@ impl<'de> Visitor<'de> for NoDuplicateKeys {
         Ok(self)
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self, A::Error> {
-        let mut keys = HashSet::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if !keys.insert(key.clone()) {
-                return Err(de::Error::custom(format!("the key `{key}` appears twice")));
+        // Objects here have a handful of keys: a list searched in place costs less than hashing,
+        // and keys without escapes are borrowed from the body, not copied. A large object still
+        // gets a set, so a body of thousands of keys is not checked in quadratic time.
+        let mut few: Vec<Key<'de>> = Vec::new();
+        let mut many: HashSet<Key<'de>> = HashSet::new();
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            let repeated = if many.is_empty() && few.len() < 16 {
+                let seen = few.contains(&key);
+                few.push(key.clone());
+                seen
+            } else {
+                many.extend(few.drain(..));
+                !many.insert(key.clone())
+            };
+            if repeated {
+                return Err(de::Error::custom(format!(
+                    "the key `{}` appears twice",
+                    key.0
+                )));
             }
             map.next_value::<NoDuplicateKeys>()?;
         }
         Ok(self)
+    }
+}
+
+/// An object key, borrowed from the body unless it holds escapes.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Key<'de>(std::borrow::Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object key")
+            }
+            fn visit_borrowed_str<E>(self, key: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(key.into()))
+            }
+            fn visit_str<E>(self, key: &str) -> Result<Key<'de>, E> {
+                Ok(Key(key.to_owned().into()))
+            }
+        }
+        deserializer.deserialize_str(KeyVisitor)
     }
 }
 
@@ -228,8 +266,17 @@ mod tests {
             r#"[12345678901234567890123]"#,
             r#"{"seat":9007199254740992}"#,
             r#"{"guests":-9007199254740992}"#,
+            r#"{"a":1,"\u0061":2}"#,
         ] {
             assert!(check_strict(text).is_err(), "{text}");
+        }
+        // Past the first sixteen keys the check moves to a set: a repeat is still caught.
+        let keys: Vec<String> = (0..40).map(|k| format!("\"k{k}\":{k}")).collect();
+        let distinct = format!("{{{}}}", keys.join(","));
+        assert_eq!(check_strict(&distinct), Ok(()));
+        for repeated in [3, 20] {
+            let text = format!("{{{},\"k{repeated}\":0}}", keys.join(","));
+            assert!(check_strict(&text).is_err(), "{text}");
         }
         for text in [
             r#"{"a":1,"b":{"a":2},"c":"1e-400 \" 1e999"}"#,
