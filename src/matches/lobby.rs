@@ -187,7 +187,7 @@ pub async fn redeem_invite(store: &Store, code: &str) -> Result<RedeemedInvite, 
                 .await?
                 .ok_or_else(|| unknown_match(id))?;
             check_in_progress(&row)?;
-            if !q::claim_invite(conn, &hash, now).await? {
+            if !q::claim_invite(conn, &invite, now).await? {
                 return Err(Problem::conflict(
                     "invite_redeemed",
                     "this invite was already redeemed; ask the owner for a new one",
@@ -391,7 +391,12 @@ pub async fn rematch(
             return Err(problem);
         }
         insert_parts(conn, new.parts()).await?;
-        q::link_rematch(conn, id, rematch_id).await?;
+        // Checked above under the row lock; the link's own guard only backs that up.
+        if !q::link_rematch(conn, id, rematch_id).await? {
+            return Err(Problem::internal(format!(
+                "match {id} gained a rematch while locked"
+            )));
+        }
         Ok::<_, Problem>(())
     })
     .await?;

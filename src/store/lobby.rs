@@ -6,7 +6,9 @@ use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use uuid::Uuid;
 
-use super::schema::{match_events, match_invites, match_rematches, match_seats, matches};
+use super::schema::{
+    invite_codes, match_events, match_invites, match_rematch_links, match_seats, matches,
+};
 use super::StoreError;
 use crate::records::MatchStatus;
 
@@ -20,6 +22,8 @@ pub struct InviteRow {
     pub redeemed_at: Option<DateTime<Utc>>,
 }
 
+/// Stores invites with their codes' entries in the code -> (match, seat) map. Call it inside the
+/// transaction that writes the match or seat, so the two never disagree.
 pub async fn insert_invites(
     conn: &mut AsyncPgConnection,
     invites: &[InviteRow],
@@ -29,15 +33,42 @@ pub async fn insert_invites(
             .values(invites)
             .execute(conn)
             .await?;
+        let codes: Vec<_> = invites
+            .iter()
+            .map(|i| {
+                (
+                    invite_codes::code_hash.eq(&i.code_hash),
+                    invite_codes::match_id.eq(i.match_id),
+                    invite_codes::seat.eq(i.seat),
+                )
+            })
+            .collect();
+        diesel::insert_into(invite_codes::table)
+            .values(codes)
+            .execute(conn)
+            .await?;
     }
     Ok(())
 }
 
+/// The invite a code was issued for, if it is still that seat's invite. Two lookups, each by its
+/// own key (the code's, then the match's), so that each reads one shard of a sharded database.
 pub async fn invite_by_code(
     conn: &mut AsyncPgConnection,
     code_hash: &[u8],
 ) -> Result<Option<InviteRow>, StoreError> {
+    let Some((match_id, seat)) = invite_codes::table
+        .find(code_hash)
+        .select((invite_codes::match_id, invite_codes::seat))
+        .first::<(Uuid, i32)>(conn)
+        .await
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    // A replaced invite's code no longer matches its seat's invite.
     Ok(match_invites::table
+        .find((match_id, seat))
         .filter(match_invites::code_hash.eq(code_hash))
         .select(InviteRow::as_select())
         .first(conn)
@@ -48,11 +79,12 @@ pub async fn invite_by_code(
 /// Marks the invite redeemed, if nobody redeemed it first. False when somebody did.
 pub async fn claim_invite(
     conn: &mut AsyncPgConnection,
-    code_hash: &[u8],
+    invite: &InviteRow,
     now: DateTime<Utc>,
 ) -> Result<bool, StoreError> {
     let open = match_invites::table
-        .filter(match_invites::code_hash.eq(code_hash))
+        .find((invite.match_id, invite.seat))
+        .filter(match_invites::code_hash.eq(&invite.code_hash))
         .filter(match_invites::redeemed_at.is_null());
     let claimed = diesel::update(open)
         .set(match_invites::redeemed_at.eq(now))
@@ -61,16 +93,24 @@ pub async fn claim_invite(
     Ok(claimed > 0)
 }
 
-/// Replaces a seat's invite with a new one (or drops it, with `None`).
+/// Replaces a seat's invite with a new one (or drops it, with `None`). The old code leaves the
+/// code map too.
 pub async fn replace_invite(
     conn: &mut AsyncPgConnection,
     match_id: Uuid,
     seat: i32,
     invite: Option<&InviteRow>,
 ) -> Result<(), StoreError> {
-    diesel::delete(match_invites::table.find((match_id, seat)))
-        .execute(conn)
-        .await?;
+    let old: Option<Vec<u8>> = diesel::delete(match_invites::table.find((match_id, seat)))
+        .returning(match_invites::code_hash)
+        .get_result(conn)
+        .await
+        .optional()?;
+    if let Some(old) = old {
+        diesel::delete(invite_codes::table.find(old))
+            .execute(conn)
+            .await?;
+    }
     if let Some(invite) = invite {
         insert_invites(conn, std::slice::from_ref(invite)).await?;
     }
@@ -169,19 +209,35 @@ pub async fn abandon(
     Ok(updated > 0)
 }
 
+/// Records that `rematch_id` is the rematch of `match_id`, on each side's own row. False, with
+/// nothing written, when `match_id` already has a rematch.
 pub async fn link_rematch(
     conn: &mut AsyncPgConnection,
     match_id: Uuid,
     rematch_id: Uuid,
-) -> Result<(), StoreError> {
-    diesel::insert_into(match_rematches::table)
+) -> Result<bool, StoreError> {
+    use diesel::sql_types::Uuid as SqlUuid;
+    // The old match may already have a row, as the rematch of another.
+    let linked = diesel::sql_query(
+        "INSERT INTO match_rematch_links (match_id, rematch) VALUES ($1, $2) \
+         ON CONFLICT (match_id) DO UPDATE SET rematch = EXCLUDED.rematch \
+         WHERE match_rematch_links.rematch IS NULL",
+    )
+    .bind::<SqlUuid, _>(match_id)
+    .bind::<SqlUuid, _>(rematch_id)
+    .execute(conn)
+    .await?;
+    if linked == 0 {
+        return Ok(false);
+    }
+    diesel::insert_into(match_rematch_links::table)
         .values((
-            match_rematches::match_id.eq(match_id),
-            match_rematches::rematch_id.eq(rematch_id),
+            match_rematch_links::match_id.eq(rematch_id),
+            match_rematch_links::rematch_of.eq(match_id),
         ))
         .execute(conn)
         .await?;
-    Ok(())
+    Ok(true)
 }
 
 /// The match this one is a rematch of, and this one's rematch, if any.
@@ -189,16 +245,14 @@ pub async fn rematch_links(
     conn: &mut AsyncPgConnection,
     id: Uuid,
 ) -> Result<(Option<Uuid>, Option<Uuid>), StoreError> {
-    let links: Vec<(Uuid, Uuid)> = match_rematches::table
-        .filter(
-            match_rematches::match_id
-                .eq(id)
-                .or(match_rematches::rematch_id.eq(id)),
-        )
-        .select((match_rematches::match_id, match_rematches::rematch_id))
-        .load(conn)
-        .await?;
-    let rematch_of = links.iter().find(|l| l.1 == id).map(|l| l.0);
-    let rematch = links.iter().find(|l| l.0 == id).map(|l| l.1);
-    Ok((rematch_of, rematch))
+    Ok(match_rematch_links::table
+        .find(id)
+        .select((
+            match_rematch_links::rematch_of,
+            match_rematch_links::rematch,
+        ))
+        .first(conn)
+        .await
+        .optional()?
+        .unwrap_or((None, None)))
 }

@@ -97,22 +97,32 @@ diesel::table! {
 }
 
 diesel::table! {
-    match_rematches (match_id) {
+    match_rematch_links (match_id) {
         match_id -> Uuid,
-        rematch_id -> Uuid,
+        rematch_of -> Nullable<Uuid>,
+        rematch -> Nullable<Uuid>,
     }
 }
 
-diesel::joinable!(idempotent_creates -> matches (match_id));
+diesel::table! {
+    invite_codes (code_hash) {
+        code_hash -> Bytea,
+        match_id -> Uuid,
+        seat -> Int4,
+    }
+}
+
 diesel::joinable!(match_events -> matches (match_id));
+diesel::joinable!(match_rematch_links -> matches (match_id));
 diesel::joinable!(match_seats -> matches (match_id));
 diesel::joinable!(sheet_entries -> matches (match_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     idempotent_creates,
+    invite_codes,
     match_events,
     match_invites,
-    match_rematches,
+    match_rematch_links,
     match_seats,
     matches,
     player_game_stats,

@@ -6,6 +6,7 @@
 mod bad_input;
 mod caching;
 mod chance_authority;
+mod distribution;
 mod edges;
 mod errors;
 mod game_refusals;
