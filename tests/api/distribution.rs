@@ -561,3 +561,58 @@ async fn a_rematch_of_a_rematch_links_each_match_to_the_one_before_and_after() {
     assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.body);
     assert_eq!(again.body["params"]["rematch"], ids[1].as_str());
 }
+
+/// The `create_distributed_table` calls docs/scaling.md tells operators to run, as (table,
+/// column, colocate_with if given), in the order written.
+fn documented_calls() -> Vec<(String, String, Option<String>)> {
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scaling.md")).unwrap();
+    doc.lines()
+        .filter_map(|line| line.strip_prefix("SELECT create_distributed_table("))
+        .map(|args| {
+            let quoted: Vec<&str> = args.split('\'').skip(1).step_by(2).collect();
+            assert!(
+                (2..=3).contains(&quoted.len()),
+                "a call names a table, a column and maybe colocate_with: {args}"
+            );
+            (
+                quoted[0].to_owned(),
+                quoted[1].to_owned(),
+                quoted.get(2).map(|w| (*w).to_owned()),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_scaling_guide_distributes_every_table_as_the_plan_says() {
+    // A group's first planned table is distributed first: with no colocate_with when others join
+    // it, with 'none' when it is alone; the others name it.
+    let members = |group: &str| {
+        PLAN.iter()
+            .filter(|(_, p)| matches!(p, Distributed { group: g, .. } if *g == group))
+            .count()
+    };
+    let mut anchors: BTreeMap<&str, &str> = BTreeMap::new();
+    let expected: Vec<(String, String, Option<String>)> = PLAN
+        .iter()
+        .filter_map(|&(table, placement)| {
+            let Distributed { column, group } = placement else {
+                return None;
+            };
+            let anchor = *anchors.entry(group).or_insert(table);
+            let with = match (anchor == table, members(group)) {
+                (true, 1) => Some("none".to_owned()),
+                (true, _) => None,
+                (false, _) => Some(anchor.to_owned()),
+            };
+            Some((table.to_owned(), column.to_owned(), with))
+        })
+        .collect();
+    assert_eq!(
+        documented_calls(),
+        expected,
+        "docs/scaling.md's create_distributed_table calls differ from the plan in \
+         tests/api/distribution.rs"
+    );
+}
