@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Does a big event table slow moves down? (docs/scaling.md, "Time partitioning")
 #
-#   bash bench/event_table_size.sh     # CLIENTS=32 SECONDS_PER_RUN=10 ROUNDS=5 PRELOAD_MATCHES=100000
+#   bash bench/event_table_size.sh
+#   # CLIENTS=32 SECONDS_PER_RUN=10 ROUNDS=5 SINGLE_SECONDS=5 PRELOAD_MATCHES=100000
 #
 # Two scratch databases with the service's schema: `referee_events_fresh` (empty) and
 # `referee_events_big` (PRELOAD_MATCHES finished matches of 50 events each, spread over a year,
@@ -9,13 +10,16 @@
 # table with all its indexes). The same pgbench "floor" statement as bench/load.sh (version-checked
 # UPDATE of a match row with an in-progress state made by the service, plus the INSERT of one event)
 # runs against each in turn, alternating which goes first, on fresh matches every run (the log is
-# append-only, so nothing is reset). Prints every run's tps, then the median per database; each run
-# is audited (the run's matches' versions add up to the events stored for them).
+# append-only, so nothing is reset), with CLIENTS clients, then with one client for its latencies,
+# then with one client and synchronous_commit off (this disk's flush, ~4 ms, otherwise hides the
+# cost of the statement itself).
+# Prints every run, then the median (and range) of each figure per database; each run is audited (the run's matches' versions add up to the events stored for them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 clients=${CLIENTS:-32}
 seconds=${SECONDS_PER_RUN:-10}
 rounds=${ROUNDS:-5}
+single_seconds=${SINGLE_SECONDS:-5}
 preload=${PRELOAD_MATCHES:-100000}
 pg=postgres://postgres@127.0.0.1:5432
 service_addr=127.0.0.1:18195
@@ -89,16 +93,25 @@ SELECT id, version, 0, '$(cat "$work/payload.json")', now() FROM advanced
 RETURNING ply AS v \gset
 SQL
 
+# One run on fresh matches: "<db> tps=…", or with one client "<db>_single tps=… p50_ms=… p99_ms=…"
+# (`<db>_nosync_single` without waiting for the commit's flush: the statement's own cost).
 run() {
-    local db=$1 run=$2 out audit
+    local db=$1 run=$2 clients=$3 sync=${4:-on} out audit label=$1
+    rm -f "$work"/lat*
     psql "$pg/referee_events_$db" -q -v ON_ERROR_STOP=1 -c "
         INSERT INTO matches (id, game, rules_version, options, randomness, seed, seed_sha256,
             owner_token_hash, status, version, state, kind)
         SELECT md5('$run-' || c)::uuid, game, rules_version, options, randomness, seed,
             seed_sha256, owner_token_hash, 'in_progress', 0, state, kind
         FROM model, generate_series(0, $clients - 1) AS c"
-    out=$(pgbench -n -c "$clients" -j 2 -T "$seconds" -D v=0 -D run="$run" -f "$work/floor.sql" \
-        "$pg/referee_events_$db" 2>&1) || {
+    if [ "$clients" = 1 ]; then
+        label=${db}_single
+        [ "$sync" = on ] || label=${db}_nosync_single
+        set -- -c 1 -j 1 -T "$single_seconds" -l --log-prefix="$work/lat"
+    else
+        set -- -c "$clients" -j 2 -T "$seconds"
+    fi
+    out=$(PGOPTIONS="-c synchronous_commit=$sync" pgbench -n "$@" -D v=0 -D run="$run" -f "$work/floor.sql" "$pg/referee_events_$db" 2>&1) || {
         echo "pgbench failed: $out" >&2
         exit 1
     }
@@ -110,19 +123,32 @@ run() {
         echo "AUDIT: run $run on $db stored $audit events more or less than its versions" >&2
         exit 1
     }
-    echo "$db tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' <<<"$out" | head -1)" |
-        tee -a "$work/results"
+    local line
+    line="$label tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' <<<"$out" | head -1)"
+    if [ "$clients" = 1 ]; then
+        # pgbench's per-transaction log: the third field is the latency in microseconds.
+        line+=$(sort -n -k3 "$work"/lat* | awk '{ l[NR] = $3 } END {
+            printf " p50_ms=%.3f p99_ms=%.3f", l[int((NR - 1) * 0.5 + 1.5)] / 1000,
+                l[int((NR - 1) * 0.99 + 1.5)] / 1000 }')
+    fi
+    echo "$line" | tee -a "$work/results"
 }
 
 echo "floor: $clients clients, $seconds s per run, $rounds rounds; state $(wc -c <"$work/state.json")" \
     "bytes, payload $(wc -c <"$work/payload.json") bytes"
 for round in $(seq 1 "$rounds"); do
     if [ $((round % 2)) = 1 ]; then order="fresh big"; else order="big fresh"; fi
-    for db in $order; do run "$db" "$round"; done
+    for db in $order; do run "$db" "$round" "$clients"; done
+    for db in $order; do run "$db" "$((1000 + round))" 1; done
+    for db in $order; do run "$db" "$((2000 + round))" 1 off; done
 done
-for db in fresh big; do
-    sort -t= -k2 -n <(grep "^$db " "$work/results") | awk -F= -v db="$db" '
-        { t[NR] = $2 } END { printf "%s median_tps=%.0f min=%.0f max=%.0f\n", db,
-            (NR % 2 ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2), t[1], t[NR] }'
+# Medians over the rounds of each figure (tps, and the single client's latencies).
+for label in fresh big fresh_single big_single fresh_nosync_single big_nosync_single; do
+    grep "^$label " "$work/results" | python3 -c '
+import re, statistics, sys
+label = sys.argv[1]
+runs = [dict(re.findall(r"(\w+)=([0-9.]+)", line)) for line in sys.stdin]
+print(label, " ".join("median_%s=%.4g (%.4g-%.4g)" % (k, statistics.median(v), min(v), max(v))
+      for k in runs[0] for v in [[float(r[k]) for r in runs]]))' "$label"
 done
 for db in fresh big; do psql "$pg/postgres" -qc "DROP DATABASE referee_events_$db WITH (FORCE)"; done
