@@ -3,9 +3,11 @@
 //! Consistency rule: a replica read first takes the primary's current WAL position and waits,
 //! for a bounded time, until the replica has replayed up to it. Any write acknowledged before the
 //! read began was flushed at or below that position, so the read sees it, whichever instance
-//! took the write. A replica that lags past the bound, fails or cannot be reached is skipped: the
-//! read goes to the primary, and the replica is left alone for a while (a circuit breaker), so
-//! that a stopped replica costs neither errors nor a connect attempt per request.
+//! took the write. (The position is the primary's WAL write position: an acknowledged commit is
+//! behind it under any `synchronous_commit` but `off`, with which a commit may be acknowledged
+//! while still in memory.) A replica that lags past the bound, fails or cannot be reached is
+//! skipped: the read goes to the primary, and the replica is left alone for a while (a circuit
+//! breaker), so that a stopped replica costs neither errors nor a connect attempt per request.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
