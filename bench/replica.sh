@@ -66,7 +66,8 @@ start_cluster replica "$replica_port"
 service() { # port [replica url]
     local port=$1 read_url=${2:-}
     DATABASE_URL="$primary/$db" DATABASE_READ_URL="$read_url" BIND_ADDRESS="127.0.0.1:$port" \
-        RATE_LIMIT_PER_SECOND=0 DATABASE_POOL_SIZE=8 RUST_LOG=warn ./target/release/referee &
+        RATE_LIMIT_PER_SECOND=0 DATABASE_POOL_SIZE=8 RUST_LOG=warn ./target/release/referee \
+        >>"$work/service-$port.log" 2>&1 &
     pids+=($!)
 }
 service 18191
@@ -95,13 +96,13 @@ for round in $(seq 1 "$rounds"); do
             "$requests" | sed "s/^/$round\t$mode\t/" >>"$work/history.tsv"
         took=$(($(date +%s) - started))
         wait "$load_pid"
-        rate=$(sed -n 's/.*moves_per_s=\([0-9.]*\).*/\1/p; s/.* rps=\([0-9.]*\).*/\1/p' \
-            "$work/load.out" | head -1)
+        rate=$(sed -n 's/.* rps=\([0-9.]*\).*/\1/p' "$work/load.out")
         echo "round $round $mode: history took ${took}s (load ran ${load_seconds}s), load: $(cat "$work/load.out")" >&2
         echo -e "$round\t$mode\tmoves/s\t${rate:-0}\t0\t0" >>"$work/history.tsv"
     done
 done
-curl -fs http://127.0.0.1:18193/metrics | grep '^referee_history_reads_total' >&2 || true
+curl -fs http://127.0.0.1:18193/metrics |
+    grep -E '^referee_history_(reads_total|replica_wait_seconds_(sum|count))' >&2 || true
 echo "after: load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
 python3 - "$work/history.tsv" <<'PY'

@@ -27,6 +27,7 @@ pub struct Metrics {
     listener_reconnects: IntCounter,
     move_batches: Histogram,
     history_reads: IntCounterVec,
+    replica_wait: Histogram,
 }
 
 pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
@@ -103,9 +104,21 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         &["served_by", "reason"],
     )
     .expect("valid metric");
+    let replica_wait = Histogram::with_opts(
+        HistogramOpts::new(
+            "referee_history_replica_wait_seconds",
+            "Time a history read spent making sure the replica had replayed the primary's WAL \
+             position (connection included), when the replica then served it",
+        )
+        .buckets(vec![
+            0.000_5, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
+        ]),
+    )
+    .expect("valid metric");
     for metric in [
         Box::new(open_streams.clone()) as Box<dyn prometheus::core::Collector>,
         Box::new(history_reads.clone()),
+        Box::new(replica_wait.clone()),
         Box::new(move_batches.clone()),
         Box::new(dropped_streams.clone()),
         Box::new(stream_events.clone()),
@@ -132,6 +145,7 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         listener_reconnects,
         move_batches,
         history_reads,
+        replica_wait,
     }
 });
 
@@ -157,6 +171,11 @@ impl Metrics {
             Some(reason) => ["primary", reason],
         };
         self.history_reads.with_label_values(&labels).inc();
+    }
+
+    /// The wait for a replica that then served the read.
+    pub fn record_replica_wait(&self, wait: std::time::Duration) {
+        self.replica_wait.observe(wait.as_secs_f64());
     }
 
     pub fn record_pool(&self, size: usize, available: usize, waiting: usize) {

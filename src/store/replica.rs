@@ -169,7 +169,10 @@ impl ReadReplica {
                     .await
                     .map_err(|error| self.failed(error.into()))?;
             match replayed.caught_up {
-                Some(true) => return Ok(conn),
+                Some(true) => {
+                    crate::metrics::METRICS.record_replica_wait(started.elapsed());
+                    return Ok(conn);
+                }
                 None => {
                     self.trip();
                     return Err(Fallback::NotStandby);
