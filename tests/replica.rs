@@ -29,7 +29,9 @@ struct Setup {
 }
 
 impl Setup {
-    async fn start() -> Self {
+    /// `max_lag_ms`: the service's bound on waiting for the replica (`DATABASE_READ_MAX_LAG_MS`);
+    /// generous where a test needs every read served by the replica even on a loaded machine.
+    async fn start(max_lag_ms: &str) -> Self {
         let primary = PrivateCluster::init();
         primary.start();
         let replica = PrivateCluster::replica_of(&primary);
@@ -42,6 +44,7 @@ impl Setup {
                 // A replica left alone after a failure is tried again soon, so that the test
                 // sees it come back without waiting long.
                 ("DATABASE_READ_RETRY_SECONDS", "1"),
+                ("DATABASE_READ_MAX_LAG_MS", max_lag_ms),
             ],
         );
         let client = reqwest::Client::builder()
@@ -213,7 +216,7 @@ fn player(prefix: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn history_reads_are_served_by_the_replica_and_not_by_the_primary() {
-    let setup = Setup::start().await;
+    let setup = Setup::start("10000").await;
     let (ann, ben) = (player("ann"), player("ben"));
     let mut game = setup.host(&ann, &ben).await;
     for _ in 0..6 {
@@ -225,6 +228,7 @@ async fn history_reads_are_served_by_the_replica_and_not_by_the_primary() {
     let replica_before = history_table_scans(&mut on_replica).await;
     let primary_before = history_table_scans(&mut on_primary).await;
     let served_before = setup.replica_reads().await;
+    let fallbacks_before = setup.primary_fallbacks().await;
 
     let rounds = 40;
     for i in 0..rounds {
@@ -242,6 +246,7 @@ async fn history_reads_are_served_by_the_replica_and_not_by_the_primary() {
 
     // The service's own counter: every one of those reads went to the replica.
     assert_eq!(setup.replica_reads().await - served_before, reads as f64);
+    assert_eq!(setup.primary_fallbacks().await, fallbacks_before);
     // The replica's sessions carry the name the service gives them.
     let sessions = count(
         &mut on_replica,
@@ -276,7 +281,8 @@ async fn history_reads_are_served_by_the_replica_and_not_by_the_primary() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seat_never_reads_its_own_move_as_missing_even_while_the_replica_lags() {
-    let setup = Setup::start().await;
+    // The default bound: a paused replica is given up on after a quarter of a second.
+    let setup = Setup::start("250").await;
     let (ann, ben) = (player("ann"), player("ben"));
     let mut game = setup.host(&ann, &ben).await;
 
@@ -327,7 +333,7 @@ async fn a_seat_never_reads_its_own_move_as_missing_even_while_the_replica_lags(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stopped_replica_degrades_history_reads_to_the_primary_without_errors() {
-    let setup = Setup::start().await;
+    let setup = Setup::start("10000").await;
     let (ann, ben) = (player("ann"), player("ben"));
     let mut game = setup.host(&ann, &ben).await;
     let mut version = 0;
