@@ -2,8 +2,9 @@
 //! streaming replica of it (initdb, then `pg_basebackup -R`), on private ports.
 //!
 //! History reads (list, statistics, leaderboard, history export) must be served by the replica,
-//! a seat must never read its own acknowledged move as missing (even while the replica's replay
-//! is paused), and a stopped replica must leave history reads answering from the primary.
+//! a seat must never read its own acknowledged move as missing, on any instance (even while the
+//! replica's replay is paused), and a stopped replica must leave history reads answering from the
+//! primary.
 
 // Test code: a failed unwrap is a failed test, with its location.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -37,16 +38,7 @@ impl Setup {
         let replica = PrivateCluster::replica_of(&primary);
         replica.start();
         let database = unique("referee_replica");
-        let service = Service::spawn_with(
-            &primary.url(&database),
-            &[
-                ("DATABASE_READ_URL", &replica.url(&database)),
-                // A replica left alone after a failure is tried again soon, so that the test
-                // sees it come back without waiting long.
-                ("DATABASE_READ_RETRY_SECONDS", "1"),
-                ("DATABASE_READ_MAX_LAG_MS", max_lag_ms),
-            ],
-        );
+        let service = instance(&primary, &replica, &database, max_lag_ms);
         let client = reqwest::Client::builder()
             .timeout(PATIENCE)
             .build()
@@ -70,10 +62,22 @@ impl Setup {
         setup
     }
 
+    /// Another instance of the service on the same primary and replica (as behind a load
+    /// balancer), ready.
+    async fn second_instance(&self, max_lag_ms: &str) -> Service {
+        let other = instance(&self.primary, &self.replica, &self.database, max_lag_ms);
+        other.wait_ready(&self.client).await;
+        other
+    }
+
     async fn get(&self, path: &str) -> (StatusCode, String) {
+        self.get_at(&self.service.base, path).await
+    }
+
+    async fn get_at(&self, base: &str, path: &str) -> (StatusCode, String) {
         let response = self
             .client
-            .get(format!("{}{path}", self.service.base))
+            .get(format!("{base}{path}"))
             .send()
             .await
             .unwrap();
@@ -82,15 +86,23 @@ impl Setup {
 
     /// A history read that must answer 200 with JSON.
     async fn read(&self, path: &str) -> Value {
-        let (status, body) = self.get(path).await;
+        self.read_at(&self.service.base, path).await
+    }
+
+    async fn read_at(&self, base: &str, path: &str) -> Value {
+        let (status, body) = self.get_at(base, path).await;
         assert_eq!(status, StatusCode::OK, "GET {path}: {body}");
         serde_json::from_str(&body).unwrap()
     }
 
     /// The newest version the match list shows for the player's only match.
     async fn listed_version(&self, player: &str) -> i64 {
+        self.listed_version_at(&self.service.base, player).await
+    }
+
+    async fn listed_version_at(&self, base: &str, player: &str) -> i64 {
         let page = self
-            .read(&format!("/v1/matches?player={player}&limit=5"))
+            .read_at(base, &format!("/v1/matches?player={player}&limit=5"))
             .await;
         assert_eq!(page["items"].as_array().unwrap().len(), 1, "{page}");
         page["items"][0]["version"].as_i64().unwrap()
@@ -169,6 +181,25 @@ impl Setup {
             .await
             .unwrap()
     }
+}
+
+/// The service on `primary`, reading history from `replica`.
+fn instance(
+    primary: &PrivateCluster,
+    replica: &PrivateCluster,
+    database: &str,
+    max_lag_ms: &str,
+) -> Service {
+    Service::spawn_with(
+        &primary.url(database),
+        &[
+            ("DATABASE_READ_URL", &replica.url(database)),
+            // A replica left alone after a failure is tried again soon, so that the test sees
+            // it come back without waiting long.
+            ("DATABASE_READ_RETRY_SECONDS", "1"),
+            ("DATABASE_READ_MAX_LAG_MS", max_lag_ms),
+        ],
+    )
 }
 
 struct Playing {
@@ -280,18 +311,26 @@ async fn history_reads_are_served_by_the_replica_and_not_by_the_primary() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_seat_never_reads_its_own_move_as_missing_even_while_the_replica_lags() {
+async fn a_seat_never_reads_its_own_move_as_missing_on_any_instance_even_while_the_replica_lags() {
     // The default bound: a paused replica is given up on after a quarter of a second.
     let setup = Setup::start("250").await;
     let (ann, ben) = (player("ann"), player("ben"));
     let mut game = setup.host(&ann, &ben).await;
 
-    // Streaming normally: every acknowledged move is in the very next history read.
+    // A second instance, as behind a load balancer: moves go to one, reads to both.
+    let other = setup.second_instance("250").await;
+
+    // Streaming normally: every acknowledged move is in the very next history read, on either
+    // instance.
     for _ in 0..20 {
         let version = setup.play(&mut game).await;
+        assert_eq!(setup.listed_version_at(&other.base, &ann).await, version);
         assert_eq!(setup.listed_version(&ann).await, version);
         let (status, body) = setup
-            .get(&format!("/v1/players/{ben}/history?format=ndjson"))
+            .get_at(
+                &other.base,
+                &format!("/v1/players/{ben}/history?format=ndjson"),
+            )
             .await;
         assert_eq!(status, StatusCode::OK);
         assert!(body.contains(&game.id), "{body}");
@@ -308,6 +347,7 @@ async fn a_seat_never_reads_its_own_move_as_missing_even_while_the_replica_lags(
     let fallbacks_before = setup.primary_fallbacks().await;
     for _ in 0..5 {
         let version = setup.play(&mut game).await;
+        assert_eq!(setup.listed_version_at(&other.base, &ann).await, version);
         assert_eq!(setup.listed_version(&ann).await, version);
     }
     assert!(setup.primary_fallbacks().await > fallbacks_before);
