@@ -2,7 +2,8 @@
 # History latency on the primary vs on a streaming read replica, under move load (not part of the
 # test suite; docs/scaling.md, "Read replicas").
 #
-#   bash bench/replica.sh   # MATCHES=20000 MOVES_PER_MATCH=10 CONCURRENCY=16 REQUESTS=60 ROUNDS=3
+#   bash bench/replica.sh   # MATCHES=20000 MOVES_PER_MATCH=10 CONCURRENCY=16 REQUESTS=300
+#                           # ROUNDS=5 LOAD_SECONDS=15 (history must finish within the load)
 #
 # A private PostgreSQL 15 primary (initdb) and a hot standby of it (pg_basebackup -R), each on a
 # private port, with the server's default durability (fsync and synchronous_commit on). The
@@ -10,17 +11,18 @@
 #   - `moves`: the move load (examples/load.rs moves) goes through it, primary only;
 #   - `primary`: history reads without DATABASE_READ_URL;
 #   - `replica`: history reads with DATABASE_READ_URL (the replica, after the WAL-position wait).
-# Each round runs, for each of `primary` and `replica` in turn: start the move load, and while it
-# runs, examples/bench_history.rs one request at a time against that service. The summary is the
-# median over the rounds of each endpoint's p50 and p99 (and of the moves/s the load reached).
+# Each round runs, for each of `primary` and `replica` in turn (alternating which goes first):
+# start the move load, and while it runs, examples/bench_history.rs one request at a time against
+# that service. The summary is the median over the rounds of each endpoint's p50 and p99, with
+# the range over the rounds (and the median moves/s the load reached).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 matches=${MATCHES:-20000}
 moves_per_match=${MOVES_PER_MATCH:-10}
 concurrency=${CONCURRENCY:-16}
-requests=${REQUESTS:-60}
-rounds=${ROUNDS:-3}
-load_seconds=${LOAD_SECONDS:-30}
+requests=${REQUESTS:-300}
+rounds=${ROUNDS:-5}
+load_seconds=${LOAD_SECONDS:-15}
 primary_port=${PRIMARY_PORT:-25432}
 replica_port=${REPLICA_PORT:-25433}
 pg_bin=${PG_BIN:-/usr/lib/postgresql/15/bin}
@@ -86,7 +88,10 @@ done
 
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 for round in $(seq 1 "$rounds"); do
-    for mode in primary replica; do
+    # Alternate which goes first, so that a drift within a round favours neither.
+    modes="primary replica"
+    [ $((round % 2)) = 0 ] && modes="replica primary"
+    for mode in $modes; do
         ./target/release/examples/load moves http://127.0.0.1:18191 "$concurrency" \
             "$load_seconds" >"$work/load.out" &
         load_pid=$!
@@ -95,6 +100,9 @@ for round in $(seq 1 "$rounds"); do
         BENCH_HISTORY_TSV=1 ./target/release/examples/bench_history "${base[$mode]}" \
             "$requests" | sed "s/^/$round\t$mode\t/" >>"$work/history.tsv"
         took=$(($(date +%s) - started))
+        if [ "$took" -ge "$((load_seconds - 2))" ]; then
+            echo "WARNING: the history run outlasted the move load: raise LOAD_SECONDS" >&2
+        fi
         wait "$load_pid"
         rate=$(sed -n 's/.* rps=\([0-9.]*\).*/\1/p' "$work/load.out")
         echo "round $round $mode: history took ${took}s (load ran ${load_seconds}s), load: $(cat "$work/load.out")" >&2
@@ -102,7 +110,7 @@ for round in $(seq 1 "$rounds"); do
     done
 done
 curl -fs http://127.0.0.1:18193/metrics |
-    grep -E '^referee_history_(reads_total|replica_wait_seconds_(sum|count))' >&2 || true
+    grep -E '^referee_history_(reads_total|replica_wait_seconds_(sum|count|bucket))' >&2 || true
 echo "after: load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
 python3 - "$work/history.tsv" <<'PY'
