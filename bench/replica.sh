@@ -109,9 +109,15 @@ for round in $(seq 1 "$rounds"); do
         echo -e "$round\t$mode\tmoves/s\t${rate:-0}\t0\t0" >>"$work/history.tsv"
     done
 done
+# The replica service's counters over the loaded runs.
 curl -fs http://127.0.0.1:18193/metrics |
     grep -E '^referee_history_(reads_total|replica_wait_seconds_(sum|count|bucket))' >&2 || true
 echo "after: load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+# The same reads with no move load, once each: the replica check's own cost.
+for mode in primary replica; do
+    BENCH_HISTORY_TSV=1 ./target/release/examples/bench_history "${base[$mode]}" "$requests" |
+        sed "s/^/idle\t$mode-idle\t/" >>"$work/history.tsv"
+done
 
 python3 - "$work/history.tsv" <<'PY'
 import statistics, sys
@@ -123,17 +129,25 @@ for line in open(sys.argv[1]):
     if name not in order:
         order.append(name)
     rows[name][mode].append((float(p50), float(p99)))
-print("| endpoint | primary p50 | primary p99 | replica p50 | replica p99 |")
-print("|---|---|---|---|---|")
-for name in order:
-    cells = []
-    for mode in ("primary", "replica"):
-        got = rows[name][mode]
-        for i in (0, 1):
-            values = [g[i] for g in got]
-            if name == "moves/s":
-                cells.append(f"{statistics.median(values):.0f}" if i == 0 else "")
-            else:
-                cells.append(f"{statistics.median(values):.1f} ms ({min(values):.1f}–{max(values):.1f})")
-    print(f"| {name} | " + " | ".join(cells) + " |")
+for suffix, title in (("", "under move load"), ("-idle", "no load (one run)")):
+    print(f"\n{title}\n")
+    print("| endpoint | primary p50 | primary p99 | replica p50 | replica p99 |")
+    print("|---|---|---|---|---|")
+    for name in order:
+        cells = []
+        for mode in ("primary" + suffix, "replica" + suffix):
+            got = rows[name][mode]
+            if not got:
+                cells += ["", ""]
+                continue
+            for i in (0, 1):
+                values = [g[i] for g in got]
+                if name == "moves/s":
+                    cells.append(f"{statistics.median(values):.0f}" if i == 0 else "")
+                elif len(values) == 1:
+                    cells.append(f"{values[0]:.1f} ms")
+                else:
+                    cells.append(f"{statistics.median(values):.1f} ms ({min(values):.1f}–{max(values):.1f})")
+        if any(cells):
+            print(f"| {name} | " + " | ".join(cells) + " |")
 PY
