@@ -5,6 +5,9 @@
 //! Run it against a release build serving the database `gen_history` filled (see
 //! docs/benchmarks.md). Requests go one at a time, so the figures are latencies, not throughput;
 //! each endpoint is called with varied players, matches and pages.
+//!
+//! `BENCH_HISTORY_TSV=1` prints one tab-separated line per endpoint instead of a table
+//! (`name, p50, p99, max`, in milliseconds), for scripts such as `bench/replica.sh`.
 
 // A measuring tool, not the service: a broken assumption should stop it loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -95,9 +98,12 @@ async fn main() {
         ),
     ];
 
-    println!("{count} requests per endpoint, one at a time, against {base}");
-    println!("| endpoint | p50 | p99 | max |");
-    println!("|---|---|---|---|");
+    let tsv = std::env::var("BENCH_HISTORY_TSV").is_ok_and(|v| v == "1");
+    if !tsv {
+        println!("{count} requests per endpoint, one at a time, against {base}");
+        println!("| endpoint | p50 | p99 | max |");
+        println!("|---|---|---|---|");
+    }
     for (name, path) in &endpoints {
         let mut times = Vec::with_capacity(count);
         for i in 0..count {
@@ -106,6 +112,16 @@ async fn main() {
             times.push(started.elapsed());
         }
         times.sort();
+        if tsv {
+            let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+            println!(
+                "{name}\t{:.3}\t{:.3}\t{:.3}",
+                ms(percentile(&times, 0.50)),
+                ms(percentile(&times, 0.99)),
+                ms(times[times.len() - 1])
+            );
+            continue;
+        }
         println!(
             "| {name} | {:.1?} | {:.1?} | {:.1?} |",
             percentile(&times, 0.50),

@@ -37,9 +37,11 @@ FROM generate_series($1, $2) AS i
 "#;
 
 const SEATS_SQL: &str = r#"
-INSERT INTO match_seats (match_id, seat, player_name, token_hash, final_score, final_rank,
-                         winner, highlights)
+INSERT INTO match_seats (match_id, seat, player_name, player_key, token_hash, final_score,
+                         final_rank, winner, highlights)
 SELECT md5('scale-match-' || i)::uuid, s,
+       'player-' || ((i + s * ($3 / 4)) % $3),
+       -- Plain lower-case ASCII names: each is its own key.
        'player-' || ((i + s * ($3 / 4)) % $3),
        NULL,
        CASE WHEN i % 10 = 0 THEN NULL ELSE ((i * 31 + s * 17) % 8) * 1000 + (s = i % 4)::int * 10000 END,

@@ -39,6 +39,64 @@ pub struct Settings {
     pub trusted_proxies: Vec<Network>,
     /// Live streams (`/stream`): caps, heartbeat and the patience for slow clients.
     pub live: LiveSettings,
+    /// `DATABASE_READ_URL` and its settings: a streaming replica for history reads, if any.
+    pub read_replica: Option<ReadReplicaSettings>,
+}
+
+/// A streaming replica of the primary that serves history reads while it keeps up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadReplicaSettings {
+    /// `DATABASE_READ_URL`: the replica (a hot standby of `DATABASE_URL`'s server).
+    pub url: String,
+    /// `DATABASE_READ_POOL_SIZE`: connections kept to the replica.
+    pub pool_size: usize,
+    /// `DATABASE_READ_MAX_LAG_MS`: longest wait for the replica to replay the primary's current
+    /// position before a read goes to the primary instead.
+    pub max_lag: Duration,
+    /// `DATABASE_READ_RETRY_SECONDS`: how long a replica that failed or lagged is left alone.
+    pub retry_after: Duration,
+    /// `DATABASE_READ_CONNECT_TIMEOUT_MS`: longest wait to connect to the replica (or for a free
+    /// connection to it).
+    pub connect_timeout: Duration,
+    /// The same lock and statement timeouts as the primary's connections.
+    pub timeouts: DatabaseTimeouts,
+}
+
+impl ReadReplicaSettings {
+    /// The settings for `url` with the defaults for the rest.
+    pub fn new(url: &str) -> Self {
+        Self {
+            url: url.to_owned(),
+            pool_size: 4,
+            max_lag: Duration::from_millis(250),
+            retry_after: Duration::from_secs(5),
+            connect_timeout: Duration::from_secs(1),
+            timeouts: DatabaseTimeouts::default(),
+        }
+    }
+
+    /// `None` unless `DATABASE_READ_URL` is set.
+    pub fn from_env() -> Result<Option<Self>, String> {
+        let Some(url) = var("DATABASE_READ_URL") else {
+            return Ok(None);
+        };
+        let default = Self::new(&url);
+        let millis = |name: &str, default: Duration| {
+            parsed(name, default.as_millis() as u64).map(Duration::from_millis)
+        };
+        Ok(Some(Self {
+            pool_size: parsed("DATABASE_READ_POOL_SIZE", default.pool_size)?.max(1),
+            max_lag: millis("DATABASE_READ_MAX_LAG_MS", default.max_lag)?,
+            retry_after: Duration::from_secs(parsed(
+                "DATABASE_READ_RETRY_SECONDS",
+                default.retry_after.as_secs(),
+            )?),
+            connect_timeout: millis("DATABASE_READ_CONNECT_TIMEOUT_MS", default.connect_timeout)?
+                .max(Duration::from_millis(100)),
+            timeouts: DatabaseTimeouts::from_env()?,
+            ..default
+        }))
+    }
 }
 
 /// Bounds on live streams, so that subscribers cannot grow memory or connections without limit.
@@ -220,6 +278,7 @@ impl Settings {
                 .transpose()?
                 .unwrap_or_default(),
             live: LiveSettings::from_env()?,
+            read_replica: ReadReplicaSettings::from_env()?,
         })
     }
 }

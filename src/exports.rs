@@ -37,10 +37,14 @@ pub struct HistoryLine {
 #[tracing::instrument(skip_all, fields(player = name))]
 pub async fn player_history(store: &Store, name: &str) -> Result<Vec<HistoryLine>, Problem> {
     check_player_filter(name)?;
-    let mut conn = store.conn().await?;
-    let rows = history::player_matches(&mut conn, name).await?;
-    let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
-    let tables = q::seats_of(&mut conn, &ids).await?;
+    let (rows, tables) = store
+        .read(async |conn| {
+            let rows = history::player_matches(conn, name).await?;
+            let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
+            let tables = q::seats_of(conn, &ids).await?;
+            Ok((rows, tables))
+        })
+        .await?;
     Ok(rows
         .into_iter()
         .map(|row| {
@@ -209,10 +213,16 @@ fn name_uuid(kind: &str, name: &str) -> Uuid {
 /// A finished match or sheet as a BG Stats play.
 #[tracing::instrument(skip_all, fields(match_id = %id, kind = kind.as_str(), game = tracing::field::Empty))]
 pub async fn bgstats(store: &Store, id: Uuid, kind: MatchKind) -> Result<BgStatsFile, Problem> {
-    let mut conn = store.conn().await?;
-    let row = q::find(&mut conn, id)
+    // Only a finished match is exported, and a finished match never changes: a history read.
+    let (row, seats) = store
+        .read(async |conn| {
+            let Some(row) = q::find(conn, id).await?.filter(|r| r.kind == kind) else {
+                return Ok(None);
+            };
+            let seats = q::seats(conn, id).await?;
+            Ok(Some((row, seats)))
+        })
         .await?
-        .filter(|r| r.kind == kind)
         .ok_or_else(|| {
             Problem::not_found("unknown_match", format!("no {} has id {id}", kind.as_str()))
         })?;
@@ -222,7 +232,6 @@ pub async fn bgstats(store: &Store, id: Uuid, kind: MatchKind) -> Result<BgStats
             "only a finished match can be exported as a play",
         ));
     }
-    let seats = q::seats(&mut conn, id).await?;
     let game = row.game.kind();
     note_game(game);
     let lowest_wins = row.lowest_wins == Some(true);

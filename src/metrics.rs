@@ -1,6 +1,6 @@
 //! Prometheus metrics, one registry for the process, served at `/metrics`: request counts and
 //! latency histograms by route and status (the HTTP middleware), rule decisions by game and code,
-//! and database pool use.
+//! database pool use, and where history reads were served (replica or primary).
 //!
 //! The registry is built once at start-up from constant names: a failure there is a programming
 //! error, hence `expect`.
@@ -26,6 +26,8 @@ pub struct Metrics {
     change_notices: IntCounter,
     listener_reconnects: IntCounter,
     move_batches: Histogram,
+    history_reads: IntCounterVec,
+    replica_wait: Histogram,
 }
 
 pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
@@ -92,8 +94,31 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         .buckets(vec![1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0]),
     )
     .expect("valid metric");
+    let history_reads = IntCounterVec::new(
+        Opts::new(
+            "referee_history_reads_total",
+            "History reads with a read replica configured, by where they were served (replica or \
+             primary) and why the primary (lag, replica_unavailable, replica_error, breaker_open, \
+             not_standby)",
+        ),
+        &["served_by", "reason"],
+    )
+    .expect("valid metric");
+    let replica_wait = Histogram::with_opts(
+        HistogramOpts::new(
+            "referee_history_replica_wait_seconds",
+            "Time a history read spent making sure the replica had replayed the primary's WAL \
+             position (connection included), when the replica then served it",
+        )
+        .buckets(vec![
+            0.000_5, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
+        ]),
+    )
+    .expect("valid metric");
     for metric in [
         Box::new(open_streams.clone()) as Box<dyn prometheus::core::Collector>,
+        Box::new(history_reads.clone()),
+        Box::new(replica_wait.clone()),
         Box::new(move_batches.clone()),
         Box::new(dropped_streams.clone()),
         Box::new(stream_events.clone()),
@@ -119,6 +144,8 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         change_notices,
         listener_reconnects,
         move_batches,
+        history_reads,
+        replica_wait,
     }
 });
 
@@ -135,6 +162,20 @@ impl Metrics {
     /// A group-commit statement carrying `moves` moves.
     pub fn record_move_batch(&self, moves: usize) {
         self.move_batches.observe(moves as f64);
+    }
+
+    /// A history read served by the replica (`None`), or by the primary for `fallback`.
+    pub fn record_history_read(&self, fallback: Option<&str>) {
+        let labels = match fallback {
+            None => ["replica", ""],
+            Some(reason) => ["primary", reason],
+        };
+        self.history_reads.with_label_values(&labels).inc();
+    }
+
+    /// The wait for a replica that then served the read.
+    pub fn record_replica_wait(&self, wait: std::time::Duration) {
+        self.replica_wait.observe(wait.as_secs_f64());
     }
 
     pub fn record_pool(&self, size: usize, available: usize, waiting: usize) {

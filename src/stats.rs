@@ -114,8 +114,9 @@ pub async fn player(
     period: Period,
 ) -> Result<PlayerStats, Problem> {
     check_player_filter(name)?;
-    let mut conn = store.conn().await?;
-    let seats = q::finished_seats(&mut conn, name, game, period).await?;
+    let seats = store
+        .read(async |conn| q::finished_seats(conn, name, game, period).await)
+        .await?;
     let outcomes: Vec<Outcome> = seats
         .into_iter()
         .map(|seat| Outcome {
@@ -159,8 +160,9 @@ pub async fn leaderboard(
     limit: i64,
     period: Period,
 ) -> Result<Vec<LeaderboardRow>, Problem> {
-    let mut conn = store.conn().await?;
-    Ok(q::leaderboard(&mut conn, game, limit, period).await?)
+    Ok(store
+        .read(async |conn| q::leaderboard(conn, game, limit, period).await)
+        .await?)
 }
 
 #[cfg(test)]

@@ -64,14 +64,19 @@ pub async fn list(store: &Store, query: ListQuery) -> Result<MatchPage, Problem>
         to: query.to,
         before,
     };
-    let mut conn = store.conn().await?;
-    // One row more than asked tells whether another page exists.
-    let mut rows = q::list(&mut conn, &filter, limit + 1).await?;
-    let total = q::count(&mut conn, &filter).await?;
+    // A history read: a replica serves it when one is configured and has caught up.
+    let (mut rows, total, seats) = store
+        .read(async |conn| {
+            // One row more than asked tells whether another page exists.
+            let rows = q::list(conn, &filter, limit + 1).await?;
+            let total = q::count(conn, &filter).await?;
+            let ids: Vec<Uuid> = rows.iter().take(limit as usize).map(|r| r.id).collect();
+            let seats = q::seats_of(conn, &ids).await?;
+            Ok((rows, total, seats))
+        })
+        .await?;
     let more = rows.len() as i64 > limit;
     rows.truncate(limit as usize);
-    let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
-    let seats = q::seats_of(&mut conn, &ids).await?;
     let next_cursor = more
         .then(|| rows.last().map(|r| encode_cursor(r.created_at, r.id)))
         .flatten();

@@ -5,6 +5,10 @@
 //! `sheets` (score-sheet entries), `stats` (finished seats, leaderboards, running totals) and
 //! `history` (a player's matches); `columns` reads and writes the typed text columns.
 //!
+//! History reads (lists, statistics, leaderboards, exports of finished matches) go through
+//! [`Store::read`], the one place that sends them to a read replica when one is configured
+//! ([`replica`]); everything else uses [`Store::conn`], the primary.
+//!
 //! The service starts even when PostgreSQL is down: a background task keeps trying to prepare the
 //! database, match endpoints answer 503 until it has, and stateless endpoints never need it.
 
@@ -14,6 +18,7 @@ pub mod group;
 pub mod history;
 pub mod lobby;
 pub mod matches;
+pub mod replica;
 pub mod schema;
 pub mod sheets;
 pub mod stats;
@@ -122,6 +127,8 @@ pub struct Store {
     moves: Arc<cache::MoveCache>,
     /// This instance's move writers (see [`group`]).
     writes: Arc<group::GroupCommit>,
+    /// Where history reads go when it has caught up (see [`replica`]).
+    replica: Option<Arc<replica::ReadReplica>>,
 }
 
 /// What `/readyz` found: whether the database takes writes.
@@ -169,7 +176,48 @@ impl Store {
                 connection_runtime(),
             )),
             pool,
+            replica: None,
         }
+    }
+
+    /// The same store sending history reads ([`Store::read`]) to a streaming replica of its
+    /// database while the replica keeps up.
+    pub fn with_read_replica(mut self, settings: &crate::config::ReadReplicaSettings) -> Self {
+        self.replica = Some(replica::ReadReplica::new(settings));
+        self
+    }
+
+    /// Runs a history read: on the replica if there is one and it has replayed every write
+    /// acknowledged before this call, otherwise on the primary. `query` may run twice (on the
+    /// replica, then on the primary if the replica failed it), so it must only read.
+    pub async fn read<T>(
+        &self,
+        query: impl AsyncFn(&mut AsyncPgConnection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        if let Some(replica) = &self.replica {
+            let fallback = if replica.breaker_open() {
+                replica::Fallback::BreakerOpen
+            } else {
+                // The primary connection goes back to the pool before the replica is asked.
+                let target = {
+                    let mut primary = self.conn().await?;
+                    replica::ReadReplica::position(&mut primary).await?
+                };
+                match replica.caught_up(&target).await {
+                    Ok(mut conn) => match query(&mut *conn).await {
+                        Ok(found) => {
+                            crate::metrics::METRICS.record_history_read(None);
+                            return Ok(found);
+                        }
+                        Err(error) => replica.failed(error),
+                    },
+                    Err(fallback) => fallback,
+                }
+            };
+            crate::metrics::METRICS.record_history_read(Some(fallback.as_str()));
+        }
+        let mut conn = self.conn().await?;
+        query(&mut *conn).await
     }
 
     /// The same pool writing up to `max_batch` moves per statement (1: each move alone).

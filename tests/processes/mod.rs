@@ -318,3 +318,35 @@ impl Drop for SharedServerDatabase {
         .join();
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// A streaming replica of a private cluster
+
+impl PrivateCluster {
+    /// A hot standby of `primary` (which must be running): a base backup taken over the
+    /// replication protocol with `-R`, so that it starts streaming from `primary` at once. Not
+    /// started yet. initdb's defaults already allow it: `wal_level=replica`, ten WAL senders,
+    /// and `host replication all 127.0.0.1/32` lines with the cluster's method (trust here).
+    pub fn replica_of(primary: &PrivateCluster) -> Self {
+        let dir = PathBuf::from("/tmp").join(unique("referee-replica"));
+        std::fs::create_dir(&dir).unwrap();
+        let replica = Self {
+            dir,
+            port: port_outside_ephemeral_range(),
+            as_postgres_user: primary.as_postgres_user,
+        };
+        if replica.as_postgres_user {
+            run(Command::new("chown")
+                .arg("postgres:postgres")
+                .arg(&replica.dir));
+        }
+        run(replica
+            .tool("pg_basebackup")
+            .arg("-D")
+            .arg(replica.data())
+            .args(["-R", "-X", "stream", "-c", "fast", "--no-sync"])
+            .args(["-h", "127.0.0.1", "-p", &primary.port.to_string()])
+            .args(["-U", "postgres"]));
+        replica
+    }
+}
