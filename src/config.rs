@@ -39,6 +39,10 @@ pub struct Settings {
     pub trusted_proxies: Vec<Network>,
     /// Live streams (`/stream`): caps, heartbeat and the patience for slow clients.
     pub live: LiveSettings,
+    /// `SHUTDOWN_DRAIN_SECONDS`: after SIGTERM or SIGINT, how long `/readyz` fails while requests
+    /// are still served, so that a load balancer stops sending before the listener closes; 0
+    /// (the default) stops at once.
+    pub shutdown_drain: Duration,
 }
 
 /// Bounds on live streams, so that subscribers cannot grow memory or connections without limit.
@@ -220,6 +224,7 @@ impl Settings {
                 .transpose()?
                 .unwrap_or_default(),
             live: LiveSettings::from_env()?,
+            shutdown_drain: Duration::from_secs(parsed("SHUTDOWN_DRAIN_SECONDS", 0)?),
         })
     }
 }

@@ -205,6 +205,7 @@ fn start_with(store: Store, database_url: String, tweak: impl FnOnce(&mut Settin
         max_connections: 1024,
         trusted_proxies: Vec::new(),
         live: Default::default(),
+        shutdown_drain: std::time::Duration::ZERO,
     };
     tweak(&mut settings);
     let server = referee::http::server(store, &settings, listener).unwrap();
