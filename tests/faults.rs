@@ -814,7 +814,8 @@ async fn sigterm_during_load_finishes_in_flight_requests_and_half_writes_nothing
 ///
 /// With a drain period, a stopping instance fails its readiness probe with `503 draining` (so
 /// the balancer stops sending) but stays alive and keeps serving what still reaches it: a move
-/// sent after the signal is accepted and stored. Then the process stops on its own, successfully.
+/// sent after the signal is accepted and stored, its answer closing the connection. Then the
+/// process stops on its own, successfully.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_with_a_drain_period_fails_readiness_but_still_serves_then_exits_cleanly() {
     let database = SharedServerDatabase::new();
@@ -878,6 +879,15 @@ async fn sigterm_with_a_drain_period_fails_readiness_but_still_serves_then_exits
         .await
         .expect("a move is served while draining");
     assert_eq!(response.status(), StatusCode::OK, "a move while draining");
+    // Keep-alive clients are told to reconnect (elsewhere, through the balancer).
+    assert_eq!(
+        response
+            .headers()
+            .get(reqwest::header::CONNECTION)
+            .map(|v| v.as_bytes()),
+        Some(&b"close"[..]),
+        "answers while draining close their connection"
+    );
     let reply: Value = response.json().await.unwrap();
 
     let status = service.wait_exit(PATIENCE).await;
