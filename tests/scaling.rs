@@ -25,7 +25,7 @@ use serde_json::{json, Value};
 /// How long the clients drive the matches at most (a match that ends earlier stops sooner).
 const DRIVING: Duration = Duration::from_secs(20);
 /// Moves acknowledged per match after which its clients stop, so random play ends in time.
-const MOVES_PER_MATCH: usize = 50;
+const MOVES_PER_MATCH: usize = 100;
 /// Clients per match, each reading and moving through random instances: they race.
 const CLIENTS_PER_MATCH: usize = 2;
 
