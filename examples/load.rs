@@ -4,6 +4,10 @@
 //!     cargo run --release --example load -- check-body <service_url> > body.json
 //!     cargo run --release --example load -- <echo|check|moves> <base_url> <concurrency> <seconds> [body.json]
 //!
+//! `<base_url>` may list several instances, comma-separated (`http://a:8080,http://b:8080`): worker
+//! `i` then talks to instance `i mod n` for the whole run, as a load balancer that balances
+//! connections would (`bench/instances.sh`).
+//!
 //! - `check-body`: prints a Lucky Jack check request (a 3-player state and a legal move), made
 //!   once by the service so `echo` and `check` send the very same bytes;
 //! - `echo`: POSTs that body to the baseline server, on the check's own path and headers;
@@ -162,6 +166,14 @@ fn host_of(base: &str) -> Result<&str> {
     base.strip_prefix("http://")
         .map(|h| h.trim_end_matches('/'))
         .ok_or_else(|| format!("{base}: expected http://host:port"))
+}
+
+/// `http://a:1,http://b:2` → `[a:1, b:2]`: the instances the workers share out.
+fn hosts_of(bases: &str) -> Result<Vec<String>> {
+    bases
+        .split(',')
+        .map(|base| host_of(base.trim()).map(str::to_owned))
+        .collect()
 }
 
 /// The check request: a 3-player Lucky Jack state and its first legal move, from the service.
@@ -451,7 +463,8 @@ async fn run(args: &[String]) -> Result<()> {
         [m, b, c, s, f] => (m, b, c, s, Some(f)),
         _ => return Err("usage: load <echo|check|moves> <base_url> <concurrency> <seconds> [body.json] | load warm <base_url> <concurrency> <matches> | load check-body <service_url>".to_owned()),
     };
-    let host = host_of(base)?.to_owned();
+    let hosts = hosts_of(base)?;
+    let host = hosts[0].clone();
     let concurrency: usize = concurrency.parse().map_err(|_| "concurrency: a number")?;
     let seconds: f64 = seconds.parse().map_err(|_| "seconds: a number")?;
     let body = match (mode.as_str(), body_file) {
@@ -465,14 +478,12 @@ async fn run(args: &[String]) -> Result<()> {
     let started = Instant::now();
     let deadline = started + Duration::from_secs_f64(seconds);
     let workers: Vec<_> = (0..concurrency)
-        .map(|i| match mode.as_str() {
-            "echo" | "check" => Ok(tokio::spawn(repeat(host.clone(), body.clone(), deadline))),
-            "moves" => Ok(tokio::spawn(play(host.clone(), i as u64, deadline))),
+        .map(|i| (i, hosts[i % hosts.len()].clone()))
+        .map(|(i, host)| match mode.as_str() {
+            "echo" | "check" => Ok(tokio::spawn(repeat(host, body.clone(), deadline))),
+            "moves" => Ok(tokio::spawn(play(host, i as u64, deadline))),
             // `seconds` is read as the number of matches to warm, shared among the workers.
-            "warm" => Ok(tokio::spawn(warm(
-                host.clone(),
-                seconds as usize / concurrency,
-            ))),
+            "warm" => Ok(tokio::spawn(warm(host, seconds as usize / concurrency))),
             other => Err(format!(
                 "unknown workload {other}: echo, check, moves or warm"
             )),
@@ -495,8 +506,9 @@ async fn run(args: &[String]) -> Result<()> {
     latencies.sort();
     let ok = latencies.len();
     let mut line = format!(
-        "{mode} concurrency={concurrency} requests={ok} errors={} rps={:.0} p50_ms={:.3} \
+        "{mode} instances={} concurrency={concurrency} requests={ok} errors={} rps={:.0} p50_ms={:.3} \
          p99_ms={:.3} client_cores={:.2} client_us_per_request={:.1}",
+        hosts.len(),
         total.errors,
         ok as f64 / elapsed,
         percentile(&latencies, 0.50).as_secs_f64() * 1000.0,

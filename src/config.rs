@@ -41,6 +41,10 @@ pub struct Settings {
     pub live: LiveSettings,
     /// `DATABASE_READ_URL` and its settings: a streaming replica for history reads, if any.
     pub read_replica: Option<ReadReplicaSettings>,
+    /// `SHUTDOWN_DRAIN_SECONDS`: after SIGTERM or SIGINT, how long `/readyz` fails while requests
+    /// are still served, so that a load balancer stops sending before the listener closes; 0
+    /// (the default) stops at once.
+    pub shutdown_drain: Duration,
 }
 
 /// A streaming replica of the primary that serves history reads while it keeps up.
@@ -279,6 +283,7 @@ impl Settings {
                 .unwrap_or_default(),
             live: LiveSettings::from_env()?,
             read_replica: ReadReplicaSettings::from_env()?,
+            shutdown_drain: Duration::from_secs(parsed("SHUTDOWN_DRAIN_SECONDS", 0)?),
         })
     }
 }

@@ -60,5 +60,5 @@ async fn main() -> std::io::Result<()> {
     store.prepare_in_background();
     let listener = TcpListener::bind(settings.bind_address)?;
     tracing::info!(address = %settings.bind_address, "referee listening");
-    referee::http::server(store, &settings, listener)?.await
+    referee::http::serve(store, &settings, listener).await
 }

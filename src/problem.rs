@@ -155,6 +155,7 @@ pub const TITLES: &[(&str, &str)] = &[
     // 5xx.
     ("database_unavailable", "Match storage is unavailable"),
     ("database_busy", "Match storage is busy"),
+    ("draining", "This instance is shutting down"),
     (
         "stream_capacity",
         "This server holds all the live streams it can",

@@ -810,6 +810,105 @@ async fn sigterm_during_load_finishes_in_flight_requests_and_half_writes_nothing
     );
 }
 
+/// Requirement: behind a load balancer, SIGTERM first takes the instance out of rotation.
+///
+/// With a drain period, a stopping instance fails its readiness probe with `503 draining` (so
+/// the balancer stops sending) but stays alive and keeps serving what still reaches it: a move
+/// sent after the signal is accepted and stored, its answer closing the connection. Then the
+/// process stops on its own, successfully.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_with_a_drain_period_fails_readiness_but_still_serves_then_exits_cleanly() {
+    let database = SharedServerDatabase::new();
+    let database_url = database.url();
+    let mut service = Service::spawn_with(&database_url, &[("SHUTDOWN_DRAIN_SECONDS", "3")]);
+    let client = reqwest::Client::builder()
+        .timeout(PATIENCE)
+        .build()
+        .unwrap();
+    service.wait_ready(&client).await;
+    let created = host(&client, &service.base).await;
+
+    service.terminate();
+    // The signal is handled asynchronously: wait until readiness reflects it.
+    let deadline = Instant::now() + PATIENCE;
+    let (status, retry_after, content_type, body) = loop {
+        let response = client
+            .get(format!("{}/readyz", service.base))
+            .send()
+            .await
+            .expect("the draining instance still answers");
+        let status = response.status();
+        if status != StatusCode::OK {
+            let header = |name| {
+                response
+                    .headers()
+                    .get(name)
+                    .and_then(|v: &reqwest::header::HeaderValue| v.to_str().ok())
+                    .map(str::to_owned)
+            };
+            let retry_after = header(reqwest::header::RETRY_AFTER);
+            let content_type = header(reqwest::header::CONTENT_TYPE).unwrap_or_default();
+            break (
+                status,
+                retry_after,
+                content_type,
+                response.json::<Value>().await.unwrap(),
+            );
+        }
+        assert!(
+            Instant::now() < deadline,
+            "readiness never failed after SIGTERM"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(
+        is_unavailable(status, &retry_after, &content_type),
+        "{status} retry-after={retry_after:?} content-type={content_type:?} {body}"
+    );
+    assert_eq!(body["code"], "draining", "{body}");
+
+    // Still alive and serving: liveness holds, and a move is accepted.
+    let health = client
+        .get(format!("{}/healthz", service.base))
+        .send()
+        .await
+        .expect("liveness answers while draining");
+    assert_eq!(health.status(), StatusCode::OK);
+    let response = first_move(&client, &service.base, &created)
+        .send()
+        .await
+        .expect("a move is served while draining");
+    assert_eq!(response.status(), StatusCode::OK, "a move while draining");
+    // Keep-alive clients are told to reconnect (elsewhere, through the balancer).
+    assert_eq!(
+        response
+            .headers()
+            .get(reqwest::header::CONNECTION)
+            .map(|v| v.as_bytes()),
+        Some(&b"close"[..]),
+        "answers while draining close their connection"
+    );
+    let reply: Value = response.json().await.unwrap();
+
+    let status = service.wait_exit(PATIENCE).await;
+    assert!(status.success(), "the service exited with {status}");
+    let id = created["match"]["id"].as_str().unwrap().to_owned();
+    let seat = created["match"]["to_act"][0].as_u64().unwrap();
+    let record = Record {
+        created: vec![id.clone()],
+        acknowledged_version: HashMap::from([(id.clone(), reply["version"].as_i64().unwrap())]),
+        acks: vec![Ack {
+            id,
+            ply: created["match"]["version"].as_i64().unwrap() + 1,
+            seat,
+            mv: json!({"type": "draw"}),
+        }],
+        ..Record::default()
+    };
+    assert_acknowledged_are_stored(&database_url, &record).await;
+    assert_nothing_stored_unacknowledged(&database_url, &record).await;
+}
+
 // ---------------------------------------------------------------------------------------------
 // A database in trouble: a held lock, a slow statement, a database that cannot write
 

@@ -277,8 +277,99 @@ pub(crate) fn idempotency_key(request: &HttpRequest) -> Result<Option<String>, P
     Ok(Some(key.to_owned()))
 }
 
-/// The HTTP server on `listener`, not yet started.
+/// The HTTP server on `listener`, not yet started, stopping as actix does on a signal (tests run
+/// it in their own process; the binary runs [`serve`]).
 pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::io::Result<Server> {
+    build(
+        store,
+        settings,
+        listener,
+        ops::Drain::new(settings.shutdown_drain),
+        false,
+    )
+}
+
+/// Serves on `listener` until SIGTERM or SIGINT, then drains: `/readyz` answers 503 `draining`
+/// while everything else is still served for `SHUTDOWN_DRAIN_SECONDS`, so that a load balancer
+/// takes the instance out of rotation first; then the listener closes and the requests in flight
+/// finish. A second signal ends the drain early.
+pub async fn serve(
+    store: Store,
+    settings: &Settings,
+    listener: TcpListener,
+) -> std::io::Result<()> {
+    let drain = ops::Drain::new(settings.shutdown_drain);
+    let server = build(store, settings, listener, drain.clone(), true)?;
+    let handle = server.handle();
+    let period = settings.shutdown_drain;
+    actix_web::rt::spawn(async move {
+        let mut signals = match Signals::new() {
+            Ok(signals) => signals,
+            Err(error) => {
+                tracing::error!(%error, "cannot listen for stop signals; stopping");
+                handle.stop(true).await;
+                return;
+            }
+        };
+        signals.next().await;
+        drain.start();
+        if !period.is_zero() {
+            tracing::info!(?period, "stop requested: draining (readiness fails)");
+            tokio::select! {
+                () = actix_web::rt::time::sleep(period) => {}
+                () = signals.next() => tracing::info!("second stop signal: drain cut short"),
+            }
+        }
+        tracing::info!("stopping: finishing the requests in flight");
+        handle.stop(true).await;
+    });
+    server.await
+}
+
+/// SIGTERM (what orchestrators send) and SIGINT (Ctrl-C), whichever comes.
+struct Signals {
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    interrupt: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    #[cfg(unix)]
+    fn new() -> std::io::Result<Self> {
+        use tokio::signal::unix::{signal, SignalKind};
+        Ok(Self {
+            terminate: signal(SignalKind::terminate())?,
+            interrupt: signal(SignalKind::interrupt())?,
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn new() -> std::io::Result<Self> {
+        Ok(Self {})
+    }
+
+    #[cfg(unix)]
+    async fn next(&mut self) {
+        tokio::select! {
+            _ = self.terminate.recv() => {}
+            _ = self.interrupt.recv() => {}
+        }
+    }
+
+    #[cfg(not(unix))]
+    async fn next(&mut self) {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+fn build(
+    store: Store,
+    settings: &Settings,
+    listener: TcpListener,
+    drain: ops::Drain,
+    own_signals: bool,
+) -> std::io::Result<Server> {
     let spec = openapi();
     let table = web::Data::new(method_table(&spec));
     let store = match &settings.read_replica {
@@ -297,6 +388,7 @@ pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::
     let hub = crate::live::Hub::new(settings.live);
     crate::live::listen(settings.database_url.clone(), hub.clone());
     let hub = web::Data::new(hub);
+    let drain = web::Data::new(drain);
     let mut server = HttpServer::new(move || {
         let table = table.clone();
         let mut app = App::new();
@@ -306,6 +398,7 @@ pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::
         let mut app = app
             .wrap(middleware::from_fn(limits::limit_rate))
             .wrap(middleware::from_fn(limits::check_path))
+            .wrap(middleware::from_fn(ops::close_while_draining))
             .wrap(middleware::Condition::new(
                 !origins.is_empty(),
                 limits::cors(&origins),
@@ -314,6 +407,7 @@ pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::
             .wrap(tracing_actix_web::TracingLogger::default())
             .app_data(store.clone())
             .app_data(hub.clone())
+            .app_data(drain.clone())
             .app_data(invite_guard.clone())
             .app_data(json_config(limit))
             .app_data(body_timeout)
@@ -357,6 +451,9 @@ pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::
     .listen(listener)?;
     if let Some(workers) = settings.workers {
         server = server.workers(workers.max(1));
+    }
+    if own_signals {
+        server = server.disable_signals();
     }
     Ok(server.run())
 }

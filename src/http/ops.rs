@@ -1,5 +1,13 @@
-//! Liveness and readiness probes.
+//! Liveness and readiness probes, and the drain that fails readiness before a shutdown.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::{ConnectionType, StatusCode};
+use actix_web::middleware::Next;
 use actix_web::{get, web, HttpResponse};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -13,6 +21,61 @@ pub struct Health {
     pub status: String,
 }
 
+/// Whether this instance was told to stop and is draining: it still serves what arrives, but
+/// `/readyz` fails so that a load balancer sends nothing new.
+#[derive(Clone, Default)]
+pub struct Drain {
+    draining: Arc<AtomicBool>,
+    /// How long the drain lasts (sent as `Retry-After` by `/readyz`).
+    period: Duration,
+}
+
+impl Drain {
+    pub fn new(period: Duration) -> Self {
+        Self {
+            draining: Arc::default(),
+            period,
+        }
+    }
+
+    pub fn start(&self) {
+        self.draining.store(true, Ordering::Release);
+    }
+
+    pub fn is_draining(&self) -> bool {
+        self.draining.load(Ordering::Acquire)
+    }
+
+    fn problem(&self) -> Problem {
+        let mut problem = Problem::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "draining",
+            "this instance is shutting down and takes no new work; other instances do",
+        );
+        problem.retry_after = Some(u32::try_from(self.period.as_secs().max(1)).unwrap_or(u32::MAX));
+        problem
+    }
+}
+
+/// While draining, every answer closes its connection, so that a client holding a keep-alive
+/// connection to this instance opens its next one elsewhere.
+pub(super) async fn close_while_draining(
+    request: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let draining = request
+        .app_data::<web::Data<Drain>>()
+        .is_some_and(|drain| drain.is_draining());
+    let mut response = next.call(request).await?;
+    if draining {
+        response
+            .response_mut()
+            .head_mut()
+            .set_connection_type(ConnectionType::Close);
+    }
+    Ok(response)
+}
+
 /// The process is up (says nothing about the database).
 #[utoipa::path(tag = "operations", responses((status = 200, body = Health)))]
 #[get("/healthz")]
@@ -23,7 +86,8 @@ pub async fn healthz() -> HttpResponse {
 }
 
 /// The database is reachable, migrated and takes writes (not a standby, not read-only): match
-/// endpoints will work.
+/// endpoints will work. After SIGTERM, while the instance drains before stopping, it answers 503
+/// `draining` (requests are still served: a load balancer should just stop sending new ones).
 #[utoipa::path(
     tag = "operations",
     responses(
@@ -32,7 +96,13 @@ pub async fn healthz() -> HttpResponse {
     )
 )]
 #[get("/readyz")]
-pub async fn readyz(store: web::Data<Store>) -> Result<HttpResponse, Problem> {
+pub async fn readyz(
+    store: web::Data<Store>,
+    drain: web::Data<Drain>,
+) -> Result<HttpResponse, Problem> {
+    if drain.is_draining() {
+        return Err(drain.problem());
+    }
     store.ping().await?;
     Ok(HttpResponse::Ok().json(Health {
         status: "ready".into(),

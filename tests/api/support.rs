@@ -206,6 +206,7 @@ fn start_with(store: Store, database_url: String, tweak: impl FnOnce(&mut Settin
         trusted_proxies: Vec::new(),
         live: Default::default(),
         read_replica: None,
+        shutdown_drain: std::time::Duration::ZERO,
     };
     tweak(&mut settings);
     let server = referee::http::server(store, &settings, listener).unwrap();
