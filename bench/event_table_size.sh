@@ -11,8 +11,8 @@
 # UPDATE of a match row with an in-progress state made by the service, plus the INSERT of one event)
 # runs against each in turn, alternating which goes first, on fresh matches every run (the log is
 # append-only, so nothing is reset), with CLIENTS clients, then with one client for its latencies,
-# then with one client and synchronous_commit off (this disk's flush, ~4 ms, otherwise hides the
-# cost of the statement itself).
+# then with one client and synchronous_commit off (the commit's WAL flush, slow on a shared disk,
+# would otherwise hide the cost of the statement itself).
 # Prints every run, then the median (and range) of each figure per database; each run is audited (the run's matches' versions add up to the events stored for them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
