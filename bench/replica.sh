@@ -3,7 +3,7 @@
 # test suite; docs/scaling.md, "Read replicas").
 #
 #   bash bench/replica.sh   # MATCHES=20000 MOVES_PER_MATCH=10 CONCURRENCY=16 REQUESTS=300
-#                           # ROUNDS=5 LOAD_SECONDS=15 (history must finish within the load)
+#                           # ROUNDS=5 LOAD_SECONDS=25 (history must finish within the load)
 #
 # A private PostgreSQL 15 primary (initdb) and a hot standby of it (pg_basebackup -R), each on a
 # private port, with the server's default durability (fsync and synchronous_commit on). The
@@ -22,7 +22,7 @@ moves_per_match=${MOVES_PER_MATCH:-10}
 concurrency=${CONCURRENCY:-16}
 requests=${REQUESTS:-300}
 rounds=${ROUNDS:-5}
-load_seconds=${LOAD_SECONDS:-15}
+load_seconds=${LOAD_SECONDS:-25}
 primary_port=${PRIMARY_PORT:-25432}
 replica_port=${REPLICA_PORT:-25433}
 pg_bin=${PG_BIN:-/usr/lib/postgresql/15/bin}
