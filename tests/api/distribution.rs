@@ -10,15 +10,11 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use diesel::connection::SimpleConnection;
-use diesel::{Connection, RunQueryDsl};
-use diesel_async::async_connection_wrapper::AsyncConnectionWrapper;
-use diesel_async::AsyncPgConnection;
+use diesel::RunQueryDsl;
 use diesel_migrations::MigrationHarness;
 use referee::store::MIGRATIONS;
 
-use crate::support::server_url;
-
-type Sync = AsyncConnectionWrapper<AsyncPgConnection>;
+use crate::support::{Scratch, Sync};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Placement {
@@ -323,39 +319,9 @@ fn refusals(conn: &mut Sync, planned: &[(&str, Placement)]) -> Vec<Refusal> {
     found
 }
 
-/// An empty database of the test's own, dropped when it ends (even by a failure).
-struct Scratch {
-    name: String,
-}
-
-impl Scratch {
-    fn new() -> Self {
-        let name = format!("referee_distribution_{}", uuid::Uuid::new_v4().simple());
-        diesel::sql_query(format!("CREATE DATABASE {name}"))
-            .execute(&mut Self::admin())
-            .unwrap();
-        Self { name }
-    }
-
-    fn admin() -> Sync {
-        Sync::establish(&format!("{}/postgres", server_url())).unwrap()
-    }
-
-    fn connect(&self) -> Sync {
-        Sync::establish(&format!("{}/{}", server_url(), self.name)).unwrap()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let sql = format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name);
-        let _ = diesel::sql_query(sql).execute(&mut Self::admin());
-    }
-}
-
 #[test]
 fn the_migrated_schema_has_nothing_citus_would_refuse_under_the_distribution_plan() {
-    let scratch = Scratch::new();
+    let scratch = Scratch::new("referee_distribution");
     let mut conn = scratch.connect();
     conn.run_pending_migrations(MIGRATIONS).unwrap();
     let found = refusals(&mut conn, PLAN);
@@ -370,7 +336,7 @@ fn the_migrated_schema_has_nothing_citus_would_refuse_under_the_distribution_pla
 
 #[test]
 fn the_checker_finds_each_kind_of_layout_citus_refuses() {
-    let scratch = Scratch::new();
+    let scratch = Scratch::new("referee_distribution");
     let mut conn = scratch.connect();
     conn.batch_execute(
         "CREATE TABLE parents (id uuid PRIMARY KEY, label text NOT NULL UNIQUE);
@@ -466,7 +432,7 @@ fn lines(conn: &mut Sync, query: &str) -> Vec<String> {
 #[test]
 fn the_distribution_migration_carries_invites_and_rematch_links_over_and_back() {
     use diesel::migration::MigrationSource;
-    let scratch = Scratch::new();
+    let scratch = Scratch::new("referee_distribution");
     let mut conn = scratch.connect();
     let migrations = MigrationSource::<diesel::pg::Pg>::migrations(&MIGRATIONS).unwrap();
     let index = migrations

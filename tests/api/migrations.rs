@@ -7,17 +7,11 @@
 
 use diesel::migration::MigrationSource;
 use diesel::pg::Pg;
-use diesel::{Connection, RunQueryDsl};
-use diesel_async::async_connection_wrapper::AsyncConnectionWrapper;
-use diesel_async::AsyncPgConnection;
+use diesel::RunQueryDsl;
 use diesel_migrations::MigrationHarness;
 use referee::store::MIGRATIONS;
 
-use crate::support::server_url;
-
-/// The migration harness is synchronous: it drives the async connection through the wrapper the
-/// service itself migrates with.
-type Sync = AsyncConnectionWrapper<AsyncPgConnection>;
+use crate::support::{Scratch, Sync};
 
 /// The catalog, one line per object, sorted; diesel's own bookkeeping table left out.
 const SCHEMA: &[&str] = &[
@@ -55,39 +49,9 @@ fn schema(conn: &mut Sync) -> Vec<String> {
     lines
 }
 
-/// An empty database of the test's own, dropped when it ends (even by a failure).
-struct Scratch {
-    name: String,
-}
-
-impl Scratch {
-    fn new() -> Self {
-        let name = format!("referee_migrations_{}", uuid::Uuid::new_v4().simple());
-        diesel::sql_query(format!("CREATE DATABASE {name}"))
-            .execute(&mut Self::admin())
-            .unwrap();
-        Self { name }
-    }
-
-    fn admin() -> Sync {
-        Sync::establish(&format!("{}/postgres", server_url())).unwrap()
-    }
-
-    fn connect(&self) -> Sync {
-        Sync::establish(&format!("{}/{}", server_url(), self.name)).unwrap()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let sql = format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name);
-        let _ = diesel::sql_query(sql).execute(&mut Self::admin());
-    }
-}
-
 #[test]
 fn each_migrations_down_undoes_its_up_and_the_whole_set_rolls_back_to_empty() {
-    let scratch = Scratch::new();
+    let scratch = Scratch::new("referee_migrations");
     let mut conn = scratch.connect();
     let migrations = MigrationSource::<Pg>::migrations(&MIGRATIONS).unwrap();
     assert!(!migrations.is_empty());

@@ -582,3 +582,39 @@ impl TestApp {
         })
     }
 }
+
+/// The migration harness is synchronous: it drives the async connection through the wrapper the
+/// service itself migrates with.
+pub type Sync = AsyncConnectionWrapper<AsyncPgConnection>;
+
+/// An empty database of the test's own (not migrated), dropped when it ends (even by a failure).
+pub struct Scratch {
+    name: String,
+}
+
+impl Scratch {
+    pub fn new(prefix: &str) -> Self {
+        let name = format!("{prefix}_{}", uuid::Uuid::new_v4().simple());
+        diesel::RunQueryDsl::execute(
+            diesel::sql_query(format!("CREATE DATABASE {name}")),
+            &mut Self::admin(),
+        )
+        .unwrap();
+        Self { name }
+    }
+
+    fn admin() -> Sync {
+        <Sync as diesel::Connection>::establish(&format!("{}/postgres", server_url())).unwrap()
+    }
+
+    pub fn connect(&self) -> Sync {
+        <Sync as diesel::Connection>::establish(&format!("{}/{}", server_url(), self.name)).unwrap()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let sql = format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name);
+        let _ = diesel::RunQueryDsl::execute(diesel::sql_query(sql), &mut Self::admin());
+    }
+}
