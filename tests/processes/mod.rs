@@ -214,34 +214,24 @@ impl Service {
 
     /// Waits until `/healthz` answers 200: the service is listening.
     pub async fn wait_listening(&self, client: &reqwest::Client) {
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            if let Ok(response) = client.get(format!("{}/healthz", self.base)).send().await {
-                if response.status() == StatusCode::OK {
-                    return;
-                }
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the service did not start listening"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        self.wait_for_200(client, "/healthz", "start listening")
+            .await;
     }
 
     /// Waits until `/readyz` answers 200: the service is listening and its database prepared.
     pub async fn wait_ready(&self, client: &reqwest::Client) {
+        self.wait_for_200(client, "/readyz", "become ready").await;
+    }
+
+    async fn wait_for_200(&self, client: &reqwest::Client, path: &str, what: &str) {
         let deadline = Instant::now() + PATIENCE;
         loop {
-            if let Ok(response) = client.get(format!("{}/readyz", self.base)).send().await {
+            if let Ok(response) = client.get(format!("{}{path}", self.base)).send().await {
                 if response.status() == StatusCode::OK {
                     return;
                 }
             }
-            assert!(
-                Instant::now() < deadline,
-                "the service did not become ready"
-            );
+            assert!(Instant::now() < deadline, "the service did not {what}");
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
