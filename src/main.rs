@@ -55,6 +55,10 @@ async fn main() -> std::io::Result<()> {
     let store = Store::with_timeouts(&settings.database_url, settings.pool_size, timeouts)
         .with_move_cache(settings.move_cache_matches)
         .with_move_batch(settings.move_batch_max);
+    let store = match &settings.read_replica {
+        Some(replica) => store.with_read_replica(replica),
+        None => store,
+    };
     // Start serving at once: stateless endpoints need no database, and match endpoints answer
     // 503 until the database is prepared.
     store.prepare_in_background();

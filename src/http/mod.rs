@@ -372,10 +372,6 @@ fn build(
 ) -> std::io::Result<Server> {
     let spec = openapi();
     let table = web::Data::new(method_table(&spec));
-    let store = match &settings.read_replica {
-        Some(replica) => store.with_read_replica(replica),
-        None => store,
-    };
     let store = web::Data::new(store);
     let limit = settings.body_limit_bytes;
     // Built once: every worker's limiter shares the same buckets.
