@@ -247,6 +247,12 @@ fn parsed<T: std::str::FromStr>(name: &str, default: T) -> Result<T, String> {
     }
 }
 
+/// Live matches an instance keeps between moves unless told otherwise (`MOVE_CACHE_MATCHES`).
+pub const DEFAULT_CACHED_MATCHES: usize = 10_000;
+
+/// Moves written together at most, unless told otherwise (`MOVE_BATCH_MAX`).
+pub const DEFAULT_MOVE_BATCH: usize = 32;
+
 pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/referee";
 
 impl Settings {
@@ -255,8 +261,8 @@ impl Settings {
             database_url: var("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.to_owned()),
             bind_address: parsed("BIND_ADDRESS", SocketAddr::from(([127, 0, 0, 1], 8080)))?,
             pool_size: parsed("DATABASE_POOL_SIZE", 8)?,
-            move_cache_matches: parsed("MOVE_CACHE_MATCHES", crate::store::DEFAULT_CACHED_MATCHES)?,
-            move_batch_max: parsed("MOVE_BATCH_MAX", crate::store::DEFAULT_MOVE_BATCH)?,
+            move_cache_matches: parsed("MOVE_CACHE_MATCHES", DEFAULT_CACHED_MATCHES)?,
+            move_batch_max: parsed("MOVE_BATCH_MAX", DEFAULT_MOVE_BATCH)?,
             body_limit_bytes: parsed("BODY_LIMIT_BYTES", 256 * 1024)?,
             workers: var("WORKERS").map(|_| parsed("WORKERS", 0)).transpose()?,
             rate_limit_per_second: parsed("RATE_LIMIT_PER_SECOND", 100)?,

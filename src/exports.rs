@@ -8,10 +8,11 @@ use uuid::Uuid;
 
 use crate::games::GameKind;
 use crate::problem::Problem;
-use crate::records::{check_player_filter, note_game, table_names, MatchKind, MatchStatus};
+use crate::records::{check_player_filter, note_game, table_names};
 use crate::store::history;
 use crate::store::matches as q;
 use crate::store::Store;
+use crate::vocabulary::{MatchKind, MatchStatus};
 
 /// One match of a player's history (one line of NDJSON, one row of CSV).
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]

@@ -17,4 +17,5 @@ pub mod sheets;
 pub mod stats;
 pub mod store;
 pub mod tokens;
+pub mod vocabulary;
 pub mod wire;

@@ -15,13 +15,15 @@ use uuid::Uuid;
 use crate::games::{Game, Order, Standings};
 use crate::problem::Problem;
 use crate::records::{
-    check_names, check_open, check_version, fingerprint, idempotency_key_reused, insert_created,
-    kind_of, limit_exceeded, limits, name_key, parse_for_match, seat_infos, stored, winner_names,
-    MatchKind, MatchStatus, NewSeat, RandomnessMode, SeatInfo,
+    check_names, check_not_abandoned, check_open, check_version, fingerprint,
+    idempotency_key_reused, insert_created, kind_of, limit_exceeded, parse_for_match, seat_infos,
+    stored, winner_names, NewSeat, SeatInfo,
 };
 use crate::referee;
+use crate::store::created::NewParts;
 use crate::store::matches::{self as q, Finished, MatchRow, SeatResult, SeatRow, SheetEntryRow};
 use crate::store::Store;
+use crate::vocabulary::{limits, name_key, MatchKind, MatchStatus, RandomnessMode};
 use crate::wire::{Json, Payloads};
 use crate::{tokens, with_game};
 
@@ -329,9 +331,12 @@ pub async fn create(
         "sheet",
         idempotency_key.as_deref(),
         request_hash,
-        &row,
-        &seats,
-        &[],
+        NewParts {
+            row: &row,
+            seats: &seats,
+            events: &[],
+            invites: &[],
+        },
         created,
     )
     .await
@@ -475,7 +480,7 @@ async fn append_in(
                     format!("entry {seq} was already corrected; correct the latest entry"),
                 ));
             }
-            crate::records::check_not_abandoned(&row)?;
+            check_not_abandoned(&row)?;
             check_version(&row, request.expected_version)?;
             // Every entry of the round but its first is a correction.
             let corrections = entries.iter().filter(|e| e.round == target.round).count() - 1;

@@ -1,16 +1,17 @@
 //! Statistics over finished matches, hosted and score sheets alike: per player and game (played,
 //! won, win rate, average and best score, winning streaks, the game's brag figures) and a
 //! leaderboard per game. Players are identified by name, compared by
-//! [`crate::records::name_key`]: NFKC, ignoring case and invisible characters.
+//! [`crate::vocabulary::name_key`]: NFKC, ignoring case and invisible characters.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::games::{GameKind, Highlights};
 use crate::problem::Problem;
-use crate::records::{check_player_filter, normalise_name};
+use crate::records::check_player_filter;
 use crate::store::stats as q;
 use crate::store::Store;
+use crate::vocabulary::normalise_name;
 
 pub use crate::store::stats::{LeaderboardRow, Period};
 

@@ -9,9 +9,9 @@ use uuid::Uuid;
 use super::responses::*;
 use crate::exports::{self, BgStatsFile, HistoryLine};
 use crate::problem::Problem;
-use crate::records::MatchKind;
 use crate::sheets::{self, SheetDetail};
 use crate::store::Store;
+use crate::vocabulary::MatchKind;
 use crate::wire::{Json, Payloads};
 
 #[derive(Debug, Clone, Copy, Default, Deserialize, ToSchema)]

@@ -22,11 +22,12 @@ use uuid::Uuid;
 use super::bearer;
 use super::responses::*;
 use crate::live::{Hub, SubscribeError, Subscription};
-use crate::matches::{self, LogEntry, MatchDetail, MatchStatus};
+use crate::matches::{self, LogEntry, MatchDetail};
 use crate::metrics::METRICS;
 use crate::problem::{Problem, ProblemDocument};
 use crate::sheets::{self, SheetDetail, SheetEntry};
 use crate::store::Store;
+use crate::vocabulary::MatchStatus;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]

@@ -4,10 +4,11 @@ use uuid::Uuid;
 
 use crate::games::{ChanceOwner, Seat, Viewer};
 use crate::problem::Problem;
-use crate::records::{note_game, ChanceReporters, MatchKind, MatchStatus};
+use crate::records::note_game;
 use crate::store::matches::{self as q, MatchRow, SeatRow};
 use crate::store::Store;
 use crate::tokens;
+use crate::vocabulary::{ChanceReporters, MatchKind, MatchStatus};
 
 /// What a presented token proves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

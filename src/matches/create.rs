@@ -8,15 +8,14 @@ use super::access::{load, viewer_for, Credential};
 use super::wire::{CreateMatch, CreatedMatch, MatchDetail, SeatInvite, SeatToken};
 use crate::games::{Game, Order, Seat};
 use crate::problem::Problem;
-use crate::records::{
-    check_names, fingerprint, insert_created_with, kind_of, name_key, seat_infos, stored,
-    MatchKind, MatchStatus, NewParts, RandomnessMode,
-};
+use crate::records::{check_names, fingerprint, insert_created, kind_of, seat_infos, stored};
 use crate::referee;
 use crate::seed::Seed;
+use crate::store::created::NewParts;
 use crate::store::lobby::{self, InviteRow};
 use crate::store::matches::{EventRow, MatchRow, SeatRow};
 use crate::store::Store;
+use crate::vocabulary::{name_key, MatchKind, MatchStatus, RandomnessMode};
 use crate::{tokens, with_game};
 
 #[tracing::instrument(skip_all, fields(game = request.game.slug(), match_id = tracing::field::Empty))]
@@ -33,12 +32,18 @@ pub async fn create(
         invites,
         created,
     } = prepare(request)?;
-    insert_created_with(
+    let parts = NewParts {
+        row: &row,
+        seats: &seats,
+        events: &events,
+        invites: &invites,
+    };
+    insert_created(
         store,
         "match",
         idempotency_key.as_deref(),
         request_hash,
-        (&row, &seats, &events, &invites),
+        parts,
         created,
     )
     .await
@@ -55,7 +60,12 @@ pub(super) struct NewMatch {
 
 impl NewMatch {
     pub fn parts(&self) -> NewParts<'_> {
-        (&self.row, &self.seats, &self.events, &self.invites)
+        NewParts {
+            row: &self.row,
+            seats: &self.seats,
+            events: &self.events,
+            invites: &self.invites,
+        }
     }
 }
 

@@ -13,14 +13,13 @@ use super::create::{detail, invite_link, new_invite, prepare};
 use super::wire::{CreateMatch, CreatedMatch, MatchDetail, SeatInvite, SeatToken};
 use crate::games::{GameKind, Seat};
 use crate::problem::Problem;
-use crate::records::{
-    check_name, check_names, check_not_abandoned, insert_parts, note_game, MatchKind, MatchStatus,
-    NewSeat,
-};
+use crate::records::{check_name, check_names, check_not_abandoned, note_game, NewSeat};
+use crate::store::created;
 use crate::store::lobby as q;
 use crate::store::matches::{self as matches_q, MatchRow, SeatRow};
 use crate::store::{Conn, Store};
 use crate::tokens;
+use crate::vocabulary::{MatchKind, MatchStatus};
 
 /// An invite as its link shows it, before or after it is redeemed (never the token).
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -286,7 +285,7 @@ pub async fn rename_seat(
                 id,
                 seat as i32,
                 &name,
-                &crate::records::name_key(&name),
+                &crate::vocabulary::name_key(&name),
             )
             .await?;
             let seats = matches_q::seats(conn, id).await?;
@@ -390,7 +389,7 @@ pub async fn rematch(
             problem.params = Some(serde_json::json!({"rematch": existing}));
             return Err(problem);
         }
-        insert_parts(conn, new.parts()).await?;
+        created::insert_parts(conn, new.parts()).await?;
         // Checked above under the row lock; the link's own guard only backs that up.
         if !q::link_rematch(conn, id, rematch_id).await? {
             return Err(Problem::internal(format!(

@@ -41,4 +41,4 @@ pub use wire::{
     SeatInvite, SeatToken, SubmitChance, SubmitMove,
 };
 // Kept under `matches` too, where they were first defined.
-pub use crate::records::{MatchKind, MatchStatus, NewSeat, RandomnessMode, SeatInfo};
+pub use crate::records::{NewSeat, SeatInfo};

@@ -9,10 +9,11 @@ use super::access::{load, viewer_for, Credential};
 use super::wire::{ExportedInput, LogEntry, MatchExport, MatchLog, MatchResult, PlyView};
 use crate::games::{Game, Seat, Viewer};
 use crate::problem::Problem;
-use crate::records::{kind_of, seat_infos, stored, winner_names, MatchStatus};
+use crate::records::{kind_of, seat_infos, stored, winner_names};
 use crate::referee::{self, GameInput, Input, RefereeError, ScoreReply};
 use crate::store::matches::{self as q, EventRow, MatchRow};
 use crate::store::Store;
+use crate::vocabulary::MatchStatus;
 use crate::with_game;
 
 pub(super) fn score_of<G: Game>(state: &G::State) -> ScoreReply {

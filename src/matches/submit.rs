@@ -16,7 +16,6 @@ use crate::games::{Game, Order, Seat, Viewer};
 use crate::problem::Problem;
 use crate::records::{
     check_open, fingerprint_text, idempotency_key_reused, kind_of, parse_for_match, stored,
-    MatchKind, MatchStatus, RandomnessMode,
 };
 use crate::referee::{self, GameInput, Input};
 use crate::seed::Seed;
@@ -25,6 +24,7 @@ use crate::store::group::MoveWrite;
 use crate::store::matches::{self as q, EventRow, Finished, MatchRow, SeatResult, SeatRow};
 use crate::store::Conn;
 use crate::store::Store;
+use crate::vocabulary::{MatchKind, MatchStatus, RandomnessMode};
 use crate::with_game;
 use chrono::Utc;
 

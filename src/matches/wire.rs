@@ -7,8 +7,9 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::games::{GameKind, Seat, Standings, Viewer};
-use crate::records::{ChanceReporters, MatchKind, MatchStatus, NewSeat, RandomnessMode, SeatInfo};
+use crate::records::{NewSeat, SeatInfo};
 use crate::referee::ScoreReply;
+use crate::vocabulary::{ChanceReporters, MatchKind, MatchStatus, RandomnessMode};
 use crate::wire::{Json, Payloads};
 
 crate::one_of_games!(

@@ -10,7 +10,7 @@ use diesel::serialize::{self, Output, ToSql};
 use diesel::sql_types::Text;
 
 use crate::games::GameKind;
-use crate::records::{ChanceReporters, MatchKind, MatchStatus, RandomnessMode, StoredName};
+use crate::vocabulary::{ChanceReporters, MatchKind, MatchStatus, RandomnessMode, StoredName};
 
 fn read_name<T: StoredName>(value: PgValue<'_>, what: &str) -> deserialize::Result<T> {
     let text = <String as FromSql<Text, Pg>>::from_sql(value)?;

@@ -22,7 +22,7 @@ use uuid::Uuid;
 
 use super::matches::EventRow;
 use super::StoreError;
-use crate::records::MatchStatus;
+use crate::vocabulary::MatchStatus;
 
 /// One move's write: its events and the snapshot after them, stored only if the match is still in
 /// progress at `read_version` with its seats' access unchanged (`read_access_version`).

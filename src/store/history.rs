@@ -9,7 +9,7 @@ use super::columns::GameColumn;
 use super::matches::SeatRow;
 use super::schema::{match_seats, matches};
 use super::StoreError;
-use crate::records::{name_key, MatchKind, MatchStatus};
+use crate::vocabulary::{name_key, MatchKind, MatchStatus};
 
 /// One match of a player's history: the match and the player's own seat.
 #[derive(Debug, Clone, Queryable)]

@@ -10,7 +10,7 @@ use super::schema::{
     invite_codes, match_events, match_invites, match_rematch_links, match_seats, matches,
 };
 use super::StoreError;
-use crate::records::MatchStatus;
+use crate::vocabulary::MatchStatus;
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = match_invites)]

@@ -11,7 +11,7 @@ use super::schema::{idempotent_creates, match_events, match_seats, matches};
 use super::stats::add_player_stats;
 use super::StoreError;
 use crate::games::GameKind;
-use crate::records::{name_key, ChanceReporters, MatchKind, MatchStatus, RandomnessMode};
+use crate::vocabulary::{name_key, ChanceReporters, MatchKind, MatchStatus, RandomnessMode};
 
 // Sheet entries were first kept here.
 pub use super::sheets::{append_sheet_entry, sheet_entries, SheetEntryRow};
@@ -65,7 +65,7 @@ pub struct SeatRow {
     pub match_id: Uuid,
     pub seat: i32,
     pub player_name: String,
-    /// The player's identity, [`crate::records::name_key`] of the name.
+    /// The player's identity, [`crate::vocabulary::name_key`] of the name.
     pub player_key: String,
     /// Hosted matches only: sheets are written by their owner alone.
     pub token_hash: Option<Vec<u8>>,

@@ -14,6 +14,7 @@
 
 pub mod cache;
 pub mod columns;
+pub mod created;
 pub mod group;
 pub mod history;
 pub mod lobby;
@@ -41,12 +42,6 @@ use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
 
 pub type Conn = Object<AsyncPgConnection>;
-
-/// Live matches an instance keeps between moves unless told otherwise (`MOVE_CACHE_MATCHES`).
-pub const DEFAULT_CACHED_MATCHES: usize = 10_000;
-
-/// Moves written together at most, unless told otherwise (`MOVE_BATCH_MAX`).
-pub const DEFAULT_MOVE_BATCH: usize = 32;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -169,10 +164,10 @@ impl Store {
         Self {
             ready: Arc::new(AtomicBool::new(false)),
             url: database_url.to_owned(),
-            moves: Arc::new(cache::MoveCache::new(DEFAULT_CACHED_MATCHES)),
+            moves: Arc::new(cache::MoveCache::new(crate::config::DEFAULT_CACHED_MATCHES)),
             writes: Arc::new(group::GroupCommit::new(
                 pool.clone(),
-                DEFAULT_MOVE_BATCH,
+                crate::config::DEFAULT_MOVE_BATCH,
                 connection_runtime(),
             )),
             pool,

@@ -14,7 +14,7 @@ use super::schema::player_game_stats as stats;
 use super::schema::{match_seats, matches};
 use super::StoreError;
 use crate::games::GameKind;
-use crate::records::{name_key, MatchStatus};
+use crate::vocabulary::{name_key, MatchStatus};
 
 /// One finished seat of a player, as statistics read it.
 #[derive(Debug, Clone, Queryable)]

@@ -783,7 +783,7 @@ fn pick_move(kind: GameKind, moves: &[Value], rng: &mut ChaCha8Rng) -> Value {
 async fn check_the_end<G: Game>(m: &mut Hosted) {
     let truth = m.truth::<G>().await;
     assert!(G::is_over(&truth.state));
-    assert_eq!(truth.row.status, referee::records::MatchStatus::Finished);
+    assert_eq!(truth.row.status, referee::vocabulary::MatchStatus::Finished);
     let seed_hex = m.seed.to_hex();
     for caller in m.callers() {
         let who = format!("{caller:?} after the end");

@@ -2,7 +2,7 @@
 //! equals the replay of its log.
 
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
-use referee::records::{MatchKind, MatchStatus};
+use referee::vocabulary::{MatchKind, MatchStatus};
 
 /// Checks every stored match: its snapshot equals the replay of its log from setup, and its
 /// version is the length of its log.

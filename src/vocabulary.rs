@@ -1,0 +1,205 @@
+//! The service's vocabulary: the closed sets of names a match or sheet is stored and sent under
+//! (status, kind, randomness, chance reporters), the caps on what one record may hold, and the
+//! rules that turn a typed player name into the name shown and the key that identifies a player.
+//!
+//! Every other layer may use this module; it uses no other module of the crate, so storage, the
+//! services and the HTTP layer share one vocabulary without depending on each other.
+
+use serde::{Deserialize, Serialize};
+use unicode_normalization::UnicodeNormalization;
+use utoipa::ToSchema;
+
+/// The names a closed set of values is stored and sent under (the same for both): the store maps
+/// columns through them, and an unknown stored name is an error, never a default.
+pub trait StoredName: Copy + Sized + 'static {
+    const ALL: &'static [Self];
+    fn as_str(self) -> &'static str;
+    fn from_stored(name: &str) -> Option<Self> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|value| value.as_str() == name)
+    }
+}
+
+/// Defines a closed set of stored names: the enum, its serde names and its [`StoredName`].
+macro_rules! stored_names {
+    ($(#[$meta:meta])* $vis:vis enum $name:ident {
+        $($(#[$vmeta:meta])* $variant:ident = $text:literal,)+
+    }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+        #[derive(diesel::expression::AsExpression, diesel::deserialize::FromSqlRow)]
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        // The stored names are the serde names (a test checks it); utoipa reads `rename_all`.
+        #[serde(rename_all = "snake_case")]
+        $vis enum $name {
+            $($(#[$vmeta])* $variant,)+
+        }
+
+        impl StoredName for $name {
+            const ALL: &'static [Self] = &[$($name::$variant),+];
+            fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)+
+                }
+            }
+        }
+
+        impl $name {
+            pub fn as_str(self) -> &'static str {
+                StoredName::as_str(self)
+            }
+        }
+    };
+}
+
+stored_names! {
+    /// Who decides chance: the server from a secret seed, or the physical table, which reports it.
+    #[derive(Default)]
+    pub enum RandomnessMode {
+        /// The server deals and rolls from a per-match seed, published as a SHA-256 commitment at
+        /// creation and revealed when the match is over.
+        #[default]
+        Server = "server",
+        /// Players use real cards and dice and report each outcome to `/chance`.
+        Table = "table",
+    }
+}
+
+stored_names! {
+    /// Who may report the chance outcomes of a table-randomness match. The owner always may; the
+    /// rest is the table's choice.
+    #[derive(Default)]
+    pub enum ChanceReporters {
+        /// Only the owner (a referee or host at the table) reports outcomes.
+        Owner = "owner",
+        /// The owner; a seat reports the outcomes of its own action (its draw, its roll) and the
+        /// dealer's seat the deal and shared outcomes (a flip, a shared die).
+        #[default]
+        OwnerAndActingSeat = "owner_and_acting_seat",
+        /// The owner and every seat report any outcome (a table whose players trust each other).
+        AnySeat = "any_seat",
+    }
+}
+
+stored_names! {
+    /// How a match is recorded.
+    pub enum MatchKind {
+        /// Hosted by the service, which referees every move.
+        Hosted = "hosted",
+        /// Played with real cards and dice and recorded round by round on a score sheet.
+        Sheet = "sheet",
+    }
+}
+
+stored_names! {
+    pub enum MatchStatus {
+        InProgress = "in_progress",
+        Finished = "finished",
+        /// Given up by its owner: kept in history and listings, left out of statistics, and
+        /// closed to moves and entries.
+        Abandoned = "abandoned",
+    }
+}
+
+impl MatchStatus {
+    pub fn of_over(over: bool) -> Self {
+        if over {
+            MatchStatus::Finished
+        } else {
+            MatchStatus::InProgress
+        }
+    }
+}
+
+/// What one record may hold: every cap on what a client writes into a sheet or a match, in one
+/// place (listed in docs/security.md). Past one, the write is refused with `422 limit_exceeded`
+/// naming the limit and its maximum.
+pub mod limits {
+    /// Characters of a player's name, once normalised.
+    pub const NAME_CHARS: usize = 64;
+    /// Entries of one score sheet, corrections included.
+    pub const SHEET_ENTRIES: usize = 500;
+    /// Corrections of one round of a score sheet.
+    pub const CORRECTIONS_PER_ROUND: usize = 20;
+    /// Characters of any one text field of a tally (e.g. a Lucky Luau lei or player label).
+    pub const TALLY_TEXT_CHARS: usize = 500;
+    /// Characters of an entry's note.
+    pub const NOTE_CHARS: usize = 500;
+}
+
+/// Characters that show nothing: whitespace, controls, and the default-ignorable format
+/// characters (zero-width spaces and joiners, bidi marks and isolates, variation selectors,
+/// Hangul fillers, the soft hyphen, the BOM). A name made only of them names no one.
+fn is_invisible(c: char) -> bool {
+    c.is_control() || is_blank(c)
+}
+
+/// Whitespace and the default-ignorable characters, which trimming removes; other control
+/// characters are not trimmed but refused.
+fn is_blank(c: char) -> bool {
+    c.is_whitespace()
+        || matches!(c,
+            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}'
+            | '\u{17B5}' | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{2800}' | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}' | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E0FFF}')
+}
+
+/// A name as it is stored and shown: Unicode NFKC (so `ｆｕｌｌ-width` and `ﬁ` ligatures read as
+/// the letters they look like), then trimmed of whitespace and invisible format characters.
+pub fn normalise_name(name: &str) -> String {
+    name.nfkc()
+        .collect::<String>()
+        .trim_matches(is_blank)
+        .to_owned()
+}
+
+/// A player's identity: the normalised name without its invisible characters, each run of
+/// spaces made one space, lower-cased (`str::to_lowercase`, Unicode's full lower-case mapping,
+/// close to but not exactly Unicode case folding) and normalised again. `Dupe`, `dupe`,
+/// `ＤＵＰＥ`, `Du\u{200B}pe` and ` dupe ` are one player, `Ann Lee` and `AnnLee` two;
+/// statistics, histories and the player filters all compare these keys.
+pub fn name_key(name: &str) -> String {
+    let shown: String = name
+        .nfkc()
+        .filter(|&c| c.is_whitespace() || !is_invisible(c))
+        .collect();
+    let words: Vec<&str> = shown.split_whitespace().collect();
+    words.join(" ").to_lowercase().nfkc().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names_match_serde<T: StoredName + Serialize>() {
+        for &value in T::ALL {
+            assert_eq!(serde_json::to_value(value).unwrap(), value.as_str());
+            assert!(T::from_stored(value.as_str()).is_some());
+        }
+        assert!(T::from_stored("unknown").is_none());
+    }
+
+    #[test]
+    fn a_name_key_ignores_case_width_and_invisible_characters() {
+        for same in ["DUPE", "ｄｕｐｅ", " du\u{200B}pe\u{FEFF}", "Dupe\u{FE0F}"] {
+            assert_eq!(name_key(same), "dupe", "{same:?}");
+        }
+        assert_eq!(name_key("ZO\u{0045}\u{0301}"), name_key("zoé"));
+        assert_ne!(name_key("Ann"), name_key("Anne"));
+        // Spaces separate words: a run of them is one, but they are never dropped.
+        assert_eq!(name_key(" Ann \u{3000} Lee "), "ann lee");
+        assert_ne!(name_key("Ann Lee"), name_key("AnnLee"));
+    }
+
+    #[test]
+    fn stored_names_are_the_serde_names_and_unknown_names_are_refused() {
+        names_match_serde::<MatchStatus>();
+        names_match_serde::<MatchKind>();
+        names_match_serde::<RandomnessMode>();
+        names_match_serde::<ChanceReporters>();
+    }
+}
