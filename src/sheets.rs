@@ -47,7 +47,7 @@ pub struct AppendEntry {
     #[schema(minimum = 0)]
     pub expected_version: Option<i64>,
     /// The round in the game's terms (the game's `Tally`).
-    #[schema(value_type = crate::games::any::AnyTally)]
+    #[schema(value_type = crate::wire::any::AnyTally)]
     pub tally: Value,
     /// To correct an entry, its `seq`: this entry then replaces it for the same round.
     #[schema(minimum = 1)]

@@ -6,7 +6,7 @@
 //! by reporting what happened at a physical table. `tests/rules/purity.rs` enforces the import rule.
 //!
 //! The games themselves are listed once, in [`crate::for_each_game`]: [`GameKind`], its list
-//! [`GameKind::ALL`], the [`crate::with_game`] dispatch and the [`any`] unions are generated from
+//! [`GameKind::ALL`], and the [`crate::with_game`] dispatch are generated from
 //! that list, so adding a game is its folder, its `mod` line here and its line there; the
 //! compiler points at anything else (the game's `Game::KIND`, exhaustive matches on `GameKind`).
 //!
@@ -53,7 +53,7 @@ macro_rules! for_each_game {
     };
 }
 
-/// Generates [`GameKind`] and the [`any`] unions from the registry.
+/// Generates [`GameKind`] from the registry.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __define_games {
@@ -88,128 +88,10 @@ macro_rules! __define_games {
                 Self::ALL.iter().copied().find(|kind| kind.slug() == slug)
             }
         }
-
-        // Each engine names its game in the OpenAPI document: the documents generic over
-        // `wire::Payloads` are called `MatchDetail_LuckyJack` and so on after it.
-        $(
-            impl utoipa::PartialSchema for $crate::games::$module::$engine {
-                fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-                    utoipa::openapi::schema::Object::new().into()
-                }
-            }
-            impl utoipa::ToSchema for $crate::games::$module::$engine {
-                fn name() -> std::borrow::Cow<'static, str> {
-                    stringify!($variant).into()
-                }
-            }
-        )*
-
-        /// Documentation-only unions of every game's wire types, so the OpenAPI document can say
-        /// "one of the games' moves" where the HTTP layer takes a move as raw JSON and parses it
-        /// per game.
-        pub mod any {
-            use serde::Serialize;
-            use utoipa::ToSchema;
-
-            $(
-                /// The game's wire types as its engine declares them.
-                #[doc(hidden)]
-                pub mod $module {
-                    use $crate::games::Game;
-                    type G = $crate::games::$module::$engine;
-                    pub type Move = <G as Game>::Move;
-                    pub type State = <G as Game>::State;
-                    pub type Chance = <G as Game>::Chance;
-                    pub type View = <G as Game>::View;
-                    pub type Event = <G as Game>::Event;
-                    pub type Score = <G as Game>::Score;
-                    pub type Options = <G as Game>::Options;
-                    pub type Tally = <G as Game>::Tally;
-                    pub type TallyScore = <G as Game>::TallyScore;
-                }
-            )*
-
-            /// A move of any game (the match's or the path's game decides which).
-            #[derive(Serialize, ToSchema)]
-            #[serde(untagged)]
-            pub enum AnyMove {
-                $($variant($module::Move),)*
-            }
-
-            /// A full state of any game.
-            #[derive(Serialize, ToSchema)]
-            #[serde(untagged)]
-            pub enum AnyState {
-                $($variant($module::State),)*
-            }
-
-            /// A chance outcome of any game: a deal, drawn cards, dice faces.
-            #[derive(Serialize, ToSchema)]
-            #[serde(untagged)]
-            pub enum AnyChance {
-                $($variant($module::Chance),)*
-            }
-
-            /// What one viewer sees of a state of any game.
-            #[derive(Serialize, ToSchema)]
-            #[serde(untagged)]
-            pub enum AnyView {
-                $($variant($module::View),)*
-            }
-
-            /// What happened, in any game.
-            #[derive(Serialize, ToSchema)]
-            #[serde(untagged)]
-            pub enum AnyEvent {
-                $($variant($module::Event),)*
-            }
-
-            /// The itemised score of any game.
-            #[derive(Serialize, ToSchema)]
-            #[serde(untagged)]
-            pub enum AnyScore {
-                $($variant($module::Score),)*
-            }
-
-            /// Options of any game.
-            #[derive(Serialize, ToSchema)]
-            #[serde(untagged)]
-            pub enum AnyOptions {
-                $($variant($module::Options),)*
-            }
-
-            /// A round of any game as a score sheet describes it.
-            #[derive(Serialize, ToSchema)]
-            #[serde(untagged)]
-            pub enum AnyTally {
-                $($variant($module::Tally),)*
-            }
-
-            /// A described round of any game, scored.
-            #[derive(Serialize, ToSchema)]
-            #[serde(untagged)]
-            pub enum AnyTallyScore {
-                $($variant($module::TallyScore),)*
-            }
-        }
     };
 }
 
 crate::for_each_game!(__define_games!);
-
-/// Calls `visit` with every registered game as a type, in registry order.
-pub fn each_game(visit: &mut impl crate::wire::EachGame) {
-    crate::for_each_game!(__each_game! visit);
-}
-
-/// The body of [`each_game`], from the registry.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __each_game {
-    (($visit:ident) $($module:ident::$engine:ident: $variant:ident, $slug:tt, $title:tt;)*) => {
-        $($visit.visit::<$crate::games::$module::$engine>();)*
-    };
-}
 
 /// The arms of [`crate::with_game`], one per registered game.
 #[doc(hidden)]

@@ -150,7 +150,7 @@ pub struct SubmitMove {
     pub seat: Option<Seat>,
     /// The game's move (its schema is the game's `Move`).
     #[serde(rename = "move")]
-    #[schema(value_type = crate::games::any::AnyMove)]
+    #[schema(value_type = crate::wire::any::AnyMove)]
     pub mv: Value,
 }
 
@@ -161,7 +161,7 @@ pub struct SubmitChance {
     #[schema(minimum = 0)]
     pub expected_version: Option<i64>,
     /// What happened at the table (its schema is the game's `Chance`).
-    #[schema(value_type = crate::games::any::AnyChance)]
+    #[schema(value_type = crate::wire::any::AnyChance)]
     pub outcome: Value,
 }
 
