@@ -3,7 +3,7 @@
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
-/// What the service reads from its environment (the database timeouts are [`DatabaseTimeouts`]).
+/// What the service reads from its environment: everything start-up needs.
 #[derive(Clone, Debug)]
 pub struct Settings {
     /// `DATABASE_URL`: the database is created on start if it does not exist.
@@ -12,6 +12,8 @@ pub struct Settings {
     pub bind_address: SocketAddr,
     /// `DATABASE_POOL_SIZE`: connections kept to PostgreSQL.
     pub pool_size: usize,
+    /// The lock and statement timeouts of every connection to PostgreSQL.
+    pub database_timeouts: DatabaseTimeouts,
     /// `MOVE_CACHE_MATCHES`: live matches kept in memory between moves; 0 turns the cache off.
     pub move_cache_matches: usize,
     /// `MOVE_BATCH_MAX`: moves to different matches written together in one statement and one
@@ -261,6 +263,7 @@ impl Settings {
             database_url: var("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.to_owned()),
             bind_address: parsed("BIND_ADDRESS", SocketAddr::from(([127, 0, 0, 1], 8080)))?,
             pool_size: parsed("DATABASE_POOL_SIZE", 8)?,
+            database_timeouts: DatabaseTimeouts::from_env()?,
             move_cache_matches: parsed("MOVE_CACHE_MATCHES", DEFAULT_CACHED_MATCHES)?,
             move_batch_max: parsed("MOVE_BATCH_MAX", DEFAULT_MOVE_BATCH)?,
             body_limit_bytes: parsed("BODY_LIMIT_BYTES", 256 * 1024)?,

@@ -14,6 +14,7 @@ pub mod records;
 pub mod referee;
 pub mod seed;
 pub mod sheets;
+pub mod startup;
 pub mod stats;
 pub mod store;
 pub mod tokens;

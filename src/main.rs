@@ -1,7 +1,4 @@
-use std::net::TcpListener;
-
-use referee::config::{DatabaseTimeouts, Settings};
-use referee::store::Store;
+use referee::config::Settings;
 use tracing::{Level, Metadata};
 use tracing_subscriber::filter::filter_fn;
 use tracing_subscriber::layer::SubscriberExt;
@@ -51,18 +48,5 @@ async fn main() -> std::io::Result<()> {
     }
 
     let settings = Settings::from_env().map_err(std::io::Error::other)?;
-    let timeouts = DatabaseTimeouts::from_env().map_err(std::io::Error::other)?;
-    let store = Store::with_timeouts(&settings.database_url, settings.pool_size, timeouts)
-        .with_move_cache(settings.move_cache_matches)
-        .with_move_batch(settings.move_batch_max);
-    let store = match &settings.read_replica {
-        Some(replica) => store.with_read_replica(replica),
-        None => store,
-    };
-    // Start serving at once: stateless endpoints need no database, and match endpoints answer
-    // 503 until the database is prepared.
-    store.prepare_in_background();
-    let listener = TcpListener::bind(settings.bind_address)?;
-    tracing::info!(address = %settings.bind_address, "referee listening");
-    referee::http::serve(store, &settings, listener).await
+    referee::startup::build(settings)?.run_until_stopped().await
 }

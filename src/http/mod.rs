@@ -10,6 +10,7 @@ mod limits;
 mod lobby;
 mod matches;
 mod ops;
+pub use ops::Drain;
 mod page;
 mod responses;
 mod sheets;
@@ -30,6 +31,7 @@ use utoipa_actix_web::{scope, AppExt};
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::config::Settings;
+use crate::live::Hub;
 use crate::problem::Problem;
 use crate::store::Store;
 
@@ -277,98 +279,14 @@ pub(crate) fn idempotency_key(request: &HttpRequest) -> Result<Option<String>, P
     Ok(Some(key.to_owned()))
 }
 
-/// The HTTP server on `listener`, not yet started, stopping as actix does on a signal (tests run
-/// it in their own process; the binary runs [`serve`]).
-pub fn server(store: Store, settings: &Settings, listener: TcpListener) -> std::io::Result<Server> {
-    build(
-        store,
-        settings,
-        listener,
-        ops::Drain::new(settings.shutdown_drain),
-        false,
-    )
-}
-
-/// Serves on `listener` until SIGTERM or SIGINT, then drains: `/readyz` answers 503 `draining`
-/// while everything else is still served for `SHUTDOWN_DRAIN_SECONDS`, so that a load balancer
-/// takes the instance out of rotation first; then the listener closes and the requests in flight
-/// finish. A second signal ends the drain early.
-pub async fn serve(
+/// The HTTP server on `listener`, not yet started. It handles no signals: whoever runs it stops
+/// it (the start-up module).
+pub(crate) fn server(
     store: Store,
+    hub: Hub,
+    drain: Drain,
     settings: &Settings,
     listener: TcpListener,
-) -> std::io::Result<()> {
-    let drain = ops::Drain::new(settings.shutdown_drain);
-    let server = build(store, settings, listener, drain.clone(), true)?;
-    let handle = server.handle();
-    let period = settings.shutdown_drain;
-    actix_web::rt::spawn(async move {
-        let mut signals = match Signals::new() {
-            Ok(signals) => signals,
-            Err(error) => {
-                tracing::error!(%error, "cannot listen for stop signals; stopping");
-                handle.stop(true).await;
-                return;
-            }
-        };
-        signals.next().await;
-        drain.start();
-        if !period.is_zero() {
-            tracing::info!(?period, "stop requested: draining (readiness fails)");
-            tokio::select! {
-                () = actix_web::rt::time::sleep(period) => {}
-                () = signals.next() => tracing::info!("second stop signal: drain cut short"),
-            }
-        }
-        tracing::info!("stopping: finishing the requests in flight");
-        handle.stop(true).await;
-    });
-    server.await
-}
-
-/// SIGTERM (what orchestrators send) and SIGINT (Ctrl-C), whichever comes.
-struct Signals {
-    #[cfg(unix)]
-    terminate: tokio::signal::unix::Signal,
-    #[cfg(unix)]
-    interrupt: tokio::signal::unix::Signal,
-}
-
-impl Signals {
-    #[cfg(unix)]
-    fn new() -> std::io::Result<Self> {
-        use tokio::signal::unix::{signal, SignalKind};
-        Ok(Self {
-            terminate: signal(SignalKind::terminate())?,
-            interrupt: signal(SignalKind::interrupt())?,
-        })
-    }
-
-    #[cfg(not(unix))]
-    fn new() -> std::io::Result<Self> {
-        Ok(Self {})
-    }
-
-    #[cfg(unix)]
-    async fn next(&mut self) {
-        tokio::select! {
-            _ = self.terminate.recv() => {}
-            _ = self.interrupt.recv() => {}
-        }
-    }
-
-    #[cfg(not(unix))]
-    async fn next(&mut self) {
-        let _ = tokio::signal::ctrl_c().await;
-    }
-}
-
-fn build(
-    store: Store,
-    settings: &Settings,
-    listener: TcpListener,
-    drain: ops::Drain,
-    own_signals: bool,
 ) -> std::io::Result<Server> {
     let spec = openapi();
     let table = web::Data::new(method_table(&spec));
@@ -380,9 +298,6 @@ fn build(
     let body_timeout = body::BodyTimeout(settings.body_timeout);
     let origins = settings.cors_allowed_origins.clone();
     let prometheus = crate::metrics::METRICS.http.clone();
-    // One hub and one change listener per instance, shared by every worker.
-    let hub = crate::live::Hub::new(settings.live);
-    crate::live::listen(settings.database_url.clone(), hub.clone());
     let hub = web::Data::new(hub);
     let drain = web::Data::new(drain);
     let mut server = HttpServer::new(move || {
@@ -448,8 +363,5 @@ fn build(
     if let Some(workers) = settings.workers {
         server = server.workers(workers.max(1));
     }
-    if own_signals {
-        server = server.disable_signals();
-    }
-    Ok(server.run())
+    Ok(server.disable_signals().run())
 }

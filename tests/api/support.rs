@@ -4,8 +4,6 @@
 #[path = "../audit/mod.rs"]
 mod audit;
 
-use std::net::TcpListener;
-
 use diesel::Connection;
 use diesel_async::async_connection_wrapper::AsyncConnectionWrapper;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
@@ -146,12 +144,8 @@ impl TestApp {
 
     /// Another instance of the service on this test's database, as a second replica would be.
     pub async fn second_instance(&self) -> TestApp {
-        let name = self.database.as_ref().expect("a test database");
-        let url = format!("{}/{name}", server_url());
-        let store = Store::new(&url, 4);
-        store.prepare().await.unwrap();
         TestApp {
-            base: start(store, url),
+            base: start(self.database_url(), true, |_| {}).await,
             client: reqwest::Client::new(),
             database: None,
         }
@@ -183,17 +177,14 @@ impl Drop for TestApp {
     }
 }
 
-fn start(store: Store, database_url: String) -> String {
-    start_with(store, database_url, |_| {})
-}
-
-fn start_with(store: Store, database_url: String, tweak: impl FnOnce(&mut Settings)) -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let address = listener.local_addr().unwrap();
-    let mut settings = Settings {
+/// The settings every test starts from: this test's database, a free port, one worker, no rate
+/// limit, and a CORS origin to check CORS answers against.
+fn test_settings(database_url: String) -> Settings {
+    Settings {
         database_url,
-        bind_address: address,
+        bind_address: "127.0.0.1:0".parse().unwrap(),
         pool_size: 4,
+        database_timeouts: Default::default(),
         move_cache_matches: referee::config::DEFAULT_CACHED_MATCHES,
         move_batch_max: referee::config::DEFAULT_MOVE_BATCH,
         body_limit_bytes: 64 * 1024,
@@ -207,34 +198,34 @@ fn start_with(store: Store, database_url: String, tweak: impl FnOnce(&mut Settin
         live: Default::default(),
         read_replica: None,
         shutdown_drain: std::time::Duration::ZERO,
-    };
+    }
+}
+
+/// Starts the service as the binary does ([`referee::startup::build`]) with the test settings
+/// adjusted by `tweak`; waits until its database is ready when `ready` says it can be.
+async fn start(database_url: String, ready: bool, tweak: impl FnOnce(&mut Settings)) -> String {
+    let mut settings = test_settings(database_url);
     tweak(&mut settings);
-    let server = referee::http::server(store, &settings, listener).unwrap();
-    tokio::spawn(server);
+    let app = referee::startup::build(settings).unwrap();
+    let address = app.address();
+    if ready {
+        app.store().prepare().await.unwrap();
+    }
+    tokio::spawn(app.run());
     format!("http://{address}")
 }
 
 /// The app with its own fresh, migrated database.
 pub async fn spawn_app() -> TestApp {
-    let name = fresh_database().await;
-    let url = format!("{}/{name}", server_url());
-    let store = Store::new(&url, 4);
-    store.prepare().await.unwrap();
-    TestApp {
-        base: start(store, url),
-        client: reqwest::Client::new(),
-        database: Some(name),
-    }
+    spawn_app_tuned(|_| {}).await
 }
 
 /// The app with its own fresh, migrated database and its settings adjusted (stream caps...).
 pub async fn spawn_app_tuned(tweak: impl FnOnce(&mut Settings)) -> TestApp {
     let name = fresh_database().await;
     let url = format!("{}/{name}", server_url());
-    let store = Store::new(&url, 4);
-    store.prepare().await.unwrap();
     TestApp {
-        base: start_with(store, url, tweak),
+        base: start(url, true, tweak).await,
         client: reqwest::Client::new(),
         database: Some(name),
     }
@@ -242,9 +233,8 @@ pub async fn spawn_app_tuned(tweak: impl FnOnce(&mut Settings)) -> TestApp {
 
 /// The app without a database, with its settings adjusted (rate limits, CORS...).
 pub async fn spawn_app_with(tweak: impl FnOnce(&mut Settings)) -> TestApp {
-    let url = "postgres://postgres@127.0.0.1:9/nowhere".to_owned();
     TestApp {
-        base: start_with(Store::new(&url, 1), url, tweak),
+        base: start(NOWHERE.to_owned(), false, tweak).await,
         client: reqwest::Client::new(),
         database: None,
     }
@@ -252,15 +242,11 @@ pub async fn spawn_app_with(tweak: impl FnOnce(&mut Settings)) -> TestApp {
 
 /// The app pointed at a database server that does not answer.
 pub async fn spawn_app_without_database() -> TestApp {
-    let url = "postgres://postgres@127.0.0.1:9/nowhere".to_owned();
-    let store = Store::new(&url, 2);
-    store.prepare_in_background();
-    TestApp {
-        base: start(store, url),
-        client: reqwest::Client::new(),
-        database: None,
-    }
+    spawn_app_with(|_| {}).await
 }
+
+/// A database address where nothing answers.
+const NOWHERE: &str = "postgres://postgres@127.0.0.1:9/nowhere";
 
 #[derive(Debug)]
 pub struct Reply {

@@ -7,6 +7,7 @@
 
 mod data_files;
 mod invariants;
+mod layers;
 mod luck_plus;
 mod luck_plus_support;
 mod lucky_dice;

@@ -34,8 +34,7 @@ fn new_game(players: usize) -> State {
 }
 
 fn play(state: &mut State, seat: Seat, mv: Move) -> Vec<Event> {
-    crate::referee::play_move::<LuckyLuau>(state, seat, &mv)
-        .unwrap_or_else(|e| panic!("{mv:?} by {seat}: {e}"))
+    LuckyLuau::play(state, seat, &mv).unwrap_or_else(|e| panic!("{mv:?} by {seat}: {e}"))
 }
 
 fn refuse(state: &State, seat: Seat, mv: Move) -> &'static str {

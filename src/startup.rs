@@ -1,0 +1,147 @@
+//! Start-up: the one way the service is assembled from its [`Settings`]. `main.rs` and every test
+//! harness call [`build`], so the tests run the service the binary runs, every setting honoured;
+//! they differ only in what stops it ([`Application::run_until_stopped`] for the binary).
+
+use std::net::{SocketAddr, TcpListener};
+
+use actix_web::dev::{Server, ServerHandle};
+
+use crate::config::Settings;
+use crate::http::{self, Drain};
+use crate::live::Hub;
+use crate::store::Store;
+
+/// The service, listening but not yet serving.
+pub struct Application {
+    server: Server,
+    address: SocketAddr,
+    store: Store,
+    drain: Drain,
+    settings: Settings,
+}
+
+/// Assembles the service: the store (primary, replica, move cache and batch), the live hub and
+/// its change listener, and the HTTP server bound to `settings.bind_address` (port 0 picks a free
+/// port; see [`Application::address`]). The database is prepared in the background: stateless
+/// endpoints serve at once, and match endpoints answer 503 until it is ready. Call it inside a
+/// Tokio runtime.
+pub fn build(settings: Settings) -> std::io::Result<Application> {
+    let store = Store::with_timeouts(
+        &settings.database_url,
+        settings.pool_size,
+        settings.database_timeouts,
+    )
+    .with_move_cache(settings.move_cache_matches)
+    .with_move_batch(settings.move_batch_max);
+    let store = match &settings.read_replica {
+        Some(replica) => store.with_read_replica(replica),
+        None => store,
+    };
+    store.prepare_in_background();
+    // One hub and one change listener per instance, shared by every worker.
+    let hub = Hub::new(settings.live);
+    crate::live::listen(settings.database_url.clone(), hub.clone());
+    let listener = TcpListener::bind(settings.bind_address)?;
+    let address = listener.local_addr()?;
+    let drain = Drain::new(settings.shutdown_drain);
+    let server = http::server(store.clone(), hub, drain.clone(), &settings, listener)?;
+    Ok(Application {
+        server,
+        address,
+        store,
+        drain,
+        settings,
+    })
+}
+
+impl Application {
+    /// Where the service listens.
+    pub fn address(&self) -> SocketAddr {
+        self.address
+    }
+
+    /// The service's store, e.g. to wait until the database is ready.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// A handle that stops the server.
+    pub fn handle(&self) -> ServerHandle {
+        self.server.handle()
+    }
+
+    /// Serves until the server is stopped through its [`handle`](Self::handle).
+    pub async fn run(self) -> std::io::Result<()> {
+        self.server.await
+    }
+
+    /// Serves until SIGTERM or SIGINT, then drains: `/readyz` answers 503 `draining` while
+    /// everything else is still served for `SHUTDOWN_DRAIN_SECONDS`, so that a load balancer
+    /// takes the instance out of rotation first; then the listener closes and the requests in
+    /// flight finish. A second signal ends the drain early.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        let handle = self.server.handle();
+        let period = self.settings.shutdown_drain;
+        let drain = self.drain;
+        actix_web::rt::spawn(async move {
+            let mut signals = match Signals::new() {
+                Ok(signals) => signals,
+                Err(error) => {
+                    tracing::error!(%error, "cannot listen for stop signals; stopping");
+                    handle.stop(true).await;
+                    return;
+                }
+            };
+            signals.next().await;
+            drain.start();
+            if !period.is_zero() {
+                tracing::info!(?period, "stop requested: draining (readiness fails)");
+                tokio::select! {
+                    () = actix_web::rt::time::sleep(period) => {}
+                    () = signals.next() => tracing::info!("second stop signal: drain cut short"),
+                }
+            }
+            tracing::info!("stopping: finishing the requests in flight");
+            handle.stop(true).await;
+        });
+        tracing::info!(address = %self.address, "referee listening");
+        self.server.await
+    }
+}
+
+/// SIGTERM (what orchestrators send) and SIGINT (Ctrl-C), whichever comes.
+struct Signals {
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    interrupt: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    #[cfg(unix)]
+    fn new() -> std::io::Result<Self> {
+        use tokio::signal::unix::{signal, SignalKind};
+        Ok(Self {
+            terminate: signal(SignalKind::terminate())?,
+            interrupt: signal(SignalKind::interrupt())?,
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn new() -> std::io::Result<Self> {
+        Ok(Self {})
+    }
+
+    #[cfg(unix)]
+    async fn next(&mut self) {
+        tokio::select! {
+            _ = self.terminate.recv() => {}
+            _ = self.interrupt.recv() => {}
+        }
+    }
+
+    #[cfg(not(unix))]
+    async fn next(&mut self) {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
