@@ -105,7 +105,9 @@ impl Application {
             handle.stop(true).await;
         });
         tracing::info!(address = %self.address, "referee listening");
-        self.server.await
+        let served = self.server.await;
+        tracing::info!("stopped");
+        served
     }
 }
 
