@@ -1,6 +1,7 @@
-//! The vocabulary hosted matches and score sheets share: both are rows of the same tables, with
-//! the same status, kind and randomness, the same player-name rules, the same version checks and
-//! the same pinning of a stored record to the rules version it was played under.
+//! What the services for hosted matches and score sheets share: both are rows of the same tables,
+//! with the same player-name checks, the same version checks, the same creates under an
+//! `Idempotency-Key`, and the same pinning of a stored record to the rules version it was played
+//! under. The names they are stored under live in [`crate::vocabulary`].
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
