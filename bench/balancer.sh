@@ -12,20 +12,21 @@
 #   bash bench/balancer.sh     # needs haproxy (Debian's package), curl and jq
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. .ci/lib.sh
 pg=postgres://postgres@127.0.0.1:5432
 database=referee_balancer
 drain=8
 front=127.0.0.1:18420
 work=$(mktemp -d /tmp/referee-balancer.XXXXXX)
 
-cargo build --release --quiet --bin referee
+referee=$(built_executable referee --release --bin referee)
 psql "$pg/postgres" -qc "DROP DATABASE IF EXISTS $database WITH (FORCE)"
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
 for i in 1 2 3; do
     DATABASE_URL="$pg/$database" BIND_ADDRESS=127.0.0.1:1842$i RATE_LIMIT_PER_SECOND=0 \
         SHUTDOWN_DRAIN_SECONDS=$drain LIVE_HEARTBEAT_SECONDS=100 TRUSTED_PROXIES=127.0.0.1 \
-        RUST_LOG=warn ./target/release/referee >"$work/instance-$i.log" 2>&1 &
+        RUST_LOG=warn "$referee" >"$work/instance-$i.log" 2>&1 &
     pids+=($!)
     for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:1842$i/readyz" >/dev/null && break; sleep 0.2; done
 done

@@ -16,6 +16,7 @@
 # Prints every run, then the median (and range) of each figure per database; each run is audited (the run's matches' versions add up to the events stored for them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. .ci/lib.sh
 clients=${CLIENTS:-32}
 seconds=${SECONDS_PER_RUN:-10}
 rounds=${ROUNDS:-5}
@@ -26,10 +27,10 @@ service_addr=127.0.0.1:18195
 work=$(mktemp -d /tmp/referee-events.XXXXXX)
 
 # A real in-progress state and event payload: one server-dealt match created through the service.
-cargo build --quiet --bin referee
+referee=$(built_executable referee --bin referee)
 psql "$pg/postgres" -qc "DROP DATABASE IF EXISTS referee_events_svc WITH (FORCE)" 2>/dev/null
 DATABASE_URL="$pg/referee_events_svc" BIND_ADDRESS="$service_addr" RUST_LOG=warn \
-    ./target/debug/referee >/dev/null 2>&1 &
+    "$referee" >/dev/null 2>&1 &
 service_pid=$!
 trap 'kill $service_pid 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do curl -fs "http://$service_addr/readyz" >/dev/null && break; sleep 0.2; done

@@ -15,16 +15,17 @@
 # acknowledged plus the chance plies they triggered plus the deals of the matches it created.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. .ci/lib.sh
 concurrency=${CONCURRENCY:-32}
 seconds=${SECONDS_PER_RUN:-10}
 rounds=${ROUNDS:-3}
 instances=${INSTANCES:-3}
 pg=postgres://postgres@127.0.0.1:5432
 database=referee_instances
-load=./target/release/examples/load
 work=$(mktemp -d /tmp/referee-instances.XXXXXX)
 
-cargo build --release --quiet --bin referee --example load
+referee=$(built_executable referee --release --bin referee)
+load=$(built_executable load --release --example load)
 psql "$pg/postgres" -qc "DROP DATABASE IF EXISTS $database WITH (FORCE)"
 
 pids=()
@@ -33,7 +34,7 @@ trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
 for i in $(seq 1 "$instances"); do
     address=127.0.0.1:$((18300 + i))
     DATABASE_URL="$pg/$database" BIND_ADDRESS="$address" RATE_LIMIT_PER_SECOND=0 \
-        DATABASE_POOL_SIZE=${DATABASE_POOL_SIZE:-8} RUST_LOG=warn ./target/release/referee \
+        DATABASE_POOL_SIZE=${DATABASE_POOL_SIZE:-8} RUST_LOG=warn "$referee" \
         >"$work/instance-$i.log" 2>&1 &
     pids+=($!)
     bases+=("http://$address")
@@ -49,7 +50,7 @@ moves() {
     local n=$1 before after line expected list
     list=$(IFS=,; echo "${bases[*]:0:$n}")
     before=$(events)
-    line=$($load moves "$list" "$concurrency" "$seconds")
+    line=$("$load" moves "$list" "$concurrency" "$seconds")
     after=$(events)
     expected=$(sed -n 's/.* stored_expected=\([0-9]*\).*/\1/p' <<<"$line")
     if [ "$((after - before))" -ne "$expected" ]; then

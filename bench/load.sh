@@ -14,6 +14,7 @@
 # or the script stops. The floor is audited the same way on its scratch database.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. .ci/lib.sh
 concurrency=${CONCURRENCY:-32}
 seconds=${SECONDS_PER_RUN:-10}
 rounds=${ROUNDS:-3}
@@ -21,18 +22,19 @@ single_seconds=${SINGLE_SECONDS:-3}
 pg=postgres://postgres@127.0.0.1:5432
 echo_addr=127.0.0.1:18181
 service_addr=127.0.0.1:18182
-load=./target/release/examples/load
 work=$(mktemp -d /tmp/referee-load.XXXXXX)
 
-cargo build --release --quiet --bin referee --example echo_server --example load
+referee=$(built_executable referee --release --bin referee)
+echo_server=$(built_executable echo_server --release --example echo_server)
+load=$(built_executable load --release --example load)
 psql "$pg/postgres" -qc "DROP DATABASE IF EXISTS referee_load WITH (FORCE)"
 psql "$pg/postgres" -qc "DROP DATABASE IF EXISTS referee_pgbench WITH (FORCE)"
 psql "$pg/postgres" -qc "CREATE DATABASE referee_pgbench"
 
-./target/release/examples/echo_server "$echo_addr" &
+"$echo_server" "$echo_addr" &
 echo_pid=$!
 DATABASE_URL="$pg/referee_load" BIND_ADDRESS="$service_addr" RATE_LIMIT_PER_SECOND=0 \
-    DATABASE_POOL_SIZE=${DATABASE_POOL_SIZE:-8} RUST_LOG=warn ./target/release/referee &
+    DATABASE_POOL_SIZE=${DATABASE_POOL_SIZE:-8} RUST_LOG=warn "$referee" &
 service_pid=$!
 trap 'kill $echo_pid $service_pid 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 50); do
@@ -47,7 +49,7 @@ events() { psql "$pg/referee_load" -Atc "SELECT count(*) FROM match_events"; }
 moves() {
     local before after line expected
     before=$(events)
-    line=$($load moves "http://$service_addr" "$1" "$2")
+    line=$("$load" moves "http://$service_addr" "$1" "$2")
     after=$(events)
     expected=$(sed -n 's/.* stored_expected=\([0-9]*\).*/\1/p' <<<"$line")
     if [ "$((after - before))" -ne "$expected" ]; then
@@ -71,7 +73,7 @@ pgbench_run() {
 }
 
 # The check body, made once by the service: echo and check get the very same request bytes.
-$load check-body "http://$service_addr" >"$work/check.json"
+"$load" check-body "http://$service_addr" >"$work/check.json"
 # Warm-up, which also leaves real match rows for the floor to copy.
 moves 8 2 >/dev/null
 
@@ -132,14 +134,14 @@ echo "concurrency $concurrency, $seconds s per run, $rounds rounds, single clien
     "check body $(wc -c <"$work/check.json") bytes; floor row $(cat "$work/row_bytes") bytes"
 for round in $(seq 1 "$rounds"); do
     {
-        $load echo "http://$echo_addr" "$concurrency" "$seconds" "$work/check.json"
-        $load check "http://$service_addr" "$concurrency" "$seconds" "$work/check.json"
+        "$load" echo "http://$echo_addr" "$concurrency" "$seconds" "$work/check.json"
+        "$load" check "http://$service_addr" "$concurrency" "$seconds" "$work/check.json"
         moves "$concurrency" "$seconds"
         pgbench_run insert "$concurrency" "$seconds" "$work/insert.sql"
         floor_reset
         pgbench_run floor "$concurrency" "$seconds" "$work/floor.sql"
         floor_audit
-        $load check "http://$service_addr" 1 "$single_seconds" "$work/check.json"
+        "$load" check "http://$service_addr" 1 "$single_seconds" "$work/check.json"
         moves 1 "$single_seconds"
         floor_reset
         rm -f "$work"/floorlog*

@@ -17,6 +17,7 @@
 # the range over the rounds (and the median moves/s the load reached).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. .ci/lib.sh
 matches=${MATCHES:-20000}
 moves_per_match=${MOVES_PER_MATCH:-10}
 concurrency=${CONCURRENCY:-16}
@@ -32,8 +33,10 @@ db=referee_replica_bench
 primary=postgres://postgres@127.0.0.1:$primary_port
 replica=postgres://postgres@127.0.0.1:$replica_port
 
-cargo build --release --quiet --bin referee --example load --example bench_history \
-    --example gen_history
+referee=$(built_executable referee --release --bin referee)
+load=$(built_executable load --release --example load)
+bench_history=$(built_executable bench_history --release --example bench_history)
+gen_history=$(built_executable gen_history --release --example gen_history)
 
 # PostgreSQL tools run as the postgres OS user when we are root (initdb refuses root).
 as_pg() {
@@ -58,7 +61,7 @@ start_cluster() { # dir port
 as_pg "$pg_bin/initdb" -D "$work/primary" -A trust -U postgres --no-locale -E UTF8 >/dev/null
 start_cluster primary "$primary_port"
 echo "filling the primary: $matches matches x $moves_per_match moves" >&2
-DATABASE_URL="$primary/$db" ./target/release/examples/gen_history \
+DATABASE_URL="$primary/$db" "$gen_history" \
     "$matches" "$moves_per_match" 2000 >/dev/null
 # The replica is cloned after the fill, so it starts with the history already in place.
 as_pg "$pg_bin/pg_basebackup" -D "$work/replica" -R -X stream -c fast \
@@ -68,7 +71,7 @@ start_cluster replica "$replica_port"
 service() { # port [replica url]
     local port=$1 read_url=${2:-}
     DATABASE_URL="$primary/$db" DATABASE_READ_URL="$read_url" BIND_ADDRESS="127.0.0.1:$port" \
-        RATE_LIMIT_PER_SECOND=0 DATABASE_POOL_SIZE=8 RUST_LOG=warn ./target/release/referee \
+        RATE_LIMIT_PER_SECOND=0 DATABASE_POOL_SIZE=8 RUST_LOG=warn "$referee" \
         >>"$work/service-$port.log" 2>&1 &
     pids+=($!)
 }
@@ -81,9 +84,9 @@ done
 declare -A base=([primary]=http://127.0.0.1:18192 [replica]=http://127.0.0.1:18193)
 
 # Warm-up: caches on both servers and in every service.
-./target/release/examples/load moves http://127.0.0.1:18191 "$concurrency" 3 >/dev/null
+"$load" moves http://127.0.0.1:18191 "$concurrency" 3 >/dev/null
 for mode in primary replica; do
-    BENCH_HISTORY_TSV=1 ./target/release/examples/bench_history "${base[$mode]}" 10 >/dev/null
+    BENCH_HISTORY_TSV=1 "$bench_history" "${base[$mode]}" 10 >/dev/null
 done
 
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
@@ -92,12 +95,12 @@ for round in $(seq 1 "$rounds"); do
     modes="primary replica"
     [ $((round % 2)) = 0 ] && modes="replica primary"
     for mode in $modes; do
-        ./target/release/examples/load moves http://127.0.0.1:18191 "$concurrency" \
+        "$load" moves http://127.0.0.1:18191 "$concurrency" \
             "$load_seconds" >"$work/load.out" &
         load_pid=$!
         sleep 2
         started=$(date +%s)
-        BENCH_HISTORY_TSV=1 ./target/release/examples/bench_history "${base[$mode]}" \
+        BENCH_HISTORY_TSV=1 "$bench_history" "${base[$mode]}" \
             "$requests" | sed "s/^/$round\t$mode\t/" >>"$work/history.tsv"
         took=$(($(date +%s) - started))
         if [ "$took" -ge "$((load_seconds - 2))" ]; then
@@ -115,7 +118,7 @@ curl -fs http://127.0.0.1:18193/metrics |
 echo "after: load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 # The same reads with no move load, once each: the replica check's own cost.
 for mode in primary replica; do
-    BENCH_HISTORY_TSV=1 ./target/release/examples/bench_history "${base[$mode]}" "$requests" |
+    BENCH_HISTORY_TSV=1 "$bench_history" "${base[$mode]}" "$requests" |
         sed "s/^/idle\t$mode-idle\t/" >>"$work/history.tsv"
 done
 

@@ -3,6 +3,11 @@
 //! after a `sh` block is checked against what that block printed. A walkthrough can then never
 //! silently drift from the service it describes.
 //!
+//! The examples reach the service through `$BASE`, which each document sets once, in an `sh`
+//! block, as `BASE=${BASE:-http://localhost:8080}`: a reader's shell gets the default (or its own
+//! `BASE`), and this test sets `BASE` to the fresh service's address before running the blocks.
+//! A document whose `sh` blocks name the address any other way fails.
+//!
 //! An expected block is a pattern, not a literal: objects need only the keys shown, `…` stands
 //! for any value, any run of array elements, or any run of characters inside a string. A `json`
 //! block of n values is matched against the last n JSON values the `sh` block printed. Shell
@@ -15,6 +20,9 @@ use serde_json::Value;
 use crate::support::spawn_app;
 
 const ELLIPSIS: char = '…';
+
+/// How a document sets the address its examples use, once, in one of its `sh` blocks.
+const BASE_LINE: &str = "BASE=${BASE:-http://localhost:8080}";
 
 /// A fenced block of a document, with the line its fence opens on.
 struct Block {
@@ -313,18 +321,50 @@ fn documents() -> Vec<PathBuf> {
     found
 }
 
+/// What keeps a document's `sh` blocks pointed at `$BASE`: a document that uses `$BASE` sets it
+/// with [`BASE_LINE`] in its first `sh` block, and no line but that one names the address itself.
+fn base_problems(name: &str, blocks: &[Block]) -> Vec<String> {
+    let sh: Vec<&Block> = blocks.iter().filter(|b| b.lang == "sh").collect();
+    let mut problems = Vec::new();
+    let uses_base = sh
+        .iter()
+        .any(|b| b.body.contains("$BASE") || b.body.contains("${BASE"));
+    let sets_base = sh
+        .first()
+        .is_some_and(|b| b.body.lines().any(|l| l.trim() == BASE_LINE));
+    if uses_base && !sets_base {
+        problems.push(format!(
+            "{name}: its sh blocks use $BASE, so its first sh block must set it: {BASE_LINE}"
+        ));
+    }
+    for block in &sh {
+        for (offset, line) in block.body.lines().enumerate() {
+            let hard_coded = ["localhost:8080", "127.0.0.1:8080"]
+                .iter()
+                .any(|address| line.contains(address));
+            if hard_coded && line.trim() != BASE_LINE {
+                problems.push(format!(
+                    "{name}:{}: names the service's address instead of using $BASE: {line}",
+                    block.line + 1 + offset
+                ));
+            }
+        }
+    }
+    problems
+}
+
 /// One bash script for a document: each `sh` block's output goes to `$OUT/<its line>`, and a
 /// failing command names the block it is in.
-fn script(name: &str, blocks: &[Block], address: &str) -> String {
+fn script(name: &str, blocks: &[Block]) -> String {
     let mut script = String::from("cd \"$WORK\"\n");
     script.push_str(&format!(
         "trap 'echo \"{name}: the sh block at line $BLOCK failed\" >&2' ERR\n"
     ));
     for block in blocks.iter().filter(|b| b.lang == "sh") {
-        let body = block.body.replace("localhost:8080", address);
         script.push_str(&format!(
             "BLOCK={line}\n{{\n{body}}} > \"$OUT/{line}\"\n",
-            line = block.line
+            line = block.line,
+            body = block.body
         ));
     }
     script
@@ -343,19 +383,20 @@ async fn run_document(path: &Path) -> Vec<String> {
     if !blocks.iter().any(|b| b.lang == "sh") {
         return Vec::new();
     }
+    let mut problems = base_problems(&name, &blocks);
     let app = spawn_app().await;
-    let address = app.base.trim_start_matches("http://").to_owned();
-    let script = script(&name, &blocks, &address);
+    let script = script(&name, &blocks);
     let out = std::env::temp_dir().join(format!("walkthrough-{}", uuid::Uuid::new_v4().simple()));
     let work = out.join("work");
     std::fs::create_dir_all(&work).expect("a scratch directory");
     let output = {
-        let (out, work) = (out.clone(), work.clone());
+        let (out, work, base) = (out.clone(), work.clone(), app.base.clone());
         // Blocking on bash here would stall the runtime the app answers on.
         tokio::task::spawn_blocking(move || {
             // A document that hangs fails (status 124) instead of stalling the test run.
             std::process::Command::new("timeout")
                 .args(["300", "bash", "-euo", "pipefail", "-c", &script])
+                .env("BASE", &base)
                 .env("OUT", &out)
                 .env("WORK", &work)
                 .output()
@@ -366,13 +407,13 @@ async fn run_document(path: &Path) -> Vec<String> {
     };
     if !output.status.success() {
         let _ = std::fs::remove_dir_all(&out);
-        return vec![format!(
+        problems.push(format!(
             "{name}: bash failed ({}):\n{}",
             output.status,
             String::from_utf8_lossy(&output.stderr)
-        )];
+        ));
+        return problems;
     }
-    let mut problems = Vec::new();
     for pair in blocks.windows(2) {
         let (command, shown) = (&pair[0], &pair[1]);
         if command.lang != "sh" || !shown.follows_previous {
@@ -460,4 +501,17 @@ fn an_expected_block_is_a_pattern_with_elisions() {
     let short = serde_json::json!({"id":"seat_x","n":3,"list":[1,4],"deep":{}});
     assert!(check_json("t", shown, &short.to_string())[0].contains("/id"));
     assert!(!check_json("t", r#"[1, …]"#, "[2, 1]").is_empty());
+}
+
+#[test]
+fn a_document_sets_base_once_and_never_names_the_address_itself() {
+    let good = "```sh\nBASE=${BASE:-http://localhost:8080}\n```\n\ntext\n\n```sh\ncurl -s \"$BASE/v1/games\"\n```\n";
+    assert_eq!(base_problems("good", &blocks(good)), Vec::<String>::new());
+    let unset = "```sh\ncurl -s $BASE/v1/games\n```\n";
+    assert!(base_problems("unset", &blocks(unset))[0].contains("must set it"));
+    let hard_coded =
+        "```sh\nBASE=${BASE:-http://localhost:8080}\ncurl -s localhost:8080/v1/games\n```\n";
+    let found = base_problems("hard", &blocks(hard_coded));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].starts_with("hard:3:"), "{found:?}");
 }

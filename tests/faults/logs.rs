@@ -1,0 +1,190 @@
+//! Logs: no log level prints a secret.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use diesel_async::{AsyncConnection, AsyncPgConnection};
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use crate::processes::*;
+
+/// What a secret may look like in a log line: as text, in hex, and as the decimal bytes a driver
+/// prints for a bind parameter (`[104, 101, ...]`), which is how tokio-postgres logs them.
+fn spellings(secret: &[u8]) -> Vec<String> {
+    let decimal = format!("{secret:?}");
+    let mut all = vec![
+        hex::encode(secret),
+        hex::encode_upper(secret),
+        decimal.trim_matches(['[', ']']).to_owned(),
+    ];
+    if let Ok(text) = std::str::from_utf8(secret) {
+        all.push(text.to_owned());
+    }
+    all
+}
+
+/// Every hand in a stored state (the arrays under `hands`), as the state's JSON spells it.
+fn hands_in(state: &Value, found: &mut BTreeSet<String>) {
+    match state {
+        Value::Object(fields) => {
+            for (name, value) in fields {
+                match (name.as_str(), value) {
+                    ("hands", Value::Array(hands)) => found.extend(
+                        hands
+                            .iter()
+                            .filter(|hand| hand.as_array().is_some_and(|cards| cards.len() >= 3))
+                            .map(Value::to_string),
+                    ),
+                    _ => hands_in(value, found),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| hands_in(item, found)),
+        _ => {}
+    }
+}
+
+/// Plays a server-seeded Lucky Jack match to its end on the service, every move with an
+/// `Idempotency-Key`; returns the secrets it met: (what, spellings), each of which the log must
+/// not show. Hands are read from the stored state while the match runs.
+async fn play_with_secrets(
+    client: &reqwest::Client,
+    base: &str,
+    database_url: &str,
+) -> Vec<(String, Vec<String>)> {
+    use diesel_async::RunQueryDsl;
+    #[derive(diesel::QueryableByName)]
+    struct Stored {
+        #[diesel(sql_type = diesel::sql_types::Jsonb)]
+        state: Value,
+    }
+    let created: Value = client
+        .post(format!("{base}/v1/matches"))
+        .header("Idempotency-Key", uuid::Uuid::new_v4().to_string())
+        .json(
+            &json!({"game": "lucky-jack", "seats": [{"name": "Ann"}, {"name": "Ben"}],
+                      "options": {"max_turns_per_round": 20}, "randomness": "server"}),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = created["match"]["id"].as_str().unwrap().to_owned();
+    let mut tokens = vec![created["owner_token"].as_str().unwrap().to_owned()];
+    tokens.extend(
+        created["seat_tokens"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["token"].as_str().unwrap().to_owned()),
+    );
+    let mut conn = AsyncPgConnection::establish(database_url).await.unwrap();
+    let mut keys = Vec::new();
+    let mut hands = BTreeSet::new();
+    let mut last = created["match"].clone();
+    for _ in 0..3000 {
+        if last["status"] == "finished" {
+            break;
+        }
+        let stored: Stored =
+            diesel::sql_query(format!("SELECT state FROM matches WHERE id = '{id}'"))
+                .get_result(&mut conn)
+                .await
+                .unwrap();
+        hands_in(&stored.state, &mut hands);
+        let seat = last["to_act"][0].as_u64().expect("a seat acts") as usize;
+        let mine: Value = client
+            .get(format!("{base}/v1/matches/{id}"))
+            .bearer_auth(&tokens[1 + seat])
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let mv = if mine["view"]["drawn_card_pending"] == true {
+            json!({"type": "keep"})
+        } else {
+            json!({"type": "draw"})
+        };
+        let key = uuid::Uuid::new_v4().simple().to_string();
+        let response = client
+            .post(format!("{base}/v1/matches/{id}/moves"))
+            .bearer_auth(&tokens[1 + seat])
+            .header("Idempotency-Key", &key)
+            .json(&json!({"expected_version": mine["version"], "move": mv}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{mv}");
+        keys.push(key);
+        last = response.json().await.unwrap();
+    }
+    let finished: Value = client
+        .get(format!("{base}/v1/matches/{id}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(finished["status"], "finished", "the match did not end");
+    let seed = hex::decode(finished["seed"].as_str().expect("the seed, revealed")).unwrap();
+    assert!(!hands.is_empty(), "no hand was read from the stored state");
+
+    let mut secrets = vec![("the seed".to_owned(), spellings(&seed))];
+    for token in &tokens {
+        secrets.push((format!("token {token}"), spellings(token.as_bytes())));
+        let hash = referee::tokens::hash(token);
+        secrets.push((format!("the hash of token {token}"), spellings(&hash)));
+    }
+    for key in keys {
+        secrets.push((format!("idempotency key {key}"), spellings(key.as_bytes())));
+    }
+    for hand in hands {
+        secrets.push((format!("hand {hand}"), spellings(hand.as_bytes())));
+    }
+    secrets
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_log_level_prints_a_seed_a_hidden_hand_a_token_its_hash_or_an_idempotency_key() {
+    // Everything; and debug with a directive that asks for the driver's bind parameters by name.
+    for filter in ["trace", "debug,tokio_postgres::query=trace"] {
+        let database = SharedServerDatabase::new();
+        let service = Service::spawn_with(&database.url(), &[("RUST_LOG", filter)]);
+        let client = reqwest::Client::builder()
+            .timeout(PATIENCE)
+            .build()
+            .unwrap();
+        service.wait_ready(&client).await;
+        let secrets = play_with_secrets(&client, &service.base, &database.url()).await;
+        // Let the last lines reach the file.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let log = std::fs::read_to_string(&service.log).unwrap();
+        let verbose = log
+            .lines()
+            .filter(|line| line.contains("DEBUG") || line.contains("TRACE"))
+            .count();
+        // At debug nothing of ours or of the HTTP stack speaks; at trace they do.
+        assert!(
+            filter != "trace" || verbose > 50,
+            "RUST_LOG={filter}: the log is not verbose, so proves nothing:\n{log}"
+        );
+        for (what, spellings) in &secrets {
+            for spelling in spellings {
+                if let Some(at) = log.find(spelling.as_str()) {
+                    let line_start = log[..at].rfind('\n').map_or(0, |i| i + 1);
+                    let line_end = log[at..].find('\n').map_or(log.len(), |i| at + i);
+                    panic!(
+                        "RUST_LOG={filter}: the log shows {what} as {spelling:?}:\n{}",
+                        &log[line_start..line_end.min(line_start + 2000)]
+                    );
+                }
+            }
+        }
+    }
+}

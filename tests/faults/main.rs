@@ -1,0 +1,21 @@
+//! Fault tests: the real service binary, driven over HTTP by concurrent clients, while its
+//! PostgreSQL goes away and comes back, and while it is told to stop.
+//!
+//! The outage test runs its own private PostgreSQL cluster (so it can stop it without disturbing
+//! the shared server other tests use); the SIGTERM test uses its own database on the shared
+//! server.
+
+// Test code: a failed unwrap is a failed test, with its location.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../audit/mod.rs"]
+mod audit;
+#[path = "../processes/mod.rs"]
+mod processes;
+
+mod busy;
+mod load;
+mod logs;
+mod outage;
+mod requests;
+mod sigterm;
