@@ -16,6 +16,7 @@ pub struct Application {
     server: Server,
     address: SocketAddr,
     store: Store,
+    hub: Hub,
     drain: Drain,
     settings: Settings,
 }
@@ -44,11 +45,18 @@ pub fn build(settings: Settings) -> std::io::Result<Application> {
     let listener = TcpListener::bind(settings.bind_address)?;
     let address = listener.local_addr()?;
     let drain = Drain::new(settings.shutdown_drain);
-    let server = http::server(store.clone(), hub, drain.clone(), &settings, listener)?;
+    let server = http::server(
+        store.clone(),
+        hub.clone(),
+        drain.clone(),
+        &settings,
+        listener,
+    )?;
     Ok(Application {
         server,
         address,
         store,
+        hub,
         drain,
         settings,
     })
@@ -78,11 +86,13 @@ impl Application {
     /// Serves until SIGTERM or SIGINT, then drains: `/readyz` answers 503 `draining` while
     /// everything else is still served for `SHUTDOWN_DRAIN_SECONDS`, so that a load balancer
     /// takes the instance out of rotation first; then the listener closes and the requests in
-    /// flight finish. A second signal ends the drain early.
+    /// flight finish. A second signal ends the drain early. Live streams end when the drain
+    /// starts (their clients resume on another instance), so none holds the shutdown back.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         let handle = self.server.handle();
         let period = self.settings.shutdown_drain;
         let drain = self.drain;
+        let hub = self.hub;
         actix_web::rt::spawn(async move {
             let mut signals = match Signals::new() {
                 Ok(signals) => signals,
@@ -94,6 +104,7 @@ impl Application {
             };
             signals.next().await;
             drain.start();
+            hub.close();
             if !period.is_zero() {
                 tracing::info!(?period, "stop requested: draining (readiness fails)");
                 tokio::select! {

@@ -467,6 +467,16 @@ fn subscribe(hub: &Hub, id: Uuid) -> Result<Subscription, Problem> {
             problem.retry_after = Some(30);
             problem
         }
+        SubscribeError::Stopping => {
+            METRICS.record_stream_dropped("stopping");
+            let mut problem = Problem::new(
+                actix_web::http::StatusCode::SERVICE_UNAVAILABLE,
+                "draining",
+                "this instance is shutting down and takes no new work; other instances do",
+            );
+            problem.retry_after = Some(1);
+            problem
+        }
         SubscribeError::InstanceFull(cap) => {
             METRICS.record_stream_dropped("instance_full");
             let mut problem = Problem::new(

@@ -18,6 +18,8 @@ pub enum SubscribeError {
     MatchFull(usize),
     /// This instance already serves `streams_per_instance` streams.
     InstanceFull(usize),
+    /// This instance is stopping: its streams have ended and it opens no more.
+    Stopping,
 }
 
 struct Subscriber {
@@ -33,6 +35,8 @@ struct Subscriber {
 struct Subscribers {
     by_id: HashMap<Uuid, Vec<Subscriber>>,
     total: usize,
+    /// Set by [`Hub::close`]: no stream opens any more.
+    closed: bool,
 }
 
 /// The subscribers of this instance, by match or sheet id.
@@ -78,6 +82,9 @@ impl Hub {
         let waiting_since = Arc::new(AtomicU64::new(0));
         let key = self.next_key.fetch_add(1, Ordering::Relaxed);
         let mut subscribers = self.lock();
+        if subscribers.closed {
+            return Err(SubscribeError::Stopping);
+        }
         if subscribers.total >= self.settings.streams_per_instance {
             return Err(SubscribeError::InstanceFull(
                 self.settings.streams_per_instance,
@@ -163,6 +170,17 @@ impl Hub {
         }
     }
 
+    /// Ends every stream and refuses new ones, when the instance stops: an open stream would
+    /// otherwise hold its connection, and so the shutdown, until the stop timeout. Clients
+    /// resume elsewhere with `Last-Event-ID`.
+    pub fn close(&self) {
+        let mut subscribers = self.lock();
+        subscribers.closed = true;
+        subscribers.by_id.clear();
+        subscribers.total = 0;
+        METRICS.set_open_streams(0);
+    }
+
     /// Streams open now.
     pub fn open(&self) -> usize {
         self.lock().total
@@ -195,6 +213,23 @@ mod tests {
             slow_subscriber: slow,
             ..LiveSettings::default()
         })
+    }
+
+    #[test]
+    fn closing_the_hub_ends_every_stream_and_refuses_new_ones() {
+        let hub = hub(4, 8, std::time::Duration::from_secs(30));
+        let id = Uuid::new_v4();
+        let mut open = hub.subscribe(id).unwrap();
+        hub.close();
+        assert_eq!(hub.open(), 0);
+        let ended = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(open.changed());
+        assert_eq!(ended, None, "the stream's subscription has ended");
+        assert_eq!(hub.subscribe(id).err(), Some(SubscribeError::Stopping));
+        drop(open);
+        assert_eq!(hub.open(), 0);
     }
 
     #[test]

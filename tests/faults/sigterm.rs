@@ -227,3 +227,50 @@ async fn sigterm_with_a_drain_period_fails_readiness_but_still_serves_then_exits
     assert_acknowledged_are_stored(&database_url, &record).await;
     assert_nothing_stored_unacknowledged(&database_url, &record).await;
 }
+
+/// Requirement: with no drain period, SIGTERM stops the process at once. An idle keep-alive
+/// connection is closed rather than waited out (its keep-alive timeout is 5 s), and an open live
+/// stream ends rather than holding the shutdown until its 30 s timeout; the bound here is 3 s.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_without_a_drain_exits_at_once_ending_streams_and_idle_connections() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let database = SharedServerDatabase::new();
+    let mut service = Service::spawn(&database.url());
+    let client = reqwest::Client::new();
+    service.wait_ready(&client).await;
+    let created = host(&client, &service.base).await;
+    let id = created["match"]["id"].as_str().unwrap();
+    let address = service.base.trim_start_matches("http://").to_owned();
+    let mut answer = [0u8; 512];
+    let mut opened = Vec::new();
+    for path in ["/healthz".to_owned(), format!("/v1/matches/{id}/stream")] {
+        let mut connection = tokio::net::TcpStream::connect(&address).await.unwrap();
+        let request = format!("GET {path} HTTP/1.1\r\nHost: referee\r\n\r\n");
+        connection.write_all(request.as_bytes()).await.unwrap();
+        let read = connection.read(&mut answer).await.unwrap();
+        assert!(
+            answer[..read].starts_with(b"HTTP/1.1 200"),
+            "{path}: {}",
+            String::from_utf8_lossy(&answer[..read])
+        );
+        opened.push(connection);
+    }
+
+    service.terminate();
+    let status = service.wait_exit(Duration::from_secs(3)).await;
+    assert!(status.success(), "the service exited with {status}");
+    for mut connection in opened {
+        // Whatever the stream still had buffered, then the end.
+        let closed = tokio::time::timeout(Duration::from_secs(1), async {
+            loop {
+                match connection.read(&mut answer).await {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => continue,
+                }
+            }
+        })
+        .await;
+        assert!(closed.is_ok(), "the connection was closed, not left open");
+    }
+}
