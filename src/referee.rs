@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
+use crate::games::kit::refusal::{Common, Unnamed};
 use crate::games::{
     Game, GameKind, Inconsistency, OptionsError, Seat, Standings, Viewer, Violation,
 };
@@ -24,7 +25,7 @@ use crate::with_game;
 pub enum RefereeError {
     /// A payload that does not have the shape of the game's type (400).
     #[error("{what} is not valid for this game: {detail}")]
-    Malformed { what: &'static str, detail: String },
+    Malformed { what: What, detail: String },
     #[error("{0}")]
     Options(OptionsError),
     /// A client-supplied state that play could not have produced (422).
@@ -36,14 +37,10 @@ pub enum RefereeError {
         min: usize,
         max: usize,
     },
-    #[error("seat {seat} is not at this table of {players}")]
-    UnknownSeat { seat: Seat, players: usize },
-    #[error("the game is over")]
-    GameOver,
-    #[error("play waits for a chance outcome (a deal, a draw or a roll) to be resolved first")]
-    ChancePending,
-    #[error("no chance outcome is awaited now")]
-    NoChancePending,
+    /// A refusal every game shares, checked here before the game's own rules (in the referee's
+    /// words: it speaks to a client, not to a table).
+    #[error("{}", in_own_words(.0))]
+    Common(Common),
     #[error("seat {seat} may not act now; seats that may: {to_act:?}")]
     NotYourTurn { seat: Seat, to_act: Vec<Seat> },
     /// The game's own rules refuse the move or outcome (422; 409 when `stale`).
@@ -63,20 +60,11 @@ pub enum RefereeError {
 impl RefereeError {
     pub fn code(&self) -> &'static str {
         match self {
-            RefereeError::Malformed { what, .. } => match *what {
-                "move" => "invalid_move",
-                "options" => "invalid_options",
-                "state" => "invalid_state",
-                "tally" => "invalid_tally",
-                _ => "invalid_chance",
-            },
+            RefereeError::Malformed { what, .. } => what.code(),
             RefereeError::Options(_) => "invalid_options",
             RefereeError::Inconsistent(_) => "inconsistent_state",
             RefereeError::PlayerCount { .. } => "player_count",
-            RefereeError::UnknownSeat { .. } => "unknown_seat",
-            RefereeError::GameOver => "game_over",
-            RefereeError::ChancePending => "chance_pending",
-            RefereeError::NoChancePending => "no_chance_pending",
+            RefereeError::Common(common) => common.code(),
             RefereeError::NotYourTurn { .. } => "not_your_turn",
             RefereeError::Violation { code, .. } => code,
             RefereeError::TallyAfterEnd { .. } => "game_over",
@@ -98,7 +86,7 @@ impl RefereeError {
                 params.insert("min".into(), (*min).into());
                 params.insert("max".into(), (*max).into());
             }
-            RefereeError::UnknownSeat { seat, players } => {
+            RefereeError::Common(Common::UnknownSeat { seat, players }) => {
                 params.insert("seat".into(), (*seat).into());
                 params.insert("players".into(), (*players).into());
             }
@@ -120,10 +108,9 @@ impl RefereeError {
     pub fn is_rule_refusal(&self) -> bool {
         matches!(
             self,
-            RefereeError::GameOver
-                | RefereeError::ChancePending
-                | RefereeError::NoChancePending
-                | RefereeError::NotYourTurn { .. }
+            RefereeError::Common(
+                Common::GameOver | Common::ChancePending(_) | Common::NoChancePending
+            ) | RefereeError::NotYourTurn { .. }
                 | RefereeError::Violation { .. }
         )
     }
@@ -140,6 +127,67 @@ impl RefereeError {
             params,
             stale: violation.is_stale(),
         }
+    }
+}
+
+/// The referee's wording of a shared refusal: the games word the same refusals for a table.
+fn in_own_words(common: &Common) -> String {
+    match common {
+        Common::GameOver => "the game is over".into(),
+        Common::ChancePending(_) => {
+            "play waits for a chance outcome (a deal, a draw or a roll) to be resolved first".into()
+        }
+        Common::UnknownSeat { seat, players } => {
+            format!("seat {seat} is not at this table of {players}")
+        }
+        Common::NoChancePending => "no chance outcome is awaited now".into(),
+    }
+}
+
+/// Which part of a request or log failed to parse: it names the part in the message and picks
+/// the code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum What {
+    Move,
+    Chance,
+    Options,
+    State,
+    Tally,
+    /// An entry of an exported match log (neither a move nor a chance outcome).
+    Log,
+    /// One part of a stateless request, parsed while the request body is read.
+    Part,
+}
+
+impl What {
+    /// The problem code of a malformed part.
+    pub fn code(self) -> &'static str {
+        match self {
+            What::Move => "invalid_move",
+            What::Options => "invalid_options",
+            What::State => "invalid_state",
+            What::Tally => "invalid_tally",
+            What::Chance | What::Log | What::Part => "invalid_chance",
+        }
+    }
+
+    /// The word messages use for it.
+    pub fn word(self) -> &'static str {
+        match self {
+            What::Move => "move",
+            What::Chance => "chance",
+            What::Options => "options",
+            What::State => "state",
+            What::Tally => "tally",
+            What::Log => "log",
+            What::Part => "part",
+        }
+    }
+}
+
+impl std::fmt::Display for What {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.word())
     }
 }
 
@@ -177,10 +225,7 @@ pub type GameInput<G> = Input<<G as Game>::Move, <G as Game>::Chance>;
 /// A replayed state with the events of each input.
 pub type Replayed<G> = (<G as Game>::State, Vec<Vec<<G as Game>::Event>>);
 
-pub fn parse<T: DeserializeOwned + Serialize>(
-    what: &'static str,
-    value: Value,
-) -> Result<T, RefereeError> {
+pub fn parse<T: DeserializeOwned + Serialize>(what: What, value: Value) -> Result<T, RefereeError> {
     let malformed = |detail: String| RefereeError::Malformed { what, detail };
     let unknown = unknown_field_of_unit_variant(&value);
     let parsed: T = from_json_value(value).map_err(|e| malformed(e.to_string()))?;
@@ -240,13 +285,13 @@ pub fn integral_numbers_as_integers(value: &mut Value) -> bool {
 }
 
 /// Whether `value` is a move, chance outcome or tally entry (`what`) of any of the games.
-pub fn is_some_games(what: &'static str, value: &Value) -> bool {
+pub fn is_some_games(what: What, value: &Value) -> bool {
     GameKind::ALL.iter().any(|&kind| {
         with_game!(kind, G => match what {
-            "move" => parse::<<G as Game>::Move>(what, value.clone()).is_ok(),
-            "chance" => parse::<<G as Game>::Chance>(what, value.clone()).is_ok(),
-            "tally" => parse::<<G as Game>::Tally>(what, value.clone()).is_ok(),
-            _ => false,
+            What::Move => parse::<<G as Game>::Move>(what, value.clone()).is_ok(),
+            What::Chance => parse::<<G as Game>::Chance>(what, value.clone()).is_ok(),
+            What::Tally => parse::<<G as Game>::Tally>(what, value.clone()).is_ok(),
+            What::Options | What::State | What::Log | What::Part => false,
         })
     })
 }
@@ -263,7 +308,7 @@ pub fn options<G: Game>(value: Option<Value>, players: usize) -> Result<G::Optio
     check_player_count::<G>(players)?;
     let options: G::Options = match value {
         None | Some(Value::Null) => G::Options::default(),
-        Some(value) => parse("options", value)?,
+        Some(value) => parse(What::Options, value)?,
     };
     validated_options::<G>(options, players)
 }
@@ -289,7 +334,7 @@ fn validated_options<G: Game>(
 
 /// Parses an untrusted state and checks it is one that play could have produced.
 pub fn untrusted_state<G: Game>(value: Value) -> Result<G::State, RefereeError> {
-    consistent::<G>(parse("state", value)?)
+    consistent::<G>(parse(What::State, value)?)
 }
 
 /// A client-supplied state, already in the game's type, if play could have produced it.
@@ -301,7 +346,7 @@ fn consistent<G: Game>(state: G::State) -> Result<G::State, RefereeError> {
 fn check_seat<G: Game>(state: &G::State, seat: Seat) -> Result<(), RefereeError> {
     let players = G::players(state);
     if seat >= players {
-        return Err(RefereeError::UnknownSeat { seat, players });
+        return Err(RefereeError::Common(Common::UnknownSeat { seat, players }));
     }
     Ok(())
 }
@@ -315,10 +360,10 @@ pub fn play_move<G: Game>(
 ) -> Result<Vec<G::Event>, RefereeError> {
     check_seat::<G>(state, seat)?;
     if G::is_over(state) {
-        return Err(RefereeError::GameOver);
+        return Err(RefereeError::Common(Common::GameOver));
     }
     if G::chance_pending(state) {
-        return Err(RefereeError::ChancePending);
+        return Err(RefereeError::Common(Common::ChancePending(Unnamed)));
     }
     let to_act = G::to_act(state);
     if !to_act.contains(&seat) {
@@ -351,10 +396,10 @@ pub fn play_chance<G: Game>(
     outcome: &G::Chance,
 ) -> Result<Vec<G::Event>, RefereeError> {
     if G::is_over(state) {
-        return Err(RefereeError::GameOver);
+        return Err(RefereeError::Common(Common::GameOver));
     }
     if !G::chance_pending(state) {
-        return Err(RefereeError::NoChancePending);
+        return Err(RefereeError::Common(Common::NoChancePending));
     }
     G::resolve_chance(state, outcome).map_err(RefereeError::violation)
 }
@@ -462,16 +507,16 @@ impl<G: Engine> Untrusted<G> for G {
 
 impl<G: Game> Untrusted<G> for Json {
     fn state(state: Value) -> Result<G::State, RefereeError> {
-        parse("state", state)
+        parse(What::State, state)
     }
     fn game_move(mv: Value) -> Result<G::Move, RefereeError> {
-        parse("move", mv)
+        parse(What::Move, mv)
     }
     fn chance(outcome: Value) -> Result<G::Chance, RefereeError> {
-        parse("chance", outcome)
+        parse(What::Chance, outcome)
     }
     fn tally(round: Value) -> Result<G::Tally, RefereeError> {
-        parse("tally", round)
+        parse(What::Tally, round)
     }
     fn options(options: Option<Value>, players: usize) -> Result<G::Options, RefereeError> {
         self::options::<G>(options, players)

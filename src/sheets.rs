@@ -157,7 +157,7 @@ fn score<G: Game>(
     let options: G::Options = stored("options", &row.options)?;
     let tallies = entries
         .iter()
-        .map(|e| parse_for_match::<G::Tally>("tally", &e.tally))
+        .map(|e| parse_for_match::<G::Tally>(referee::What::Tally, &e.tally))
         .collect::<Result<Vec<_>, _>>()?;
     referee::tally::<G>(&options, players, &tallies).map_err(|(index, error)| {
         let mut problem = Problem::from(error);

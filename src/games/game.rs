@@ -38,14 +38,13 @@ impl Viewer {
     }
 }
 
-/// A rule violation: one closed enum per game, serialised with `#[serde(tag = "code")]` so its
-/// fields are the violation's parameters, and a `Display` message for people.
+/// A rule violation: one closed enum per game, declared with
+/// [`violations!`](super::kit::refusal), serialised with its `code` tag so its fields are the
+/// violation's parameters, and a `Display` message for people.
 pub trait Violation: Serialize + Debug + std::fmt::Display + Clone {
-    /// The stable snake_case code clients switch on: the serde `code` tag itself, so the two can
-    /// never disagree.
-    fn code(&self) -> &'static str {
-        serde_tag(self, "code")
-    }
+    /// The stable snake_case code clients switch on: generated from the same literal as the serde
+    /// `code` tag, so the two can never disagree.
+    fn code(&self) -> &'static str;
 
     /// True when the move was made against a view that is out of date (e.g. a roll of a dice
     /// count the seat no longer holds): the referee answers 409, like a stale version, rather
@@ -53,30 +52,6 @@ pub trait Violation: Serialize + Debug + std::fmt::Display + Clone {
     fn is_stale(&self) -> bool {
         false
     }
-}
-
-/// The string under `tag` in `value`'s JSON form, e.g. a violation's `code`, or `"unknown"` if
-/// it has none. Codes are few and fixed, so each distinct one is leaked once and then shared,
-/// which keeps [`Violation::code`] a `&'static str` without a hand-kept list per game.
-fn serde_tag(value: &impl Serialize, tag: &str) -> &'static str {
-    use std::collections::BTreeSet;
-    use std::sync::{Mutex, OnceLock, PoisonError};
-
-    static SEEN: OnceLock<Mutex<BTreeSet<&'static str>>> = OnceLock::new();
-    let json = serde_json::to_value(value).unwrap_or_default();
-    let Some(found) = json.get(tag).and_then(serde_json::Value::as_str) else {
-        return "unknown";
-    };
-    let mut seen = SEEN
-        .get_or_init(Mutex::default)
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner);
-    if let Some(&known) = seen.get(found) {
-        return known;
-    }
-    let leaked: &'static str = Box::leak(found.to_owned().into_boxed_str());
-    seen.insert(leaked);
-    leaked
 }
 
 /// Whose a pending chance outcome is, which decides who may report it at a physical table.
@@ -267,42 +242,5 @@ pub trait Game {
     ) -> Result<Vec<Self::Event>, Self::Violation> {
         Self::validate(state, seat, mv)?;
         Ok(Self::apply(state, seat, mv))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[derive(Debug, Clone, Serialize)]
-    #[serde(tag = "code", rename_all = "snake_case")]
-    enum Sample {
-        CardNotInHand {
-            card: u8,
-        },
-        GameOver,
-        #[serde(rename = "renamed_on_purpose")]
-        Renamed,
-    }
-
-    impl std::fmt::Display for Sample {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            write!(f, "{self:?}")
-        }
-    }
-
-    impl Violation for Sample {}
-
-    #[test]
-    fn a_violation_code_is_its_serde_tag() {
-        assert_eq!(Sample::CardNotInHand { card: 3 }.code(), "card_not_in_hand");
-        assert_eq!(Sample::GameOver.code(), "game_over");
-        assert_eq!(Sample::Renamed.code(), "renamed_on_purpose");
-        // The same code is shared, not leaked again.
-        assert!(std::ptr::eq(
-            Sample::GameOver.code(),
-            Sample::GameOver.code()
-        ));
-        assert_eq!(serde_tag(&7, "code"), "unknown");
     }
 }

@@ -25,7 +25,8 @@ use crate::wire::{Json, Payloads};
 fn strictly<'de, D: Deserializer<'de>, T: DeserializeOwned + Serialize>(
     deserializer: D,
 ) -> Result<T, D::Error> {
-    referee::parse("part", Value::deserialize(deserializer)?).map_err(serde::de::Error::custom)
+    referee::parse(referee::What::Part, Value::deserialize(deserializer)?)
+        .map_err(serde::de::Error::custom)
 }
 
 /// [`strictly`] for every item of a list.
@@ -34,7 +35,7 @@ fn each_strictly<'de, D: Deserializer<'de>, T: DeserializeOwned + Serialize>(
 ) -> Result<Vec<T>, D::Error> {
     Vec::<Value>::deserialize(deserializer)?
         .into_iter()
-        .map(|value| referee::parse("part", value).map_err(serde::de::Error::custom))
+        .map(|value| referee::parse(referee::What::Part, value).map_err(serde::de::Error::custom))
         .collect()
 }
 
@@ -350,7 +351,9 @@ pub mod examples {
         let Some(round) = documented
             .get("example")
             .or_else(|| documented.pointer("/examples/0"))
-            .and_then(|example| referee::parse::<G::Tally>("tally", example.clone()).ok())
+            .and_then(|example| {
+                referee::parse::<G::Tally>(referee::What::Tally, example.clone()).ok()
+            })
         else {
             return Value::Null;
         };

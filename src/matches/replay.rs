@@ -10,7 +10,7 @@ use super::wire::{ExportedInput, LogEntry, MatchExport, MatchLog, MatchResult, P
 use crate::games::{Game, Seat, Viewer};
 use crate::problem::Problem;
 use crate::records::{kind_of, seat_infos, stored, winner_names, MatchStatus};
-use crate::referee::{self, GameInput, Input, RefereeError, ScoreReply};
+use crate::referee::{self, GameInput, Input, RefereeError, ScoreReply, What};
 use crate::store::matches::{self as q, EventRow, MatchRow};
 use crate::store::Store;
 use crate::with_game;
@@ -203,10 +203,10 @@ pub fn verify_export(export: &MatchExport) -> Result<ScoreReply, RefereeError> {
         let mut state = G::setup(options, export.players.len());
         for input in &export.log {
             let typed: GameInput<G> = match (input.seat, &input.mv, &input.chance) {
-                (Some(seat), Some(mv), None) => Input::Move { seat, mv: referee::parse("move", mv.clone())? },
-                (None, None, Some(chance)) => Input::Chance(referee::parse("chance", chance.clone())?),
+                (Some(seat), Some(mv), None) => Input::Move { seat, mv: referee::parse(What::Move, mv.clone())? },
+                (None, None, Some(chance)) => Input::Chance(referee::parse(What::Chance, chance.clone())?),
                 _ => return Err(RefereeError::Malformed {
-                    what: "log",
+                    what: What::Log,
                     detail: format!("ply {} needs either a seat and a move, or a chance outcome", input.ply),
                 }),
             };

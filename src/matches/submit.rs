@@ -276,7 +276,7 @@ async fn advance<G: Game>(
     let input: GameInput<G> = match accepted.seat {
         Some(seat) => Input::Move {
             seat,
-            mv: parse_for_match("move", &accepted.payload)?,
+            mv: parse_for_match(referee::What::Move, &accepted.payload)?,
         },
         None => {
             may_report_chance(
@@ -284,7 +284,7 @@ async fn advance<G: Game>(
                 row.chance_reporters,
                 G::chance_owner(&state),
             )?;
-            Input::Chance(parse_for_match("chance", &accepted.payload)?)
+            Input::Chance(parse_for_match(referee::What::Chance, &accepted.payload)?)
         }
     };
     let first_events = referee::play_input::<G>(&mut state, &input)?;

@@ -193,7 +193,7 @@ fn check_listed_move<G: Game>(
     seat: Seat,
     mv: &G::Move,
 ) -> Result<(), TestCaseError> {
-    let parsed: G::Move = engine::parse("move", engine::to_json(mv))
+    let parsed: G::Move = engine::parse(engine::What::Move, engine::to_json(mv))
         .map_err(|e| TestCaseError::fail(format!("listed {mv:?} does not parse back: {e}")))?;
     prop_assert_eq!(&parsed, mv, "JSON round trip of a listed move");
     let mut after = state.clone();

@@ -354,10 +354,11 @@ pub fn check_tally(
     let mut seen = vec![false; players];
     for o in &tally.out {
         if o.seat >= players {
-            return Err(LuckPlusViolation::UnknownSeat {
+            return Err(Common::UnknownSeat {
                 seat: o.seat,
                 players,
-            });
+            }
+            .into());
         }
         if seen[o.seat] {
             return Err(LuckPlusViolation::SeatOutTwice { seat: o.seat });

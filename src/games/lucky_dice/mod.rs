@@ -226,7 +226,7 @@ impl Game for LuckyDice {
         let mut emptied = tally.emptied.clone();
         emptied.sort_unstable();
         if let Some(&seat) = emptied.iter().find(|&&s| s >= players) {
-            return Err(LuckyDiceViolation::UnknownSeat { seat, players });
+            return Err(Common::UnknownSeat { seat, players }.into());
         }
         if let Some(pair) = emptied.windows(2).find(|w| w[0] == w[1]) {
             return Err(LuckyDiceViolation::DuplicateSeat { seat: pair[0] });

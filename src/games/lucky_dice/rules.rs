@@ -27,18 +27,17 @@ pub(super) fn may_move(state: &State) -> Vec<Seat> {
 
 fn common_checks(state: &State, seat: Seat) -> Result<(), LuckyDiceViolation> {
     if state.phase == Phase::Over {
-        return Err(V::GameOver);
+        return Err(Common::GameOver.into());
     }
     if let Some(chance) = &state.chance {
-        return Err(V::ChancePending {
-            kind: chance.kind(),
-        });
+        return Err(Common::awaiting(chance.kind()).into());
     }
     if seat >= state.players {
-        return Err(V::UnknownSeat {
+        return Err(Common::UnknownSeat {
             seat,
             players: state.players,
-        });
+        }
+        .into());
     }
     Ok(())
 }
@@ -159,9 +158,12 @@ pub(super) fn apply(state: &mut State, seat: Seat, mv: &Move) -> Vec<Event> {
 
 pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), LuckyDiceViolation> {
     if state.phase == Phase::Over {
-        return Err(V::GameOver);
+        return Err(Common::GameOver.into());
     }
-    let pending = state.chance.as_ref().ok_or(V::NoChancePending)?;
+    let pending = state
+        .chance
+        .as_ref()
+        .ok_or(V::from(Common::NoChancePending))?;
     if pending.kind() != outcome.kind() {
         return Err(V::UnexpectedChanceKind {
             expected: pending.kind(),

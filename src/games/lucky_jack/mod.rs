@@ -225,7 +225,7 @@ impl Game for LuckyJack {
         tally: &Tally,
     ) -> Result<RoundResult, LuckyJackViolation> {
         if round > options.rounds {
-            return Err(LuckyJackViolation::GameOver);
+            return Err(Common::GameOver.into());
         }
         let result = match &tally.jackpot {
             None => RoundOutcome::NoJackpot {
@@ -233,10 +233,11 @@ impl Game for LuckyJack {
             },
             Some(jackpot) => {
                 if jackpot.seat >= players {
-                    return Err(LuckyJackViolation::UnknownSeat {
+                    return Err(Common::UnknownSeat {
                         seat: jackpot.seat,
                         players,
-                    });
+                    }
+                    .into());
                 }
                 let points = jackpot
                     .symbol

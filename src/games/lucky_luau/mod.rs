@@ -187,7 +187,7 @@ impl Game for LuckyLuau {
         tally: &Tally,
     ) -> Result<Score, LuckyLuauViolation> {
         if round > 1 {
-            return Err(LuckyLuauViolation::GameOver);
+            return Err(Common::GameOver.into());
         }
         score_described(options, players, tally)
     }

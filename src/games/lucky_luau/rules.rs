@@ -10,16 +10,17 @@ pub(super) fn declared_of(player: &Player) -> Vec<Option<Colour>> {
 
 fn common_checks(state: &State, seat: Seat) -> Result<(), LuckyLuauViolation> {
     if seat >= state.players {
-        return Err(V::UnknownSeat {
+        return Err(Common::UnknownSeat {
             seat,
             players: state.players,
-        });
+        }
+        .into());
     }
     if state.phase == Phase::Over {
-        return Err(V::GameOver);
+        return Err(Common::GameOver.into());
     }
     if let Some(PendingChance::Draw { seat, .. }) = state.chance {
-        return Err(V::ChancePending { seat });
+        return Err(Common::ChancePending(DrawnBy { seat }).into());
     }
     Ok(())
 }
@@ -311,7 +312,7 @@ pub(super) fn resolve_chance(
     outcome: &Chance,
 ) -> Result<Vec<Event>, LuckyLuauViolation> {
     let Some(PendingChance::Draw { seat, .. }) = state.chance else {
-        return Err(V::NoChancePending);
+        return Err(V::from(Common::NoChancePending));
     };
     let Chance::Draw { card } = *outcome;
     if !state.face_down.take(card) {

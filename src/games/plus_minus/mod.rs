@@ -217,7 +217,7 @@ impl Game for PlusMinus {
         tally: &Tally,
     ) -> Result<RoundResult, PlusMinusViolation> {
         if round > rounds_in_game(options, players) {
-            return Err(PlusMinusViolation::GameOver);
+            return Err(Common::GameOver.into());
         }
         if tally.players.len() != players {
             return Err(PlusMinusViolation::WrongPlayerCount {

@@ -35,7 +35,7 @@ pub(super) fn some_play(state: &State, seat: Seat) -> Option<(Card, StackRef)> {
 
 fn common_checks(state: &State, seat: Seat) -> Result<(), PlusMinusViolation> {
     if state.phase == Phase::Over {
-        return Err(V::GameOver);
+        return Err(Common::GameOver.into());
     }
     if state.phase == Phase::Deal && !state.results.is_empty() {
         return Err(V::RoundOver {
@@ -43,15 +43,14 @@ fn common_checks(state: &State, seat: Seat) -> Result<(), PlusMinusViolation> {
         });
     }
     if let Some(chance) = &state.chance {
-        return Err(V::ChancePending {
-            kind: chance.kind(),
-        });
+        return Err(Common::awaiting(chance.kind()).into());
     }
     if seat >= state.players {
-        return Err(V::UnknownSeat {
+        return Err(Common::UnknownSeat {
             seat,
             players: state.players,
-        });
+        }
+        .into());
     }
     Ok(())
 }
@@ -144,10 +143,11 @@ fn validate_play(
         (Card::King, Some([a, b])) => {
             for &t in [a, b] {
                 if t >= state.players {
-                    return Err(V::UnknownSeat {
+                    return Err(Common::UnknownSeat {
                         seat: t,
                         players: state.players,
-                    });
+                    }
+                    .into());
                 }
                 if t == seat {
                     return Err(V::KingTargetSelf { seat });
@@ -445,7 +445,10 @@ fn end_round(state: &mut State, events: &mut Vec<Event>) {
 }
 
 pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), PlusMinusViolation> {
-    let pending = state.chance.as_ref().ok_or(V::NoChancePending)?;
+    let pending = state
+        .chance
+        .as_ref()
+        .ok_or(V::from(Common::NoChancePending))?;
     if pending.kind() != outcome.kind() {
         return Err(V::UnexpectedChanceKind {
             expected: pending.kind(),

@@ -6,7 +6,10 @@ pub(in crate::games::luck_plus) fn check_chance(
     state: &State,
     outcome: &Chance,
 ) -> Result<(), LuckPlusViolation> {
-    let pending = state.chance.as_ref().ok_or(V::NoChancePending)?;
+    let pending = state
+        .chance
+        .as_ref()
+        .ok_or(V::from(Common::NoChancePending))?;
     if pending.kind() != outcome.kind() {
         return Err(V::UnexpectedChanceKind {
             expected: pending.kind(),

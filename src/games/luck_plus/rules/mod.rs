@@ -184,18 +184,17 @@ fn extra_rank(state: &State, tp: Card, first: Card) -> Rank {
 
 fn common_checks(state: &State, seat: Seat) -> Result<(), LuckPlusViolation> {
     if state.phase == Phase::Over {
-        return Err(V::GameOver);
+        return Err(Common::GameOver.into());
     }
     if let Some(chance) = &state.chance {
-        return Err(V::ChancePending {
-            kind: chance.kind(),
-        });
+        return Err(Common::awaiting(chance.kind()).into());
     }
     if seat >= state.players {
-        return Err(V::UnknownSeat {
+        return Err(Common::UnknownSeat {
             seat,
             players: state.players,
-        });
+        }
+        .into());
     }
     if seat != state.turn {
         return Err(V::NotYourTurn {

@@ -133,3 +133,11 @@ fn hand_end(scoring: ScoringMode, target: Option<u32>) -> HandResult {
         vec![cs(&["GO-3", "DBL"]), vec![], cs(&["LP", "STOP-12"])],
     )
 }
+
+#[test]
+fn every_violation_code_is_its_variant_name_in_snake_case() {
+    // The codes clients switch on are the ones serde's `rename_all = "snake_case"` gave.
+    for (name, code) in LuckPlusViolation::VARIANTS {
+        assert_eq!(crate::games::kit::refusal::snake_case(name), *code);
+    }
+}

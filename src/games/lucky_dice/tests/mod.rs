@@ -105,3 +105,11 @@ fn rolled_dice(events: &[Event]) -> Vec<Die> {
 fn die(face: Symbol, to: Destination, seat: Option<Seat>) -> Die {
     Die { face, to, seat }
 }
+
+#[test]
+fn every_violation_code_is_its_variant_name_in_snake_case() {
+    // The codes clients switch on are the ones serde's `rename_all = "snake_case"` gave.
+    for (name, code) in LuckyDiceViolation::VARIANTS {
+        assert_eq!(crate::games::kit::refusal::snake_case(name), *code);
+    }
+}

@@ -111,7 +111,11 @@ fn only_a_roll_against_a_changed_table_is_stale() {
         NotInStopPhase,
     ];
     assert!(stale.iter().all(|v| v.is_stale()));
-    assert!(![GameOver, DiceCountRequired, NoRoundWinner]
-        .iter()
-        .any(|v| v.is_stale()));
+    assert!(![
+        Common(super::Common::GameOver),
+        DiceCountRequired,
+        NoRoundWinner
+    ]
+    .iter()
+    .any(|v| v.is_stale()));
 }

@@ -592,10 +592,10 @@ fn a_seat_that_does_not_exist_is_refused() {
     let state = race(first_coasters(2), Hamsa);
     assert_eq!(
         reject(&state, 5, roll(3)),
-        LuckyDiceViolation::UnknownSeat {
+        LuckyDiceViolation::from(Common::UnknownSeat {
             seat: 5,
             players: 2
-        }
+        })
     );
 }
 

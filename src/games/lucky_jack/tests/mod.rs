@@ -138,3 +138,11 @@ fn win_round_with(s: &mut State, winner: Seat, symbol: Symbol) {
         }
     }
 }
+
+#[test]
+fn every_violation_code_is_its_variant_name_in_snake_case() {
+    // The codes clients switch on are the ones serde's `rename_all = "snake_case"` gave.
+    for (name, code) in LuckyJackViolation::VARIANTS {
+        assert_eq!(crate::games::kit::refusal::snake_case(name), *code);
+    }
+}

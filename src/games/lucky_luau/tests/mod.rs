@@ -77,3 +77,11 @@ fn near_end(centre: &[Card]) -> State {
     LuckyLuau::check_state(&state).unwrap();
     state
 }
+
+#[test]
+fn every_violation_code_is_its_variant_name_in_snake_case() {
+    // The codes clients switch on are the ones serde's `rename_all = "snake_case"` gave.
+    for (name, code) in LuckyLuauViolation::VARIANTS {
+        assert_eq!(crate::games::kit::refusal::snake_case(name), *code);
+    }
+}

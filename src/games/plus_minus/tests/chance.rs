@@ -52,7 +52,7 @@ fn a_reported_deal_or_draw_is_checked_exactly_and_a_bad_one_changes_nothing() {
     );
     assert_eq!(
         PlusMinus::resolve_chance(&mut state, &Chance::Draw { cards: cards("A") }),
-        Err(V::NoChancePending)
+        Err(V::from(Common::NoChancePending))
     );
     ok(&mut state, 0, &play("9", plus(2)));
     ok(&mut state, 0, &pass("2"));

@@ -149,3 +149,11 @@ fn dealt(players: usize, options: Options, seed: u64) -> State {
     PlusMinus::resolve_chance(&mut state, &outcome).unwrap();
     state
 }
+
+#[test]
+fn every_violation_code_is_its_variant_name_in_snake_case() {
+    // The codes clients switch on are the ones serde's `rename_all = "snake_case"` gave.
+    for (name, code) in PlusMinusViolation::VARIANTS {
+        assert_eq!(crate::games::kit::refusal::snake_case(name), *code);
+    }
+}

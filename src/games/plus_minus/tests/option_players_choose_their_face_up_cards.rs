@@ -52,9 +52,7 @@ fn option_face_up_chosen_by_player_deals_four_hidden_and_reveals_choices_togethe
     PlusMinus::check_state(&state).unwrap();
     assert_eq!(
         refuse(&dealt(3, Options::default(), 1), 0, &choose("2", "3")),
-        V::ChancePending {
-            kind: ChanceKind::Draw
-        }
+        V::from(Common::awaiting(ChanceKind::Draw))
     );
 }
 

@@ -106,7 +106,7 @@ fn option_rounds_shortens_the_game() {
     let events = ok(&mut state, 0, &pass("2"));
     assert!(PlusMinus::is_over(&state));
     assert!(matches!(events.last(), Some(Event::GameEnded { .. })));
-    assert_eq!(refuse(&state, 0, &pass("2")), V::GameOver);
+    assert_eq!(refuse(&state, 0, &pass("2")), V::from(Common::GameOver));
 }
 
 #[test]

@@ -34,7 +34,10 @@ fn a_tally_is_scored_with_the_play_scoring_and_checked_for_impossible_cards() {
             got: 3
         })
     );
-    assert_eq!(PlusMinus::score_tally(&o, 3, 4, &tally), Err(V::GameOver));
+    assert_eq!(
+        PlusMinus::score_tally(&o, 3, 4, &tally),
+        Err(V::from(Common::GameOver))
+    );
     let (_, over) = PlusMinus::tally_standings(&o, 3, &[r.clone(), r.clone()]);
     assert!(!over);
     let (standings, over) = PlusMinus::tally_standings(&o, 3, &[r.clone(), r.clone(), r]);

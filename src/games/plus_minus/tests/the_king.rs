@@ -49,10 +49,10 @@ fn a_king_needs_two_distinct_other_players() {
     );
     assert_eq!(
         refuse(&state, 0, &king(plus(0), 1, 7)),
-        V::UnknownSeat {
+        V::from(Common::UnknownSeat {
             seat: 7,
             players: 3
-        }
+        })
     );
     let stray = Move::Play {
         card: Card::Two,
