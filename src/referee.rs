@@ -14,7 +14,8 @@ use utoipa::ToSchema;
 
 use crate::games::kit::refusal::{Common, Unnamed};
 use crate::games::{
-    Game, GameKind, Inconsistency, OptionsError, Seat, Standings, Viewer, Violation,
+    Consistent, Game, GameKind, Inconsistency, OptionsError, Seat, Standings, ValidOptions, Viewer,
+    Violation,
 };
 use crate::seed::Seed;
 use crate::wire::{Json, Payloads};
@@ -223,7 +224,7 @@ pub enum Input<M, C> {
 pub type GameInput<G> = Input<<G as Game>::Move, <G as Game>::Chance>;
 
 /// A replayed state with the events of each input.
-pub type Replayed<G> = (<G as Game>::State, Vec<Vec<<G as Game>::Event>>);
+pub type Replayed<G> = (Consistent<G>, Vec<Vec<<G as Game>::Event>>);
 
 pub fn parse<T: DeserializeOwned + Serialize>(what: What, value: Value) -> Result<T, RefereeError> {
     let malformed = |detail: String| RefereeError::Malformed { what, detail };
@@ -304,7 +305,10 @@ pub fn to_json<T: Serialize>(value: &T) -> Value {
 }
 
 /// Parses options (absent means the defaults) and checks them against the player count.
-pub fn options<G: Game>(value: Option<Value>, players: usize) -> Result<G::Options, RefereeError> {
+pub fn options<G: Game>(
+    value: Option<Value>,
+    players: usize,
+) -> Result<ValidOptions<G::Options>, RefereeError> {
     check_player_count::<G>(players)?;
     let options: G::Options = match value {
         None | Some(Value::Null) => G::Options::default(),
@@ -327,23 +331,21 @@ fn check_player_count<G: Game>(players: usize) -> Result<(), RefereeError> {
 fn validated_options<G: Game>(
     options: G::Options,
     players: usize,
-) -> Result<G::Options, RefereeError> {
-    G::validate_options(&options, players).map_err(RefereeError::Options)?;
-    Ok(options)
+) -> Result<ValidOptions<G::Options>, RefereeError> {
+    G::validate_options(&options, players).map_err(RefereeError::Options)
 }
 
 /// Parses an untrusted state and checks it is one that play could have produced.
-pub fn untrusted_state<G: Game>(value: Value) -> Result<G::State, RefereeError> {
+pub fn untrusted_state<G: Game>(value: Value) -> Result<Consistent<G>, RefereeError> {
     consistent::<G>(parse(What::State, value)?)
 }
 
 /// A client-supplied state, already in the game's type, if play could have produced it.
-fn consistent<G: Game>(state: G::State) -> Result<G::State, RefereeError> {
-    G::check_state(&state).map_err(RefereeError::Inconsistent)?;
-    Ok(state)
+pub fn consistent<G: Game>(state: G::State) -> Result<Consistent<G>, RefereeError> {
+    Consistent::check(state).map_err(RefereeError::Inconsistent)
 }
 
-fn check_seat<G: Game>(state: &G::State, seat: Seat) -> Result<(), RefereeError> {
+fn check_seat<G: Game>(state: &Consistent<G>, seat: Seat) -> Result<(), RefereeError> {
     let players = G::players(state);
     if seat >= players {
         return Err(RefereeError::Common(Common::UnknownSeat { seat, players }));
@@ -354,7 +356,7 @@ fn check_seat<G: Game>(state: &G::State, seat: Seat) -> Result<(), RefereeError>
 /// Plays one move through the shared checks, then the game's rules. Leaves the state unchanged on
 /// any refusal.
 pub fn play_move<G: Game>(
-    state: &mut G::State,
+    state: &mut Consistent<G>,
     seat: Seat,
     mv: &G::Move,
 ) -> Result<Vec<G::Event>, RefereeError> {
@@ -369,7 +371,7 @@ pub fn play_move<G: Game>(
     if !to_act.contains(&seat) {
         return Err(refusal_out_of_turn::<G>(state, seat, mv, to_act));
     }
-    G::play(state, seat, mv).map_err(RefereeError::violation)
+    state.play(seat, mv).map_err(RefereeError::violation)
 }
 
 /// Why a seat that may not act now may not make `mv`: the game's own rule when it has a more
@@ -377,7 +379,7 @@ pub fn play_move<G: Game>(
 /// the generic `not_your_turn`. Never plays the move: a game that would accept it still gets
 /// `not_your_turn`, so `to_act` stays the one gate.
 fn refusal_out_of_turn<G: Game>(
-    state: &G::State,
+    state: &Consistent<G>,
     seat: Seat,
     mv: &G::Move,
     to_act: Vec<Seat>,
@@ -392,7 +394,7 @@ fn refusal_out_of_turn<G: Game>(
 
 /// Applies a reported chance outcome, which the game checks is possible.
 pub fn play_chance<G: Game>(
-    state: &mut G::State,
+    state: &mut Consistent<G>,
     outcome: &G::Chance,
 ) -> Result<Vec<G::Event>, RefereeError> {
     if G::is_over(state) {
@@ -401,11 +403,13 @@ pub fn play_chance<G: Game>(
     if !G::chance_pending(state) {
         return Err(RefereeError::Common(Common::NoChancePending));
     }
-    G::resolve_chance(state, outcome).map_err(RefereeError::violation)
+    state
+        .resolve_chance(outcome)
+        .map_err(RefereeError::violation)
 }
 
 pub fn play_input<G: Game>(
-    state: &mut G::State,
+    state: &mut Consistent<G>,
     input: &GameInput<G>,
 ) -> Result<Vec<G::Event>, RefereeError> {
     match input {
@@ -417,7 +421,7 @@ pub fn play_input<G: Game>(
 /// Resolves every pending chance event from `seed`, the event at ply `p` drawing from stream `p`.
 /// Returns the realised outcomes with their events, in order, starting at `next_ply`.
 pub fn resolve_from_seed<G: Game>(
-    state: &mut G::State,
+    state: &mut Consistent<G>,
     seed: &Seed,
     next_ply: u64,
 ) -> Vec<(G::Chance, Vec<G::Event>)> {
@@ -425,7 +429,8 @@ pub fn resolve_from_seed<G: Game>(
     let mut ply = next_ply;
     while G::chance_pending(state) && !G::is_over(state) {
         let outcome = G::sample_chance(state, &mut seed.stream(ply));
-        let events = G::resolve_chance(state, &outcome)
+        let events = state
+            .resolve_chance(&outcome)
             .unwrap_or_else(|v| panic!("{} sampled an impossible outcome: {v}", G::KIND.slug()));
         resolved.push((outcome, events));
         ply += 1;
@@ -436,12 +441,11 @@ pub fn resolve_from_seed<G: Game>(
 /// The state after the first `upto` inputs of a log (all of them if `None`), with each input's
 /// events. A log that does not replay is an error: it names the first ply that fails.
 pub fn replay<G: Game>(
-    options: G::Options,
-    players: usize,
+    options: ValidOptions<G::Options>,
     inputs: &[GameInput<G>],
     upto: Option<usize>,
 ) -> Result<Replayed<G>, (usize, RefereeError)> {
-    let mut state = G::setup(options, players);
+    let mut state = Consistent::<G>::new(options);
     let count = upto.unwrap_or(inputs.len()).min(inputs.len());
     let mut events = Vec::with_capacity(count);
     for (index, input) in inputs[..count].iter().enumerate() {
@@ -483,7 +487,10 @@ pub trait Untrusted<G: Game>: Payloads {
     fn chance(outcome: Self::Chance) -> Result<G::Chance, RefereeError>;
     fn tally(round: Self::Tally) -> Result<G::Tally, RefereeError>;
     /// Absent options are the defaults; the player count is checked first.
-    fn options(options: Option<Self::Options>, players: usize) -> Result<G::Options, RefereeError>;
+    fn options(
+        options: Option<Self::Options>,
+        players: usize,
+    ) -> Result<ValidOptions<G::Options>, RefereeError>;
 }
 
 impl<G: Engine> Untrusted<G> for G {
@@ -499,7 +506,10 @@ impl<G: Engine> Untrusted<G> for G {
     fn tally(round: G::Tally) -> Result<G::Tally, RefereeError> {
         Ok(round)
     }
-    fn options(options: Option<G::Options>, players: usize) -> Result<G::Options, RefereeError> {
+    fn options(
+        options: Option<G::Options>,
+        players: usize,
+    ) -> Result<ValidOptions<G::Options>, RefereeError> {
         check_player_count::<G>(players)?;
         validated_options::<G>(options.unwrap_or_default(), players)
     }
@@ -518,12 +528,15 @@ impl<G: Game> Untrusted<G> for Json {
     fn tally(round: Value) -> Result<G::Tally, RefereeError> {
         parse(What::Tally, round)
     }
-    fn options(options: Option<Value>, players: usize) -> Result<G::Options, RefereeError> {
+    fn options(
+        options: Option<Value>,
+        players: usize,
+    ) -> Result<ValidOptions<G::Options>, RefereeError> {
         self::options::<G>(options, players)
     }
 }
 
-fn state_reply<G: Engine>(state: G::State, events: &[G::Event]) -> StateReply<G> {
+fn state_reply<G: Engine>(state: Consistent<G>, events: &[G::Event]) -> StateReply<G> {
     StateReply {
         to_act: G::to_act(&state),
         chance_pending: G::chance_pending(&state),
@@ -532,7 +545,7 @@ fn state_reply<G: Engine>(state: G::State, events: &[G::Event]) -> StateReply<G>
             .iter()
             .map(|e| G::redact_event(e, Viewer::Full))
             .collect(),
-        state,
+        state: state.into_inner(),
     }
 }
 
@@ -542,7 +555,7 @@ pub fn setup<G: Engine, P: Untrusted<G>>(
     options: Option<P::Options>,
     seed: Option<&Seed>,
 ) -> Result<StateReply<G>, RefereeError> {
-    let mut state = G::setup(P::options(options, players)?, players);
+    let mut state = Consistent::<G>::new(P::options(options, players)?);
     let mut events = Vec::new();
     if let Some(seed) = seed {
         for (_, evs) in resolve_from_seed::<G>(&mut state, seed, 1) {
@@ -669,23 +682,24 @@ pub fn tally_reply<G: Engine, P: Untrusted<G>>(
 ) -> Result<TallyReply<G>, RefereeError> {
     let options = P::options(options, players)?;
     let rounds: Vec<G::Tally> = rounds.into_iter().map(P::tally).collect::<Result<_, _>>()?;
-    let tallied = tally::<G>(&options, players, &rounds).map_err(|(index, e)| match e {
-        RefereeError::Violation {
-            code,
-            message,
-            mut params,
-            stale,
-        } => {
-            params.insert("round".into(), (index + 1).into());
+    let tallied =
+        tally::<G>(options.options(), players, &rounds).map_err(|(index, e)| match e {
             RefereeError::Violation {
                 code,
-                message: format!("round {}: {message}", index + 1),
-                params,
+                message,
+                mut params,
                 stale,
+            } => {
+                params.insert("round".into(), (index + 1).into());
+                RefereeError::Violation {
+                    code,
+                    message: format!("round {}: {message}", index + 1),
+                    params,
+                    stale,
+                }
             }
-        }
-        other => other,
-    })?;
+            other => other,
+        })?;
     Ok(TallyReply {
         rounds: tallied.rounds,
         standings: tallied.standings,

@@ -278,8 +278,8 @@ pub async fn create(
     let (owner_token, owner_hash) = tokens::issue("own").map_err(Problem::internal)?;
     let (options, rules_version, standings) = with_game!(request.game, G => {
         let options = referee::options::<G>(request.options.clone(), names.len())?;
-        let (standings, _) = G::tally_standings(&options, names.len(), &[]);
-        (referee::to_json(&options), G::RULES_VERSION, standings)
+        let (standings, _) = G::tally_standings(options.options(), names.len(), &[]);
+        (referee::to_json(options.options()), G::RULES_VERSION, standings)
     });
     let row = MatchRow {
         id,

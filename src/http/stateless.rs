@@ -306,7 +306,10 @@ pub mod examples {
     /// A table waiting for its first chance outcome (the deal, most often), and the outcome the
     /// fixed seed gives it.
     pub fn chance<G: Engine>() -> Value {
-        let mut state = G::setup(G::Options::default(), players::<G>());
+        let Ok(options) = G::validate_options(&G::Options::default(), players::<G>()) else {
+            return Value::Null;
+        };
+        let mut state = crate::games::Consistent::<G>::new(options);
         // Games that start with moves reach their first chance after a few.
         for _ in 0..100 {
             if G::chance_pending(&state) {

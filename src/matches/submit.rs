@@ -271,8 +271,10 @@ async fn advance<G: Game>(
     accepted: Accepted,
     write: Write,
 ) -> Result<Played, Problem> {
-    let mut state: G::State = serde_json::from_str(state_text)
+    let state: G::State = serde_json::from_str(state_text)
         .map_err(|e| Problem::internal(format!("stored state does not parse: {e}")))?;
+    let mut state = referee::consistent::<G>(state)
+        .map_err(|e| Problem::internal(format!("stored state is not consistent: {e}")))?;
     let input: GameInput<G> = match accepted.seat {
         Some(seat) => Input::Move {
             seat,

@@ -19,7 +19,7 @@ use diesel::{ExpressionMethods, QueryDsl};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use referee::games::{Game, GameKind, Seat, Viewer};
+use referee::games::{Consistent, Game, GameKind, Seat, Viewer};
 use referee::problem::Problem;
 use referee::referee::{self as engine, GameInput, Input, RefereeError};
 use referee::seed::Seed;
@@ -60,7 +60,7 @@ struct Hosted {
 struct Truth<G: Game> {
     row: MatchRow,
     rows: Vec<EventRow>,
-    state: G::State,
+    state: Consistent<G>,
     events: Vec<Vec<G::Event>>,
 }
 
@@ -172,7 +172,8 @@ impl Hosted {
             })
             .collect();
         let options: G::Options = serde_json::from_value(row.options.clone()).unwrap();
-        let (state, events) = engine::replay::<G>(options, self.seats.len(), &inputs, None)
+        let options = G::validate_options(&options, self.seats.len()).unwrap();
+        let (state, events) = engine::replay::<G>(options, &inputs, None)
             .unwrap_or_else(|(ply, e)| panic!("the log fails to replay at ply {ply}: {e}"));
         assert_eq!(engine::to_json(&state), row.state, "snapshot = replay");
         assert_eq!(row.version, rows.len() as i64);
@@ -311,7 +312,7 @@ async fn reseed<G: Game>(
 ) {
     use referee::store::schema::matches;
     let options: G::Options = serde_json::from_value(row.options.clone()).unwrap();
-    let mut state = G::setup(options, players);
+    let mut state = Consistent::<G>::new(G::validate_options(&options, players).unwrap());
     let resolved = engine::resolve_from_seed::<G>(&mut state, seed, 1);
     assert!(!G::is_over(&state));
     diesel::sql_query("SET session_replication_role = replica")
@@ -376,8 +377,12 @@ async fn check_everything<G: Game>(m: &mut Hosted) {
         })
         .collect();
     let options: G::Options = serde_json::from_value(truth.row.options.clone()).unwrap();
-    let (earlier_state, _) =
-        engine::replay::<G>(options, m.seats.len(), &inputs, Some(earlier)).unwrap();
+    let (earlier_state, _) = engine::replay::<G>(
+        G::validate_options(&options, m.seats.len()).unwrap(),
+        &inputs,
+        Some(earlier),
+    )
+    .unwrap();
 
     for caller in m.callers() {
         let viewer = Hosted::viewer(caller, false);
@@ -821,7 +826,7 @@ async fn check_the_end<G: Game>(m: &mut Hosted) {
     );
     // Anyone can re-derive each chance outcome from the revealed seed.
     let options: G::Options = serde_json::from_value(truth.row.options.clone()).unwrap();
-    let mut state = G::setup(options, m.seats.len());
+    let mut state = Consistent::<G>::new(G::validate_options(&options, m.seats.len()).unwrap());
     let mut derived: BTreeMap<i64, Value> = BTreeMap::new();
     for (i, (outcome, _)) in engine::resolve_from_seed::<G>(&mut state, &m.seed, 1)
         .into_iter()

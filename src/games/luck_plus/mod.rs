@@ -27,7 +27,7 @@ pub use violation::*;
 
 use super::{
     ChanceOwner, Game, GameKind, Highlights, Inconsistency, OptionsError, Randomness, Seat,
-    Standings, Viewer,
+    Standings, ValidOptions, Viewer,
 };
 
 /// Cards dealt face up to each seat.
@@ -55,8 +55,7 @@ impl Game for LuckPlus {
     type Tally = Tally;
     type TallyScore = HandResult;
 
-    fn validate_options(options: &Options, players: usize) -> Result<(), OptionsError> {
-        Self::check_players(players)?;
+    fn check_options(options: &Options, players: usize) -> Result<(), OptionsError> {
         if options.dealer >= players {
             return Err(OptionsError {
                 option: "dealer",
@@ -75,7 +74,8 @@ impl Game for LuckPlus {
         Ok(())
     }
 
-    fn setup(options: Options, players: usize) -> State {
+    fn setup(options: ValidOptions<Options>) -> State {
+        let (options, players) = options.into_inner();
         let dealer = options.dealer;
         let mut state = State {
             players,
@@ -103,10 +103,6 @@ impl Game for LuckPlus {
         state
     }
 
-    fn check_state(state: &State) -> Result<(), Inconsistency> {
-        consistency::check_state(state)
-    }
-
     fn to_act(state: &State) -> Vec<Seat> {
         if state.chance.is_some() {
             return Vec::new();
@@ -115,10 +111,6 @@ impl Game for LuckPlus {
             Phase::Deal | Phase::Rolling | Phase::Drawing | Phase::Over => Vec::new(),
             _ => vec![state.turn],
         }
-    }
-
-    fn chance_pending(state: &State) -> bool {
-        state.chance.is_some()
     }
 
     fn chance_owner(state: &State) -> Option<ChanceOwner> {
@@ -207,27 +199,6 @@ impl Game for LuckPlus {
         }
     }
 
-    fn players(state: &State) -> usize {
-        state.players
-    }
-
-    fn standings(state: &State) -> Standings {
-        Standings::rank(
-            totals(state.players, &state.results),
-            state.options.order(),
-            Self::is_over(state),
-        )
-    }
-
-    fn view(state: &State, viewer: Viewer) -> View {
-        view::view(state, viewer)
-    }
-
-    fn redact_event(event: &Event, _viewer: Viewer) -> Event {
-        // Hands are face up and every event shows only public cards: nothing to hide.
-        event.clone()
-    }
-
     fn score_tally(
         options: &Options,
         players: usize,
@@ -250,10 +221,6 @@ impl Game for LuckPlus {
 
     fn tally_highlights(players: usize, rounds: &[HandResult]) -> Vec<Highlights> {
         going_out_highlights(players, rounds)
-    }
-
-    fn tally_points(score: &HandResult) -> Vec<i64> {
-        score.points.clone()
     }
 
     fn tally_standings(

@@ -21,6 +21,16 @@ pub enum ScoringMode {
     PenaltyPoints,
 }
 
+impl ScoringMode {
+    /// Which end of the totals wins: the fewest penalty points, else the most.
+    pub fn order(self) -> Order {
+        match self {
+            ScoringMode::PenaltyPoints => Order::LowestWins,
+            _ => Order::HighestWins,
+        }
+    }
+}
+
 /// What a LUCK OUT is worth in penalty scoring (RULINGS 1.9).
 #[derive(
     Serialize, Deserialize, ToSchema, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord,
@@ -124,9 +134,6 @@ impl Options {
 
     /// Which end of the totals wins.
     pub fn order(&self) -> Order {
-        match self.scoring {
-            ScoringMode::PenaltyPoints => Order::LowestWins,
-            _ => Order::HighestWins,
-        }
+        self.scoring.order()
     }
 }

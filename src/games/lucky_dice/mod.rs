@@ -26,7 +26,7 @@ pub use violation::*;
 
 use super::{
     ChanceOwner, Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat,
-    Standings, Viewer,
+    Standings, ValidOptions, Viewer,
 };
 
 /// Small dice each player holds at the start of a round.
@@ -58,8 +58,7 @@ impl Game for LuckyDice {
     type Tally = Tally;
     type TallyScore = RoundTally;
 
-    fn validate_options(options: &Options, players: usize) -> Result<(), OptionsError> {
-        Self::check_players(players)?;
+    fn check_options(options: &Options, players: usize) -> Result<(), OptionsError> {
         let set = options.coaster_set.len();
         if set < players || set > MAX_COASTER_SET {
             return Err(OptionsError {
@@ -98,7 +97,8 @@ impl Game for LuckyDice {
         Ok(())
     }
 
-    fn setup(options: Options, players: usize) -> State {
+    fn setup(options: ValidOptions<Options>) -> State {
+        let (options, players) = options.into_inner();
         let mut pile = options.coaster_set.clone();
         pile.sort();
         State {
@@ -122,19 +122,11 @@ impl Game for LuckyDice {
         }
     }
 
-    fn check_state(state: &State) -> Result<(), Inconsistency> {
-        consistency::check_state(state)
-    }
-
     fn to_act(state: &State) -> Vec<Seat> {
         if state.chance.is_some() {
             return Vec::new();
         }
         rules::may_move(state)
-    }
-
-    fn chance_pending(state: &State) -> bool {
-        state.chance.is_some()
     }
 
     fn chance_owner(state: &State) -> Option<ChanceOwner> {
@@ -200,23 +192,6 @@ impl Game for LuckyDice {
         }
     }
 
-    fn players(state: &State) -> usize {
-        state.players
-    }
-
-    fn standings(state: &State) -> Standings {
-        Standings::rank(totals(state), Order::HighestWins, Self::is_over(state))
-    }
-
-    fn view(state: &State, viewer: Viewer) -> View {
-        view::view(state, viewer)
-    }
-
-    fn redact_event(event: &Event, _viewer: Viewer) -> Event {
-        // Every event is public: dice, coasters and the large die are all on the table.
-        event.clone()
-    }
-
     fn score_tally(
         options: &Options,
         players: usize,
@@ -260,10 +235,6 @@ impl Game for LuckyDice {
             }
         }
         coasters_won(won)
-    }
-
-    fn tally_points(score: &RoundTally) -> Vec<i64> {
-        score.points.clone()
     }
 
     fn tally_standings(

@@ -24,7 +24,7 @@ pub use violation::*;
 
 use super::{
     ChanceOwner, Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat,
-    Standings, Viewer,
+    Standings, ValidOptions, Viewer,
 };
 
 /// Cards dealt to each seat at the start of a round.
@@ -56,8 +56,7 @@ impl Game for LuckyJack {
     type Tally = Tally;
     type TallyScore = RoundResult;
 
-    fn validate_options(options: &Options, players: usize) -> Result<(), OptionsError> {
-        Self::check_players(players)?;
+    fn check_options(options: &Options, players: usize) -> Result<(), OptionsError> {
         if options.rounds != 3 && options.rounds != 5 {
             return Err(OptionsError {
                 option: "rounds",
@@ -82,7 +81,8 @@ impl Game for LuckyJack {
         Ok(())
     }
 
-    fn setup(options: Options, players: usize) -> State {
+    fn setup(options: ValidOptions<Options>) -> State {
+        let (options, players) = options.into_inner();
         let starter = (options.dealer + 1) % players;
         let mut state = State {
             players,
@@ -106,19 +106,11 @@ impl Game for LuckyJack {
         state
     }
 
-    fn check_state(state: &State) -> Result<(), Inconsistency> {
-        consistency::check_state(state)
-    }
-
     fn to_act(state: &State) -> Vec<Seat> {
         match state.phase {
             Phase::Turn | Phase::Drawn if state.chance.is_none() => vec![state.turn],
             _ => Vec::new(),
         }
-    }
-
-    fn chance_pending(state: &State) -> bool {
-        state.chance.is_some()
     }
 
     fn chance_owner(state: &State) -> Option<ChanceOwner> {
@@ -202,22 +194,6 @@ impl Game for LuckyJack {
         }
     }
 
-    fn players(state: &State) -> usize {
-        state.players
-    }
-
-    fn standings(state: &State) -> Standings {
-        Standings::rank(totals(state), Order::HighestWins, Self::is_over(state))
-    }
-
-    fn view(state: &State, viewer: Viewer) -> View {
-        view::view(state, viewer)
-    }
-
-    fn redact_event(event: &Event, viewer: Viewer) -> Event {
-        view::redact_event(event, viewer)
-    }
-
     fn score_tally(
         options: &Options,
         players: usize,
@@ -265,10 +241,6 @@ impl Game for LuckyJack {
 
     fn tally_highlights(players: usize, rounds: &[RoundResult]) -> Vec<Highlights> {
         jackpot_highlights(players, rounds)
-    }
-
-    fn tally_points(score: &RoundResult) -> Vec<i64> {
-        score.points.clone()
     }
 
     fn tally_standings(

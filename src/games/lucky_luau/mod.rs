@@ -29,7 +29,7 @@ pub use violation::*;
 
 use super::{
     ChanceOwner, Game, GameKind, Highlights, Inconsistency, OptionsError, Randomness, Seat,
-    Standings, Viewer,
+    Standings, ValidOptions, Viewer,
 };
 
 /// Largest value accepted for `pink_value` and `ti_value`.
@@ -55,8 +55,7 @@ impl Game for LuckyLuau {
     type Tally = Tally;
     type TallyScore = Score;
 
-    fn validate_options(options: &Options, players: usize) -> Result<(), OptionsError> {
-        Self::check_players(players)?;
+    fn check_options(options: &Options, players: usize) -> Result<(), OptionsError> {
         for (option, value) in [
             ("pink_value", options.pink_value),
             ("ti_value", options.ti_value),
@@ -93,7 +92,8 @@ impl Game for LuckyLuau {
         Ok(())
     }
 
-    fn setup(options: Options, players: usize) -> State {
+    fn setup(options: ValidOptions<Options>) -> State {
+        let (options, players) = options.into_inner();
         State {
             players,
             turn: options.first_player,
@@ -107,16 +107,8 @@ impl Game for LuckyLuau {
         }
     }
 
-    fn check_state(state: &State) -> Result<(), Inconsistency> {
-        consistency::check_state(state)
-    }
-
     fn to_act(state: &State) -> Vec<Seat> {
         rules::to_act(state)
-    }
-
-    fn chance_pending(state: &State) -> bool {
-        state.chance.is_some()
     }
 
     fn chance_owner(state: &State) -> Option<ChanceOwner> {
@@ -164,22 +156,6 @@ impl Game for LuckyLuau {
         score(state)
     }
 
-    fn players(state: &State) -> usize {
-        state.players
-    }
-
-    fn standings(state: &State) -> Standings {
-        scoring::rank(&score(state).seats, Self::is_over(state))
-    }
-
-    fn view(state: &State, viewer: Viewer) -> View {
-        view::view(state, viewer)
-    }
-
-    fn redact_event(event: &Event, viewer: Viewer) -> Event {
-        view::redact_event(event, viewer)
-    }
-
     fn score_tally(
         options: &Options,
         players: usize,
@@ -199,10 +175,6 @@ impl Game for LuckyLuau {
     fn tally_highlights(_players: usize, rounds: &[Score]) -> Vec<Highlights> {
         // A Luau game is one round: its score sheet has the one entry.
         rounds.last().map(best_leis).unwrap_or_default()
-    }
-
-    fn tally_points(score: &Score) -> Vec<i64> {
-        score.totals.clone()
     }
 
     fn tally_standings(_options: &Options, players: usize, rounds: &[Score]) -> (Standings, bool) {

@@ -24,7 +24,7 @@ pub use violation::*;
 
 use super::{
     ChanceOwner, Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat,
-    Standings, Viewer,
+    Standings, ValidOptions, Viewer,
 };
 
 /// Cards dealt to each seat: 2 hidden and 2 face up (rulebook overview).
@@ -56,8 +56,7 @@ impl Game for PlusMinus {
     type Tally = Tally;
     type TallyScore = RoundResult;
 
-    fn validate_options(options: &Options, players: usize) -> Result<(), OptionsError> {
-        Self::check_players(players)?;
+    fn check_options(options: &Options, players: usize) -> Result<(), OptionsError> {
         if options.rounds == Some(0) {
             return Err(OptionsError {
                 option: "rounds",
@@ -76,7 +75,8 @@ impl Game for PlusMinus {
         Ok(())
     }
 
-    fn setup(options: Options, players: usize) -> State {
+    fn setup(options: ValidOptions<Options>) -> State {
+        let (options, players) = options.into_inner();
         let dealer = options.first_dealer;
         let mut state = State {
             players,
@@ -97,10 +97,6 @@ impl Game for PlusMinus {
         state
     }
 
-    fn check_state(state: &State) -> Result<(), Inconsistency> {
-        consistency::check_state(state)
-    }
-
     fn to_act(state: &State) -> Vec<Seat> {
         if state.chance.is_some() {
             return Vec::new();
@@ -112,10 +108,6 @@ impl Game for PlusMinus {
                 .collect(),
             _ => Vec::new(),
         }
-    }
-
-    fn chance_pending(state: &State) -> bool {
-        state.chance.is_some()
     }
 
     fn chance_owner(state: &State) -> Option<ChanceOwner> {
@@ -194,22 +186,6 @@ impl Game for PlusMinus {
         }
     }
 
-    fn players(state: &State) -> usize {
-        state.players
-    }
-
-    fn standings(state: &State) -> Standings {
-        Standings::rank(totals(state), Order::HighestWins, Self::is_over(state))
-    }
-
-    fn view(state: &State, viewer: Viewer) -> View {
-        view::view(state, viewer)
-    }
-
-    fn redact_event(event: &Event, viewer: Viewer) -> Event {
-        view::redact_event(event, viewer)
-    }
-
     fn score_tally(
         options: &Options,
         players: usize,
@@ -254,10 +230,6 @@ impl Game for PlusMinus {
 
     fn tally_highlights(players: usize, rounds: &[RoundResult]) -> Vec<Highlights> {
         best_rounds(players, rounds)
-    }
-
-    fn tally_points(score: &RoundResult) -> Vec<i64> {
-        score.points.clone()
     }
 
     fn tally_standings(

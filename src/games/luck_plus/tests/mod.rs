@@ -54,7 +54,7 @@ fn table(
     turn: Seat,
 ) -> State {
     let players = hands.len();
-    let mut state = LuckPlus::setup(options, players);
+    let mut state = LuckPlus::setup(LuckPlus::validate_options(&options, players).unwrap());
     state.chance = None;
     for (seat, hand) in hands.iter().enumerate() {
         let mut hand = cs(hand);

@@ -6,7 +6,7 @@ use super::*;
 fn the_deal_gives_eight_face_up_cards_and_a_flipped_luck_plus_goes_under_the_draw_pile() {
     // Rulebook 1: "Deal 8 cards FACE UP ... If a LUCK PLUS card is the first card to be turned
     // over, it is placed under the DRAW PILE and the next card is turned over." RULINGS 1.2.
-    let mut state = LuckPlus::setup(Options::default(), 3);
+    let mut state = LuckPlus::setup(LuckPlus::validate_options(&Options::default(), 3).unwrap());
     assert_eq!(state.phase, Phase::Deal);
     let deck = full_deck();
     let hands: Vec<Vec<Card>> = (0..3).map(|s| deck[s * 8..s * 8 + 8].to_vec()).collect();
@@ -29,7 +29,8 @@ fn the_deal_gives_eight_face_up_cards_and_a_flipped_luck_plus_goes_under_the_dra
 fn a_seeded_deal_of_eight_players_leaves_43_cards_plus_any_luck_plus_put_under() {
     // RULINGS 1.2: n = 8: 64 dealt, 43 in the draw pile after the flip.
     for seed in 0..20 {
-        let mut state = LuckPlus::setup(Options::default(), 8);
+        let mut state =
+            LuckPlus::setup(LuckPlus::validate_options(&Options::default(), 8).unwrap());
         let outcome = LuckPlus::sample_chance(&state, &mut SplitMix(seed));
         chance(&mut state, outcome);
         assert_eq!(state.draw_pile.len() + state.draw_bottom.len(), 43);
@@ -39,7 +40,7 @@ fn a_seeded_deal_of_eight_players_leaves_43_cards_plus_any_luck_plus_put_under()
 
 #[test]
 fn impossible_deals_rolls_and_draws_are_refused_and_change_nothing() {
-    let state = LuckPlus::setup(Options::default(), 2);
+    let state = LuckPlus::setup(LuckPlus::validate_options(&Options::default(), 2).unwrap());
     let deck = full_deck();
     let hands = vec![deck[0..8].to_vec(), deck[8..16].to_vec()];
     let check = |outcome: Chance| {

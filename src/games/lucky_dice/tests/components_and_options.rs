@@ -57,7 +57,11 @@ fn default_options_are_the_rulings_defaults() {
 
 #[test]
 fn options_that_cannot_be_played_name_the_option() {
-    let check = |o: Options, n: usize| LuckyDice::validate_options(&o, n).map_err(|e| e.option);
+    let check = |o: Options, n: usize| {
+        LuckyDice::validate_options(&o, n)
+            .map(drop)
+            .map_err(|e| e.option)
+    };
     assert_eq!(check(Options::default(), 1), Err("players"));
     assert_eq!(check(Options::default(), 7), Err("players"));
     for n in 2..=6 {

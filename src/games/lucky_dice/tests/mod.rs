@@ -81,7 +81,7 @@ fn first_coasters(players: usize) -> Vec<Coaster> {
 fn race_with(options: Options, coasters: Vec<Coaster>, lucky: Symbol) -> State {
     let players = coasters.len();
     LuckyDice::validate_options(&options, players).unwrap();
-    let mut state = LuckyDice::setup(options, players);
+    let mut state = LuckyDice::setup(LuckyDice::validate_options(&options, players).unwrap());
     resolve(&mut state, Chance::Coasters { coasters });
     resolve(&mut state, Chance::LuckySymbol { symbol: lucky });
     assert_eq!(state.phase, Phase::Race);

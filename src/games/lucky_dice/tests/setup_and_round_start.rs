@@ -6,7 +6,7 @@ use super::*;
 fn setup_gives_three_dice_each_and_every_seat_draws_a_coaster() {
     // Rulebook SETUP: "Each player draws a coaster ... Each player also receives three small
     // dice. Extra dice are not needed"; RULINGS 3.2.
-    let state = LuckyDice::setup(Options::default(), 4);
+    let state = LuckyDice::setup(LuckyDice::validate_options(&Options::default(), 4).unwrap());
     assert_eq!(state.pools, vec![3, 3, 3, 3]);
     assert_eq!(state.tray, 0);
     assert_eq!(state.pile.len(), 18);
@@ -25,7 +25,7 @@ fn setup_gives_three_dice_each_and_every_seat_draws_a_coaster() {
 fn drawn_coasters_go_face_up_then_the_large_die_sets_the_lucky_symbol() {
     // Rulebook: "At the start of every round, take the large yellow die and roll it ... The
     // symbol rolled is the ultimate lucky symbol for this round!"
-    let mut state = LuckyDice::setup(Options::default(), 3);
+    let mut state = LuckyDice::setup(LuckyDice::validate_options(&Options::default(), 3).unwrap());
     let coasters = first_coasters(3);
     let events = resolve(
         &mut state,
@@ -64,7 +64,7 @@ fn drawn_coasters_go_face_up_then_the_large_die_sets_the_lucky_symbol() {
 #[test]
 fn an_impossible_coaster_draw_is_refused_and_changes_nothing() {
     // Chance is checked exactly: count, and each coaster still in the pile as a multiset.
-    let state = LuckyDice::setup(Options::default(), 2);
+    let state = LuckyDice::setup(LuckyDice::validate_options(&Options::default(), 2).unwrap());
     let err = refuse_chance(
         &state,
         Chance::Coasters {

@@ -431,7 +431,7 @@ fn win_round(state: &mut State, winners: &[Seat]) {
 fn the_first_player_with_three_face_down_coasters_wins() {
     // Rulebook END OF THE GAME: "The first player to collect three face-down coasters in front of
     // them wins the game."
-    let mut state = LuckyDice::setup(Options::default(), 3);
+    let mut state = LuckyDice::setup(LuckyDice::validate_options(&Options::default(), 3).unwrap());
     for round in 1..=3 {
         win_round(&mut state, &[2]);
         assert_eq!(LuckyDice::is_over(&state), round == 3);
@@ -447,7 +447,7 @@ fn the_first_player_with_three_face_down_coasters_wins() {
 fn players_reaching_three_coasters_in_the_same_round_win_together() {
     // Rulebook: "Did multiple players receive their third face-down coaster in the same round?
     // Then they all win together." RULINGS 3.5 (CONFIRMED).
-    let mut state = LuckyDice::setup(Options::default(), 4);
+    let mut state = LuckyDice::setup(LuckyDice::validate_options(&Options::default(), 4).unwrap());
     win_round(&mut state, &[0, 3]);
     win_round(&mut state, &[3, 0]);
     win_round(&mut state, &[1]);
@@ -464,7 +464,7 @@ fn the_coaster_target_is_an_option() {
         coaster_target: 1,
         ..Options::default()
     };
-    let mut state = LuckyDice::setup(options, 2);
+    let mut state = LuckyDice::setup(LuckyDice::validate_options(&options, 2).unwrap());
     win_round(&mut state, &[1]);
     assert!(LuckyDice::is_over(&state));
     assert_eq!(LuckyDice::standings(&state).winners, vec![1]);
@@ -479,7 +479,7 @@ fn the_variant_plays_until_a_winner_needs_a_coaster_and_the_pile_is_empty() {
         coaster_set: balanced_coaster_set()[..5].to_vec(),
         ..Options::default()
     };
-    let mut state = LuckyDice::setup(options, 2);
+    let mut state = LuckyDice::setup(LuckyDice::validate_options(&options, 2).unwrap());
     // 5 coasters, 2 on the table: 3 in the pile. Seat 0 wins 3 rounds, draining the pile.
     for _ in 0..3 {
         win_round(&mut state, &[0]);
@@ -508,7 +508,7 @@ fn in_the_variant_more_winners_than_coasters_left_ends_the_game_and_ties_share()
         coaster_set: balanced_coaster_set()[..3].to_vec(),
         ..Options::default()
     };
-    let mut state = LuckyDice::setup(options, 2);
+    let mut state = LuckyDice::setup(LuckyDice::validate_options(&options, 2).unwrap());
     // One coaster in the pile, two winners need one.
     win_round(&mut state, &[0, 1]);
     assert!(LuckyDice::is_over(&state));
@@ -603,7 +603,8 @@ fn a_seat_that_does_not_exist_is_refused() {
 fn dice_are_conserved_through_a_seeded_game() {
     // RULINGS 3.3 invariant: tray + Σ pools = 3n during a round.
     for players in 2..=6 {
-        let mut state = LuckyDice::setup(Options::default(), players);
+        let mut state =
+            LuckyDice::setup(LuckyDice::validate_options(&Options::default(), players).unwrap());
         let rng: &mut dyn Randomness = &mut SplitMix(players as u64);
         let mut steps = 0;
         while !LuckyDice::is_over(&state) {
@@ -629,7 +630,7 @@ fn dice_are_conserved_through_a_seeded_game() {
 #[test]
 fn sampled_outcomes_follow_the_pending_event() {
     let rng: &mut dyn Randomness = &mut SplitMix(11);
-    let state = LuckyDice::setup(Options::default(), 5);
+    let state = LuckyDice::setup(LuckyDice::validate_options(&Options::default(), 5).unwrap());
     let Chance::Coasters { coasters } = LuckyDice::sample_chance(&state, rng) else {
         panic!("a coaster draw")
     };

@@ -4,7 +4,7 @@ use super::*;
 
 #[test]
 fn impossible_chance_outcomes_are_rejected_without_change() {
-    let mut s = LuckyJack::setup(Options::default(), 2);
+    let mut s = LuckyJack::setup(LuckyJack::validate_options(&Options::default(), 2).unwrap());
     let before = s.clone();
     let check = |s: &mut State, c: Chance| -> &'static str {
         LuckyJack::resolve_chance(s, &c).unwrap_err().code()

@@ -4,7 +4,7 @@ use super::*;
 
 #[test]
 fn check_state_rejects_inconsistent_states() {
-    let mut good = LuckyJack::setup(Options::default(), 3);
+    let mut good = LuckyJack::setup(LuckyJack::validate_options(&Options::default(), 3).unwrap());
     resolve(&mut good, standard_deal(3));
     let code = |f: &dyn Fn(&mut State)| {
         let mut s = good.clone();
@@ -69,7 +69,7 @@ fn check_state_accepts_every_state_of_a_played_game() {
         max_turns_per_round: Some(60),
         ..Options::default()
     };
-    let mut s = LuckyJack::setup(options, 4);
+    let mut s = LuckyJack::setup(LuckyJack::validate_options(&options, 4).unwrap());
     let mut rng = SplitMix(3);
     let mut steps = 0;
     while !LuckyJack::is_over(&s) && steps < 5000 {

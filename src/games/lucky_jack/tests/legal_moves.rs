@@ -18,7 +18,7 @@ fn legal_moves_are_exactly_the_moves_that_validate() {
         jackpot_auto_declare: false,
         ..Options::default()
     };
-    let mut s = LuckyJack::setup(options, 3);
+    let mut s = LuckyJack::setup(LuckyJack::validate_options(&options, 3).unwrap());
     let mut rng = SplitMix(11);
     let mut steps = 0;
     while !LuckyJack::is_over(&s) {

@@ -38,7 +38,7 @@ fn announce(card: Symbol) -> Move {
 /// other card in the draw pile.
 fn table(options: Options, hands: Vec<Vec<Symbol>>, discard: Vec<Symbol>, turn: Seat) -> State {
     let players = hands.len();
-    let mut state = LuckyJack::setup(options, players);
+    let mut state = LuckyJack::setup(LuckyJack::validate_options(&options, players).unwrap());
     state.chance = None;
     state.phase = Phase::Turn;
     for (seat, mut hand) in hands.into_iter().enumerate() {

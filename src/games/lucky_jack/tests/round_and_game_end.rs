@@ -9,7 +9,7 @@ fn the_turn_cap_ends_a_round_with_no_score() {
         max_turns_per_round: Some(2),
         ..Options::default()
     };
-    let mut s = LuckyJack::setup(options, 2);
+    let mut s = LuckyJack::setup(LuckyJack::validate_options(&options, 2).unwrap());
     resolve(&mut s, standard_deal(2));
     play(&mut s, 1, discard(Jack));
     let events = play(&mut s, 0, discard(Jack));
@@ -29,7 +29,7 @@ fn the_turn_cap_ends_a_round_with_no_score() {
 #[test]
 fn the_game_ends_after_the_agreed_rounds_with_the_highest_total_winning() {
     // Rulebook "End of the Game"; RULINGS 2.7.
-    let mut s = LuckyJack::setup(Options::default(), 3);
+    let mut s = LuckyJack::setup(LuckyJack::validate_options(&Options::default(), 3).unwrap());
     win_round_with(&mut s, 2, Bell);
     win_round_with(&mut s, 0, Lemon);
     win_round_with(&mut s, 2, Cherry);
@@ -42,7 +42,7 @@ fn the_game_ends_after_the_agreed_rounds_with_the_highest_total_winning() {
 #[test]
 fn equal_totals_share_the_victory() {
     // RULINGS J12: a tie is a shared win.
-    let mut s = LuckyJack::setup(Options::default(), 3);
+    let mut s = LuckyJack::setup(LuckyJack::validate_options(&Options::default(), 3).unwrap());
     win_round_with(&mut s, 0, Grape);
     win_round_with(&mut s, 1, Cherry);
     win_round_with(&mut s, 1, Lemon);
@@ -55,7 +55,7 @@ fn a_five_round_game_lasts_five_rounds() {
         rounds: 5,
         ..Options::default()
     };
-    let mut s = LuckyJack::setup(options, 2);
+    let mut s = LuckyJack::setup(LuckyJack::validate_options(&options, 2).unwrap());
     for round in 0..5 {
         assert!(!LuckyJack::is_over(&s));
         win_round_with(&mut s, round % 2, Seven);

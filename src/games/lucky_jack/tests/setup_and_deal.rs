@@ -5,7 +5,7 @@ use super::*;
 #[test]
 fn setup_waits_for_the_deal_with_the_whole_deck() {
     // Rulebook "Setup": all cards shuffled, 7 each.
-    let s = LuckyJack::setup(Options::default(), 4);
+    let s = LuckyJack::setup(LuckyJack::validate_options(&Options::default(), 4).unwrap());
     assert!(LuckyJack::chance_pending(&s));
     assert!(LuckyJack::to_act(&s).is_empty());
     assert_eq!(s.draw_pile, Counts::full_deck());
@@ -21,7 +21,8 @@ fn the_deal_gives_seven_cards_each_and_flips_one() {
     // Rulebook "Setup" + "How to play": 7 cards each; the starter flips the first discard.
     // RULINGS 2.2: 2 players leave 69 in the draw pile, 6 players 41.
     for (players, left) in [(2, 69), (6, 41)] {
-        let mut s = LuckyJack::setup(Options::default(), players);
+        let mut s =
+            LuckyJack::setup(LuckyJack::validate_options(&Options::default(), players).unwrap());
         let deal = LuckyJack::sample_chance(&s, &mut SplitMix(players as u64));
         let events = resolve(&mut s, deal);
         assert!(s.hands.iter().all(|h| h.len() == 7));
@@ -36,7 +37,7 @@ fn the_deal_gives_seven_cards_each_and_flips_one() {
 
 #[test]
 fn seeded_deals_are_reproducible() {
-    let s = LuckyJack::setup(Options::default(), 3);
+    let s = LuckyJack::setup(LuckyJack::validate_options(&Options::default(), 3).unwrap());
     let a = LuckyJack::sample_chance(&s, &mut SplitMix(9));
     let b = LuckyJack::sample_chance(&s, &mut SplitMix(9));
     let c = LuckyJack::sample_chance(&s, &mut SplitMix(10));
@@ -51,7 +52,7 @@ fn the_starter_after_the_flip_plays_first() {
         dealer: 2,
         ..Options::default()
     };
-    let mut s = LuckyJack::setup(options, 3);
+    let mut s = LuckyJack::setup(LuckyJack::validate_options(&options, 3).unwrap());
     assert_eq!(s.starter, 0);
     resolve(&mut s, standard_deal(3));
     assert_eq!(LuckyJack::to_act(&s), vec![0]);
@@ -64,7 +65,7 @@ fn without_starter_plays_after_flip_the_seat_left_of_the_starter_begins() {
         starter_plays_after_flip: false,
         ..Options::default()
     };
-    let mut s = LuckyJack::setup(options, 3);
+    let mut s = LuckyJack::setup(LuckyJack::validate_options(&options, 3).unwrap());
     resolve(&mut s, standard_deal(3));
     assert_eq!(s.starter, 1);
     assert_eq!(LuckyJack::to_act(&s), vec![2]);
@@ -79,7 +80,7 @@ fn the_starter_moves_one_seat_left_each_round() {
         max_turns_per_round: Some(1),
         ..Options::default()
     };
-    let mut s = LuckyJack::setup(options, 3);
+    let mut s = LuckyJack::setup(LuckyJack::validate_options(&options, 3).unwrap());
     let mut starters = Vec::new();
     while !LuckyJack::is_over(&s) {
         starters.push(s.starter);

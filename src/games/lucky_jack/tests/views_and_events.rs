@@ -79,7 +79,7 @@ fn the_full_view_contains_the_whole_state() {
         max_turns_per_round: Some(30),
         ..Options::default()
     };
-    let mut s = LuckyJack::setup(options, 3);
+    let mut s = LuckyJack::setup(LuckyJack::validate_options(&options, 3).unwrap());
     let mut rng = SplitMix(5);
     let mut steps = 0;
     while !LuckyJack::is_over(&s) {
@@ -132,7 +132,7 @@ fn redacted_events_hide_other_seats_cards() {
 
 #[test]
 fn standings_rank_the_totals_and_name_winners_only_at_the_end() {
-    let mut s = LuckyJack::setup(Options::default(), 2);
+    let mut s = LuckyJack::setup(LuckyJack::validate_options(&Options::default(), 2).unwrap());
     win_round_with(&mut s, 1, Jack);
     let st = LuckyJack::standings(&s);
     assert_eq!(st.totals, vec![0, 7000]);

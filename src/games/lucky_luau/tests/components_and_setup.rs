@@ -40,11 +40,14 @@ fn the_pile_holds_the_46_printed_cards() {
 fn setup_gives_every_player_unused_tools_and_the_first_player_the_turn() {
     // RB "Game Setup": a Knife, a Fish Hook and a Spacer each; RULINGS 4.2 / option first_player.
     let state = LuckyLuau::setup(
-        Options {
-            first_player: 2,
-            ..Options::default()
-        },
-        3,
+        LuckyLuau::validate_options(
+            &Options {
+                first_player: 2,
+                ..Options::default()
+            },
+            3,
+        )
+        .unwrap(),
     );
     assert_eq!(state.turn, 2);
     assert!(state.chance.is_none(), "nothing is dealt");
@@ -58,8 +61,11 @@ fn setup_gives_every_player_unused_tools_and_the_first_player_the_turn() {
 
 #[test]
 fn options_are_checked_and_name_the_offending_option() {
-    let check =
-        |o: Options, players| LuckyLuau::validate_options(&o, players).map_err(|e| e.option);
+    let check = |o: Options, players| {
+        LuckyLuau::validate_options(&o, players)
+            .map(drop)
+            .map_err(|e| e.option)
+    };
     assert_eq!(check(Options::default(), 1), Err("players"));
     assert_eq!(
         check(Options::default(), 7),

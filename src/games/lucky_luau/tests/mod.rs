@@ -39,12 +39,16 @@ fn total(text: &str) -> i64 {
 const SAMPLE: &str = "blue red purple blue hook kukui blue rainbow";
 
 fn new_game(players: usize) -> State {
-    LuckyLuau::setup(Options::default(), players)
+    LuckyLuau::setup(LuckyLuau::validate_options(&Options::default(), players).unwrap())
 }
 
 fn play(state: &mut State, seat: Seat, mv: Move) -> Vec<Event> {
-    crate::referee::play_move::<LuckyLuau>(state, seat, &mv)
-        .unwrap_or_else(|e| panic!("{mv:?} by {seat}: {e}"))
+    let mut checked = crate::referee::consistent::<LuckyLuau>(state.clone())
+        .unwrap_or_else(|e| panic!("the table before {mv:?} by {seat}: {e}"));
+    let events = crate::referee::play_move::<LuckyLuau>(&mut checked, seat, &mv)
+        .unwrap_or_else(|e| panic!("{mv:?} by {seat}: {e}"));
+    *state = checked.into_inner();
+    events
 }
 
 fn refuse(state: &State, seat: Seat, mv: Move) -> &'static str {

@@ -4,7 +4,7 @@ use super::*;
 
 #[test]
 fn a_reported_deal_or_draw_is_checked_exactly_and_a_bad_one_changes_nothing() {
-    let state = PlusMinus::setup(Options::default(), 3);
+    let state = PlusMinus::setup(PlusMinus::validate_options(&Options::default(), 3).unwrap());
     let reject = |outcome: Chance| {
         let mut copy = state.clone();
         let err = PlusMinus::resolve_chance(&mut copy, &outcome).unwrap_err();
@@ -78,7 +78,7 @@ fn a_reported_deal_or_draw_is_checked_exactly_and_a_bad_one_changes_nothing() {
 
 #[test]
 fn sampling_draws_only_cards_still_in_the_pile_and_is_reproducible() {
-    let state = PlusMinus::setup(Options::default(), 6);
+    let state = PlusMinus::setup(PlusMinus::validate_options(&Options::default(), 6).unwrap());
     let a = PlusMinus::sample_chance(&state, &mut SplitMix(11));
     let b = PlusMinus::sample_chance(&state, &mut SplitMix(11));
     assert_eq!(a, b);

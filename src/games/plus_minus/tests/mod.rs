@@ -81,7 +81,7 @@ fn pass(c: &str) -> Move {
 /// not listed are in the draw stack.
 fn table_with(options: Options, hands: &[&str], stacks: &[(&str, &str)], turn: Seat) -> State {
     let n = hands.len();
-    let mut state = PlusMinus::setup(options, n);
+    let mut state = PlusMinus::setup(PlusMinus::validate_options(&options, n).unwrap());
     state.chance = None;
     let mut rest = full_deck();
     for seat in 0..n {
@@ -144,7 +144,7 @@ fn draw(state: &mut State, list: &str) -> Vec<Event> {
 }
 
 fn dealt(players: usize, options: Options, seed: u64) -> State {
-    let mut state = PlusMinus::setup(options, players);
+    let mut state = PlusMinus::setup(PlusMinus::validate_options(&options, players).unwrap());
     let outcome = PlusMinus::sample_chance(&state, &mut SplitMix(seed));
     PlusMinus::resolve_chance(&mut state, &outcome).unwrap();
     state

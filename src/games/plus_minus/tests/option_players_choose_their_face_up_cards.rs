@@ -9,7 +9,7 @@ fn option_face_up_chosen_by_player_deals_four_hidden_and_reveals_choices_togethe
         face_up_chosen_by_player: true,
         ..Options::default()
     };
-    let mut state = PlusMinus::setup(options, 3);
+    let mut state = PlusMinus::setup(PlusMinus::validate_options(&options, 3).unwrap());
     let deal = Chance::Deal {
         hands: vec![cards("2 3 K Q"), cards("4 6 A 9"), cards("7 8 J 10")],
         face_up: vec![vec![], vec![], vec![]],

@@ -22,7 +22,7 @@ fn the_deal_gives_two_hidden_and_two_face_up_cards_and_leaves_the_draw_stack() {
 #[test]
 fn the_higher_face_up_card_starts_the_plus_stack_by_rank_with_the_ace_low() {
     // Step 3; RULINGS P2.
-    let mut state = PlusMinus::setup(Options::default(), 3);
+    let mut state = PlusMinus::setup(PlusMinus::validate_options(&Options::default(), 3).unwrap());
     let deal = Chance::Deal {
         hands: vec![cards("2 3"), cards("4 6"), cards("7 8")],
         face_up: vec![cards("A K"), cards("9 J"), cards("5 5")],
@@ -56,7 +56,7 @@ fn option_higher_by_points_puts_the_ace_on_plus_and_breaks_point_ties_by_rank() 
         plus_and_minus(HigherBy::Points, Card::Nine, Card::Two),
         (Card::Two, Card::Nine)
     );
-    let mut state = PlusMinus::setup(options, 3);
+    let mut state = PlusMinus::setup(PlusMinus::validate_options(&options, 3).unwrap());
     let deal = Chance::Deal {
         hands: vec![cards("2 3"), cards("4 6"), cards("7 8")],
         face_up: vec![cards("K A"), cards("9 J"), cards("5 5")],
