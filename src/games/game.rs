@@ -98,6 +98,13 @@ pub trait Wire:
 }
 impl<T: Serialize + DeserializeOwned + ToSchema + Clone + PartialEq + Debug + 'static> Wire for T {}
 
+/// A game's options checked against the number of seats they are played with; each game
+/// implements it on its options, in `options.rs`.
+pub trait OptionRules {
+    /// The game's own rules for options (the player count is already within the game's range).
+    fn check(&self, players: usize) -> Result<(), OptionsError>;
+}
+
 /// A state's table: how many seats it has and whether play could have produced it. Each game
 /// implements it on its state, beside its consistency checks (`consistency.rs`).
 pub trait Table {
@@ -224,11 +231,12 @@ impl<G: Game> Serialize for Consistent<G> {
 }
 
 /// One game's rules, in shakmaty's manner: few required primitives, and provided methods built on
-/// them that are never overridden. The state, view, events and scores carry their own small
-/// traits ([`Table`], [`Sight`], [`Redact`], [`Ranked`]), implemented where that logic lives. The
-/// primitives take the plain state and trust it to be consistent; code outside the games holds
-/// a [`Consistent`] state and reaches them through it. A sixth game is a new module implementing
-/// this trait plus one line in the registry ([`crate::for_each_game`]).
+/// them that are never overridden. The options, state, view, events and scores carry their own
+/// small traits ([`OptionRules`], [`Table`], [`Sight`], [`Redact`], [`Ranked`]), implemented in
+/// the file where that logic lives. The primitives take the plain state and trust it to be
+/// consistent; code outside the games holds a [`Consistent`] state and reaches them through it.
+/// A sixth game is a new module implementing this trait plus one line in the registry
+/// ([`crate::for_each_game`]).
 pub trait Game: Sized + 'static {
     const KIND: GameKind;
     /// Bumped whenever a rules fix could change how a stored match replays.
@@ -237,7 +245,7 @@ pub trait Game: Sized + 'static {
     const MAX_PLAYERS: usize;
 
     /// Per-match options; `Default` gives the rulebook's (and RULINGS') defaults.
-    type Options: Wire + Default;
+    type Options: Wire + Default + OptionRules;
     /// The complete state, hidden information included. It is what stateless endpoints take.
     type State: Wire + Table;
     /// A move a seat proposes.
@@ -258,9 +266,6 @@ pub trait Game: Sized + 'static {
     type TallyScore: Wire + Ranked;
 
     // ---- required primitives
-
-    /// The game's own rules for options (the player count is already within the game's range).
-    fn check_options(options: &Self::Options, players: usize) -> Result<(), OptionsError>;
 
     /// The state before anything has happened: normally with the first deal pending as chance.
     fn setup(options: ValidOptions<Self::Options>) -> Self::State;
@@ -324,7 +329,7 @@ pub trait Game: Sized + 'static {
         players: usize,
     ) -> Result<ValidOptions<Self::Options>, OptionsError> {
         Self::check_players(players)?;
-        Self::check_options(options, players)?;
+        options.check(players)?;
         Ok(ValidOptions {
             options: options.clone(),
             players,

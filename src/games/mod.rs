@@ -30,8 +30,8 @@ pub mod plus_minus;
 
 pub use chance::Randomness;
 pub use game::{
-    ChanceOwner, Consistent, Game, Highlights, Inconsistency, OptionsError, Ranked, Redact, Seat,
-    Sight, Table, ValidOptions, Viewer, Violation, Wire,
+    ChanceOwner, Consistent, Game, Highlights, Inconsistency, OptionRules, OptionsError, Ranked,
+    Redact, Seat, Sight, Table, ValidOptions, Viewer, Violation, Wire,
 };
 pub use standings::{Order, Standings};
 

@@ -26,8 +26,8 @@ pub use view::*;
 pub use violation::*;
 
 use super::{
-    ChanceOwner, Game, GameKind, Highlights, Inconsistency, OptionsError, Randomness, Seat,
-    Standings, ValidOptions, Viewer,
+    ChanceOwner, Game, GameKind, Highlights, Inconsistency, Randomness, Seat, Standings,
+    ValidOptions, Viewer,
 };
 
 /// Cards dealt face up to each seat.
@@ -54,25 +54,6 @@ impl Game for LuckPlus {
     type Violation = LuckPlusViolation;
     type Tally = Tally;
     type TallyScore = HandResult;
-
-    fn check_options(options: &Options, players: usize) -> Result<(), OptionsError> {
-        if options.dealer >= players {
-            return Err(OptionsError {
-                option: "dealer",
-                detail: format!(
-                    "seat {} does not exist with {players} players",
-                    options.dealer
-                ),
-            });
-        }
-        if options.target == Some(0) {
-            return Err(OptionsError {
-                option: "target",
-                detail: "the target must be at least 1".into(),
-            });
-        }
-        Ok(())
-    }
 
     fn setup(options: ValidOptions<Options>) -> State {
         let (options, players) = options.into_inner();

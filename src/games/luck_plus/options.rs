@@ -1,5 +1,6 @@
 //! The options of Luck Plus: what a match may change from the rulebook's defaults.
 
+use crate::games::OptionsError;
 use crate::games::{Order, Seat};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -135,5 +136,27 @@ impl Options {
     /// Which end of the totals wins.
     pub fn order(&self) -> Order {
         self.scoring.order()
+    }
+}
+
+impl crate::games::OptionRules for Options {
+    fn check(&self, players: usize) -> Result<(), OptionsError> {
+        let options = self;
+        if options.dealer >= players {
+            return Err(OptionsError {
+                option: "dealer",
+                detail: format!(
+                    "seat {} does not exist with {players} players",
+                    options.dealer
+                ),
+            });
+        }
+        if options.target == Some(0) {
+            return Err(OptionsError {
+                option: "target",
+                detail: "the target must be at least 1".into(),
+            });
+        }
+        Ok(())
     }
 }

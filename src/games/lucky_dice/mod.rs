@@ -25,8 +25,8 @@ pub use view::*;
 pub use violation::*;
 
 use super::{
-    ChanceOwner, Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat,
-    Standings, ValidOptions, Viewer,
+    ChanceOwner, Game, GameKind, Highlights, Inconsistency, Order, Randomness, Seat, Standings,
+    ValidOptions, Viewer,
 };
 
 /// Small dice each player holds at the start of a round.
@@ -57,45 +57,6 @@ impl Game for LuckyDice {
     type Violation = LuckyDiceViolation;
     type Tally = Tally;
     type TallyScore = RoundTally;
-
-    fn check_options(options: &Options, players: usize) -> Result<(), OptionsError> {
-        let set = options.coaster_set.len();
-        if set < players || set > MAX_COASTER_SET {
-            return Err(OptionsError {
-                option: "coaster_set",
-                detail: format!(
-                    "{set} coasters: every player needs one and at most {MAX_COASTER_SET} fit"
-                ),
-            });
-        }
-        if options.coaster_target == 0 {
-            return Err(OptionsError {
-                option: "coaster_target",
-                detail: "the target must be at least 1 coaster".into(),
-            });
-        }
-        if options.end_mode == EndMode::ThreeCoasters
-            && players * options.coaster_target as usize > set
-        {
-            return Err(OptionsError {
-                option: "coaster_target",
-                detail: format!(
-                    "{players} players × {} coasters exceeds the {set} coasters: the pile could run out",
-                    options.coaster_target
-                ),
-            });
-        }
-        if options.extra_rolls > MAX_EXTRA_ROLLS {
-            return Err(OptionsError {
-                option: "extra_rolls",
-                detail: format!(
-                    "at most {MAX_EXTRA_ROLLS} extra rolls, not {}",
-                    options.extra_rolls
-                ),
-            });
-        }
-        Ok(())
-    }
 
     fn setup(options: ValidOptions<Options>) -> State {
         let (options, players) = options.into_inner();

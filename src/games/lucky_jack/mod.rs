@@ -23,8 +23,8 @@ pub use view::*;
 pub use violation::*;
 
 use super::{
-    ChanceOwner, Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat,
-    Standings, ValidOptions, Viewer,
+    ChanceOwner, Game, GameKind, Highlights, Inconsistency, Order, Randomness, Seat, Standings,
+    ValidOptions, Viewer,
 };
 
 /// Cards dealt to each seat at the start of a round.
@@ -55,31 +55,6 @@ impl Game for LuckyJack {
     type Violation = LuckyJackViolation;
     type Tally = Tally;
     type TallyScore = RoundResult;
-
-    fn check_options(options: &Options, players: usize) -> Result<(), OptionsError> {
-        if options.rounds != 3 && options.rounds != 5 {
-            return Err(OptionsError {
-                option: "rounds",
-                detail: format!("a game has 3 or 5 rounds, not {}", options.rounds),
-            });
-        }
-        if options.dealer >= players {
-            return Err(OptionsError {
-                option: "dealer",
-                detail: format!(
-                    "seat {} does not exist with {players} players",
-                    options.dealer
-                ),
-            });
-        }
-        if options.max_turns_per_round == Some(0) {
-            return Err(OptionsError {
-                option: "max_turns_per_round",
-                detail: "the cap must allow at least one turn".into(),
-            });
-        }
-        Ok(())
-    }
 
     fn setup(options: ValidOptions<Options>) -> State {
         let (options, players) = options.into_inner();

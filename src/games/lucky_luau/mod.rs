@@ -28,12 +28,9 @@ pub use view::*;
 pub use violation::*;
 
 use super::{
-    ChanceOwner, Game, GameKind, Highlights, Inconsistency, OptionsError, Randomness, Seat,
-    Standings, ValidOptions, Viewer,
+    ChanceOwner, Game, GameKind, Highlights, Inconsistency, Randomness, Seat, Standings,
+    ValidOptions, Viewer,
 };
-
-/// Largest value accepted for `pink_value` and `ti_value`.
-pub const MAX_CARD_VALUE: i64 = 20;
 
 /// The Lucky Luau rules engine.
 pub struct LuckyLuau;
@@ -54,43 +51,6 @@ impl Game for LuckyLuau {
     type Violation = LuckyLuauViolation;
     type Tally = Tally;
     type TallyScore = Score;
-
-    fn check_options(options: &Options, players: usize) -> Result<(), OptionsError> {
-        for (option, value) in [
-            ("pink_value", options.pink_value),
-            ("ti_value", options.ti_value),
-        ] {
-            if !(0..=MAX_CARD_VALUE).contains(&value) {
-                return Err(OptionsError {
-                    option,
-                    detail: format!("a card value is 0 to {MAX_CARD_VALUE}, not {value}"),
-                });
-            }
-        }
-        if options.orange_colours[0] == options.orange_colours[1] {
-            return Err(OptionsError {
-                option: "orange_colours",
-                detail: "a rare flower is made of two different colours".into(),
-            });
-        }
-        if options.unused_tools_in_pile {
-            return Err(OptionsError {
-                option: "unused_tools_in_pile",
-                detail: "only false is supported: the rulebook gives no rule for drawing a tool"
-                    .into(),
-            });
-        }
-        if options.first_player >= players {
-            return Err(OptionsError {
-                option: "first_player",
-                detail: format!(
-                    "seat {} does not exist with {players} players",
-                    options.first_player
-                ),
-            });
-        }
-        Ok(())
-    }
 
     fn setup(options: ValidOptions<Options>) -> State {
         let (options, players) = options.into_inner();

@@ -23,8 +23,8 @@ pub use view::*;
 pub use violation::*;
 
 use super::{
-    ChanceOwner, Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat,
-    Standings, ValidOptions, Viewer,
+    ChanceOwner, Game, GameKind, Highlights, Inconsistency, Order, Randomness, Seat, Standings,
+    ValidOptions, Viewer,
 };
 
 /// Cards dealt to each seat: 2 hidden and 2 face up (rulebook overview).
@@ -55,25 +55,6 @@ impl Game for PlusMinus {
     type Violation = PlusMinusViolation;
     type Tally = Tally;
     type TallyScore = RoundResult;
-
-    fn check_options(options: &Options, players: usize) -> Result<(), OptionsError> {
-        if options.rounds == Some(0) {
-            return Err(OptionsError {
-                option: "rounds",
-                detail: "a game has at least one round".into(),
-            });
-        }
-        if options.first_dealer >= players {
-            return Err(OptionsError {
-                option: "first_dealer",
-                detail: format!(
-                    "seat {} does not exist with {players} players",
-                    options.first_dealer
-                ),
-            });
-        }
-        Ok(())
-    }
 
     fn setup(options: ValidOptions<Options>) -> State {
         let (options, players) = options.into_inner();
