@@ -116,6 +116,33 @@ pub trait Table {
     fn check(&self) -> Result<(), Inconsistency>;
 }
 
+/// The rules of play on a state: legality, the legal moves, and the effects of moves and chance.
+/// Each game implements it on its state, in `rules.rs`; [`Game`] names the same types.
+pub trait Rules {
+    type Move;
+    type Chance;
+    type Event;
+    type Violation;
+
+    /// Why `seat` may not make `mv` now, if it may not. The referee also asks it for seats not in
+    /// [`Game::to_act`], to answer with the game's own rule (`not_next_player`...), so it must
+    /// refuse without panicking for any seat of the table.
+    fn validate(&self, seat: Seat, mv: &Self::Move) -> Result<(), Self::Violation>;
+
+    /// Every legal move for `seat` now (empty if it may not act).
+    fn legal_moves(&self, seat: Seat) -> Vec<Self::Move>;
+
+    /// Applies a move that [`Rules::validate`] accepted.
+    fn apply(&mut self, seat: Seat, mv: &Self::Move) -> Vec<Self::Event>;
+
+    /// Applies a chance outcome, checking it was possible (the card was still in the pile, the die
+    /// has that face). On error the state is unchanged.
+    fn resolve_chance(
+        &mut self,
+        outcome: &Self::Chance,
+    ) -> Result<Vec<Self::Event>, Self::Violation>;
+}
+
 /// What one viewer may see of a state `S`; each game implements it on its view, in `view.rs`.
 pub trait Sight<S> {
     fn of(state: &S, viewer: Viewer) -> Self;
@@ -232,7 +259,7 @@ impl<G: Game> Serialize for Consistent<G> {
 
 /// One game's rules, in shakmaty's manner: few required primitives, and provided methods built on
 /// them that are never overridden. The options, state, view, events and scores carry their own
-/// small traits ([`OptionRules`], [`Table`], [`Sight`], [`Redact`], [`Ranked`]), implemented in
+/// small traits ([`OptionRules`], [`Table`], [`Rules`], [`Sight`], [`Redact`], [`Ranked`]), implemented in
 /// the file where that logic lives. The primitives take the plain state and trust it to be
 /// consistent; code outside the games holds a [`Consistent`] state and reaches them through it.
 /// A sixth game is a new module implementing this trait plus one line in the registry
@@ -247,7 +274,14 @@ pub trait Game: Sized + 'static {
     /// Per-match options; `Default` gives the rulebook's (and RULINGS') defaults.
     type Options: Wire + Default + OptionRules;
     /// The complete state, hidden information included. It is what stateless endpoints take.
-    type State: Wire + Table;
+    type State: Wire
+        + Table
+        + Rules<
+            Move = Self::Move,
+            Chance = Self::Chance,
+            Event = Self::Event,
+            Violation = Self::Violation,
+        >;
     /// A move a seat proposes.
     type Move: Wire;
     /// A realised chance outcome: the deal, a drawn card, dice faces.
@@ -280,24 +314,6 @@ pub trait Game: Sized + 'static {
 
     /// Samples the pending chance event from `rng`. Precondition: [`Game::chance_pending`].
     fn sample_chance(state: &Self::State, rng: &mut dyn Randomness) -> Self::Chance;
-
-    /// Applies a chance outcome, checking it was possible (the card was still in the pile, the die
-    /// has that face). On error the state is unchanged.
-    fn resolve_chance(
-        state: &mut Self::State,
-        outcome: &Self::Chance,
-    ) -> Result<Vec<Self::Event>, Self::Violation>;
-
-    /// Every legal move for `seat` now (empty if it may not act).
-    fn legal_moves(state: &Self::State, seat: Seat) -> Vec<Self::Move>;
-
-    /// Why `seat` may not make `mv` now, if it may not. The referee also asks it for seats not in
-    /// [`Game::to_act`], to answer with the game's own rule (`not_next_player`...), so it must
-    /// refuse without panicking for any seat of the table.
-    fn validate(state: &Self::State, seat: Seat, mv: &Self::Move) -> Result<(), Self::Violation>;
-
-    /// Applies a move that [`Game::validate`] accepted.
-    fn apply(state: &mut Self::State, seat: Seat, mv: &Self::Move) -> Vec<Self::Event>;
 
     fn is_over(state: &Self::State) -> bool;
 
@@ -350,6 +366,29 @@ pub trait Game: Sized + 'static {
                 Self::MAX_PLAYERS
             ),
         })
+    }
+
+    /// Applies a chance outcome, checking it was possible; on error the state is unchanged.
+    fn resolve_chance(
+        state: &mut Self::State,
+        outcome: &Self::Chance,
+    ) -> Result<Vec<Self::Event>, Self::Violation> {
+        state.resolve_chance(outcome)
+    }
+
+    /// Every legal move for `seat` now (empty if it may not act).
+    fn legal_moves(state: &Self::State, seat: Seat) -> Vec<Self::Move> {
+        state.legal_moves(seat)
+    }
+
+    /// Why `seat` may not make `mv` now, if it may not (see [`Rules::validate`]).
+    fn validate(state: &Self::State, seat: Seat, mv: &Self::Move) -> Result<(), Self::Violation> {
+        state.validate(seat, mv)
+    }
+
+    /// Applies a move that [`Game::validate`] accepted.
+    fn apply(state: &mut Self::State, seat: Seat, mv: &Self::Move) -> Vec<Self::Event> {
+        state.apply(seat, mv)
     }
 
     /// Checks an untrusted state for consistency (conservation, seats, phase).

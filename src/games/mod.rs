@@ -31,7 +31,7 @@ pub mod plus_minus;
 pub use chance::Randomness;
 pub use game::{
     ChanceOwner, Consistent, Game, Highlights, Inconsistency, OptionRules, OptionsError, Ranked,
-    Redact, Seat, Sight, Table, ValidOptions, Viewer, Violation, Wire,
+    Redact, Rules, Seat, Sight, Table, ValidOptions, Viewer, Violation, Wire,
 };
 pub use standings::{Order, Standings};
 

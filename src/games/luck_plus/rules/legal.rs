@@ -121,51 +121,6 @@ pub(super) fn play_moves(state: &State, seat: Seat, containing: Option<Card>) ->
         .collect()
 }
 
-/// Every single-group play, every kind of other move, and representative bonus/extra lists.
-/// Multi-group plays and intermediate bonus or extra subsets are valid but not listed.
-pub(in crate::games::luck_plus) fn legal_moves(state: &State, seat: Seat) -> Vec<Move> {
-    if common_checks(state, seat).is_err() {
-        return Vec::new();
-    }
-    let mut moves = Vec::new();
-    match state.phase {
-        Phase::ForcedBonus => {
-            for cards in rank_sets(&state.hands[seat], Card::rank) {
-                moves.push(Move::Bonus { cards });
-            }
-        }
-        Phase::PreRoll => {
-            if state.dice.is_some() || state.options.pre_roll_top_match_on_first_turn {
-                moves.extend(play_moves(state, seat, None));
-            }
-            moves.extend(luck_plus_moves(state, seat));
-            moves.push(Move::Roll);
-        }
-        Phase::Rolled => {
-            moves.extend(play_moves(state, seat, None));
-            moves.extend(luck_plus_moves(state, seat));
-            moves.push(Move::Draw);
-        }
-        Phase::Matching => {
-            moves.extend(play_moves(state, seat, None));
-            moves.extend(luck_plus_moves(state, seat));
-            moves.push(Move::Roll);
-        }
-        Phase::MustRoll => {
-            moves.extend(luck_plus_moves(state, seat));
-            moves.push(Move::Roll);
-        }
-        Phase::Drawn => {
-            moves.extend(play_moves(state, seat, state.drawn));
-            moves.extend(luck_plus_moves(state, seat));
-            moves.extend(transfer_moves(state, seat));
-            moves.push(Move::Keep);
-        }
-        Phase::Deal | Phase::Rolling | Phase::Drawing | Phase::Over => {}
-    }
-    moves
-}
-
 /// Whether the card just drawn can be played: a LUCK PLUS, a TRANSFER (PLUS) that can be given,
 /// or a card some single group can place now (RULINGS 1.5 "Playable").
 pub(super) fn drawn_playable(state: &State) -> bool {

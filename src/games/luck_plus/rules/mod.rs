@@ -10,7 +10,7 @@ mod effects;
 mod legal;
 
 pub(super) use chance::*;
-pub(super) use effects::*;
+use effects::*;
 pub(super) use legal::*;
 
 /// The part of the table a play request is checked against, group after group: the hand, the
@@ -236,90 +236,6 @@ fn without(hand: &[Card], card: Card) -> Vec<Card> {
     rest
 }
 
-// Engine invariant: a transfer target is checked to be an opponent still in before `left_of`.
-#[allow(clippy::expect_used)]
-pub(super) fn validate(state: &State, seat: Seat, mv: &Move) -> Result<(), LuckPlusViolation> {
-    common_checks(state, seat)?;
-    let phase = state.phase;
-    let hand = &state.hands[seat];
-    if phase == Phase::ForcedBonus && !matches!(mv, Move::Bonus { .. }) {
-        return Err(V::ForcedBonusPending);
-    }
-    match mv {
-        Move::Roll => match phase {
-            Phase::PreRoll | Phase::Matching | Phase::MustRoll => Ok(()),
-            Phase::Rolled => Err(V::MustMatchOrDraw),
-            Phase::Drawn => Err(V::DrawnCardPending {
-                card: drawn_card(state),
-            }),
-            _ => unreachable!("chance phases are refused above"),
-        },
-        Move::Draw => match phase {
-            Phase::Rolled => Ok(()),
-            Phase::PreRoll => Err(V::NoDrawBeforeRoll),
-            Phase::Matching | Phase::MustRoll => Err(V::MustRoll),
-            Phase::Drawn => Err(V::DrawnCardPending {
-                card: drawn_card(state),
-            }),
-            _ => unreachable!("chance phases are refused above"),
-        },
-        Move::Play { groups } => check_play(state, seat, groups),
-        Move::LuckPlus { bonus } => {
-            if !hand.contains(&Card::Lp) {
-                return Err(V::CardNotInHand { card: Card::Lp });
-            }
-            check_same_rank(&without(hand, Card::Lp), bonus, None, |card| {
-                V::BonusNotSameNumber { card }
-            })
-        }
-        Move::Bonus { cards } => {
-            if phase != Phase::ForcedBonus {
-                return Err(V::NoBonusOwed);
-            }
-            if cards.is_empty() {
-                return Err(V::BonusRequired);
-            }
-            check_same_rank(hand, cards, None, |card| V::BonusNotSameNumber { card })
-        }
-        Move::Keep => {
-            if phase != Phase::Drawn {
-                return Err(V::NoDrawnCard);
-            }
-            Ok(())
-        }
-        Move::Transfer { card, to, extra } => {
-            let (card, to) = (*card, *to);
-            if !card.is_transfer() {
-                return Err(V::NotTransferable { card });
-            }
-            if phase != Phase::Drawn || state.drawn != Some(card) {
-                return Err(V::TransferOnlyWhenDrawn { card });
-            }
-            if to >= state.players || to == seat || is_out(state, to) {
-                return Err(V::TransferTargetInvalid { to });
-            }
-            match card {
-                Card::Tr(_) => {
-                    let left = left_of(state, seat).expect("`to` is an opponent still in");
-                    if to != left {
-                        return Err(V::TransferMustGoLeft { to, left });
-                    }
-                    if !extra.is_empty() {
-                        return Err(V::ExtraNotAllowed);
-                    }
-                    Ok(())
-                }
-                _ => {
-                    let rank = extra.first().map(|&first| extra_rank(state, card, first));
-                    check_same_rank(&without(hand, card), extra, rank, |card| {
-                        V::ExtraNotSameNumber { card }
-                    })
-                }
-            }
-        }
-    }
-}
-
 fn check_play(state: &State, seat: Seat, groups: &[Group]) -> Result<(), LuckPlusViolation> {
     match state.phase {
         Phase::PreRoll => {
@@ -352,4 +268,256 @@ fn check_play(state: &State, seat: Seat, groups: &[Group]) -> Result<(), LuckPlu
         table.place(group);
     }
     Ok(())
+}
+
+/// The rules of play: legality, the legal moves, and the effects of moves and chance.
+impl crate::games::Rules for State {
+    type Move = Move;
+    type Chance = Chance;
+    type Event = Event;
+    type Violation = LuckPlusViolation;
+
+    // Engine invariant: a transfer target is checked to be an opponent still in before `left_of`.
+    #[allow(clippy::expect_used)]
+    fn validate(&self, seat: Seat, mv: &Move) -> Result<(), LuckPlusViolation> {
+        let state = self;
+        common_checks(state, seat)?;
+        let phase = state.phase;
+        let hand = &state.hands[seat];
+        if phase == Phase::ForcedBonus && !matches!(mv, Move::Bonus { .. }) {
+            return Err(V::ForcedBonusPending);
+        }
+        match mv {
+            Move::Roll => match phase {
+                Phase::PreRoll | Phase::Matching | Phase::MustRoll => Ok(()),
+                Phase::Rolled => Err(V::MustMatchOrDraw),
+                Phase::Drawn => Err(V::DrawnCardPending {
+                    card: drawn_card(state),
+                }),
+                _ => unreachable!("chance phases are refused above"),
+            },
+            Move::Draw => match phase {
+                Phase::Rolled => Ok(()),
+                Phase::PreRoll => Err(V::NoDrawBeforeRoll),
+                Phase::Matching | Phase::MustRoll => Err(V::MustRoll),
+                Phase::Drawn => Err(V::DrawnCardPending {
+                    card: drawn_card(state),
+                }),
+                _ => unreachable!("chance phases are refused above"),
+            },
+            Move::Play { groups } => check_play(state, seat, groups),
+            Move::LuckPlus { bonus } => {
+                if !hand.contains(&Card::Lp) {
+                    return Err(V::CardNotInHand { card: Card::Lp });
+                }
+                check_same_rank(&without(hand, Card::Lp), bonus, None, |card| {
+                    V::BonusNotSameNumber { card }
+                })
+            }
+            Move::Bonus { cards } => {
+                if phase != Phase::ForcedBonus {
+                    return Err(V::NoBonusOwed);
+                }
+                if cards.is_empty() {
+                    return Err(V::BonusRequired);
+                }
+                check_same_rank(hand, cards, None, |card| V::BonusNotSameNumber { card })
+            }
+            Move::Keep => {
+                if phase != Phase::Drawn {
+                    return Err(V::NoDrawnCard);
+                }
+                Ok(())
+            }
+            Move::Transfer { card, to, extra } => {
+                let (card, to) = (*card, *to);
+                if !card.is_transfer() {
+                    return Err(V::NotTransferable { card });
+                }
+                if phase != Phase::Drawn || state.drawn != Some(card) {
+                    return Err(V::TransferOnlyWhenDrawn { card });
+                }
+                if to >= state.players || to == seat || is_out(state, to) {
+                    return Err(V::TransferTargetInvalid { to });
+                }
+                match card {
+                    Card::Tr(_) => {
+                        let left = left_of(state, seat).expect("`to` is an opponent still in");
+                        if to != left {
+                            return Err(V::TransferMustGoLeft { to, left });
+                        }
+                        if !extra.is_empty() {
+                            return Err(V::ExtraNotAllowed);
+                        }
+                        Ok(())
+                    }
+                    _ => {
+                        let rank = extra.first().map(|&first| extra_rank(state, card, first));
+                        check_same_rank(&without(hand, card), extra, rank, |card| {
+                            V::ExtraNotSameNumber { card }
+                        })
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every single-group play, every kind of other move, and representative bonus/extra lists.
+    /// Multi-group plays and intermediate bonus or extra subsets are valid but not listed.
+    fn legal_moves(&self, seat: Seat) -> Vec<Move> {
+        let state = self;
+        if common_checks(state, seat).is_err() {
+            return Vec::new();
+        }
+        let mut moves = Vec::new();
+        match state.phase {
+            Phase::ForcedBonus => {
+                for cards in rank_sets(&state.hands[seat], Card::rank) {
+                    moves.push(Move::Bonus { cards });
+                }
+            }
+            Phase::PreRoll => {
+                if state.dice.is_some() || state.options.pre_roll_top_match_on_first_turn {
+                    moves.extend(play_moves(state, seat, None));
+                }
+                moves.extend(luck_plus_moves(state, seat));
+                moves.push(Move::Roll);
+            }
+            Phase::Rolled => {
+                moves.extend(play_moves(state, seat, None));
+                moves.extend(luck_plus_moves(state, seat));
+                moves.push(Move::Draw);
+            }
+            Phase::Matching => {
+                moves.extend(play_moves(state, seat, None));
+                moves.extend(luck_plus_moves(state, seat));
+                moves.push(Move::Roll);
+            }
+            Phase::MustRoll => {
+                moves.extend(luck_plus_moves(state, seat));
+                moves.push(Move::Roll);
+            }
+            Phase::Drawn => {
+                moves.extend(play_moves(state, seat, state.drawn));
+                moves.extend(luck_plus_moves(state, seat));
+                moves.extend(transfer_moves(state, seat));
+                moves.push(Move::Keep);
+            }
+            Phase::Deal | Phase::Rolling | Phase::Drawing | Phase::Over => {}
+        }
+        moves
+    }
+
+    fn apply(&mut self, seat: Seat, mv: &Move) -> Vec<Event> {
+        let state = self;
+        let mut events = Vec::new();
+        match mv {
+            Move::Roll => {
+                state.drawn = None;
+                state.phase = Phase::Rolling;
+                state.chance = Some(PendingChance::Roll { seat });
+            }
+            Move::Draw => start_draw(state, &mut events),
+            Move::Play { groups } => {
+                state.drawn = None;
+                let mut placed_stop = false;
+                for (i, group) in groups.iter().enumerate() {
+                    if i > 0 && ends_with_stop(&groups[i - 1]) {
+                        events.push(Event::StopIgnored {
+                            seat,
+                            groups: groups[i..].to_vec(),
+                        });
+                        break;
+                    }
+                    for &card in &group.cards {
+                        remove_one(&mut state.hands[seat], card);
+                        state.match_pile.push(card);
+                    }
+                    count_use(&mut state.used, group.basis);
+                    placed_stop = ends_with_stop(group);
+                    events.push(Event::Placed {
+                        seat,
+                        group: group.clone(),
+                    });
+                }
+                if state.hands[seat].is_empty() {
+                    go_out(state, seat, false, &mut events);
+                } else if placed_stop {
+                    end_turn(state, TurnEnd::Stop, false, &mut events);
+                } else {
+                    state.phase = Phase::Matching;
+                }
+            }
+            Move::LuckPlus { bonus } => {
+                state.drawn = None;
+                remove_one(&mut state.hands[seat], Card::Lp);
+                state.match_pile.push(Card::Lp);
+                for &card in bonus {
+                    remove_one(&mut state.hands[seat], card);
+                    state.match_pile.push(card);
+                }
+                events.push(Event::LuckPlusPlayed {
+                    seat,
+                    bonus: bonus.clone(),
+                });
+                let forced = bonus.is_empty();
+                if state.hands[seat].is_empty() {
+                    go_out(state, seat, forced, &mut events);
+                } else {
+                    end_turn(state, TurnEnd::LuckPlus, forced, &mut events);
+                }
+            }
+            Move::Bonus { cards } => {
+                for &card in cards {
+                    remove_one(&mut state.hands[seat], card);
+                    state.match_pile.push(card);
+                }
+                events.push(Event::BonusPlayed {
+                    seat,
+                    cards: cards.clone(),
+                });
+                if state.hands[seat].is_empty() {
+                    go_out(state, seat, false, &mut events);
+                } else {
+                    end_turn(state, TurnEnd::ForcedBonus, false, &mut events);
+                }
+            }
+            Move::Keep => {
+                let card = drawn_card(state);
+                state.drawn = None;
+                events.push(Event::Kept {
+                    seat,
+                    card,
+                    automatic: false,
+                });
+                end_turn(state, TurnEnd::Kept, false, &mut events);
+            }
+            Move::Transfer { card, to, extra } => {
+                state.drawn = None;
+                let mut given = vec![*card];
+                given.extend(extra.iter().copied());
+                for &c in &given {
+                    remove_one(&mut state.hands[seat], c);
+                    insert_sorted(&mut state.hands[*to], c);
+                }
+                events.push(Event::Transferred {
+                    from: seat,
+                    to: *to,
+                    cards: given,
+                });
+                if state.hands[seat].is_empty() {
+                    go_out(state, seat, false, &mut events);
+                } else {
+                    state.phase = Phase::MustRoll;
+                }
+            }
+        }
+        events
+    }
+
+    /// Checks the outcome was possible, then applies it.
+    fn resolve_chance(&mut self, outcome: &Chance) -> Result<Vec<Event>, LuckPlusViolation> {
+        check_chance(self, outcome)?;
+        Ok(apply_chance(self, outcome))
+    }
 }
