@@ -258,12 +258,12 @@ impl<G: Game> Serialize for Consistent<G> {
 }
 
 /// One game's rules, in shakmaty's manner: few required primitives, and provided methods built on
-/// them that are never overridden. The options, state, view, events and scores carry their own
-/// small traits ([`OptionRules`], [`Table`], [`Rules`], [`Sight`], [`Redact`], [`Ranked`]), implemented in
-/// the file where that logic lives. The primitives take the plain state and trust it to be
-/// consistent; code outside the games holds a [`Consistent`] state and reaches them through it.
-/// A sixth game is a new module implementing this trait plus one line in the registry
-/// ([`crate::for_each_game`]).
+/// them that are not overridden (except the two `highlights` defaults, which games fill in). The
+/// options, state, view, events and scores carry their own small traits ([`OptionRules`],
+/// [`Table`], [`Rules`], [`Sight`], [`Redact`], [`Ranked`]), implemented in the file where that
+/// logic lives. The primitives take the plain state and trust it to be consistent; code outside
+/// the games holds a [`Consistent`] state and reaches them through it. A sixth game is a new
+/// module implementing this trait plus one line in the registry ([`crate::for_each_game`]).
 pub trait Game: Sized + 'static {
     const KIND: GameKind;
     /// Bumped whenever a rules fix could change how a stored match replays.
