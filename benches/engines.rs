@@ -18,7 +18,7 @@ fn lucky_jack_random_game(game: u8) -> u64 {
     let seed = Seed::from_bytes([game; 32]);
     let mut picker = seed.stream(u64::MAX);
     let picker: &mut dyn referee::games::Randomness = &mut picker;
-    let mut state = LuckyJack::setup(options, 4);
+    let mut state = LuckyJack::setup(LuckyJack::validate_options(&options, 4).unwrap());
     let mut ply = 0u64;
     while !LuckyJack::is_over(&state) {
         if LuckyJack::chance_pending(&state) {

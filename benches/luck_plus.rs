@@ -19,7 +19,7 @@ fn random_hand(game: u8) -> u64 {
     let seed = Seed::from_bytes([game; 32]);
     let mut picker = seed.stream(u64::MAX);
     let picker: &mut dyn Randomness = &mut picker;
-    let mut state = LuckPlus::setup(options, 4);
+    let mut state = LuckPlus::setup(LuckPlus::validate_options(&options, 4).unwrap());
     let mut ply = 0u64;
     while !LuckPlus::is_over(&state) {
         if LuckPlus::chance_pending(&state) {
@@ -41,7 +41,7 @@ fn sample_states() -> Vec<(State, usize)> {
     let seed = Seed::from_bytes([42; 32]);
     let mut picker = seed.stream(u64::MAX);
     let picker: &mut dyn Randomness = &mut picker;
-    let mut state = LuckPlus::setup(Options::default(), 4);
+    let mut state = LuckPlus::setup(LuckPlus::validate_options(&Options::default(), 4).unwrap());
     let mut states = Vec::new();
     let mut ply = 0u64;
     while states.len() < 500 && !LuckPlus::is_over(&state) {

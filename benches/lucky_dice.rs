@@ -14,7 +14,7 @@ fn lucky_dice_random_game(game: u8) -> u64 {
     let seed = Seed::from_bytes([game; 32]);
     let mut picker = seed.stream(u64::MAX);
     let picker: &mut dyn referee::games::Randomness = &mut picker;
-    let mut state = LuckyDice::setup(Options::default(), 4);
+    let mut state = LuckyDice::setup(LuckyDice::validate_options(&Options::default(), 4).unwrap());
     let mut ply = 0u64;
     while !LuckyDice::is_over(&state) {
         if LuckyDice::chance_pending(&state) {

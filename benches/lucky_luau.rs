@@ -15,7 +15,7 @@ fn lucky_luau_random_game(game: u8) -> u64 {
     let seed = Seed::from_bytes([game; 32]);
     let mut picker = seed.stream(u64::MAX);
     let picker: &mut dyn referee::games::Randomness = &mut picker;
-    let mut state = LuckyLuau::setup(Options::default(), 4);
+    let mut state = LuckyLuau::setup(LuckyLuau::validate_options(&Options::default(), 4).unwrap());
     let mut ply = 0u64;
     while !LuckyLuau::is_over(&state) {
         if LuckyLuau::chance_pending(&state) {

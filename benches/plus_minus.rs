@@ -15,7 +15,8 @@ fn random_game(players: usize, game: u8) -> u64 {
     let seed = Seed::from_bytes([game; 32]);
     let mut picker = seed.stream(u64::MAX);
     let picker: &mut dyn referee::games::Randomness = &mut picker;
-    let mut state = PlusMinus::setup(Options::default(), players);
+    let mut state =
+        PlusMinus::setup(PlusMinus::validate_options(&Options::default(), players).unwrap());
     let mut ply = 0u64;
     while !PlusMinus::is_over(&state) {
         if PlusMinus::chance_pending(&state) {

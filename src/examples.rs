@@ -7,7 +7,7 @@
 use serde_json::{json, Value};
 
 use crate::games::lucky_jack::{LuckyJack, Options};
-use crate::games::{Game, GameKind};
+use crate::games::{Consistent, Game, GameKind};
 use crate::referee::{self, to_json};
 use crate::seed::Seed;
 
@@ -34,13 +34,16 @@ pub fn create_match() -> Value {
 
 /// The deal the table reports, and the state after it.
 fn dealt() -> (<Story as Game>::Chance, <Story as Game>::State) {
-    let mut state = Story::setup(options(), PLAYERS.len());
+    let Ok(options) = Story::validate_options(&options(), PLAYERS.len()) else {
+        unreachable!("the story's options are valid")
+    };
+    let mut state = Consistent::<Story>::new(options);
     let seed = Seed::from_bytes([7; 32]);
     let outcome = Story::sample_chance(&state, &mut seed.stream(1));
     // The story's first chance is the whole deal: nothing else is pending after it (checked by
     // the examples test, which plays the story).
     let _ = referee::play_chance::<Story>(&mut state, &outcome);
-    (outcome, state)
+    (outcome, state.into_inner())
 }
 
 /// A match of `G` to create: the story's for Lucky Jack, three players and the rulebook's

@@ -296,7 +296,8 @@ impl From<crate::referee::RefereeError> for Problem {
         use crate::referee::RefereeError as E;
         let status = match &error {
             E::Malformed { .. } => StatusCode::BAD_REQUEST,
-            E::GameOver | E::Violation { stale: true, .. } => StatusCode::CONFLICT,
+            E::Common(crate::games::kit::refusal::Common::GameOver)
+            | E::Violation { stale: true, .. } => StatusCode::CONFLICT,
             _ => StatusCode::UNPROCESSABLE_ENTITY,
         };
         Problem::new(status, error.code(), error.to_string()).with_params(error.params())

@@ -254,7 +254,7 @@ pub(crate) fn check_version(row: &MatchRow, expected_version: Option<i64>) -> Re
 /// game's", since the match decides which: one that is another game's is well-formed but does not
 /// apply here (422); one that is no game's is malformed (400). Both under the same code.
 pub(crate) fn parse_for_match<T: DeserializeOwned + serde::Serialize>(
-    what: &'static str,
+    what: referee::What,
     payload: &Value,
 ) -> Result<T, Problem> {
     referee::parse(what, payload.clone()).map_err(|error| {

@@ -7,24 +7,29 @@
 //! game's own rule for its move when the game has one, else `not_your_turn`. (Match-level checks
 //! — unknown match, token, stale version — happen before, in `matches`.)
 
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
+use crate::games::kit::refusal::{Common, Unnamed};
 use crate::games::{
-    Game, GameKind, Inconsistency, OptionsError, Seat, Standings, Viewer, Violation,
+    Consistent, Game, Inconsistency, OptionsError, Seat, Standings, ValidOptions, Viewer, Violation,
 };
 use crate::seed::Seed;
 use crate::wire::{Json, Payloads};
-use crate::with_game;
+
+mod parse;
+
+pub use parse::{
+    from_json_value, integral_numbers_as_integers, is_some_games, parse, to_json, What,
+};
 
 /// Why the referee refused something. Each maps to one problem `code`.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum RefereeError {
     /// A payload that does not have the shape of the game's type (400).
     #[error("{what} is not valid for this game: {detail}")]
-    Malformed { what: &'static str, detail: String },
+    Malformed { what: What, detail: String },
     #[error("{0}")]
     Options(OptionsError),
     /// A client-supplied state that play could not have produced (422).
@@ -36,14 +41,10 @@ pub enum RefereeError {
         min: usize,
         max: usize,
     },
-    #[error("seat {seat} is not at this table of {players}")]
-    UnknownSeat { seat: Seat, players: usize },
-    #[error("the game is over")]
-    GameOver,
-    #[error("play waits for a chance outcome (a deal, a draw or a roll) to be resolved first")]
-    ChancePending,
-    #[error("no chance outcome is awaited now")]
-    NoChancePending,
+    /// A refusal every game shares, checked here before the game's own rules (in the referee's
+    /// words: it speaks to a client, not to a table).
+    #[error("{}", in_own_words(.0))]
+    Common(Common),
     #[error("seat {seat} may not act now; seats that may: {to_act:?}")]
     NotYourTurn { seat: Seat, to_act: Vec<Seat> },
     /// The game's own rules refuse the move or outcome (422; 409 when `stale`).
@@ -63,20 +64,11 @@ pub enum RefereeError {
 impl RefereeError {
     pub fn code(&self) -> &'static str {
         match self {
-            RefereeError::Malformed { what, .. } => match *what {
-                "move" => "invalid_move",
-                "options" => "invalid_options",
-                "state" => "invalid_state",
-                "tally" => "invalid_tally",
-                _ => "invalid_chance",
-            },
+            RefereeError::Malformed { what, .. } => what.code(),
             RefereeError::Options(_) => "invalid_options",
             RefereeError::Inconsistent(_) => "inconsistent_state",
             RefereeError::PlayerCount { .. } => "player_count",
-            RefereeError::UnknownSeat { .. } => "unknown_seat",
-            RefereeError::GameOver => "game_over",
-            RefereeError::ChancePending => "chance_pending",
-            RefereeError::NoChancePending => "no_chance_pending",
+            RefereeError::Common(common) => common.code(),
             RefereeError::NotYourTurn { .. } => "not_your_turn",
             RefereeError::Violation { code, .. } => code,
             RefereeError::TallyAfterEnd { .. } => "game_over",
@@ -98,7 +90,7 @@ impl RefereeError {
                 params.insert("min".into(), (*min).into());
                 params.insert("max".into(), (*max).into());
             }
-            RefereeError::UnknownSeat { seat, players } => {
+            RefereeError::Common(Common::UnknownSeat { seat, players }) => {
                 params.insert("seat".into(), (*seat).into());
                 params.insert("players".into(), (*players).into());
             }
@@ -120,10 +112,9 @@ impl RefereeError {
     pub fn is_rule_refusal(&self) -> bool {
         matches!(
             self,
-            RefereeError::GameOver
-                | RefereeError::ChancePending
-                | RefereeError::NoChancePending
-                | RefereeError::NotYourTurn { .. }
+            RefereeError::Common(
+                Common::GameOver | Common::ChancePending(_) | Common::NoChancePending
+            ) | RefereeError::NotYourTurn { .. }
                 | RefereeError::Violation { .. }
         )
     }
@@ -140,6 +131,20 @@ impl RefereeError {
             params,
             stale: violation.is_stale(),
         }
+    }
+}
+
+/// The referee's wording of a shared refusal: the games word the same refusals for a table.
+fn in_own_words(common: &Common) -> String {
+    match common {
+        Common::GameOver => "the game is over".into(),
+        Common::ChancePending(_) => {
+            "play waits for a chance outcome (a deal, a draw or a roll) to be resolved first".into()
+        }
+        Common::UnknownSeat { seat, players } => {
+            format!("seat {seat} is not at this table of {players}")
+        }
+        Common::NoChancePending => "no chance outcome is awaited now".into(),
     }
 }
 
@@ -175,95 +180,17 @@ pub enum Input<M, C> {
 pub type GameInput<G> = Input<<G as Game>::Move, <G as Game>::Chance>;
 
 /// A replayed state with the events of each input.
-pub type Replayed<G> = (<G as Game>::State, Vec<Vec<<G as Game>::Event>>);
-
-pub fn parse<T: DeserializeOwned + Serialize>(
-    what: &'static str,
-    value: Value,
-) -> Result<T, RefereeError> {
-    let malformed = |detail: String| RefereeError::Malformed { what, detail };
-    let unknown = unknown_field_of_unit_variant(&value);
-    let parsed: T = from_json_value(value).map_err(|e| malformed(e.to_string()))?;
-    if let Some(field) = unknown {
-        // serde ignores the other fields of a unit variant of an internally tagged enum (such as
-        // `{"type": "draw"}`); every other type here refuses unknown fields itself. A parse that
-        // kept only the tag of an object that had more was such a variant.
-        if to_json(&parsed)
-            .as_object()
-            .is_some_and(|kept| kept.len() == 1)
-        {
-            return Err(malformed(format!("unknown field `{field}`")));
-        }
-    }
-    Ok(parsed)
-}
-
-/// For an object with a `type` tag and another non-null field: that field's name.
-fn unknown_field_of_unit_variant(value: &Value) -> Option<String> {
-    let fields = value.as_object().filter(|f| f.contains_key("type"))?;
-    let (name, _) = fields
-        .iter()
-        .find(|(name, v)| name.as_str() != "type" && !v.is_null())?;
-    Some(name.clone())
-}
-
-/// `serde_json::from_value`, except that a number with a zero fraction (`3.0`) is also taken where
-/// an integer is expected: JSON Schema counts it an integer, so generated clients may send it.
-/// Only a value that fails as it is gets rewritten.
-pub fn from_json_value<T: DeserializeOwned>(mut value: Value) -> Result<T, serde_json::Error> {
-    match T::deserialize(&value) {
-        Err(_) if integral_numbers_as_integers(&mut value) => T::deserialize(&value),
-        parsed => parsed,
-    }
-}
-
-/// Rewrites every integral float (`3.0`, `-2e3`) within the safe integer range as an integer;
-/// true when anything changed.
-pub fn integral_numbers_as_integers(value: &mut Value) -> bool {
-    const SAFE: f64 = 9_007_199_254_740_992.0; // 2^53: beyond it a float no longer names one integer
-    match value {
-        Value::Number(n) if !n.is_i64() && !n.is_u64() => match n.as_f64() {
-            Some(f) if f.fract() == 0.0 && f.abs() <= SAFE => {
-                *value = Value::from(f as i64);
-                true
-            }
-            _ => false,
-        },
-        Value::Array(items) => items.iter_mut().fold(false, |changed, item| {
-            integral_numbers_as_integers(item) | changed
-        }),
-        Value::Object(fields) => fields.values_mut().fold(false, |changed, item| {
-            integral_numbers_as_integers(item) | changed
-        }),
-        _ => false,
-    }
-}
-
-/// Whether `value` is a move, chance outcome or tally entry (`what`) of any of the games.
-pub fn is_some_games(what: &'static str, value: &Value) -> bool {
-    GameKind::ALL.iter().any(|&kind| {
-        with_game!(kind, G => match what {
-            "move" => parse::<<G as Game>::Move>(what, value.clone()).is_ok(),
-            "chance" => parse::<<G as Game>::Chance>(what, value.clone()).is_ok(),
-            "tally" => parse::<<G as Game>::Tally>(what, value.clone()).is_ok(),
-            _ => false,
-        })
-    })
-}
-
-// Engine invariant: wire types have string keys and finite numbers, so they always serialise.
-#[allow(clippy::expect_used)]
-pub fn to_json<T: Serialize>(value: &T) -> Value {
-    // Game wire types are plain data (no maps with non-string keys): serialising cannot fail.
-    serde_json::to_value(value).expect("game wire types serialise to JSON")
-}
+pub type Replayed<G> = (Consistent<G>, Vec<Vec<<G as Game>::Event>>);
 
 /// Parses options (absent means the defaults) and checks them against the player count.
-pub fn options<G: Game>(value: Option<Value>, players: usize) -> Result<G::Options, RefereeError> {
+pub fn options<G: Game>(
+    value: Option<Value>,
+    players: usize,
+) -> Result<ValidOptions<G::Options>, RefereeError> {
     check_player_count::<G>(players)?;
     let options: G::Options = match value {
         None | Some(Value::Null) => G::Options::default(),
-        Some(value) => parse("options", value)?,
+        Some(value) => parse(What::Options, value)?,
     };
     validated_options::<G>(options, players)
 }
@@ -282,26 +209,24 @@ fn check_player_count<G: Game>(players: usize) -> Result<(), RefereeError> {
 fn validated_options<G: Game>(
     options: G::Options,
     players: usize,
-) -> Result<G::Options, RefereeError> {
-    G::validate_options(&options, players).map_err(RefereeError::Options)?;
-    Ok(options)
+) -> Result<ValidOptions<G::Options>, RefereeError> {
+    G::validate_options(&options, players).map_err(RefereeError::Options)
 }
 
 /// Parses an untrusted state and checks it is one that play could have produced.
-pub fn untrusted_state<G: Game>(value: Value) -> Result<G::State, RefereeError> {
-    consistent::<G>(parse("state", value)?)
+pub fn untrusted_state<G: Game>(value: Value) -> Result<Consistent<G>, RefereeError> {
+    consistent::<G>(parse(What::State, value)?)
 }
 
 /// A client-supplied state, already in the game's type, if play could have produced it.
-fn consistent<G: Game>(state: G::State) -> Result<G::State, RefereeError> {
-    G::check_state(&state).map_err(RefereeError::Inconsistent)?;
-    Ok(state)
+pub fn consistent<G: Game>(state: G::State) -> Result<Consistent<G>, RefereeError> {
+    Consistent::check(state).map_err(RefereeError::Inconsistent)
 }
 
-fn check_seat<G: Game>(state: &G::State, seat: Seat) -> Result<(), RefereeError> {
+fn check_seat<G: Game>(state: &Consistent<G>, seat: Seat) -> Result<(), RefereeError> {
     let players = G::players(state);
     if seat >= players {
-        return Err(RefereeError::UnknownSeat { seat, players });
+        return Err(RefereeError::Common(Common::UnknownSeat { seat, players }));
     }
     Ok(())
 }
@@ -309,22 +234,22 @@ fn check_seat<G: Game>(state: &G::State, seat: Seat) -> Result<(), RefereeError>
 /// Plays one move through the shared checks, then the game's rules. Leaves the state unchanged on
 /// any refusal.
 pub fn play_move<G: Game>(
-    state: &mut G::State,
+    state: &mut Consistent<G>,
     seat: Seat,
     mv: &G::Move,
 ) -> Result<Vec<G::Event>, RefereeError> {
     check_seat::<G>(state, seat)?;
     if G::is_over(state) {
-        return Err(RefereeError::GameOver);
+        return Err(RefereeError::Common(Common::GameOver));
     }
     if G::chance_pending(state) {
-        return Err(RefereeError::ChancePending);
+        return Err(RefereeError::Common(Common::ChancePending(Unnamed)));
     }
     let to_act = G::to_act(state);
     if !to_act.contains(&seat) {
         return Err(refusal_out_of_turn::<G>(state, seat, mv, to_act));
     }
-    G::play(state, seat, mv).map_err(RefereeError::violation)
+    state.play(seat, mv).map_err(RefereeError::violation)
 }
 
 /// Why a seat that may not act now may not make `mv`: the game's own rule when it has a more
@@ -332,7 +257,7 @@ pub fn play_move<G: Game>(
 /// the generic `not_your_turn`. Never plays the move: a game that would accept it still gets
 /// `not_your_turn`, so `to_act` stays the one gate.
 fn refusal_out_of_turn<G: Game>(
-    state: &G::State,
+    state: &Consistent<G>,
     seat: Seat,
     mv: &G::Move,
     to_act: Vec<Seat>,
@@ -347,20 +272,22 @@ fn refusal_out_of_turn<G: Game>(
 
 /// Applies a reported chance outcome, which the game checks is possible.
 pub fn play_chance<G: Game>(
-    state: &mut G::State,
+    state: &mut Consistent<G>,
     outcome: &G::Chance,
 ) -> Result<Vec<G::Event>, RefereeError> {
     if G::is_over(state) {
-        return Err(RefereeError::GameOver);
+        return Err(RefereeError::Common(Common::GameOver));
     }
     if !G::chance_pending(state) {
-        return Err(RefereeError::NoChancePending);
+        return Err(RefereeError::Common(Common::NoChancePending));
     }
-    G::resolve_chance(state, outcome).map_err(RefereeError::violation)
+    state
+        .resolve_chance(outcome)
+        .map_err(RefereeError::violation)
 }
 
 pub fn play_input<G: Game>(
-    state: &mut G::State,
+    state: &mut Consistent<G>,
     input: &GameInput<G>,
 ) -> Result<Vec<G::Event>, RefereeError> {
     match input {
@@ -372,7 +299,7 @@ pub fn play_input<G: Game>(
 /// Resolves every pending chance event from `seed`, the event at ply `p` drawing from stream `p`.
 /// Returns the realised outcomes with their events, in order, starting at `next_ply`.
 pub fn resolve_from_seed<G: Game>(
-    state: &mut G::State,
+    state: &mut Consistent<G>,
     seed: &Seed,
     next_ply: u64,
 ) -> Vec<(G::Chance, Vec<G::Event>)> {
@@ -380,7 +307,8 @@ pub fn resolve_from_seed<G: Game>(
     let mut ply = next_ply;
     while G::chance_pending(state) && !G::is_over(state) {
         let outcome = G::sample_chance(state, &mut seed.stream(ply));
-        let events = G::resolve_chance(state, &outcome)
+        let events = state
+            .resolve_chance(&outcome)
             .unwrap_or_else(|v| panic!("{} sampled an impossible outcome: {v}", G::KIND.slug()));
         resolved.push((outcome, events));
         ply += 1;
@@ -391,12 +319,11 @@ pub fn resolve_from_seed<G: Game>(
 /// The state after the first `upto` inputs of a log (all of them if `None`), with each input's
 /// events. A log that does not replay is an error: it names the first ply that fails.
 pub fn replay<G: Game>(
-    options: G::Options,
-    players: usize,
+    options: ValidOptions<G::Options>,
     inputs: &[GameInput<G>],
     upto: Option<usize>,
 ) -> Result<Replayed<G>, (usize, RefereeError)> {
-    let mut state = G::setup(options, players);
+    let mut state = Consistent::<G>::new(options);
     let count = upto.unwrap_or(inputs.len()).min(inputs.len());
     let mut events = Vec::with_capacity(count);
     for (index, input) in inputs[..count].iter().enumerate() {
@@ -438,7 +365,10 @@ pub trait Untrusted<G: Game>: Payloads {
     fn chance(outcome: Self::Chance) -> Result<G::Chance, RefereeError>;
     fn tally(round: Self::Tally) -> Result<G::Tally, RefereeError>;
     /// Absent options are the defaults; the player count is checked first.
-    fn options(options: Option<Self::Options>, players: usize) -> Result<G::Options, RefereeError>;
+    fn options(
+        options: Option<Self::Options>,
+        players: usize,
+    ) -> Result<ValidOptions<G::Options>, RefereeError>;
 }
 
 impl<G: Engine> Untrusted<G> for G {
@@ -454,7 +384,10 @@ impl<G: Engine> Untrusted<G> for G {
     fn tally(round: G::Tally) -> Result<G::Tally, RefereeError> {
         Ok(round)
     }
-    fn options(options: Option<G::Options>, players: usize) -> Result<G::Options, RefereeError> {
+    fn options(
+        options: Option<G::Options>,
+        players: usize,
+    ) -> Result<ValidOptions<G::Options>, RefereeError> {
         check_player_count::<G>(players)?;
         validated_options::<G>(options.unwrap_or_default(), players)
     }
@@ -462,23 +395,26 @@ impl<G: Engine> Untrusted<G> for G {
 
 impl<G: Game> Untrusted<G> for Json {
     fn state(state: Value) -> Result<G::State, RefereeError> {
-        parse("state", state)
+        parse(What::State, state)
     }
     fn game_move(mv: Value) -> Result<G::Move, RefereeError> {
-        parse("move", mv)
+        parse(What::Move, mv)
     }
     fn chance(outcome: Value) -> Result<G::Chance, RefereeError> {
-        parse("chance", outcome)
+        parse(What::Chance, outcome)
     }
     fn tally(round: Value) -> Result<G::Tally, RefereeError> {
-        parse("tally", round)
+        parse(What::Tally, round)
     }
-    fn options(options: Option<Value>, players: usize) -> Result<G::Options, RefereeError> {
+    fn options(
+        options: Option<Value>,
+        players: usize,
+    ) -> Result<ValidOptions<G::Options>, RefereeError> {
         self::options::<G>(options, players)
     }
 }
 
-fn state_reply<G: Engine>(state: G::State, events: &[G::Event]) -> StateReply<G> {
+fn state_reply<G: Engine>(state: Consistent<G>, events: &[G::Event]) -> StateReply<G> {
     StateReply {
         to_act: G::to_act(&state),
         chance_pending: G::chance_pending(&state),
@@ -487,7 +423,7 @@ fn state_reply<G: Engine>(state: G::State, events: &[G::Event]) -> StateReply<G>
             .iter()
             .map(|e| G::redact_event(e, Viewer::Full))
             .collect(),
-        state,
+        state: state.into_inner(),
     }
 }
 
@@ -497,7 +433,7 @@ pub fn setup<G: Engine, P: Untrusted<G>>(
     options: Option<P::Options>,
     seed: Option<&Seed>,
 ) -> Result<StateReply<G>, RefereeError> {
-    let mut state = G::setup(P::options(options, players)?, players);
+    let mut state = Consistent::<G>::new(P::options(options, players)?);
     let mut events = Vec::new();
     if let Some(seed) = seed {
         for (_, evs) in resolve_from_seed::<G>(&mut state, seed, 1) {
@@ -624,23 +560,24 @@ pub fn tally_reply<G: Engine, P: Untrusted<G>>(
 ) -> Result<TallyReply<G>, RefereeError> {
     let options = P::options(options, players)?;
     let rounds: Vec<G::Tally> = rounds.into_iter().map(P::tally).collect::<Result<_, _>>()?;
-    let tallied = tally::<G>(&options, players, &rounds).map_err(|(index, e)| match e {
-        RefereeError::Violation {
-            code,
-            message,
-            mut params,
-            stale,
-        } => {
-            params.insert("round".into(), (index + 1).into());
+    let tallied =
+        tally::<G>(options.options(), players, &rounds).map_err(|(index, e)| match e {
             RefereeError::Violation {
                 code,
-                message: format!("round {}: {message}", index + 1),
-                params,
+                message,
+                mut params,
                 stale,
+            } => {
+                params.insert("round".into(), (index + 1).into());
+                RefereeError::Violation {
+                    code,
+                    message: format!("round {}: {message}", index + 1),
+                    params,
+                    stale,
+                }
             }
-        }
-        other => other,
-    })?;
+            other => other,
+        })?;
     Ok(TallyReply {
         rounds: tallied.rounds,
         standings: tallied.standings,

@@ -159,7 +159,7 @@ fn score<G: Game>(
     let options: G::Options = stored("options", &row.options)?;
     let tallies = entries
         .iter()
-        .map(|e| parse_for_match::<G::Tally>("tally", &e.tally))
+        .map(|e| parse_for_match::<G::Tally>(referee::What::Tally, &e.tally))
         .collect::<Result<Vec<_>, _>>()?;
     referee::tally::<G>(&options, players, &tallies).map_err(|(index, error)| {
         let mut problem = Problem::from(error);
@@ -280,8 +280,8 @@ pub async fn create(
     let (owner_token, owner_hash) = tokens::issue("own").map_err(Problem::internal)?;
     let (options, rules_version, standings) = with_game!(request.game, G => {
         let options = referee::options::<G>(request.options.clone(), names.len())?;
-        let (standings, _) = G::tally_standings(&options, names.len(), &[]);
-        (referee::to_json(&options), G::RULES_VERSION, standings)
+        let (standings, _) = G::tally_standings(options.options(), names.len(), &[]);
+        (referee::to_json(options.options()), G::RULES_VERSION, standings)
     });
     let row = MatchRow {
         id,

@@ -30,7 +30,8 @@ pub mod plus_minus;
 
 pub use chance::Randomness;
 pub use game::{
-    ChanceOwner, Game, Highlights, Inconsistency, OptionsError, Seat, Viewer, Violation, Wire,
+    ChanceOwner, Consistent, Game, Highlights, Inconsistency, OptionRules, OptionsError, Ranked,
+    Redact, Rules, Seat, Sight, Table, ValidOptions, Viewer, Violation, Wire,
 };
 pub use standings::{Order, Standings};
 

@@ -25,7 +25,8 @@ use crate::wire::{Json, Payloads};
 fn strictly<'de, D: Deserializer<'de>, T: DeserializeOwned + Serialize>(
     deserializer: D,
 ) -> Result<T, D::Error> {
-    referee::parse("part", Value::deserialize(deserializer)?).map_err(serde::de::Error::custom)
+    referee::parse(referee::What::Part, Value::deserialize(deserializer)?)
+        .map_err(serde::de::Error::custom)
 }
 
 /// [`strictly`] for every item of a list.
@@ -34,7 +35,7 @@ fn each_strictly<'de, D: Deserializer<'de>, T: DeserializeOwned + Serialize>(
 ) -> Result<Vec<T>, D::Error> {
     Vec::<Value>::deserialize(deserializer)?
         .into_iter()
-        .map(|value| referee::parse("part", value).map_err(serde::de::Error::custom))
+        .map(|value| referee::parse(referee::What::Part, value).map_err(serde::de::Error::custom))
         .collect()
 }
 
@@ -305,7 +306,10 @@ pub mod examples {
     /// A table waiting for its first chance outcome (the deal, most often), and the outcome the
     /// fixed seed gives it.
     pub fn chance<G: Engine>() -> Value {
-        let mut state = G::setup(G::Options::default(), players::<G>());
+        let Ok(options) = G::validate_options(&G::Options::default(), players::<G>()) else {
+            return Value::Null;
+        };
+        let mut state = crate::games::Consistent::<G>::new(options);
         // Games that start with moves reach their first chance after a few.
         for _ in 0..100 {
             if G::chance_pending(&state) {
@@ -350,7 +354,9 @@ pub mod examples {
         let Some(round) = documented
             .get("example")
             .or_else(|| documented.pointer("/examples/0"))
-            .and_then(|example| referee::parse::<G::Tally>("tally", example.clone()).ok())
+            .and_then(|example| {
+                referee::parse::<G::Tally>(referee::What::Tally, example.clone()).ok()
+            })
         else {
             return Value::Null;
         };

@@ -6,7 +6,7 @@ use uuid::Uuid;
 
 use super::access::{load, viewer_for, Credential};
 use super::wire::{CreateMatch, CreatedMatch, MatchDetail, SeatInvite, SeatToken};
-use crate::games::{Game, Order, Seat};
+use crate::games::{Consistent, Game, Order, Seat};
 use crate::problem::Problem;
 use crate::records::{check_names, fingerprint, insert_created, kind_of, seat_infos, stored};
 use crate::referee;
@@ -146,7 +146,7 @@ pub(super) fn prepare(request: CreateMatch) -> Result<NewMatch, Problem> {
 
     let (row, events) = with_game!(request.game, G => {
         let options = referee::options::<G>(request.options.clone(), names.len())?;
-        let mut state = G::setup(options.clone(), names.len());
+        let mut state = Consistent::<G>::new(options.clone());
         let mut events = Vec::new();
         if let Some(seed) = &seed {
             for (index, (outcome, _)) in
@@ -160,7 +160,7 @@ pub(super) fn prepare(request: CreateMatch) -> Result<NewMatch, Problem> {
             id,
             game: G::KIND.into(),
             rules_version: G::RULES_VERSION.to_owned(),
-            options: referee::to_json(&options),
+            options: referee::to_json(options.options()),
             randomness: request.randomness,
             seed: seed.as_ref().map(Seed::to_hex),
             seed_sha256: seed.as_ref().map(Seed::sha256_hex),

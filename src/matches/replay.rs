@@ -7,10 +7,10 @@ use uuid::Uuid;
 
 use super::access::{load, viewer_for, Credential};
 use super::wire::{ExportedInput, LogEntry, MatchExport, MatchLog, MatchResult, PlyView};
-use crate::games::{Game, Seat, Viewer};
+use crate::games::{Consistent, Game, Seat, Viewer};
 use crate::problem::Problem;
 use crate::records::{kind_of, seat_infos, stored, winner_names};
-use crate::referee::{self, GameInput, Input, RefereeError, ScoreReply};
+use crate::referee::{self, GameInput, Input, RefereeError, ScoreReply, What};
 use crate::store::matches::{self as q, EventRow, MatchRow};
 use crate::store::Store;
 use crate::vocabulary::MatchStatus;
@@ -69,7 +69,9 @@ fn replayed<G: Game>(
 ) -> Result<referee::Replayed<G>, Problem> {
     let inputs = typed_inputs::<G>(rows)?;
     let options: G::Options = stored("options", &row.options)?;
-    referee::replay::<G>(options, players, &inputs, upto).map_err(|(ply, e)| {
+    let options = G::validate_options(&options, players)
+        .map_err(|e| Problem::internal(format!("match {} has invalid options: {e}", row.id)))?;
+    referee::replay::<G>(options, &inputs, upto).map_err(|(ply, e)| {
         Problem::internal(format!(
             "match {} fails to replay at ply {ply}: {e}",
             row.id
@@ -201,13 +203,13 @@ pub async fn export(store: &Store, id: Uuid, token: Option<&str>) -> Result<Matc
 pub fn verify_export(export: &MatchExport) -> Result<ScoreReply, RefereeError> {
     with_game!(export.game, G => {
         let options = referee::options::<G>(Some(export.options.clone()), export.players.len())?;
-        let mut state = G::setup(options, export.players.len());
+        let mut state = Consistent::<G>::new(options);
         for input in &export.log {
             let typed: GameInput<G> = match (input.seat, &input.mv, &input.chance) {
-                (Some(seat), Some(mv), None) => Input::Move { seat, mv: referee::parse("move", mv.clone())? },
-                (None, None, Some(chance)) => Input::Chance(referee::parse("chance", chance.clone())?),
+                (Some(seat), Some(mv), None) => Input::Move { seat, mv: referee::parse(What::Move, mv.clone())? },
+                (None, None, Some(chance)) => Input::Chance(referee::parse(What::Chance, chance.clone())?),
                 _ => return Err(RefereeError::Malformed {
-                    what: "log",
+                    what: What::Log,
                     detail: format!("ply {} needs either a seat and a move, or a chance outcome", input.ply),
                 }),
             };

@@ -271,12 +271,14 @@ async fn advance<G: Game>(
     accepted: Accepted,
     write: Write,
 ) -> Result<Played, Problem> {
-    let mut state: G::State = serde_json::from_str(state_text)
+    let state: G::State = serde_json::from_str(state_text)
         .map_err(|e| Problem::internal(format!("stored state does not parse: {e}")))?;
+    let mut state = referee::consistent::<G>(state)
+        .map_err(|e| Problem::internal(format!("stored state is not consistent: {e}")))?;
     let input: GameInput<G> = match accepted.seat {
         Some(seat) => Input::Move {
             seat,
-            mv: parse_for_match("move", &accepted.payload)?,
+            mv: parse_for_match(referee::What::Move, &accepted.payload)?,
         },
         None => {
             may_report_chance(
@@ -284,7 +286,7 @@ async fn advance<G: Game>(
                 row.chance_reporters,
                 G::chance_owner(&state),
             )?;
-            Input::Chance(parse_for_match("chance", &accepted.payload)?)
+            Input::Chance(parse_for_match(referee::What::Chance, &accepted.payload)?)
         }
     };
     let first_events = referee::play_input::<G>(&mut state, &input)?;

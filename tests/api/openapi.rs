@@ -17,7 +17,7 @@ fn the_committed_openapi_document_matches_the_code() {
 #[test]
 fn every_game_example_in_the_spec_parses_as_the_games_type() {
     use referee::games::{Game, GameKind};
-    use referee::referee::parse;
+    use referee::referee::{parse, What};
     let spec = referee::http::openapi();
     let schemas = &spec["components"]["schemas"];
     for &kind in GameKind::ALL {
@@ -38,15 +38,15 @@ fn every_game_example_in_the_spec_parses_as_the_games_type() {
             let moves = examples("Move");
             assert!(moves.len() >= 2, "{prefix}: an example for every kind of move");
             for example in moves {
-                parse::<<G as Game>::Move>("move", example.clone())
+                parse::<<G as Game>::Move>(What::Move, example.clone())
                     .unwrap_or_else(|e| panic!("{prefix} move example {example}: {e}"));
             }
             for example in examples("Chance") {
-                parse::<<G as Game>::Chance>("chance", example.clone())
+                parse::<<G as Game>::Chance>(What::Chance, example.clone())
                     .unwrap_or_else(|e| panic!("{prefix} chance example {example}: {e}"));
             }
             for example in examples("Tally") {
-                parse::<<G as Game>::Tally>("tally", example.clone())
+                parse::<<G as Game>::Tally>(What::Tally, example.clone())
                     .unwrap_or_else(|e| panic!("{prefix} tally example {example}: {e}"));
             }
         });

@@ -44,7 +44,8 @@ pub async fn audit_snapshots(database_url: &str) {
                 })
                 .collect();
             let options: <G as Game>::Options = serde_json::from_value(row.options.clone()).unwrap();
-            let (state, _) = replay::<G>(options, players, &inputs, None)
+            let options = G::validate_options(&options, players).unwrap();
+            let (state, _) = replay::<G>(options, &inputs, None)
                 .unwrap_or_else(|(ply, e)| panic!("match {id} fails to replay at ply {ply}: {e}"));
             assert_eq!(serde_json::to_value(&state).unwrap(), row.state, "match {id}: snapshot = replay");
             assert_eq!(G::is_over(&state), row.status == MatchStatus::Finished);

@@ -17,7 +17,7 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{TestCaseError, TestRunner};
-use referee::games::{Game, GameKind, Seat, Viewer};
+use referee::games::{Consistent, Game, GameKind, Seat, Viewer};
 use referee::referee::{self as engine, GameInput, Input};
 use referee::seed::Seed;
 use serde::{de::DeserializeOwned, Serialize};
@@ -57,7 +57,7 @@ pub fn play_randomly<G: Game>(
     random: &Random,
     mut each: impl FnMut(&G::State, &[G::Event]) -> Result<(), TestCaseError>,
 ) -> Result<Played<G>, TestCaseError> {
-    let mut state = G::setup(options.clone(), players);
+    let mut state = Consistent::<G>::new(G::validate_options(&options, players).unwrap());
     let mut log: Vec<GameInput<G>> = Vec::new();
     let mut events_log = Vec::new();
     let mut seen: Vec<G::Move> = Vec::new();
@@ -133,16 +133,19 @@ pub fn play_randomly<G: Game>(
         );
     }
     let (replayed, replayed_events) =
-        engine::replay::<G>(options, players, &log, None).map_err(|(ply, e)| {
-            TestCaseError::fail(format!("the log fails to replay at {ply}: {e}"))
-        })?;
+        engine::replay::<G>(G::validate_options(&options, players).unwrap(), &log, None).map_err(
+            |(ply, e)| TestCaseError::fail(format!("the log fails to replay at {ply}: {e}")),
+        )?;
     prop_assert_eq!(&replayed, &state, "the replay of the log equals the state");
     prop_assert_eq!(
         replayed_events,
         events_log,
         "the replay gives the same events"
     );
-    Ok(Played { state, plies })
+    Ok(Played {
+        state: state.into_inner(),
+        plies,
+    })
 }
 
 /// The checks on one state and the events that led to it.
@@ -160,7 +163,7 @@ fn check_state_of<G: Game>(
     // The stateless endpoints take a state as JSON and check it the same way.
     let back = engine::untrusted_state::<G>(engine::to_json(state))
         .map_err(|e| TestCaseError::fail(format!("the state's JSON is refused: {e}")))?;
-    prop_assert_eq!(&back, state, "JSON round trip of the state");
+    prop_assert_eq!(&*back, state, "JSON round trip of the state");
     round_trip(&G::score(state))?;
     let viewers: Vec<Viewer> = (0..players).map(Viewer::Seat).collect();
     let views: Vec<Value> = viewers
@@ -189,11 +192,11 @@ fn check_state_of<G: Game>(
 
 /// A listed move parses back from its JSON, as a client would send it, and the referee takes it.
 fn check_listed_move<G: Game>(
-    state: &G::State,
+    state: &Consistent<G>,
     seat: Seat,
     mv: &G::Move,
 ) -> Result<(), TestCaseError> {
-    let parsed: G::Move = engine::parse("move", engine::to_json(mv))
+    let parsed: G::Move = engine::parse(engine::What::Move, engine::to_json(mv))
         .map_err(|e| TestCaseError::fail(format!("listed {mv:?} does not parse back: {e}")))?;
     prop_assert_eq!(&parsed, mv, "JSON round trip of a listed move");
     let mut after = state.clone();
@@ -207,7 +210,7 @@ fn check_listed_move<G: Game>(
 
 /// Every refusal the referee can give here leaves the state as it was.
 fn check_refusals<G: Game>(
-    state: &G::State,
+    state: &Consistent<G>,
     players: usize,
     moves: &[G::Move],
     chances: &[G::Chance],

@@ -93,8 +93,8 @@ pub struct Expect {
 
 /// The state a case starts from.
 pub fn start(case: &Case) -> State {
-    LuckPlus::validate_options(&case.options, case.players).expect("valid options");
-    let mut state = LuckPlus::setup(case.options.clone(), case.players);
+    let valid = LuckPlus::validate_options(&case.options, case.players).expect("valid options");
+    let mut state = LuckPlus::setup(valid);
     let Some(table) = &case.table else {
         return state;
     };

@@ -3,7 +3,7 @@
 //! run over every case that reports all failures at once. Each game's runner keeps its own case
 //! format, start and expectations.
 
-use referee::games::{Game, Seat};
+use referee::games::{Consistent, Game, Seat};
 use serde::Deserialize;
 
 pub use crate::data_files::{load, File};
@@ -32,7 +32,7 @@ fn ok() -> String {
 /// state as it was, and after each the state must be consistent and pass `also` (a game's own
 /// invariant). Returns the events of the accepted steps, in order.
 pub fn play_steps<G: Game>(
-    state: &mut G::State,
+    state: &mut Consistent<G>,
     steps: &[Step<G>],
     also: impl Fn(usize, &G::State) -> Result<(), String>,
 ) -> Result<Vec<G::Event>, String> {

@@ -28,7 +28,9 @@ pub fn player_count<G: Game>(players: usize) -> Result<(), Inconsistency> {
 
 /// The state's options are playable with its seat count.
 pub fn options<G: Game>(options: &G::Options, players: usize) -> Result<(), Inconsistency> {
-    G::validate_options(options, players).or_else(|error| bad("invalid_options", error.to_string()))
+    G::validate_options(options, players)
+        .map(drop)
+        .or_else(|error| bad("invalid_options", error.to_string()))
 }
 
 /// One result per finished round (rounds count from 1): every round up to the current one once

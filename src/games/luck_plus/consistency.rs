@@ -6,35 +6,42 @@ use super::rules::is_out;
 use super::*;
 use crate::games::kit::consistency::{self, bad};
 
-pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
-    let n = state.players;
-    consistency::player_count::<LuckPlus>(n)?;
-    if state.hands.len() != n || state.had_turn.len() != n {
-        return bad(
-            "bad_hand_count",
-            format!(
-                "{} hands and {} turn flags for {n} players",
-                state.hands.len(),
-                state.had_turn.len()
-            ),
-        );
+impl crate::games::Table for State {
+    fn players(&self) -> usize {
+        self.players
     }
-    consistency::options::<LuckPlus>(&state.options, n)?;
-    if state.hand < 1 {
-        return bad("bad_hand", "hands count from 1");
+
+    fn check(&self) -> Result<(), Inconsistency> {
+        let state = self;
+        let n = state.players;
+        consistency::player_count::<LuckPlus>(n)?;
+        if state.hands.len() != n || state.had_turn.len() != n {
+            return bad(
+                "bad_hand_count",
+                format!(
+                    "{} hands and {} turn flags for {n} players",
+                    state.hands.len(),
+                    state.had_turn.len()
+                ),
+            );
+        }
+        consistency::options::<LuckPlus>(&state.options, n)?;
+        if state.hand < 1 {
+            return bad("bad_hand", "hands count from 1");
+        }
+        if state.dealer != dealer_of(&state.options, n, state.hand) {
+            return bad(
+                "bad_dealer",
+                format!("hand {} is not dealt by seat {}", state.hand, state.dealer),
+            );
+        }
+        if state.turn >= n {
+            return bad("bad_turn", format!("turn seat {} of {n}", state.turn));
+        }
+        check_conservation(state)?;
+        check_results(state)?;
+        check_phase(state)
     }
-    if state.dealer != dealer_of(&state.options, n, state.hand) {
-        return bad(
-            "bad_dealer",
-            format!("hand {} is not dealt by seat {}", state.hand, state.dealer),
-        );
-    }
-    if state.turn >= n {
-        return bad("bad_turn", format!("turn seat {} of {n}", state.turn));
-    }
-    check_conservation(state)?;
-    check_results(state)?;
-    check_phase(state)
 }
 
 fn check_conservation(state: &State) -> Result<(), Inconsistency> {

@@ -26,8 +26,8 @@ pub use view::*;
 pub use violation::*;
 
 use super::{
-    ChanceOwner, Game, GameKind, Highlights, Inconsistency, OptionsError, Randomness, Seat,
-    Standings, Viewer,
+    ChanceOwner, Game, GameKind, Highlights, Inconsistency, Randomness, Seat, Standings,
+    ValidOptions, Viewer,
 };
 
 /// Cards dealt face up to each seat.
@@ -55,27 +55,8 @@ impl Game for LuckPlus {
     type Tally = Tally;
     type TallyScore = HandResult;
 
-    fn validate_options(options: &Options, players: usize) -> Result<(), OptionsError> {
-        Self::check_players(players)?;
-        if options.dealer >= players {
-            return Err(OptionsError {
-                option: "dealer",
-                detail: format!(
-                    "seat {} does not exist with {players} players",
-                    options.dealer
-                ),
-            });
-        }
-        if options.target == Some(0) {
-            return Err(OptionsError {
-                option: "target",
-                detail: "the target must be at least 1".into(),
-            });
-        }
-        Ok(())
-    }
-
-    fn setup(options: Options, players: usize) -> State {
+    fn setup(options: ValidOptions<Options>) -> State {
+        let (options, players) = options.into_inner();
         let dealer = options.dealer;
         let mut state = State {
             players,
@@ -103,10 +84,6 @@ impl Game for LuckPlus {
         state
     }
 
-    fn check_state(state: &State) -> Result<(), Inconsistency> {
-        consistency::check_state(state)
-    }
-
     fn to_act(state: &State) -> Vec<Seat> {
         if state.chance.is_some() {
             return Vec::new();
@@ -115,10 +92,6 @@ impl Game for LuckPlus {
             Phase::Deal | Phase::Rolling | Phase::Drawing | Phase::Over => Vec::new(),
             _ => vec![state.turn],
         }
-    }
-
-    fn chance_pending(state: &State) -> bool {
-        state.chance.is_some()
     }
 
     fn chance_owner(state: &State) -> Option<ChanceOwner> {
@@ -174,26 +147,6 @@ impl Game for LuckPlus {
         }
     }
 
-    fn resolve_chance(
-        state: &mut State,
-        outcome: &Chance,
-    ) -> Result<Vec<Event>, LuckPlusViolation> {
-        rules::check_chance(state, outcome)?;
-        Ok(rules::apply_chance(state, outcome))
-    }
-
-    fn legal_moves(state: &State, seat: Seat) -> Vec<Move> {
-        rules::legal_moves(state, seat)
-    }
-
-    fn validate(state: &State, seat: Seat, mv: &Move) -> Result<(), LuckPlusViolation> {
-        rules::validate(state, seat, mv)
-    }
-
-    fn apply(state: &mut State, seat: Seat, mv: &Move) -> Vec<Event> {
-        rules::apply(state, seat, mv)
-    }
-
     fn is_over(state: &State) -> bool {
         state.phase == Phase::Over
     }
@@ -205,27 +158,6 @@ impl Game for LuckPlus {
             hands: state.results.clone(),
             totals: totals(state.players, &state.results),
         }
-    }
-
-    fn players(state: &State) -> usize {
-        state.players
-    }
-
-    fn standings(state: &State) -> Standings {
-        Standings::rank(
-            totals(state.players, &state.results),
-            state.options.order(),
-            Self::is_over(state),
-        )
-    }
-
-    fn view(state: &State, viewer: Viewer) -> View {
-        view::view(state, viewer)
-    }
-
-    fn redact_event(event: &Event, _viewer: Viewer) -> Event {
-        // Hands are face up and every event shows only public cards: nothing to hide.
-        event.clone()
     }
 
     fn score_tally(
@@ -250,10 +182,6 @@ impl Game for LuckPlus {
 
     fn tally_highlights(players: usize, rounds: &[HandResult]) -> Vec<Highlights> {
         going_out_highlights(players, rounds)
-    }
-
-    fn tally_points(score: &HandResult) -> Vec<i64> {
-        score.points.clone()
     }
 
     fn tally_standings(
@@ -354,10 +282,11 @@ pub fn check_tally(
     let mut seen = vec![false; players];
     for o in &tally.out {
         if o.seat >= players {
-            return Err(LuckPlusViolation::UnknownSeat {
+            return Err(Common::UnknownSeat {
                 seat: o.seat,
                 players,
-            });
+            }
+            .into());
         }
         if seen[o.seat] {
             return Err(LuckPlusViolation::SeatOutTwice { seat: o.seat });

@@ -1,5 +1,6 @@
 //! The options of Luck Plus: what a match may change from the rulebook's defaults.
 
+use crate::games::OptionsError;
 use crate::games::{Order, Seat};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -19,6 +20,16 @@ pub enum ScoringMode {
     /// Each player keeps the points left in his own hand; when anyone reaches `target`
     /// (default 250) the game ends and the lowest total wins.
     PenaltyPoints,
+}
+
+impl ScoringMode {
+    /// Which end of the totals wins: the fewest penalty points, else the most.
+    pub fn order(self) -> Order {
+        match self {
+            ScoringMode::PenaltyPoints => Order::LowestWins,
+            _ => Order::HighestWins,
+        }
+    }
 }
 
 /// What a LUCK OUT is worth in penalty scoring (RULINGS 1.9).
@@ -124,9 +135,28 @@ impl Options {
 
     /// Which end of the totals wins.
     pub fn order(&self) -> Order {
-        match self.scoring {
-            ScoringMode::PenaltyPoints => Order::LowestWins,
-            _ => Order::HighestWins,
+        self.scoring.order()
+    }
+}
+
+impl crate::games::OptionRules for Options {
+    fn check(&self, players: usize) -> Result<(), OptionsError> {
+        let options = self;
+        if options.dealer >= players {
+            return Err(OptionsError {
+                option: "dealer",
+                detail: format!(
+                    "seat {} does not exist with {players} players",
+                    options.dealer
+                ),
+            });
         }
+        if options.target == Some(0) {
+            return Err(OptionsError {
+                option: "target",
+                detail: "the target must be at least 1".into(),
+            });
+        }
+        Ok(())
     }
 }

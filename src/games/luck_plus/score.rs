@@ -65,3 +65,19 @@ pub struct Score {
     /// Totals per seat.
     pub totals: Vec<i64>,
 }
+
+impl crate::games::Ranked for Score {
+    fn points(&self) -> Vec<i64> {
+        self.totals.clone()
+    }
+
+    fn order(&self) -> crate::games::Order {
+        self.scoring.order()
+    }
+}
+
+impl crate::games::Ranked for HandResult {
+    fn points(&self) -> Vec<i64> {
+        self.points.clone()
+    }
+}

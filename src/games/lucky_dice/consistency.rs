@@ -5,27 +5,34 @@
 use super::*;
 use crate::games::kit::consistency::{self, bad, round_results};
 
-pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
-    let n = state.players;
-    consistency::player_count::<LuckyDice>(n)?;
-    consistency::options::<LuckyDice>(&state.options, n)?;
-    let lengths = [
-        state.coasters.len(),
-        state.won.len(),
-        state.pools.len(),
-        state.extra_rolls_used.len(),
-        state.finished_extra.len(),
-    ];
-    if lengths.iter().any(|&l| l != n) {
-        return bad(
-            "bad_seat_count",
-            format!("per-seat lists of lengths {lengths:?} for {n} players"),
-        );
+impl crate::games::Table for State {
+    fn players(&self) -> usize {
+        self.players
     }
-    check_dice(state)?;
-    check_coasters(state)?;
-    check_results(state)?;
-    check_phase(state)
+
+    fn check(&self) -> Result<(), Inconsistency> {
+        let state = self;
+        let n = state.players;
+        consistency::player_count::<LuckyDice>(n)?;
+        consistency::options::<LuckyDice>(&state.options, n)?;
+        let lengths = [
+            state.coasters.len(),
+            state.won.len(),
+            state.pools.len(),
+            state.extra_rolls_used.len(),
+            state.finished_extra.len(),
+        ];
+        if lengths.iter().any(|&l| l != n) {
+            return bad(
+                "bad_seat_count",
+                format!("per-seat lists of lengths {lengths:?} for {n} players"),
+            );
+        }
+        check_dice(state)?;
+        check_coasters(state)?;
+        check_results(state)?;
+        check_phase(state)
+    }
 }
 
 /// RULINGS 3.3 invariant: tray + Σ pools = 3n.

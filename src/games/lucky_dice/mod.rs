@@ -25,8 +25,8 @@ pub use view::*;
 pub use violation::*;
 
 use super::{
-    ChanceOwner, Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat,
-    Standings, Viewer,
+    ChanceOwner, Game, GameKind, Highlights, Inconsistency, Order, Randomness, Seat, Standings,
+    ValidOptions, Viewer,
 };
 
 /// Small dice each player holds at the start of a round.
@@ -58,47 +58,8 @@ impl Game for LuckyDice {
     type Tally = Tally;
     type TallyScore = RoundTally;
 
-    fn validate_options(options: &Options, players: usize) -> Result<(), OptionsError> {
-        Self::check_players(players)?;
-        let set = options.coaster_set.len();
-        if set < players || set > MAX_COASTER_SET {
-            return Err(OptionsError {
-                option: "coaster_set",
-                detail: format!(
-                    "{set} coasters: every player needs one and at most {MAX_COASTER_SET} fit"
-                ),
-            });
-        }
-        if options.coaster_target == 0 {
-            return Err(OptionsError {
-                option: "coaster_target",
-                detail: "the target must be at least 1 coaster".into(),
-            });
-        }
-        if options.end_mode == EndMode::ThreeCoasters
-            && players * options.coaster_target as usize > set
-        {
-            return Err(OptionsError {
-                option: "coaster_target",
-                detail: format!(
-                    "{players} players × {} coasters exceeds the {set} coasters: the pile could run out",
-                    options.coaster_target
-                ),
-            });
-        }
-        if options.extra_rolls > MAX_EXTRA_ROLLS {
-            return Err(OptionsError {
-                option: "extra_rolls",
-                detail: format!(
-                    "at most {MAX_EXTRA_ROLLS} extra rolls, not {}",
-                    options.extra_rolls
-                ),
-            });
-        }
-        Ok(())
-    }
-
-    fn setup(options: Options, players: usize) -> State {
+    fn setup(options: ValidOptions<Options>) -> State {
+        let (options, players) = options.into_inner();
         let mut pile = options.coaster_set.clone();
         pile.sort();
         State {
@@ -122,19 +83,11 @@ impl Game for LuckyDice {
         }
     }
 
-    fn check_state(state: &State) -> Result<(), Inconsistency> {
-        consistency::check_state(state)
-    }
-
     fn to_act(state: &State) -> Vec<Seat> {
         if state.chance.is_some() {
             return Vec::new();
         }
         rules::may_move(state)
-    }
-
-    fn chance_pending(state: &State) -> bool {
-        state.chance.is_some()
     }
 
     fn chance_owner(state: &State) -> Option<ChanceOwner> {
@@ -169,26 +122,6 @@ impl Game for LuckyDice {
         }
     }
 
-    fn resolve_chance(
-        state: &mut State,
-        outcome: &Chance,
-    ) -> Result<Vec<Event>, LuckyDiceViolation> {
-        rules::check_chance(state, outcome)?;
-        Ok(rules::apply_chance(state, outcome))
-    }
-
-    fn legal_moves(state: &State, seat: Seat) -> Vec<Move> {
-        rules::legal_moves(state, seat)
-    }
-
-    fn validate(state: &State, seat: Seat, mv: &Move) -> Result<(), LuckyDiceViolation> {
-        rules::validate(state, seat, mv)
-    }
-
-    fn apply(state: &mut State, seat: Seat, mv: &Move) -> Vec<Event> {
-        rules::apply(state, seat, mv)
-    }
-
     fn is_over(state: &State) -> bool {
         state.phase == Phase::Over
     }
@@ -200,23 +133,6 @@ impl Game for LuckyDice {
         }
     }
 
-    fn players(state: &State) -> usize {
-        state.players
-    }
-
-    fn standings(state: &State) -> Standings {
-        Standings::rank(totals(state), Order::HighestWins, Self::is_over(state))
-    }
-
-    fn view(state: &State, viewer: Viewer) -> View {
-        view::view(state, viewer)
-    }
-
-    fn redact_event(event: &Event, _viewer: Viewer) -> Event {
-        // Every event is public: dice, coasters and the large die are all on the table.
-        event.clone()
-    }
-
     fn score_tally(
         options: &Options,
         players: usize,
@@ -226,7 +142,7 @@ impl Game for LuckyDice {
         let mut emptied = tally.emptied.clone();
         emptied.sort_unstable();
         if let Some(&seat) = emptied.iter().find(|&&s| s >= players) {
-            return Err(LuckyDiceViolation::UnknownSeat { seat, players });
+            return Err(Common::UnknownSeat { seat, players }.into());
         }
         if let Some(pair) = emptied.windows(2).find(|w| w[0] == w[1]) {
             return Err(LuckyDiceViolation::DuplicateSeat { seat: pair[0] });
@@ -260,10 +176,6 @@ impl Game for LuckyDice {
             }
         }
         coasters_won(won)
-    }
-
-    fn tally_points(score: &RoundTally) -> Vec<i64> {
-        score.points.clone()
     }
 
     fn tally_standings(

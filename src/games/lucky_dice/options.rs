@@ -1,6 +1,7 @@
 //! The options of Lucky Dice: what a match may change from the rulebook's defaults.
 
 use super::*;
+use crate::games::OptionsError;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -55,5 +56,47 @@ impl Default for Options {
             auto_stop: true,
             strict_roll_count: true,
         }
+    }
+}
+
+impl crate::games::OptionRules for Options {
+    fn check(&self, players: usize) -> Result<(), OptionsError> {
+        let options = self;
+        let set = options.coaster_set.len();
+        if set < players || set > MAX_COASTER_SET {
+            return Err(OptionsError {
+                option: "coaster_set",
+                detail: format!(
+                    "{set} coasters: every player needs one and at most {MAX_COASTER_SET} fit"
+                ),
+            });
+        }
+        if options.coaster_target == 0 {
+            return Err(OptionsError {
+                option: "coaster_target",
+                detail: "the target must be at least 1 coaster".into(),
+            });
+        }
+        if options.end_mode == EndMode::ThreeCoasters
+            && players * options.coaster_target as usize > set
+        {
+            return Err(OptionsError {
+                option: "coaster_target",
+                detail: format!(
+                    "{players} players × {} coasters exceeds the {set} coasters: the pile could run out",
+                    options.coaster_target
+                ),
+            });
+        }
+        if options.extra_rolls > MAX_EXTRA_ROLLS {
+            return Err(OptionsError {
+                option: "extra_rolls",
+                detail: format!(
+                    "at most {MAX_EXTRA_ROLLS} extra rolls, not {}",
+                    options.extra_rolls
+                ),
+            });
+        }
+        Ok(())
     }
 }

@@ -27,18 +27,17 @@ pub(super) fn may_move(state: &State) -> Vec<Seat> {
 
 fn common_checks(state: &State, seat: Seat) -> Result<(), LuckyDiceViolation> {
     if state.phase == Phase::Over {
-        return Err(V::GameOver);
+        return Err(Common::GameOver.into());
     }
     if let Some(chance) = &state.chance {
-        return Err(V::ChancePending {
-            kind: chance.kind(),
-        });
+        return Err(Common::awaiting(chance.kind()).into());
     }
     if seat >= state.players {
-        return Err(V::UnknownSeat {
+        return Err(Common::UnknownSeat {
             seat,
             players: state.players,
-        });
+        }
+        .into());
     }
     Ok(())
 }
@@ -84,84 +83,14 @@ fn stop_phase(state: &State) -> LuckyDiceViolation {
     }
 }
 
-pub(super) fn validate(state: &State, seat: Seat, mv: &Move) -> Result<(), LuckyDiceViolation> {
-    common_checks(state, seat)?;
-    match *mv {
-        Move::Roll { dice } => {
-            if state.phase == Phase::AfterStop {
-                return Err(stop_phase(state));
-            }
-            check_count(state, seat, dice)
-        }
-        Move::ExtraRoll { dice } => {
-            check_extra(state, seat)?;
-            check_count(state, seat, dice)
-        }
-        Move::Stop => {
-            if state.options.auto_stop {
-                return Err(V::AutomaticStop);
-            }
-            if state.phase == Phase::AfterStop {
-                return Err(stop_phase(state));
-            }
-            match state.pools[seat] {
-                0 => Ok(()),
-                dice => Err(V::StopNotEmpty { seat, dice }),
-            }
-        }
-        Move::FinishExtraRolls => {
-            check_extra(state, seat)?;
-            if state.pools[seat] == 0 {
-                return Err(V::NoDice { seat });
-            }
-            Ok(())
-        }
-    }
-}
-
-pub(super) fn legal_moves(state: &State, seat: Seat) -> Vec<Move> {
-    if state.chance.is_some() || seat >= state.players {
-        return Vec::new();
-    }
-    let dice = Some(state.pools[seat]);
-    let candidates = match state.phase {
-        Phase::Race => vec![Move::Roll { dice }, Move::Stop],
-        Phase::AfterStop => vec![Move::ExtraRoll { dice }, Move::FinishExtraRolls],
-        _ => Vec::new(),
-    };
-    candidates
-        .into_iter()
-        .filter(|mv| validate(state, seat, mv).is_ok())
-        .collect()
-}
-
-pub(super) fn apply(state: &mut State, seat: Seat, mv: &Move) -> Vec<Event> {
-    match mv {
-        Move::Roll { .. } | Move::ExtraRoll { .. } => {
-            let extra = matches!(mv, Move::ExtraRoll { .. });
-            let dice = state.pools[seat];
-            state.chance = Some(PendingChance::Roll { seat, dice, extra });
-            vec![Event::Rolling { seat, dice, extra }]
-        }
-        Move::Stop => {
-            let mut events = Vec::new();
-            call_stop(state, seat, false, &mut events);
-            events
-        }
-        Move::FinishExtraRolls => {
-            state.finished_extra[seat] = true;
-            let mut events = vec![Event::ExtraRollsDeclined { seat }];
-            end_round_if_done(state, &mut events);
-            events
-        }
-    }
-}
-
 pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), LuckyDiceViolation> {
     if state.phase == Phase::Over {
-        return Err(V::GameOver);
+        return Err(Common::GameOver.into());
     }
-    let pending = state.chance.as_ref().ok_or(V::NoChancePending)?;
+    let pending = state
+        .chance
+        .as_ref()
+        .ok_or(V::from(Common::NoChancePending))?;
     if pending.kind() != outcome.kind() {
         return Err(V::UnexpectedChanceKind {
             expected: pending.kind(),
@@ -344,5 +273,95 @@ fn end_round(state: &mut State, events: &mut Vec<Event>) {
         state.round += 1;
         state.phase = Phase::DrawCoasters;
         state.chance = Some(PendingChance::Coasters { seats: emptied });
+    }
+}
+
+/// The rules of play: legality, the legal moves, and the effects of moves and chance.
+impl crate::games::Rules for State {
+    type Move = Move;
+    type Chance = Chance;
+    type Event = Event;
+    type Violation = LuckyDiceViolation;
+
+    fn validate(&self, seat: Seat, mv: &Move) -> Result<(), LuckyDiceViolation> {
+        let state = self;
+        common_checks(state, seat)?;
+        match *mv {
+            Move::Roll { dice } => {
+                if state.phase == Phase::AfterStop {
+                    return Err(stop_phase(state));
+                }
+                check_count(state, seat, dice)
+            }
+            Move::ExtraRoll { dice } => {
+                check_extra(state, seat)?;
+                check_count(state, seat, dice)
+            }
+            Move::Stop => {
+                if state.options.auto_stop {
+                    return Err(V::AutomaticStop);
+                }
+                if state.phase == Phase::AfterStop {
+                    return Err(stop_phase(state));
+                }
+                match state.pools[seat] {
+                    0 => Ok(()),
+                    dice => Err(V::StopNotEmpty { seat, dice }),
+                }
+            }
+            Move::FinishExtraRolls => {
+                check_extra(state, seat)?;
+                if state.pools[seat] == 0 {
+                    return Err(V::NoDice { seat });
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn legal_moves(&self, seat: Seat) -> Vec<Move> {
+        let state = self;
+        if state.chance.is_some() || seat >= state.players {
+            return Vec::new();
+        }
+        let dice = Some(state.pools[seat]);
+        let candidates = match state.phase {
+            Phase::Race => vec![Move::Roll { dice }, Move::Stop],
+            Phase::AfterStop => vec![Move::ExtraRoll { dice }, Move::FinishExtraRolls],
+            _ => Vec::new(),
+        };
+        candidates
+            .into_iter()
+            .filter(|mv| state.validate(seat, mv).is_ok())
+            .collect()
+    }
+
+    fn apply(&mut self, seat: Seat, mv: &Move) -> Vec<Event> {
+        let state = self;
+        match mv {
+            Move::Roll { .. } | Move::ExtraRoll { .. } => {
+                let extra = matches!(mv, Move::ExtraRoll { .. });
+                let dice = state.pools[seat];
+                state.chance = Some(PendingChance::Roll { seat, dice, extra });
+                vec![Event::Rolling { seat, dice, extra }]
+            }
+            Move::Stop => {
+                let mut events = Vec::new();
+                call_stop(state, seat, false, &mut events);
+                events
+            }
+            Move::FinishExtraRolls => {
+                state.finished_extra[seat] = true;
+                let mut events = vec![Event::ExtraRollsDeclined { seat }];
+                end_round_if_done(state, &mut events);
+                events
+            }
+        }
+    }
+
+    /// Checks the outcome was possible, then applies it.
+    fn resolve_chance(&mut self, outcome: &Chance) -> Result<Vec<Event>, LuckyDiceViolation> {
+        check_chance(self, outcome)?;
+        Ok(apply_chance(self, outcome))
     }
 }

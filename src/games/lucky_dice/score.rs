@@ -59,3 +59,15 @@ pub struct Score {
     /// Face-down coasters per seat.
     pub totals: Vec<i64>,
 }
+
+impl crate::games::Ranked for Score {
+    fn points(&self) -> Vec<i64> {
+        self.totals.clone()
+    }
+}
+
+impl crate::games::Ranked for RoundTally {
+    fn points(&self) -> Vec<i64> {
+        self.points.clone()
+    }
+}

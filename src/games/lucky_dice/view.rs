@@ -6,32 +6,34 @@ use super::*;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-pub(super) fn view(state: &State, viewer: Viewer) -> View {
-    let legal_moves = match viewer {
-        Viewer::Seat(seat) => LuckyDice::legal_moves(state, seat),
-        _ => Vec::new(),
-    };
-    View {
-        viewer,
-        players: state.players,
-        options: state.options.clone(),
-        round: state.round,
-        phase: state.phase,
-        to_act: LuckyDice::to_act(state),
-        lucky_symbol: state.lucky_symbol,
-        coasters: state.coasters.clone(),
-        won: state.won.clone(),
-        pools: state.pools.clone(),
-        tray: state.tray,
-        pile_size: state.pile.len(),
-        pile: (viewer == Viewer::Full).then(|| state.pile.clone()),
-        stop_caller: state.stop_caller,
-        extra_rolls_used: state.extra_rolls_used.clone(),
-        finished_extra: state.finished_extra.clone(),
-        chance: state.chance.clone(),
-        results: state.results.clone(),
-        totals: totals(state),
-        legal_moves,
+impl crate::games::Sight<State> for View {
+    fn of(state: &State, viewer: Viewer) -> View {
+        let legal_moves = match viewer {
+            Viewer::Seat(seat) => LuckyDice::legal_moves(state, seat),
+            _ => Vec::new(),
+        };
+        View {
+            viewer,
+            players: state.players,
+            options: state.options.clone(),
+            round: state.round,
+            phase: state.phase,
+            to_act: LuckyDice::to_act(state),
+            lucky_symbol: state.lucky_symbol,
+            coasters: state.coasters.clone(),
+            won: state.won.clone(),
+            pools: state.pools.clone(),
+            tray: state.tray,
+            pile_size: state.pile.len(),
+            pile: (viewer == Viewer::Full).then(|| state.pile.clone()),
+            stop_caller: state.stop_caller,
+            extra_rolls_used: state.extra_rolls_used.clone(),
+            finished_extra: state.finished_extra.clone(),
+            chance: state.chance.clone(),
+            results: state.results.clone(),
+            totals: totals(state),
+            legal_moves,
+        }
     }
 }
 
@@ -80,4 +82,11 @@ pub struct View {
     pub totals: Vec<i64>,
     /// The viewer's legal moves (empty for spectators and the full view).
     pub legal_moves: Vec<Move>,
+}
+
+impl crate::games::Redact for Event {
+    fn redacted(&self, _viewer: Viewer) -> Event {
+        // Every event is public: dice, coasters and the large die are all on the table.
+        self.clone()
+    }
 }

@@ -5,46 +5,53 @@
 use super::*;
 use crate::games::kit::consistency::{self, bad, round_results};
 
-pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
-    let n = state.players;
-    consistency::player_count::<LuckyJack>(n)?;
-    if state.hands.len() != n {
-        return bad(
-            "bad_hand_count",
-            format!("{} hands for {n} players", state.hands.len()),
-        );
+impl crate::games::Table for State {
+    fn players(&self) -> usize {
+        self.players
     }
-    consistency::options::<LuckyJack>(&state.options, n)?;
-    if state.round < 1 || state.round > state.options.rounds {
-        return bad(
-            "bad_round",
-            format!("round {} of {}", state.round, state.options.rounds),
-        );
-    }
-    if state.turn >= n {
-        return bad("bad_turn", format!("turn seat {} of {n}", state.turn));
-    }
-    let starter = starter_of(&state.options, n, state.round);
-    if state.starter != starter {
-        return bad(
-            "bad_starter",
-            format!(
-                "round {} is started by seat {starter}, not {}",
-                state.round, state.starter
-            ),
-        );
-    }
-    check_conservation(state)?;
-    for (seat, hand) in state.hands.iter().enumerate() {
-        if !hand.is_sorted() {
+
+    fn check(&self) -> Result<(), Inconsistency> {
+        let state = self;
+        let n = state.players;
+        consistency::player_count::<LuckyJack>(n)?;
+        if state.hands.len() != n {
             return bad(
-                "hand_not_sorted",
-                format!("seat {seat}'s hand is not sorted"),
+                "bad_hand_count",
+                format!("{} hands for {n} players", state.hands.len()),
             );
         }
+        consistency::options::<LuckyJack>(&state.options, n)?;
+        if state.round < 1 || state.round > state.options.rounds {
+            return bad(
+                "bad_round",
+                format!("round {} of {}", state.round, state.options.rounds),
+            );
+        }
+        if state.turn >= n {
+            return bad("bad_turn", format!("turn seat {} of {n}", state.turn));
+        }
+        let starter = starter_of(&state.options, n, state.round);
+        if state.starter != starter {
+            return bad(
+                "bad_starter",
+                format!(
+                    "round {} is started by seat {starter}, not {}",
+                    state.round, state.starter
+                ),
+            );
+        }
+        check_conservation(state)?;
+        for (seat, hand) in state.hands.iter().enumerate() {
+            if !hand.is_sorted() {
+                return bad(
+                    "hand_not_sorted",
+                    format!("seat {seat}'s hand is not sorted"),
+                );
+            }
+        }
+        check_results(state)?;
+        check_phase(state)
     }
-    check_results(state)?;
-    check_phase(state)
 }
 
 fn check_conservation(state: &State) -> Result<(), Inconsistency> {

@@ -23,8 +23,8 @@ pub use view::*;
 pub use violation::*;
 
 use super::{
-    ChanceOwner, Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat,
-    Standings, Viewer,
+    ChanceOwner, Game, GameKind, Highlights, Inconsistency, Order, Randomness, Seat, Standings,
+    ValidOptions, Viewer,
 };
 
 /// Cards dealt to each seat at the start of a round.
@@ -56,33 +56,8 @@ impl Game for LuckyJack {
     type Tally = Tally;
     type TallyScore = RoundResult;
 
-    fn validate_options(options: &Options, players: usize) -> Result<(), OptionsError> {
-        Self::check_players(players)?;
-        if options.rounds != 3 && options.rounds != 5 {
-            return Err(OptionsError {
-                option: "rounds",
-                detail: format!("a game has 3 or 5 rounds, not {}", options.rounds),
-            });
-        }
-        if options.dealer >= players {
-            return Err(OptionsError {
-                option: "dealer",
-                detail: format!(
-                    "seat {} does not exist with {players} players",
-                    options.dealer
-                ),
-            });
-        }
-        if options.max_turns_per_round == Some(0) {
-            return Err(OptionsError {
-                option: "max_turns_per_round",
-                detail: "the cap must allow at least one turn".into(),
-            });
-        }
-        Ok(())
-    }
-
-    fn setup(options: Options, players: usize) -> State {
+    fn setup(options: ValidOptions<Options>) -> State {
+        let (options, players) = options.into_inner();
         let starter = (options.dealer + 1) % players;
         let mut state = State {
             players,
@@ -106,19 +81,11 @@ impl Game for LuckyJack {
         state
     }
 
-    fn check_state(state: &State) -> Result<(), Inconsistency> {
-        consistency::check_state(state)
-    }
-
     fn to_act(state: &State) -> Vec<Seat> {
         match state.phase {
             Phase::Turn | Phase::Drawn if state.chance.is_none() => vec![state.turn],
             _ => Vec::new(),
         }
-    }
-
-    fn chance_pending(state: &State) -> bool {
-        state.chance.is_some()
     }
 
     fn chance_owner(state: &State) -> Option<ChanceOwner> {
@@ -171,26 +138,6 @@ impl Game for LuckyJack {
         }
     }
 
-    fn resolve_chance(
-        state: &mut State,
-        outcome: &Chance,
-    ) -> Result<Vec<Event>, LuckyJackViolation> {
-        rules::check_chance(state, outcome)?;
-        Ok(rules::apply_chance(state, outcome))
-    }
-
-    fn legal_moves(state: &State, seat: Seat) -> Vec<Move> {
-        rules::legal_moves(state, seat)
-    }
-
-    fn validate(state: &State, seat: Seat, mv: &Move) -> Result<(), LuckyJackViolation> {
-        rules::validate(state, seat, mv)
-    }
-
-    fn apply(state: &mut State, seat: Seat, mv: &Move) -> Vec<Event> {
-        rules::apply(state, seat, mv)
-    }
-
     fn is_over(state: &State) -> bool {
         state.phase == Phase::Over
     }
@@ -202,22 +149,6 @@ impl Game for LuckyJack {
         }
     }
 
-    fn players(state: &State) -> usize {
-        state.players
-    }
-
-    fn standings(state: &State) -> Standings {
-        Standings::rank(totals(state), Order::HighestWins, Self::is_over(state))
-    }
-
-    fn view(state: &State, viewer: Viewer) -> View {
-        view::view(state, viewer)
-    }
-
-    fn redact_event(event: &Event, viewer: Viewer) -> Event {
-        view::redact_event(event, viewer)
-    }
-
     fn score_tally(
         options: &Options,
         players: usize,
@@ -225,7 +156,7 @@ impl Game for LuckyJack {
         tally: &Tally,
     ) -> Result<RoundResult, LuckyJackViolation> {
         if round > options.rounds {
-            return Err(LuckyJackViolation::GameOver);
+            return Err(Common::GameOver.into());
         }
         let result = match &tally.jackpot {
             None => RoundOutcome::NoJackpot {
@@ -233,10 +164,11 @@ impl Game for LuckyJack {
             },
             Some(jackpot) => {
                 if jackpot.seat >= players {
-                    return Err(LuckyJackViolation::UnknownSeat {
+                    return Err(Common::UnknownSeat {
                         seat: jackpot.seat,
                         players,
-                    });
+                    }
+                    .into());
                 }
                 let points = jackpot
                     .symbol
@@ -264,10 +196,6 @@ impl Game for LuckyJack {
 
     fn tally_highlights(players: usize, rounds: &[RoundResult]) -> Vec<Highlights> {
         jackpot_highlights(players, rounds)
-    }
-
-    fn tally_points(score: &RoundResult) -> Vec<i64> {
-        score.points.clone()
     }
 
     fn tally_standings(

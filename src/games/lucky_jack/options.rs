@@ -1,5 +1,6 @@
 //! The options of Lucky Jack: what a match may change from the rulebook's defaults.
 
+use crate::games::OptionsError;
 use crate::games::Seat;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -55,5 +56,33 @@ impl Default for Options {
             starter_plays_after_flip: true,
             max_turns_per_round: None,
         }
+    }
+}
+
+impl crate::games::OptionRules for Options {
+    fn check(&self, players: usize) -> Result<(), OptionsError> {
+        let options = self;
+        if options.rounds != 3 && options.rounds != 5 {
+            return Err(OptionsError {
+                option: "rounds",
+                detail: format!("a game has 3 or 5 rounds, not {}", options.rounds),
+            });
+        }
+        if options.dealer >= players {
+            return Err(OptionsError {
+                option: "dealer",
+                detail: format!(
+                    "seat {} does not exist with {players} players",
+                    options.dealer
+                ),
+            });
+        }
+        if options.max_turns_per_round == Some(0) {
+            return Err(OptionsError {
+                option: "max_turns_per_round",
+                detail: "the cap must allow at least one turn".into(),
+            });
+        }
+        Ok(())
     }
 }

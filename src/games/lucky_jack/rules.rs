@@ -32,212 +32,23 @@ fn jackpot_after_discard(state: &State, seat: Seat, card: Symbol) -> Option<(Sym
 
 fn common_checks(state: &State, seat: Seat) -> Result<(), LuckyJackViolation> {
     if state.phase == Phase::Over {
-        return Err(V::GameOver);
+        return Err(Common::GameOver.into());
     }
     if let Some(chance) = &state.chance {
-        return Err(V::ChancePending {
-            kind: chance.kind(),
-        });
+        return Err(Common::awaiting(chance.kind()).into());
     }
     if seat >= state.players {
-        return Err(V::UnknownSeat {
+        return Err(Common::UnknownSeat {
             seat,
             players: state.players,
-        });
+        }
+        .into());
     }
     Ok(())
-}
-
-pub(super) fn validate(state: &State, seat: Seat, mv: &Move) -> Result<(), LuckyJackViolation> {
-    common_checks(state, seat)?;
-    if seat != state.turn {
-        return Err(match (mv, state.takeable) {
-            (Move::TakeIt, Some(t)) => V::NotNextPlayer { seat, next: t.by },
-            _ => V::NotYourTurn {
-                seat,
-                turn: state.turn,
-            },
-        });
-    }
-    let drawn = state.phase == Phase::Drawn;
-    let h = state.turn_start_hand;
-    match *mv {
-        Move::TakeIt => {
-            if drawn {
-                return Err(V::TakeTooLate);
-            }
-            if state.takeable.is_none() {
-                return Err(V::NothingToTake);
-            }
-        }
-        Move::Discard { card, jackpot } => {
-            if drawn {
-                return Err(V::DrawnCardPending);
-            }
-            if !state.hands[seat].contains(&card) {
-                return Err(V::CardNotInHand { card });
-            }
-            if h < DISCARD_MINIMUM {
-                return Err(V::HandMinimum {
-                    hand_size: h,
-                    minimum: DISCARD_MINIMUM,
-                });
-            }
-            if jackpot && jackpot_after_discard(state, seat, card).is_none() {
-                return Err(V::NotAJackpot { card });
-            }
-        }
-        Move::Draw => {
-            if drawn {
-                return Err(V::DrawnCardPending);
-            }
-        }
-        Move::Keep => {
-            if !drawn {
-                return Err(V::NoDrawnCard);
-            }
-        }
-        Move::DiscardDrawn => {
-            if !drawn {
-                return Err(V::NoDrawnCard);
-            }
-            if h <= HAND_FLOOR {
-                return Err(V::MustKeepDrawn { hand_size: h });
-            }
-        }
-    }
-    Ok(())
-}
-
-pub(super) fn legal_moves(state: &State, seat: Seat) -> Vec<Move> {
-    if common_checks(state, seat).is_err() || seat != state.turn {
-        return Vec::new();
-    }
-    let mut moves = Vec::new();
-    if state.phase == Phase::Drawn {
-        moves.push(Move::Keep);
-        if state.turn_start_hand > HAND_FLOOR {
-            moves.push(Move::DiscardDrawn);
-        }
-        return moves;
-    }
-    if state.takeable.is_some() {
-        moves.push(Move::TakeIt);
-    }
-    if state.turn_start_hand >= DISCARD_MINIMUM {
-        let hand = &state.hands[seat];
-        for (i, &card) in hand.iter().enumerate() {
-            if i > 0 && hand[i - 1] == card {
-                continue;
-            }
-            moves.push(Move::Discard {
-                card,
-                jackpot: false,
-            });
-            if jackpot_after_discard(state, seat, card).is_some() {
-                moves.push(Move::Discard {
-                    card,
-                    jackpot: true,
-                });
-            }
-        }
-    }
-    moves.push(Move::Draw);
-    moves
 }
 
 fn next_seat(state: &State, seat: Seat) -> Seat {
     (seat + 1) % state.players
-}
-
-// Engine invariant: applies only moves validate accepted, which checked what is taken here.
-#[allow(clippy::expect_used)]
-pub(super) fn apply(state: &mut State, seat: Seat, mv: &Move) -> Vec<Event> {
-    let mut events = Vec::new();
-    match *mv {
-        Move::TakeIt => {
-            let taken = state.takeable.take().expect("validated: takeable");
-            let top = state.discard.pop();
-            debug_assert_eq!(top, Some(taken.card));
-            insert_sorted(&mut state.hands[seat], taken.card);
-            events.push(Event::TookIt {
-                seat,
-                card: taken.card,
-            });
-            if state.options.i_take_it_ends_turn {
-                end_turn(state, &mut events);
-            } else {
-                state.turn_start_hand = state.hands[seat].len();
-            }
-        }
-        Move::Discard { card, jackpot } => {
-            state.takeable = None;
-            let option = classify(&state.discard, card);
-            let hand = &mut state.hands[seat];
-            let at = hand.iter().position(|&c| c == card).expect("validated");
-            hand.remove(at);
-            state.discard.push(card);
-            events.push(Event::Discarded { seat, card, option });
-            let may_win = option != DiscardOption::Lower || state.options.lower_discard_can_win;
-            let declared = jackpot || state.options.jackpot_auto_declare;
-            if may_win && declared {
-                if let Some((symbol, size)) = jackpot_in(&state.hands[seat]) {
-                    win_round(state, seat, symbol, size, &mut events);
-                    return events;
-                }
-            }
-            if option == DiscardOption::Lower {
-                state.phase = Phase::Penalty;
-                state.draw_owed = PENALTY_CARDS;
-                continue_draw(state, &mut events, false);
-            } else {
-                end_turn(state, &mut events);
-            }
-        }
-        Move::Draw => {
-            state.takeable = None;
-            state.phase = Phase::Drawing;
-            state.draw_owed = 1;
-            continue_draw(state, &mut events, false);
-        }
-        Move::Keep => {
-            let card = state.pending.take().expect("validated: pending");
-            insert_sorted(&mut state.hands[seat], card);
-            events.push(Event::Kept {
-                seat,
-                card: Some(card),
-            });
-            end_turn(state, &mut events);
-        }
-        Move::DiscardDrawn => {
-            let card = state.pending.take().expect("validated: pending");
-            let symbol_rule = state.options.drawn_discard_follows_symbol_rule;
-            let option = symbol_rule.then(|| classify(&state.discard, card));
-            state.discard.push(card);
-            events.push(Event::DiscardedDrawn { seat, card, option });
-            state.takeable = Some(Takeable {
-                card,
-                from: seat,
-                by: next_seat(state, seat),
-            });
-            match option {
-                Some(DiscardOption::Lower) => {
-                    state.phase = Phase::Penalty;
-                    state.draw_owed = PENALTY_CARDS;
-                    continue_draw(state, &mut events, false);
-                }
-                Some(_) if state.options.jackpot_auto_declare => {
-                    if let Some((symbol, size)) = jackpot_in(&state.hands[seat]) {
-                        win_round(state, seat, symbol, size, &mut events);
-                    } else {
-                        end_turn(state, &mut events);
-                    }
-                }
-                _ => end_turn(state, &mut events),
-            }
-        }
-    }
-    events
 }
 
 /// Keeps the pending draw going: asks for the next cards, reshuffles the discard pile into an
@@ -370,7 +181,10 @@ fn end_round(state: &mut State, result: RoundOutcome, events: &mut Vec<Event>) {
 }
 
 pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), LuckyJackViolation> {
-    let pending = state.chance.as_ref().ok_or(V::NoChancePending)?;
+    let pending = state
+        .chance
+        .as_ref()
+        .ok_or(V::from(Common::NoChancePending))?;
     if pending.kind() != outcome.kind() {
         return Err(V::UnexpectedChanceKind {
             expected: pending.kind(),
@@ -465,4 +279,209 @@ pub(super) fn apply_chance(state: &mut State, outcome: &Chance) -> Vec<Event> {
         }
     }
     events
+}
+
+/// The rules of play: legality, the legal moves, and the effects of moves and chance.
+impl crate::games::Rules for State {
+    type Move = Move;
+    type Chance = Chance;
+    type Event = Event;
+    type Violation = LuckyJackViolation;
+
+    fn validate(&self, seat: Seat, mv: &Move) -> Result<(), LuckyJackViolation> {
+        let state = self;
+        common_checks(state, seat)?;
+        if seat != state.turn {
+            return Err(match (mv, state.takeable) {
+                (Move::TakeIt, Some(t)) => V::NotNextPlayer { seat, next: t.by },
+                _ => V::NotYourTurn {
+                    seat,
+                    turn: state.turn,
+                },
+            });
+        }
+        let drawn = state.phase == Phase::Drawn;
+        let h = state.turn_start_hand;
+        match *mv {
+            Move::TakeIt => {
+                if drawn {
+                    return Err(V::TakeTooLate);
+                }
+                if state.takeable.is_none() {
+                    return Err(V::NothingToTake);
+                }
+            }
+            Move::Discard { card, jackpot } => {
+                if drawn {
+                    return Err(V::DrawnCardPending);
+                }
+                if !state.hands[seat].contains(&card) {
+                    return Err(V::CardNotInHand { card });
+                }
+                if h < DISCARD_MINIMUM {
+                    return Err(V::HandMinimum {
+                        hand_size: h,
+                        minimum: DISCARD_MINIMUM,
+                    });
+                }
+                if jackpot && jackpot_after_discard(state, seat, card).is_none() {
+                    return Err(V::NotAJackpot { card });
+                }
+            }
+            Move::Draw => {
+                if drawn {
+                    return Err(V::DrawnCardPending);
+                }
+            }
+            Move::Keep => {
+                if !drawn {
+                    return Err(V::NoDrawnCard);
+                }
+            }
+            Move::DiscardDrawn => {
+                if !drawn {
+                    return Err(V::NoDrawnCard);
+                }
+                if h <= HAND_FLOOR {
+                    return Err(V::MustKeepDrawn { hand_size: h });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn legal_moves(&self, seat: Seat) -> Vec<Move> {
+        let state = self;
+        if common_checks(state, seat).is_err() || seat != state.turn {
+            return Vec::new();
+        }
+        let mut moves = Vec::new();
+        if state.phase == Phase::Drawn {
+            moves.push(Move::Keep);
+            if state.turn_start_hand > HAND_FLOOR {
+                moves.push(Move::DiscardDrawn);
+            }
+            return moves;
+        }
+        if state.takeable.is_some() {
+            moves.push(Move::TakeIt);
+        }
+        if state.turn_start_hand >= DISCARD_MINIMUM {
+            let hand = &state.hands[seat];
+            for (i, &card) in hand.iter().enumerate() {
+                if i > 0 && hand[i - 1] == card {
+                    continue;
+                }
+                moves.push(Move::Discard {
+                    card,
+                    jackpot: false,
+                });
+                if jackpot_after_discard(state, seat, card).is_some() {
+                    moves.push(Move::Discard {
+                        card,
+                        jackpot: true,
+                    });
+                }
+            }
+        }
+        moves.push(Move::Draw);
+        moves
+    }
+
+    // Engine invariant: applies only moves validate accepted, which checked what is taken here.
+    #[allow(clippy::expect_used)]
+    fn apply(&mut self, seat: Seat, mv: &Move) -> Vec<Event> {
+        let state = self;
+        let mut events = Vec::new();
+        match *mv {
+            Move::TakeIt => {
+                let taken = state.takeable.take().expect("validated: takeable");
+                let top = state.discard.pop();
+                debug_assert_eq!(top, Some(taken.card));
+                insert_sorted(&mut state.hands[seat], taken.card);
+                events.push(Event::TookIt {
+                    seat,
+                    card: taken.card,
+                });
+                if state.options.i_take_it_ends_turn {
+                    end_turn(state, &mut events);
+                } else {
+                    state.turn_start_hand = state.hands[seat].len();
+                }
+            }
+            Move::Discard { card, jackpot } => {
+                state.takeable = None;
+                let option = classify(&state.discard, card);
+                let hand = &mut state.hands[seat];
+                let at = hand.iter().position(|&c| c == card).expect("validated");
+                hand.remove(at);
+                state.discard.push(card);
+                events.push(Event::Discarded { seat, card, option });
+                let may_win = option != DiscardOption::Lower || state.options.lower_discard_can_win;
+                let declared = jackpot || state.options.jackpot_auto_declare;
+                if may_win && declared {
+                    if let Some((symbol, size)) = jackpot_in(&state.hands[seat]) {
+                        win_round(state, seat, symbol, size, &mut events);
+                        return events;
+                    }
+                }
+                if option == DiscardOption::Lower {
+                    state.phase = Phase::Penalty;
+                    state.draw_owed = PENALTY_CARDS;
+                    continue_draw(state, &mut events, false);
+                } else {
+                    end_turn(state, &mut events);
+                }
+            }
+            Move::Draw => {
+                state.takeable = None;
+                state.phase = Phase::Drawing;
+                state.draw_owed = 1;
+                continue_draw(state, &mut events, false);
+            }
+            Move::Keep => {
+                let card = state.pending.take().expect("validated: pending");
+                insert_sorted(&mut state.hands[seat], card);
+                events.push(Event::Kept {
+                    seat,
+                    card: Some(card),
+                });
+                end_turn(state, &mut events);
+            }
+            Move::DiscardDrawn => {
+                let card = state.pending.take().expect("validated: pending");
+                let symbol_rule = state.options.drawn_discard_follows_symbol_rule;
+                let option = symbol_rule.then(|| classify(&state.discard, card));
+                state.discard.push(card);
+                events.push(Event::DiscardedDrawn { seat, card, option });
+                state.takeable = Some(Takeable {
+                    card,
+                    from: seat,
+                    by: next_seat(state, seat),
+                });
+                match option {
+                    Some(DiscardOption::Lower) => {
+                        state.phase = Phase::Penalty;
+                        state.draw_owed = PENALTY_CARDS;
+                        continue_draw(state, &mut events, false);
+                    }
+                    Some(_) if state.options.jackpot_auto_declare => {
+                        if let Some((symbol, size)) = jackpot_in(&state.hands[seat]) {
+                            win_round(state, seat, symbol, size, &mut events);
+                        } else {
+                            end_turn(state, &mut events);
+                        }
+                    }
+                    _ => end_turn(state, &mut events),
+                }
+            }
+        }
+        events
+    }
+
+    /// Checks the outcome was possible, then applies it.
+    fn resolve_chance(&mut self, outcome: &Chance) -> Result<Vec<Event>, LuckyJackViolation> {
+        check_chance(self, outcome)?;
+        Ok(apply_chance(self, outcome))
+    }
 }

@@ -108,3 +108,15 @@ pub struct Score {
     /// Total points per seat.
     pub totals: Vec<i64>,
 }
+
+impl crate::games::Ranked for Score {
+    fn points(&self) -> Vec<i64> {
+        self.totals.clone()
+    }
+}
+
+impl crate::games::Ranked for RoundResult {
+    fn points(&self) -> Vec<i64> {
+        self.points.clone()
+    }
+}

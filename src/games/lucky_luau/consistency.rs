@@ -5,25 +5,32 @@
 use super::*;
 use crate::games::kit::consistency::{self, bad};
 
-pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
-    let n = state.players;
-    consistency::player_count::<LuckyLuau>(n)?;
-    if state.seats.len() != n {
-        return bad(
-            "bad_seat_count",
-            format!("{} seats for {n} players", state.seats.len()),
-        );
+impl crate::games::Table for State {
+    fn players(&self) -> usize {
+        self.players
     }
-    consistency::options::<LuckyLuau>(&state.options, n)?;
-    if state.turn >= n {
-        return bad("bad_turn", format!("turn seat {} of {n}", state.turn));
+
+    fn check(&self) -> Result<(), Inconsistency> {
+        let state = self;
+        let n = state.players;
+        consistency::player_count::<LuckyLuau>(n)?;
+        if state.seats.len() != n {
+            return bad(
+                "bad_seat_count",
+                format!("{} seats for {n} players", state.seats.len()),
+            );
+        }
+        consistency::options::<LuckyLuau>(&state.options, n)?;
+        if state.turn >= n {
+            return bad("bad_turn", format!("turn seat {} of {n}", state.turn));
+        }
+        check_conservation(state)?;
+        for (seat, player) in state.seats.iter().enumerate() {
+            check_tools(seat, player)?;
+            check_report(state, seat, player)?;
+        }
+        check_phase(state)
     }
-    check_conservation(state)?;
-    for (seat, player) in state.seats.iter().enumerate() {
-        check_tools(seat, player)?;
-        check_report(state, seat, player)?;
-    }
-    check_phase(state)
 }
 
 fn check_conservation(state: &State) -> Result<(), Inconsistency> {

@@ -28,12 +28,9 @@ pub use view::*;
 pub use violation::*;
 
 use super::{
-    ChanceOwner, Game, GameKind, Highlights, Inconsistency, OptionsError, Randomness, Seat,
-    Standings, Viewer,
+    ChanceOwner, Game, GameKind, Highlights, Inconsistency, Randomness, Seat, Standings,
+    ValidOptions, Viewer,
 };
-
-/// Largest value accepted for `pink_value` and `ti_value`.
-pub const MAX_CARD_VALUE: i64 = 20;
 
 /// The Lucky Luau rules engine.
 pub struct LuckyLuau;
@@ -55,45 +52,8 @@ impl Game for LuckyLuau {
     type Tally = Tally;
     type TallyScore = Score;
 
-    fn validate_options(options: &Options, players: usize) -> Result<(), OptionsError> {
-        Self::check_players(players)?;
-        for (option, value) in [
-            ("pink_value", options.pink_value),
-            ("ti_value", options.ti_value),
-        ] {
-            if !(0..=MAX_CARD_VALUE).contains(&value) {
-                return Err(OptionsError {
-                    option,
-                    detail: format!("a card value is 0 to {MAX_CARD_VALUE}, not {value}"),
-                });
-            }
-        }
-        if options.orange_colours[0] == options.orange_colours[1] {
-            return Err(OptionsError {
-                option: "orange_colours",
-                detail: "a rare flower is made of two different colours".into(),
-            });
-        }
-        if options.unused_tools_in_pile {
-            return Err(OptionsError {
-                option: "unused_tools_in_pile",
-                detail: "only false is supported: the rulebook gives no rule for drawing a tool"
-                    .into(),
-            });
-        }
-        if options.first_player >= players {
-            return Err(OptionsError {
-                option: "first_player",
-                detail: format!(
-                    "seat {} does not exist with {players} players",
-                    options.first_player
-                ),
-            });
-        }
-        Ok(())
-    }
-
-    fn setup(options: Options, players: usize) -> State {
+    fn setup(options: ValidOptions<Options>) -> State {
+        let (options, players) = options.into_inner();
         State {
             players,
             turn: options.first_player,
@@ -107,16 +67,8 @@ impl Game for LuckyLuau {
         }
     }
 
-    fn check_state(state: &State) -> Result<(), Inconsistency> {
-        consistency::check_state(state)
-    }
-
     fn to_act(state: &State) -> Vec<Seat> {
         rules::to_act(state)
-    }
-
-    fn chance_pending(state: &State) -> bool {
-        state.chance.is_some()
     }
 
     fn chance_owner(state: &State) -> Option<ChanceOwner> {
@@ -137,47 +89,12 @@ impl Game for LuckyLuau {
         }
     }
 
-    fn resolve_chance(
-        state: &mut State,
-        outcome: &Chance,
-    ) -> Result<Vec<Event>, LuckyLuauViolation> {
-        rules::resolve_chance(state, outcome)
-    }
-
-    fn legal_moves(state: &State, seat: Seat) -> Vec<Move> {
-        rules::legal_moves(state, seat)
-    }
-
-    fn validate(state: &State, seat: Seat, mv: &Move) -> Result<(), LuckyLuauViolation> {
-        rules::validate(state, seat, mv)
-    }
-
-    fn apply(state: &mut State, seat: Seat, mv: &Move) -> Vec<Event> {
-        rules::apply(state, seat, mv)
-    }
-
     fn is_over(state: &State) -> bool {
         state.phase == Phase::Over
     }
 
     fn score(state: &State) -> Score {
         score(state)
-    }
-
-    fn players(state: &State) -> usize {
-        state.players
-    }
-
-    fn standings(state: &State) -> Standings {
-        scoring::rank(&score(state).seats, Self::is_over(state))
-    }
-
-    fn view(state: &State, viewer: Viewer) -> View {
-        view::view(state, viewer)
-    }
-
-    fn redact_event(event: &Event, viewer: Viewer) -> Event {
-        view::redact_event(event, viewer)
     }
 
     fn score_tally(
@@ -187,7 +104,7 @@ impl Game for LuckyLuau {
         tally: &Tally,
     ) -> Result<Score, LuckyLuauViolation> {
         if round > 1 {
-            return Err(LuckyLuauViolation::GameOver);
+            return Err(Common::GameOver.into());
         }
         score_described(options, players, tally)
     }
@@ -199,10 +116,6 @@ impl Game for LuckyLuau {
     fn tally_highlights(_players: usize, rounds: &[Score]) -> Vec<Highlights> {
         // A Luau game is one round: its score sheet has the one entry.
         rounds.last().map(best_leis).unwrap_or_default()
-    }
-
-    fn tally_points(score: &Score) -> Vec<i64> {
-        score.totals.clone()
     }
 
     fn tally_standings(_options: &Options, players: usize, rounds: &[Score]) -> (Standings, bool) {

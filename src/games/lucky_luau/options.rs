@@ -1,9 +1,13 @@
 //! The options of Lucky Luau: what a match may change from the rulebook's defaults.
 
 use super::cards::Colour;
+use crate::games::OptionsError;
 use crate::games::Seat;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+
+/// Largest value accepted for `pink_value` and `ti_value`.
+pub const MAX_CARD_VALUE: i64 = 20;
 
 /// Guests drawn for a game (rulebook setup: "3 Guest cards are drawn at random").
 pub const GUESTS: usize = 3;
@@ -120,4 +124,44 @@ fn unused_tools_schema() -> utoipa::openapi::schema::ObjectBuilder {
     crate::games::kit::schema::only_bool(false).description(Some(
         "Whether the tools of absent players go into the pile: only `false` (RULINGS L9).",
     ))
+}
+
+impl crate::games::OptionRules for Options {
+    fn check(&self, players: usize) -> Result<(), OptionsError> {
+        let options = self;
+        for (option, value) in [
+            ("pink_value", options.pink_value),
+            ("ti_value", options.ti_value),
+        ] {
+            if !(0..=MAX_CARD_VALUE).contains(&value) {
+                return Err(OptionsError {
+                    option,
+                    detail: format!("a card value is 0 to {MAX_CARD_VALUE}, not {value}"),
+                });
+            }
+        }
+        if options.orange_colours[0] == options.orange_colours[1] {
+            return Err(OptionsError {
+                option: "orange_colours",
+                detail: "a rare flower is made of two different colours".into(),
+            });
+        }
+        if options.unused_tools_in_pile {
+            return Err(OptionsError {
+                option: "unused_tools_in_pile",
+                detail: "only false is supported: the rulebook gives no rule for drawing a tool"
+                    .into(),
+            });
+        }
+        if options.first_player >= players {
+            return Err(OptionsError {
+                option: "first_player",
+                detail: format!(
+                    "seat {} does not exist with {players} players",
+                    options.first_player
+                ),
+            });
+        }
+        Ok(())
+    }
 }

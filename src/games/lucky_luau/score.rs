@@ -104,3 +104,14 @@ pub struct Tally {
     /// One lei per seat, in seat order.
     pub leis: Vec<TallyLei>,
 }
+
+/// A lei score ranks by totals, ties broken by the rulebook's "Tiebreaker".
+impl crate::games::Ranked for Score {
+    fn points(&self) -> Vec<i64> {
+        self.totals.clone()
+    }
+
+    fn standings(&self, over: bool) -> crate::games::Standings {
+        scoring::rank(&self.seats, over)
+    }
+}

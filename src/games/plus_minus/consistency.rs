@@ -5,54 +5,61 @@
 use super::*;
 use crate::games::kit::consistency::{self, bad, round_results};
 
-pub(super) fn check_state(state: &State) -> Result<(), Inconsistency> {
-    let n = state.players;
-    consistency::player_count::<PlusMinus>(n)?;
-    if state.hands.len() != n || state.stacks.len() != n {
-        return bad(
-            "bad_seat_count",
-            format!(
-                "{} hands and {} stack pairs for {n} players",
-                state.hands.len(),
-                state.stacks.len()
-            ),
-        );
+impl crate::games::Table for State {
+    fn players(&self) -> usize {
+        self.players
     }
-    consistency::options::<PlusMinus>(&state.options, n)?;
-    let rounds = rounds_in_game(&state.options, n);
-    if state.round < 1 || state.round > rounds {
-        return bad("bad_round", format!("round {} of {rounds}", state.round));
+
+    fn check(&self) -> Result<(), Inconsistency> {
+        let state = self;
+        let n = state.players;
+        consistency::player_count::<PlusMinus>(n)?;
+        if state.hands.len() != n || state.stacks.len() != n {
+            return bad(
+                "bad_seat_count",
+                format!(
+                    "{} hands and {} stack pairs for {n} players",
+                    state.hands.len(),
+                    state.stacks.len()
+                ),
+            );
+        }
+        consistency::options::<PlusMinus>(&state.options, n)?;
+        let rounds = rounds_in_game(&state.options, n);
+        if state.round < 1 || state.round > rounds {
+            return bad("bad_round", format!("round {} of {rounds}", state.round));
+        }
+        let dealer = dealer_of(&state.options, n, state.round);
+        if state.dealer != dealer {
+            return bad(
+                "bad_dealer",
+                format!(
+                    "round {} is dealt by seat {dealer}, not {}",
+                    state.round, state.dealer
+                ),
+            );
+        }
+        // Turns pass strictly to the left, starting at the dealer's left.
+        let turn = (dealer + 1 + state.turns_this_round as usize) % n;
+        if state.turn != turn {
+            return bad(
+                "bad_turn",
+                format!(
+                    "after {} turns from the dealer's left the turn is seat {turn}, not {}",
+                    state.turns_this_round, state.turn
+                ),
+            );
+        }
+        if let Some(seat) = state.hands.iter().position(|h| !h.is_sorted()) {
+            return bad("not_sorted", format!("seat {seat}'s hand is not sorted"));
+        }
+        if !state.draw_stack.is_sorted() {
+            return bad("not_sorted", "the draw stack is not sorted");
+        }
+        check_conservation(state)?;
+        check_results(state)?;
+        check_phase(state)
     }
-    let dealer = dealer_of(&state.options, n, state.round);
-    if state.dealer != dealer {
-        return bad(
-            "bad_dealer",
-            format!(
-                "round {} is dealt by seat {dealer}, not {}",
-                state.round, state.dealer
-            ),
-        );
-    }
-    // Turns pass strictly to the left, starting at the dealer's left.
-    let turn = (dealer + 1 + state.turns_this_round as usize) % n;
-    if state.turn != turn {
-        return bad(
-            "bad_turn",
-            format!(
-                "after {} turns from the dealer's left the turn is seat {turn}, not {}",
-                state.turns_this_round, state.turn
-            ),
-        );
-    }
-    if let Some(seat) = state.hands.iter().position(|h| !h.is_sorted()) {
-        return bad("not_sorted", format!("seat {seat}'s hand is not sorted"));
-    }
-    if !state.draw_stack.is_sorted() {
-        return bad("not_sorted", "the draw stack is not sorted");
-    }
-    check_conservation(state)?;
-    check_results(state)?;
-    check_phase(state)
 }
 
 fn check_conservation(state: &State) -> Result<(), Inconsistency> {

@@ -23,8 +23,8 @@ pub use view::*;
 pub use violation::*;
 
 use super::{
-    ChanceOwner, Game, GameKind, Highlights, Inconsistency, OptionsError, Order, Randomness, Seat,
-    Standings, Viewer,
+    ChanceOwner, Game, GameKind, Highlights, Inconsistency, Order, Randomness, Seat, Standings,
+    ValidOptions, Viewer,
 };
 
 /// Cards dealt to each seat: 2 hidden and 2 face up (rulebook overview).
@@ -56,27 +56,8 @@ impl Game for PlusMinus {
     type Tally = Tally;
     type TallyScore = RoundResult;
 
-    fn validate_options(options: &Options, players: usize) -> Result<(), OptionsError> {
-        Self::check_players(players)?;
-        if options.rounds == Some(0) {
-            return Err(OptionsError {
-                option: "rounds",
-                detail: "a game has at least one round".into(),
-            });
-        }
-        if options.first_dealer >= players {
-            return Err(OptionsError {
-                option: "first_dealer",
-                detail: format!(
-                    "seat {} does not exist with {players} players",
-                    options.first_dealer
-                ),
-            });
-        }
-        Ok(())
-    }
-
-    fn setup(options: Options, players: usize) -> State {
+    fn setup(options: ValidOptions<Options>) -> State {
+        let (options, players) = options.into_inner();
         let dealer = options.first_dealer;
         let mut state = State {
             players,
@@ -97,10 +78,6 @@ impl Game for PlusMinus {
         state
     }
 
-    fn check_state(state: &State) -> Result<(), Inconsistency> {
-        consistency::check_state(state)
-    }
-
     fn to_act(state: &State) -> Vec<Seat> {
         if state.chance.is_some() {
             return Vec::new();
@@ -112,10 +89,6 @@ impl Game for PlusMinus {
                 .collect(),
             _ => Vec::new(),
         }
-    }
-
-    fn chance_pending(state: &State) -> bool {
-        state.chance.is_some()
     }
 
     fn chance_owner(state: &State) -> Option<ChanceOwner> {
@@ -163,26 +136,6 @@ impl Game for PlusMinus {
         }
     }
 
-    fn resolve_chance(
-        state: &mut State,
-        outcome: &Chance,
-    ) -> Result<Vec<Event>, PlusMinusViolation> {
-        rules::check_chance(state, outcome)?;
-        Ok(rules::apply_chance(state, outcome))
-    }
-
-    fn legal_moves(state: &State, seat: Seat) -> Vec<Move> {
-        rules::legal_moves(state, seat)
-    }
-
-    fn validate(state: &State, seat: Seat, mv: &Move) -> Result<(), PlusMinusViolation> {
-        rules::validate(state, seat, mv)
-    }
-
-    fn apply(state: &mut State, seat: Seat, mv: &Move) -> Vec<Event> {
-        rules::apply(state, seat, mv)
-    }
-
     fn is_over(state: &State) -> bool {
         state.phase == Phase::Over
     }
@@ -194,22 +147,6 @@ impl Game for PlusMinus {
         }
     }
 
-    fn players(state: &State) -> usize {
-        state.players
-    }
-
-    fn standings(state: &State) -> Standings {
-        Standings::rank(totals(state), Order::HighestWins, Self::is_over(state))
-    }
-
-    fn view(state: &State, viewer: Viewer) -> View {
-        view::view(state, viewer)
-    }
-
-    fn redact_event(event: &Event, viewer: Viewer) -> Event {
-        view::redact_event(event, viewer)
-    }
-
     fn score_tally(
         options: &Options,
         players: usize,
@@ -217,7 +154,7 @@ impl Game for PlusMinus {
         tally: &Tally,
     ) -> Result<RoundResult, PlusMinusViolation> {
         if round > rounds_in_game(options, players) {
-            return Err(PlusMinusViolation::GameOver);
+            return Err(Common::GameOver.into());
         }
         if tally.players.len() != players {
             return Err(PlusMinusViolation::WrongPlayerCount {
@@ -254,10 +191,6 @@ impl Game for PlusMinus {
 
     fn tally_highlights(players: usize, rounds: &[RoundResult]) -> Vec<Highlights> {
         best_rounds(players, rounds)
-    }
-
-    fn tally_points(score: &RoundResult) -> Vec<i64> {
-        score.points.clone()
     }
 
     fn tally_standings(

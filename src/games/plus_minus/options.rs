@@ -1,5 +1,6 @@
 //! The options of Plus & Minus: what a match may change from the rulebook's defaults.
 
+use crate::games::OptionsError;
 use crate::games::Seat;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -53,5 +54,27 @@ impl Default for Options {
             pass_after_forfeit: true,
             face_up_chosen_by_player: false,
         }
+    }
+}
+
+impl crate::games::OptionRules for Options {
+    fn check(&self, players: usize) -> Result<(), OptionsError> {
+        let options = self;
+        if options.rounds == Some(0) {
+            return Err(OptionsError {
+                option: "rounds",
+                detail: "a game has at least one round".into(),
+            });
+        }
+        if options.first_dealer >= players {
+            return Err(OptionsError {
+                option: "first_dealer",
+                detail: format!(
+                    "seat {} does not exist with {players} players",
+                    options.first_dealer
+                ),
+            });
+        }
+        Ok(())
     }
 }

@@ -35,7 +35,7 @@ pub(super) fn some_play(state: &State, seat: Seat) -> Option<(Card, StackRef)> {
 
 fn common_checks(state: &State, seat: Seat) -> Result<(), PlusMinusViolation> {
     if state.phase == Phase::Over {
-        return Err(V::GameOver);
+        return Err(Common::GameOver.into());
     }
     if state.phase == Phase::Deal && !state.results.is_empty() {
         return Err(V::RoundOver {
@@ -43,70 +43,16 @@ fn common_checks(state: &State, seat: Seat) -> Result<(), PlusMinusViolation> {
         });
     }
     if let Some(chance) = &state.chance {
-        return Err(V::ChancePending {
-            kind: chance.kind(),
-        });
+        return Err(Common::awaiting(chance.kind()).into());
     }
     if seat >= state.players {
-        return Err(V::UnknownSeat {
+        return Err(Common::UnknownSeat {
             seat,
             players: state.players,
-        });
+        }
+        .into());
     }
     Ok(())
-}
-
-pub(super) fn validate(state: &State, seat: Seat, mv: &Move) -> Result<(), PlusMinusViolation> {
-    common_checks(state, seat)?;
-    if state.phase == Phase::Choose {
-        let Move::ChooseFaceUp { cards } = mv else {
-            return Err(V::ChooseFaceUpFirst);
-        };
-        if has_chosen(state, seat) {
-            return Err(V::AlreadyChosen { seat });
-        }
-        if let Some(card) = first_missing(&state.hands[seat], cards) {
-            return Err(V::CardNotInHand { card });
-        }
-        return Ok(());
-    }
-    if let Move::ChooseFaceUp { .. } = mv {
-        return Err(V::NotChoosing);
-    }
-    if seat != state.turn {
-        return Err(V::NotYourTurn {
-            seat,
-            turn: state.turn,
-        });
-    }
-    match (state.phase, mv) {
-        (Phase::Pass, Move::Play { .. }) => Err(V::MustPass),
-        (Phase::Pass, Move::Forfeit) => Err(V::NothingToForfeit),
-        (Phase::Pass, Move::Pass { card }) => {
-            if state.hands[seat].contains(card) {
-                Ok(())
-            } else {
-                Err(V::CardNotInHand { card: *card })
-            }
-        }
-        (Phase::Play, Move::Pass { .. }) => Err(V::PassBeforePlay {
-            plays_remaining: state.plays_remaining,
-        }),
-        (Phase::Play, Move::Forfeit) => match some_play(state, seat) {
-            Some((card, stack)) => Err(V::MustPlay { card, stack }),
-            None => Ok(()),
-        },
-        (
-            Phase::Play,
-            Move::Play {
-                card,
-                stack,
-                swap,
-                king_targets,
-            },
-        ) => validate_play(state, seat, *card, *stack, swap, king_targets),
-        _ => unreachable!("phases Deal, Drawing and Over always have chance pending or are over"),
-    }
 }
 
 fn validate_play(
@@ -144,10 +90,11 @@ fn validate_play(
         (Card::King, Some([a, b])) => {
             for &t in [a, b] {
                 if t >= state.players {
-                    return Err(V::UnknownSeat {
+                    return Err(Common::UnknownSeat {
                         seat: t,
                         players: state.players,
-                    });
+                    }
+                    .into());
                 }
                 if t == seat {
                     return Err(V::KingTargetSelf { seat });
@@ -163,194 +110,8 @@ fn validate_play(
     }
 }
 
-/// Every legal move. Plays are listed once per distinct card; a 10's swap pair and a king's
-/// target pair are unordered, so each is listed once in canonical order (lower first) although
-/// `validate` accepts either order.
-pub(super) fn legal_moves(state: &State, seat: Seat) -> Vec<Move> {
-    if common_checks(state, seat).is_err() {
-        return Vec::new();
-    }
-    let hand = &state.hands[seat];
-    let mut cards = hand.clone();
-    cards.dedup();
-    match state.phase {
-        Phase::Choose => {
-            if has_chosen(state, seat) {
-                return Vec::new();
-            }
-            let mut moves = Vec::new();
-            for i in 0..hand.len() {
-                for j in i + 1..hand.len() {
-                    let mv = Move::ChooseFaceUp {
-                        cards: [hand[i], hand[j]],
-                    };
-                    if !moves.contains(&mv) {
-                        moves.push(mv);
-                    }
-                }
-            }
-            moves
-        }
-        _ if seat != state.turn => Vec::new(),
-        Phase::Pass => cards.into_iter().map(|card| Move::Pass { card }).collect(),
-        Phase::Play => {
-            let stacks = all_stacks(state.players);
-            let mut moves = Vec::new();
-            for &card in &cards {
-                for &at in &stacks {
-                    if placement(state, card, at).is_err() {
-                        continue;
-                    }
-                    match card {
-                        Card::Ten => {
-                            for (i, &a) in stacks.iter().enumerate() {
-                                for &b in &stacks[i + 1..] {
-                                    moves.push(Move::Play {
-                                        card,
-                                        stack: at,
-                                        swap: Some([a, b]),
-                                        king_targets: None,
-                                    });
-                                }
-                            }
-                        }
-                        Card::King => {
-                            let others: Vec<Seat> =
-                                (0..state.players).filter(|&s| s != seat).collect();
-                            for (i, &a) in others.iter().enumerate() {
-                                for &b in &others[i + 1..] {
-                                    moves.push(Move::Play {
-                                        card,
-                                        stack: at,
-                                        swap: None,
-                                        king_targets: Some([a, b]),
-                                    });
-                                }
-                            }
-                        }
-                        _ => moves.push(Move::Play {
-                            card,
-                            stack: at,
-                            swap: None,
-                            king_targets: None,
-                        }),
-                    }
-                }
-            }
-            if moves.is_empty() {
-                moves.push(Move::Forfeit);
-            }
-            moves
-        }
-        _ => Vec::new(),
-    }
-}
-
 fn left_of(state: &State, seat: Seat) -> Seat {
     (seat + 1) % state.players
-}
-
-pub(super) fn apply(state: &mut State, seat: Seat, mv: &Move) -> Vec<Event> {
-    let mut events = Vec::new();
-    match *mv {
-        Move::ChooseFaceUp { cards: [a, b] } => {
-            let hand = &mut state.hands[seat];
-            take_sorted(hand, a);
-            take_sorted(hand, b);
-            let (plus, minus) = plus_and_minus(state.options.higher_by, a, b);
-            state.stacks[seat] = SeatStacks {
-                plus: vec![plus],
-                minus: vec![minus],
-            };
-            events.push(Event::FaceUpChosen { seat });
-            if (0..state.players).all(|s| has_chosen(state, s)) {
-                for (s, stacks) in state.stacks.iter().enumerate() {
-                    events.push(Event::FaceUpRevealed {
-                        seat: s,
-                        plus: stacks.plus[0],
-                        minus: stacks.minus[0],
-                    });
-                }
-                start_turn(state);
-            }
-        }
-        Move::Play {
-            card,
-            stack: at,
-            swap,
-            king_targets,
-        } => {
-            take_sorted(&mut state.hands[seat], card);
-            stack_mut(state, at).push(card);
-            events.push(Event::Played {
-                seat,
-                card,
-                stack: at,
-            });
-            if let Some([a, b]) = swap {
-                let first = std::mem::take(stack_mut(state, a));
-                let second = std::mem::replace(stack_mut(state, b), first);
-                *stack_mut(state, a) = second;
-                events.push(Event::Swapped {
-                    seat,
-                    stacks: [a, b],
-                });
-            }
-            if let Some(targets) = king_targets {
-                for target in targets {
-                    let minus = &mut state.stacks[target].minus;
-                    let moved = minus.split_off(minus.len().saturating_sub(2));
-                    events.push(Event::MinusToPlus {
-                        seat,
-                        target,
-                        count: moved.len(),
-                        top: moved.last().copied(),
-                        cards: Some(moved.clone()),
-                    });
-                    state.stacks[target].plus.extend(moved);
-                }
-            }
-            state.plays_remaining -= 1;
-            if card == Card::Five {
-                state.plays_remaining += FIVE_BONUS as u32;
-                if !state.draw_stack.is_empty() {
-                    state.phase = Phase::Drawing;
-                    state.chance = Some(PendingChance::Draw {
-                        seat,
-                        count: FIVE_BONUS.min(state.draw_stack.len()),
-                        reason: DrawReason::Five,
-                        pile: state.draw_stack.clone(),
-                    });
-                    return events;
-                }
-            }
-            after_play(state, &mut events);
-        }
-        Move::Forfeit => {
-            events.push(Event::Forfeited {
-                seat,
-                plays_lost: state.plays_remaining,
-            });
-            state.plays_remaining = 0;
-            if state.options.pass_after_forfeit && !state.hands[seat].is_empty() {
-                state.phase = Phase::Pass;
-            } else {
-                end_turn(state, &mut events);
-            }
-        }
-        Move::Pass { card } => {
-            take_sorted(&mut state.hands[seat], card);
-            let to = left_of(state, seat);
-            insert_sorted(&mut state.hands[to], card);
-            events.push(Event::Passed {
-                seat,
-                to,
-                card: Some(card),
-            });
-            end_turn(state, &mut events);
-        }
-    }
-    events
 }
 
 /// After a play (and any draw it caused): play on, pass, or (empty hand) end the turn.
@@ -445,7 +206,10 @@ fn end_round(state: &mut State, events: &mut Vec<Event>) {
 }
 
 pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), PlusMinusViolation> {
-    let pending = state.chance.as_ref().ok_or(V::NoChancePending)?;
+    let pending = state
+        .chance
+        .as_ref()
+        .ok_or(V::from(Common::NoChancePending))?;
     if pending.kind() != outcome.kind() {
         return Err(V::UnexpectedChanceKind {
             expected: pending.kind(),
@@ -545,4 +309,262 @@ pub(super) fn apply_chance(state: &mut State, outcome: &Chance) -> Vec<Event> {
         }
     }
     events
+}
+
+/// The rules of play: legality, the legal moves, and the effects of moves and chance.
+impl crate::games::Rules for State {
+    type Move = Move;
+    type Chance = Chance;
+    type Event = Event;
+    type Violation = PlusMinusViolation;
+
+    fn validate(&self, seat: Seat, mv: &Move) -> Result<(), PlusMinusViolation> {
+        let state = self;
+        common_checks(state, seat)?;
+        if state.phase == Phase::Choose {
+            let Move::ChooseFaceUp { cards } = mv else {
+                return Err(V::ChooseFaceUpFirst);
+            };
+            if has_chosen(state, seat) {
+                return Err(V::AlreadyChosen { seat });
+            }
+            if let Some(card) = first_missing(&state.hands[seat], cards) {
+                return Err(V::CardNotInHand { card });
+            }
+            return Ok(());
+        }
+        if let Move::ChooseFaceUp { .. } = mv {
+            return Err(V::NotChoosing);
+        }
+        if seat != state.turn {
+            return Err(V::NotYourTurn {
+                seat,
+                turn: state.turn,
+            });
+        }
+        match (state.phase, mv) {
+            (Phase::Pass, Move::Play { .. }) => Err(V::MustPass),
+            (Phase::Pass, Move::Forfeit) => Err(V::NothingToForfeit),
+            (Phase::Pass, Move::Pass { card }) => {
+                if state.hands[seat].contains(card) {
+                    Ok(())
+                } else {
+                    Err(V::CardNotInHand { card: *card })
+                }
+            }
+            (Phase::Play, Move::Pass { .. }) => Err(V::PassBeforePlay {
+                plays_remaining: state.plays_remaining,
+            }),
+            (Phase::Play, Move::Forfeit) => match some_play(state, seat) {
+                Some((card, stack)) => Err(V::MustPlay { card, stack }),
+                None => Ok(()),
+            },
+            (
+                Phase::Play,
+                Move::Play {
+                    card,
+                    stack,
+                    swap,
+                    king_targets,
+                },
+            ) => validate_play(state, seat, *card, *stack, swap, king_targets),
+            _ => {
+                unreachable!("phases Deal, Drawing and Over always have chance pending or are over")
+            }
+        }
+    }
+
+    /// Every legal move. Plays are listed once per distinct card; a 10's swap pair and a king's
+    /// target pair are unordered, so each is listed once in canonical order (lower first) although
+    /// `validate` accepts either order.
+    fn legal_moves(&self, seat: Seat) -> Vec<Move> {
+        let state = self;
+        if common_checks(state, seat).is_err() {
+            return Vec::new();
+        }
+        let hand = &state.hands[seat];
+        let mut cards = hand.clone();
+        cards.dedup();
+        match state.phase {
+            Phase::Choose => {
+                if has_chosen(state, seat) {
+                    return Vec::new();
+                }
+                let mut moves = Vec::new();
+                for i in 0..hand.len() {
+                    for j in i + 1..hand.len() {
+                        let mv = Move::ChooseFaceUp {
+                            cards: [hand[i], hand[j]],
+                        };
+                        if !moves.contains(&mv) {
+                            moves.push(mv);
+                        }
+                    }
+                }
+                moves
+            }
+            _ if seat != state.turn => Vec::new(),
+            Phase::Pass => cards.into_iter().map(|card| Move::Pass { card }).collect(),
+            Phase::Play => {
+                let stacks = all_stacks(state.players);
+                let mut moves = Vec::new();
+                for &card in &cards {
+                    for &at in &stacks {
+                        if placement(state, card, at).is_err() {
+                            continue;
+                        }
+                        match card {
+                            Card::Ten => {
+                                for (i, &a) in stacks.iter().enumerate() {
+                                    for &b in &stacks[i + 1..] {
+                                        moves.push(Move::Play {
+                                            card,
+                                            stack: at,
+                                            swap: Some([a, b]),
+                                            king_targets: None,
+                                        });
+                                    }
+                                }
+                            }
+                            Card::King => {
+                                let others: Vec<Seat> =
+                                    (0..state.players).filter(|&s| s != seat).collect();
+                                for (i, &a) in others.iter().enumerate() {
+                                    for &b in &others[i + 1..] {
+                                        moves.push(Move::Play {
+                                            card,
+                                            stack: at,
+                                            swap: None,
+                                            king_targets: Some([a, b]),
+                                        });
+                                    }
+                                }
+                            }
+                            _ => moves.push(Move::Play {
+                                card,
+                                stack: at,
+                                swap: None,
+                                king_targets: None,
+                            }),
+                        }
+                    }
+                }
+                if moves.is_empty() {
+                    moves.push(Move::Forfeit);
+                }
+                moves
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn apply(&mut self, seat: Seat, mv: &Move) -> Vec<Event> {
+        let state = self;
+        let mut events = Vec::new();
+        match *mv {
+            Move::ChooseFaceUp { cards: [a, b] } => {
+                let hand = &mut state.hands[seat];
+                take_sorted(hand, a);
+                take_sorted(hand, b);
+                let (plus, minus) = plus_and_minus(state.options.higher_by, a, b);
+                state.stacks[seat] = SeatStacks {
+                    plus: vec![plus],
+                    minus: vec![minus],
+                };
+                events.push(Event::FaceUpChosen { seat });
+                if (0..state.players).all(|s| has_chosen(state, s)) {
+                    for (s, stacks) in state.stacks.iter().enumerate() {
+                        events.push(Event::FaceUpRevealed {
+                            seat: s,
+                            plus: stacks.plus[0],
+                            minus: stacks.minus[0],
+                        });
+                    }
+                    start_turn(state);
+                }
+            }
+            Move::Play {
+                card,
+                stack: at,
+                swap,
+                king_targets,
+            } => {
+                take_sorted(&mut state.hands[seat], card);
+                stack_mut(state, at).push(card);
+                events.push(Event::Played {
+                    seat,
+                    card,
+                    stack: at,
+                });
+                if let Some([a, b]) = swap {
+                    let first = std::mem::take(stack_mut(state, a));
+                    let second = std::mem::replace(stack_mut(state, b), first);
+                    *stack_mut(state, a) = second;
+                    events.push(Event::Swapped {
+                        seat,
+                        stacks: [a, b],
+                    });
+                }
+                if let Some(targets) = king_targets {
+                    for target in targets {
+                        let minus = &mut state.stacks[target].minus;
+                        let moved = minus.split_off(minus.len().saturating_sub(2));
+                        events.push(Event::MinusToPlus {
+                            seat,
+                            target,
+                            count: moved.len(),
+                            top: moved.last().copied(),
+                            cards: Some(moved.clone()),
+                        });
+                        state.stacks[target].plus.extend(moved);
+                    }
+                }
+                state.plays_remaining -= 1;
+                if card == Card::Five {
+                    state.plays_remaining += FIVE_BONUS as u32;
+                    if !state.draw_stack.is_empty() {
+                        state.phase = Phase::Drawing;
+                        state.chance = Some(PendingChance::Draw {
+                            seat,
+                            count: FIVE_BONUS.min(state.draw_stack.len()),
+                            reason: DrawReason::Five,
+                            pile: state.draw_stack.clone(),
+                        });
+                        return events;
+                    }
+                }
+                after_play(state, &mut events);
+            }
+            Move::Forfeit => {
+                events.push(Event::Forfeited {
+                    seat,
+                    plays_lost: state.plays_remaining,
+                });
+                state.plays_remaining = 0;
+                if state.options.pass_after_forfeit && !state.hands[seat].is_empty() {
+                    state.phase = Phase::Pass;
+                } else {
+                    end_turn(state, &mut events);
+                }
+            }
+            Move::Pass { card } => {
+                take_sorted(&mut state.hands[seat], card);
+                let to = left_of(state, seat);
+                insert_sorted(&mut state.hands[to], card);
+                events.push(Event::Passed {
+                    seat,
+                    to,
+                    card: Some(card),
+                });
+                end_turn(state, &mut events);
+            }
+        }
+        events
+    }
+
+    /// Checks the outcome was possible, then applies it.
+    fn resolve_chance(&mut self, outcome: &Chance) -> Result<Vec<Event>, PlusMinusViolation> {
+        check_chance(self, outcome)?;
+        Ok(apply_chance(self, outcome))
+    }
 }

@@ -6,7 +6,7 @@ use diesel::{ExpressionMethods, QueryDsl};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use referee::games::{Game, GameKind, Seat, Viewer};
+use referee::games::{Consistent, Game, GameKind, Seat, Viewer};
 use referee::referee::{self as engine, GameInput, Input};
 use referee::seed::Seed;
 use referee::store::matches::{self as q, EventRow, MatchRow};
@@ -43,7 +43,7 @@ pub(super) struct Hosted {
 pub(super) struct Truth<G: Game> {
     pub(super) row: MatchRow,
     pub(super) rows: Vec<EventRow>,
-    pub(super) state: G::State,
+    pub(super) state: Consistent<G>,
     pub(super) events: Vec<Vec<G::Event>>,
 }
 
@@ -155,7 +155,8 @@ impl Hosted {
             })
             .collect();
         let options: G::Options = serde_json::from_value(row.options.clone()).unwrap();
-        let (state, events) = engine::replay::<G>(options, self.seats.len(), &inputs, None)
+        let options = G::validate_options(&options, self.seats.len()).unwrap();
+        let (state, events) = engine::replay::<G>(options, &inputs, None)
             .unwrap_or_else(|(ply, e)| panic!("the log fails to replay at ply {ply}: {e}"));
         assert_eq!(engine::to_json(&state), row.state, "snapshot = replay");
         assert_eq!(row.version, rows.len() as i64);
@@ -246,7 +247,7 @@ pub(super) async fn reseed<G: Game>(
 ) {
     use referee::store::schema::matches;
     let options: G::Options = serde_json::from_value(row.options.clone()).unwrap();
-    let mut state = G::setup(options, players);
+    let mut state = Consistent::<G>::new(G::validate_options(&options, players).unwrap());
     let resolved = engine::resolve_from_seed::<G>(&mut state, seed, 1);
     assert!(!G::is_over(&state));
     diesel::sql_query("SET session_replication_role = replica")

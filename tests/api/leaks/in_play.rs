@@ -33,8 +33,12 @@ pub(super) async fn check_everything<G: Game>(m: &mut Hosted) {
         })
         .collect();
     let options: G::Options = serde_json::from_value(truth.row.options.clone()).unwrap();
-    let (earlier_state, _) =
-        engine::replay::<G>(options, m.seats.len(), &inputs, Some(earlier)).unwrap();
+    let (earlier_state, _) = engine::replay::<G>(
+        G::validate_options(&options, m.seats.len()).unwrap(),
+        &inputs,
+        Some(earlier),
+    )
+    .unwrap();
 
     for caller in m.callers() {
         let viewer = Hosted::viewer(caller, false);

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use referee::games::{Game, Seat, Viewer};
+use referee::games::{Consistent, Game, Seat, Viewer};
 use referee::referee as engine;
 use reqwest::StatusCode;
 use serde_json::Value;
@@ -55,7 +55,7 @@ pub(super) async fn check_the_end<G: Game>(m: &mut Hosted) {
     );
     // Anyone can re-derive each chance outcome from the revealed seed.
     let options: G::Options = serde_json::from_value(truth.row.options.clone()).unwrap();
-    let mut state = G::setup(options, m.seats.len());
+    let mut state = Consistent::<G>::new(G::validate_options(&options, m.seats.len()).unwrap());
     let mut derived: BTreeMap<i64, Value> = BTreeMap::new();
     for (i, (outcome, _)) in engine::resolve_from_seed::<G>(&mut state, &m.seed, 1)
         .into_iter()

@@ -8,7 +8,8 @@ use referee::games::Game;
 
 /// Plays a case through the referee, as the HTTP API does.
 fn run(case: &support::Case) -> Result<(), String> {
-    let mut state = support::start(case);
+    let mut state = referee::games::Consistent::<LuckPlus>::check(support::start(case))
+        .expect("a scenario starts from a consistent table");
     let mut events = Vec::new();
     for (i, step) in case.steps.iter().enumerate() {
         let before = state.clone();

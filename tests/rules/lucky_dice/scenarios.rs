@@ -52,9 +52,9 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<serde_json::
 }
 
 fn run(case: &Case) -> Result<(), String> {
-    LuckyDice::validate_options(&case.options, case.players)
+    let valid = LuckyDice::validate_options(&case.options, case.players)
         .map_err(|e| format!("invalid options: {e}"))?;
-    let mut state = LuckyDice::setup(case.options.clone(), case.players);
+    let mut state = referee::games::Consistent::<LuckyDice>::new(valid);
     // Every die is in a pool or on the tray after every step.
     let dice_conserved = |i: usize, state: &State| {
         let dice: u32 = state.pools.iter().sum::<u32>() + state.tray;

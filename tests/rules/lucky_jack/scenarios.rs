@@ -68,8 +68,8 @@ struct Expect {
 }
 
 fn start(case: &Case) -> State {
-    LuckyJack::validate_options(&case.options, case.players).expect("valid options");
-    let mut state = LuckyJack::setup(case.options.clone(), case.players);
+    let valid = LuckyJack::validate_options(&case.options, case.players).expect("valid options");
+    let mut state = LuckyJack::setup(valid);
     let Some(table) = &case.table else {
         return state;
     };
@@ -110,7 +110,8 @@ fn start(case: &Case) -> State {
 }
 
 fn run(case: &Case) -> Result<(), String> {
-    let mut state = start(case);
+    let mut state = referee::games::Consistent::<LuckyJack>::check(start(case))
+        .expect("a scenario starts from a consistent table");
     let events = scenario_files::play_steps::<LuckyJack>(&mut state, &case.steps, |_, _| Ok(()))?;
     let e = &case.expect;
     expect_eq!(e, phase, state.phase);

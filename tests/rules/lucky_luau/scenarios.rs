@@ -137,8 +137,8 @@ fn cards(list: &[String]) -> Counts {
 }
 
 fn start(case: &PlayCase) -> State {
-    LuckyLuau::validate_options(&case.options, case.players).expect("valid options");
-    let mut state = LuckyLuau::setup(case.options.clone(), case.players);
+    let valid = LuckyLuau::validate_options(&case.options, case.players).expect("valid options");
+    let mut state = LuckyLuau::setup(valid);
     let Some(table) = &case.table else {
         return state;
     };
@@ -173,7 +173,8 @@ fn start(case: &PlayCase) -> State {
 }
 
 fn run_play(case: &PlayCase) -> Result<(), String> {
-    let mut state = start(case);
+    let mut state = referee::games::Consistent::<LuckyLuau>::check(start(case))
+        .expect("a scenario starts from a consistent table");
     let mut events = Vec::new();
     for (i, step) in case.steps.iter().enumerate() {
         let result = match (&step.mv, &step.chance) {

@@ -81,8 +81,8 @@ fn take(pool: &mut Vec<Card>, card: Card) {
 }
 
 fn start(case: &Case) -> State {
-    PlusMinus::validate_options(&case.options, case.players).expect("valid options");
-    let mut state = PlusMinus::setup(case.options.clone(), case.players);
+    let valid = PlusMinus::validate_options(&case.options, case.players).expect("valid options");
+    let mut state = PlusMinus::setup(valid);
     let Some(table) = &case.table else {
         return state;
     };
@@ -144,7 +144,8 @@ fn start(case: &Case) -> State {
 }
 
 fn run(case: &Case) -> Result<(), String> {
-    let mut state = start(case);
+    let mut state = referee::games::Consistent::<PlusMinus>::check(start(case))
+        .expect("a scenario starts from a consistent table");
     let events = scenario_files::play_steps::<PlusMinus>(&mut state, &case.steps, |_, _| Ok(()))?;
     let e = &case.expect;
     expect_eq!(e, phase, state.phase);

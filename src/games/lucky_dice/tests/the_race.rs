@@ -1,333 +1,6 @@
-//! Unit tests, one per rule or option. Comments cite the rulebook (`rules/lucky-dice.txt`) or
-//! RULINGS.md §3.
+//! The race.
 
 use super::*;
-use crate::games::chance::tests::SplitMix;
-use crate::games::Violation as _;
-use Symbol::*;
-
-fn c(left: Symbol, right: Symbol) -> Coaster {
-    Coaster { left, right }
-}
-
-fn roll(dice: u32) -> Move {
-    Move::Roll { dice: Some(dice) }
-}
-
-fn extra(dice: u32) -> Move {
-    Move::ExtraRoll { dice: Some(dice) }
-}
-
-fn faces(faces: &[Symbol]) -> Chance {
-    Chance::Roll {
-        faces: faces.to_vec(),
-    }
-}
-
-fn play(state: &mut State, seat: Seat, mv: Move) -> Vec<Event> {
-    let events = LuckyDice::play(state, seat, &mv)
-        .unwrap_or_else(|v| panic!("seat {seat} {mv:?} rejected: {v}"));
-    LuckyDice::check_state(state).expect("consistent after move");
-    events
-}
-
-fn reject(state: &State, seat: Seat, mv: Move) -> LuckyDiceViolation {
-    let mut copy = state.clone();
-    let err = LuckyDice::play(&mut copy, seat, &mv).expect_err("move should be rejected");
-    assert_eq!(&copy, state, "a rejected move leaves the state unchanged");
-    err
-}
-
-fn resolve(state: &mut State, outcome: Chance) -> Vec<Event> {
-    let events = LuckyDice::resolve_chance(state, &outcome)
-        .unwrap_or_else(|v| panic!("{outcome:?} rejected: {v}"));
-    LuckyDice::check_state(state).expect("consistent after chance");
-    events
-}
-
-fn refuse_chance(state: &State, outcome: Chance) -> LuckyDiceViolation {
-    let mut copy = state.clone();
-    let err = LuckyDice::resolve_chance(&mut copy, &outcome).expect_err("outcome refused");
-    assert_eq!(&copy, state, "a refused outcome leaves the state unchanged");
-    err
-}
-
-/// A seat rolls and the table reports `rolled`.
-fn roll_faces(state: &mut State, seat: Seat, rolled: &[Symbol]) -> Vec<Event> {
-    let mut events = play(state, seat, roll(state.pools[seat]));
-    events.extend(resolve(state, faces(rolled)));
-    events
-}
-
-fn extra_faces(state: &mut State, seat: Seat, rolled: &[Symbol]) -> Vec<Event> {
-    let mut events = play(state, seat, extra(state.pools[seat]));
-    events.extend(resolve(state, faces(rolled)));
-    events
-}
-
-/// The first coasters of the balanced set, one per seat (all distinct).
-fn first_coasters(players: usize) -> Vec<Coaster> {
-    let set = balanced_coaster_set();
-    (0..players).map(|s| set[s * 3]).collect()
-}
-
-/// A round in the race: `coasters` drawn by seats 0.., `lucky` rolled on the large die.
-fn race_with(options: Options, coasters: Vec<Coaster>, lucky: Symbol) -> State {
-    let players = coasters.len();
-    LuckyDice::validate_options(&options, players).unwrap();
-    let mut state = LuckyDice::setup(options, players);
-    resolve(&mut state, Chance::Coasters { coasters });
-    resolve(&mut state, Chance::LuckySymbol { symbol: lucky });
-    assert_eq!(state.phase, Phase::Race);
-    state
-}
-
-fn race(coasters: Vec<Coaster>, lucky: Symbol) -> State {
-    race_with(Options::default(), coasters, lucky)
-}
-
-fn rolled_dice(events: &[Event]) -> Vec<Die> {
-    events
-        .iter()
-        .find_map(|e| match e {
-            Event::Rolled { dice, .. } => Some(dice.clone()),
-            _ => None,
-        })
-        .expect("a rolled event")
-}
-
-fn die(face: Symbol, to: Destination, seat: Option<Seat>) -> Die {
-    Die { face, to, seat }
-}
-
-// ---------------------------------------------------------------- components and options
-
-#[test]
-fn the_default_coaster_set_is_the_balanced_eighteen() {
-    // RULINGS 3.1 / D1: every symbol 3× left and 3× right, never twice on one coaster, all 15
-    // unordered pairs, the 3 opposite pairs twice.
-    let set = balanced_coaster_set();
-    assert_eq!(set.len(), 18);
-    for s in Symbol::ALL {
-        assert_eq!(set.iter().filter(|c| c.left == s).count(), 3, "{s:?} left");
-        assert_eq!(
-            set.iter().filter(|c| c.right == s).count(),
-            3,
-            "{s:?} right"
-        );
-    }
-    assert!(set.iter().all(|c| c.left != c.right));
-    let mut pairs: Vec<(Symbol, Symbol)> = set
-        .iter()
-        .map(|c| (c.left.min(c.right), c.left.max(c.right)))
-        .collect();
-    pairs.sort();
-    let twice: Vec<_> = pairs
-        .windows(2)
-        .filter(|w| w[0] == w[1])
-        .map(|w| w[0])
-        .collect();
-    pairs.dedup();
-    assert_eq!(pairs.len(), 15);
-    assert_eq!(twice, vec![(Clover, Penny), (Pig, Horseshoe), (Cat, Hamsa)]);
-}
-
-#[test]
-fn there_are_six_symbols_in_rulings_order_written_in_snake_case() {
-    // RULINGS 3.1: CLOVER, PIG, CAT, PENNY, HORSESHOE, HAMSA = s0..s5.
-    assert_eq!(Symbol::ALL.len(), FACES);
-    assert_eq!(Symbol::ALL.map(Symbol::index), [0, 1, 2, 3, 4, 5]);
-    assert_eq!(serde_json::to_string(&Horseshoe).unwrap(), "\"horseshoe\"");
-    assert!(serde_json::from_str::<Symbol>("\"rabbit\"").is_err());
-}
-
-#[test]
-fn default_options_are_the_rulings_defaults() {
-    // RULINGS 3.6: threeCoasters, target 3, default set, 3 extra rolls, autoStop, strict count.
-    let o = Options::default();
-    assert_eq!(o.end_mode, EndMode::ThreeCoasters);
-    assert_eq!(o.coaster_target, 3);
-    assert_eq!(o.coaster_set, balanced_coaster_set());
-    assert_eq!(o.extra_rolls, 3);
-    assert!(o.auto_stop && o.strict_roll_count);
-    let parsed: Options = serde_json::from_str("{}").unwrap();
-    assert_eq!(parsed, o);
-    assert!(serde_json::from_str::<Options>(r#"{"turbo": true}"#).is_err());
-}
-
-#[test]
-fn options_that_cannot_be_played_name_the_option() {
-    let check = |o: Options, n: usize| LuckyDice::validate_options(&o, n).map_err(|e| e.option);
-    assert_eq!(check(Options::default(), 1), Err("players"));
-    assert_eq!(check(Options::default(), 7), Err("players"));
-    for n in 2..=6 {
-        // RULINGS 3.5: the default pile never runs out before someone has 3 coasters.
-        assert_eq!(check(Options::default(), n), Ok(()));
-    }
-    let small = Options {
-        coaster_set: balanced_coaster_set()[..3].to_vec(),
-        ..Options::default()
-    };
-    assert_eq!(check(small.clone(), 4), Err("coaster_set"));
-    let huge = Options {
-        coaster_set: vec![c(Pig, Cat); MAX_COASTER_SET + 1],
-        ..Options::default()
-    };
-    assert_eq!(check(huge, 2), Err("coaster_set"));
-    assert_eq!(
-        check(
-            Options {
-                coaster_target: 0,
-                ..Options::default()
-            },
-            3
-        ),
-        Err("coaster_target")
-    );
-    // 6 players × 4 coasters > 18: the pile could run out.
-    assert_eq!(
-        check(
-            Options {
-                coaster_target: 4,
-                ..Options::default()
-            },
-            6
-        ),
-        Err("coaster_target")
-    );
-    assert_eq!(
-        check(
-            Options {
-                coaster_target: 4,
-                ..Options::default()
-            },
-            4
-        ),
-        Ok(())
-    );
-    // The variant ends by itself when the pile runs out.
-    let variant = Options {
-        end_mode: EndMode::UntilPileEmpty,
-        coaster_target: 9,
-        ..Options::default()
-    };
-    assert_eq!(check(variant, 6), Ok(()));
-    assert_eq!(
-        check(
-            Options {
-                extra_rolls: MAX_EXTRA_ROLLS + 1,
-                ..Options::default()
-            },
-            3
-        ),
-        Err("extra_rolls")
-    );
-}
-
-// ---------------------------------------------------------------- setup and round start
-
-#[test]
-fn setup_gives_three_dice_each_and_every_seat_draws_a_coaster() {
-    // Rulebook SETUP: "Each player draws a coaster ... Each player also receives three small
-    // dice. Extra dice are not needed"; RULINGS 3.2.
-    let state = LuckyDice::setup(Options::default(), 4);
-    assert_eq!(state.pools, vec![3, 3, 3, 3]);
-    assert_eq!(state.tray, 0);
-    assert_eq!(state.pile.len(), 18);
-    assert_eq!(state.phase, Phase::DrawCoasters);
-    assert_eq!(
-        state.chance,
-        Some(PendingChance::Coasters {
-            seats: vec![0, 1, 2, 3]
-        })
-    );
-    assert!(LuckyDice::to_act(&state).is_empty());
-    LuckyDice::check_state(&state).unwrap();
-}
-
-#[test]
-fn drawn_coasters_go_face_up_then_the_large_die_sets_the_lucky_symbol() {
-    // Rulebook: "At the start of every round, take the large yellow die and roll it ... The
-    // symbol rolled is the ultimate lucky symbol for this round!"
-    let mut state = LuckyDice::setup(Options::default(), 3);
-    let coasters = first_coasters(3);
-    let events = resolve(
-        &mut state,
-        Chance::Coasters {
-            coasters: coasters.clone(),
-        },
-    );
-    assert_eq!(
-        state.coasters,
-        coasters.iter().copied().map(Some).collect::<Vec<_>>()
-    );
-    assert_eq!(state.pile.len(), 15);
-    assert!(matches!(
-        &events[0],
-        Event::CoastersDrawn { pile_left: 15, .. }
-    ));
-    assert_eq!(state.chance, Some(PendingChance::LuckySymbol { round: 1 }));
-    assert_eq!(
-        reject(&state, 0, roll(3)).code(),
-        "chance_pending",
-        "nobody rolls before the large die"
-    );
-    let events = resolve(&mut state, Chance::LuckySymbol { symbol: Cat });
-    assert_eq!(
-        events,
-        vec![Event::RoundStarted {
-            round: 1,
-            lucky_symbol: Cat
-        }]
-    );
-    assert_eq!(state.lucky_symbol, Some(Cat));
-    // "Now everyone plays at the same time."
-    assert_eq!(LuckyDice::to_act(&state), vec![0, 1, 2]);
-}
-
-#[test]
-fn an_impossible_coaster_draw_is_refused_and_changes_nothing() {
-    // Chance is checked exactly: count, and each coaster still in the pile as a multiset.
-    let state = LuckyDice::setup(Options::default(), 2);
-    let err = refuse_chance(
-        &state,
-        Chance::Coasters {
-            coasters: vec![c(Clover, Pig)],
-        },
-    );
-    assert_eq!(err.code(), "wrong_coaster_count");
-    // Clover/pig exists once: twice is impossible.
-    let err = refuse_chance(
-        &state,
-        Chance::Coasters {
-            coasters: vec![c(Clover, Pig), c(Clover, Pig)],
-        },
-    );
-    assert_eq!(
-        err,
-        LuckyDiceViolation::CoasterNotInPile {
-            coaster: c(Clover, Pig)
-        }
-    );
-    // A coaster not in the set at all.
-    let err = refuse_chance(
-        &state,
-        Chance::Coasters {
-            coasters: vec![c(Pig, Pig), c(Clover, Pig)],
-        },
-    );
-    assert_eq!(err.code(), "coaster_not_in_pile");
-    let err = refuse_chance(&state, Chance::LuckySymbol { symbol: Pig });
-    assert_eq!(
-        err,
-        LuckyDiceViolation::UnexpectedChanceKind {
-            expected: ChanceKind::Coasters,
-            got: ChanceKind::LuckySymbol
-        }
-    );
-}
-
-// ---------------------------------------------------------------- the race
 
 #[test]
 fn the_lucky_symbol_goes_to_the_tray() {
@@ -758,7 +431,7 @@ fn win_round(state: &mut State, winners: &[Seat]) {
 fn the_first_player_with_three_face_down_coasters_wins() {
     // Rulebook END OF THE GAME: "The first player to collect three face-down coasters in front of
     // them wins the game."
-    let mut state = LuckyDice::setup(Options::default(), 3);
+    let mut state = LuckyDice::setup(LuckyDice::validate_options(&Options::default(), 3).unwrap());
     for round in 1..=3 {
         win_round(&mut state, &[2]);
         assert_eq!(LuckyDice::is_over(&state), round == 3);
@@ -774,7 +447,7 @@ fn the_first_player_with_three_face_down_coasters_wins() {
 fn players_reaching_three_coasters_in_the_same_round_win_together() {
     // Rulebook: "Did multiple players receive their third face-down coaster in the same round?
     // Then they all win together." RULINGS 3.5 (CONFIRMED).
-    let mut state = LuckyDice::setup(Options::default(), 4);
+    let mut state = LuckyDice::setup(LuckyDice::validate_options(&Options::default(), 4).unwrap());
     win_round(&mut state, &[0, 3]);
     win_round(&mut state, &[3, 0]);
     win_round(&mut state, &[1]);
@@ -791,7 +464,7 @@ fn the_coaster_target_is_an_option() {
         coaster_target: 1,
         ..Options::default()
     };
-    let mut state = LuckyDice::setup(options, 2);
+    let mut state = LuckyDice::setup(LuckyDice::validate_options(&options, 2).unwrap());
     win_round(&mut state, &[1]);
     assert!(LuckyDice::is_over(&state));
     assert_eq!(LuckyDice::standings(&state).winners, vec![1]);
@@ -806,7 +479,7 @@ fn the_variant_plays_until_a_winner_needs_a_coaster_and_the_pile_is_empty() {
         coaster_set: balanced_coaster_set()[..5].to_vec(),
         ..Options::default()
     };
-    let mut state = LuckyDice::setup(options, 2);
+    let mut state = LuckyDice::setup(LuckyDice::validate_options(&options, 2).unwrap());
     // 5 coasters, 2 on the table: 3 in the pile. Seat 0 wins 3 rounds, draining the pile.
     for _ in 0..3 {
         win_round(&mut state, &[0]);
@@ -835,7 +508,7 @@ fn in_the_variant_more_winners_than_coasters_left_ends_the_game_and_ties_share()
         coaster_set: balanced_coaster_set()[..3].to_vec(),
         ..Options::default()
     };
-    let mut state = LuckyDice::setup(options, 2);
+    let mut state = LuckyDice::setup(LuckyDice::validate_options(&options, 2).unwrap());
     // One coaster in the pile, two winners need one.
     win_round(&mut state, &[0, 1]);
     assert!(LuckyDice::is_over(&state));
@@ -919,10 +592,10 @@ fn a_seat_that_does_not_exist_is_refused() {
     let state = race(first_coasters(2), Hamsa);
     assert_eq!(
         reject(&state, 5, roll(3)),
-        LuckyDiceViolation::UnknownSeat {
+        LuckyDiceViolation::from(Common::UnknownSeat {
             seat: 5,
             players: 2
-        }
+        })
     );
 }
 
@@ -930,7 +603,8 @@ fn a_seat_that_does_not_exist_is_refused() {
 fn dice_are_conserved_through_a_seeded_game() {
     // RULINGS 3.3 invariant: tray + Σ pools = 3n during a round.
     for players in 2..=6 {
-        let mut state = LuckyDice::setup(Options::default(), players);
+        let mut state =
+            LuckyDice::setup(LuckyDice::validate_options(&Options::default(), players).unwrap());
         let rng: &mut dyn Randomness = &mut SplitMix(players as u64);
         let mut steps = 0;
         while !LuckyDice::is_over(&state) {
@@ -956,7 +630,7 @@ fn dice_are_conserved_through_a_seeded_game() {
 #[test]
 fn sampled_outcomes_follow_the_pending_event() {
     let rng: &mut dyn Randomness = &mut SplitMix(11);
-    let state = LuckyDice::setup(Options::default(), 5);
+    let state = LuckyDice::setup(LuckyDice::validate_options(&Options::default(), 5).unwrap());
     let Chance::Coasters { coasters } = LuckyDice::sample_chance(&state, rng) else {
         panic!("a coaster draw")
     };
@@ -967,198 +641,4 @@ fn sampled_outcomes_follow_the_pending_event() {
         panic!("a roll")
     };
     assert_eq!(faces.len(), 3);
-}
-
-// ---------------------------------------------------------------- views, states, codes
-
-#[test]
-fn views_show_the_table_to_everyone_and_the_pile_only_to_the_full_view() {
-    let state = race(first_coasters(3), Cat);
-    let seat = LuckyDice::view(&state, Viewer::Seat(1));
-    assert_eq!(seat.legal_moves, vec![roll(3)]);
-    assert_eq!(seat.pools, vec![3, 3, 3]);
-    assert_eq!(seat.pile, None);
-    assert_eq!(seat.pile_size, 15);
-    let spectator = LuckyDice::view(&state, Viewer::Spectator);
-    assert!(spectator.legal_moves.is_empty());
-    assert_eq!(spectator.pile, None);
-    let full = LuckyDice::view(&state, Viewer::Full);
-    assert_eq!(full.pile, Some(state.pile.clone()));
-    assert_eq!(full.to_act, vec![0, 1, 2]);
-    let event = Event::Rolling {
-        seat: 0,
-        dice: 3,
-        extra: false,
-    };
-    assert_eq!(LuckyDice::redact_event(&event, Viewer::Spectator), event);
-}
-
-#[test]
-fn inconsistent_states_are_rejected_with_stable_codes() {
-    let mut base = race(first_coasters(3), Cat);
-    roll_faces(&mut base, 0, &[Pig, Cat, Penny]);
-    LuckyDice::check_state(&base).unwrap();
-    let code = |f: &dyn Fn(&mut State)| {
-        let mut s = base.clone();
-        f(&mut s);
-        LuckyDice::check_state(&s).expect_err("inconsistent").code
-    };
-    assert_eq!(code(&|s| s.players = 7), "bad_player_count");
-    assert_eq!(code(&|s| s.pools.push(0)), "bad_seat_count");
-    assert_eq!(code(&|s| s.pools[1] += 1), "dice_not_conserved");
-    assert_eq!(code(&|s| s.tray += 1), "dice_not_conserved");
-    assert_eq!(
-        code(&|s| {
-            s.pile.pop();
-        }),
-        "coasters_not_conserved"
-    );
-    assert_eq!(code(&|s| s.pile.reverse()), "pile_not_sorted");
-    assert_eq!(code(&|s| s.options.extra_rolls = 99), "invalid_options");
-    assert_eq!(code(&|s| s.round = 2), "bad_round_results");
-    assert_eq!(code(&|s| s.lucky_symbol = None), "phase_contradiction");
-    assert_eq!(code(&|s| s.stop_caller = Some(1)), "phase_contradiction");
-    assert_eq!(
-        code(&|s| s.chance = Some(PendingChance::Roll {
-            seat: 1,
-            dice: 2,
-            extra: false
-        })),
-        "chance_mismatch"
-    );
-    assert_eq!(
-        code(&|s| s.chance = Some(PendingChance::LuckySymbol { round: 1 })),
-        "chance_mismatch"
-    );
-    assert_eq!(
-        code(&|s| {
-            let coaster = s.coasters[2].take().unwrap();
-            s.won[2].push(coaster);
-        }),
-        "bad_round_results"
-    );
-    // With automatic stop an empty pool cannot stay in the race.
-    assert_eq!(
-        code(&|s| {
-            s.tray += s.pools[2];
-            s.pools[2] = 0;
-        }),
-        "phase_contradiction"
-    );
-}
-
-// ---------------------------------------------------------------- score sheets
-
-#[test]
-fn a_described_round_scores_one_coaster_per_emptied_seat() {
-    // Rulebook: "Each player who was able to get rid of all their dice receives their coaster".
-    let options = Options::default();
-    let scored = LuckyDice::score_tally(
-        &options,
-        4,
-        1,
-        &Tally {
-            emptied: vec![3, 1],
-        },
-    )
-    .unwrap();
-    assert_eq!(scored.emptied, vec![1, 3]);
-    assert_eq!(scored.points, vec![0, 1, 0, 1]);
-    assert_eq!(LuckyDice::tally_points(&scored), scored.points);
-    let err = |emptied: Vec<Seat>, o: &Options| {
-        LuckyDice::score_tally(o, 4, 1, &Tally { emptied })
-            .unwrap_err()
-            .code()
-    };
-    assert_eq!(err(vec![], &options), "no_round_winner");
-    assert_eq!(err(vec![1, 1], &options), "duplicate_seat");
-    assert_eq!(err(vec![4], &options), "unknown_seat");
-    let no_extra = Options {
-        extra_rolls: 0,
-        ..Options::default()
-    };
-    assert_eq!(err(vec![0, 1], &no_extra), "too_many_winners");
-}
-
-#[test]
-fn a_score_sheet_ends_at_three_coasters_with_shared_wins() {
-    // Rulebook END OF THE GAME; the same `game_ends` as play.
-    let options = Options::default();
-    let rounds: Vec<RoundTally> = [vec![0, 2], vec![2], vec![1], vec![0], vec![0, 2]]
-        .into_iter()
-        .enumerate()
-        .map(|(i, emptied)| {
-            LuckyDice::score_tally(&options, 3, i as u32 + 1, &Tally { emptied }).unwrap()
-        })
-        .collect();
-    let (standings, over) = LuckyDice::tally_standings(&options, 3, &rounds[..4]);
-    assert!(!over);
-    assert_eq!(standings.totals, vec![2, 1, 2]);
-    let (standings, over) = LuckyDice::tally_standings(&options, 3, &rounds);
-    assert!(over);
-    assert_eq!(standings.winners, vec![0, 2]);
-}
-
-#[test]
-fn a_score_sheet_in_the_variant_ends_when_the_pile_cannot_serve_a_winner() {
-    let options = Options {
-        end_mode: EndMode::UntilPileEmpty,
-        coaster_set: balanced_coaster_set()[..4].to_vec(),
-        ..Options::default()
-    };
-    // 2 players, 2 coasters in the pile.
-    let round =
-        |emptied: Vec<Seat>| LuckyDice::score_tally(&options, 2, 1, &Tally { emptied }).unwrap();
-    let (_, over) = LuckyDice::tally_standings(&options, 2, &[round(vec![0]), round(vec![1])]);
-    assert!(!over, "both winners could draw");
-    let (standings, over) = LuckyDice::tally_standings(
-        &options,
-        2,
-        &[round(vec![0]), round(vec![1]), round(vec![1])],
-    );
-    assert!(over);
-    assert_eq!(standings.winners, vec![1]);
-}
-
-/// Statistics count coasters won per seat ("The first player to win 3 coasters wins the game").
-#[test]
-fn highlights_count_the_coasters_each_seat_won() {
-    let options = Options::default();
-    let rounds: Vec<RoundTally> = [vec![0], vec![0, 2]]
-        .iter()
-        .enumerate()
-        .map(|(i, emptied)| {
-            LuckyDice::score_tally(
-                &options,
-                3,
-                i as u32 + 1,
-                &Tally {
-                    emptied: emptied.clone(),
-                },
-            )
-            .unwrap()
-        })
-        .collect();
-    let seats = LuckyDice::tally_highlights(3, &rounds);
-    assert_eq!(seats[0]["coasters_won"], 2);
-    assert_eq!(seats[1]["coasters_won"], 0);
-    assert_eq!(seats[2]["coasters_won"], 1);
-}
-
-#[test]
-fn only_a_roll_against_a_changed_table_is_stale() {
-    use LuckyDiceViolation::*;
-    let stale = [
-        WrongDiceCount {
-            seat: 0,
-            claimed: 3,
-            held: 4,
-        },
-        StopPhase { stop_caller: 1 },
-        NotInStopPhase,
-    ];
-    assert!(stale.iter().all(|v| v.is_stale()));
-    assert!(![GameOver, DiceCountRequired, NoRoundWinner]
-        .iter()
-        .any(|v| v.is_stale()));
 }
