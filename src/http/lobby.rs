@@ -16,8 +16,8 @@ use super::responses::*;
 use crate::config::{Network, Settings};
 use crate::games::Seat;
 use crate::matches::{
-    self, AnyCreatedMatch, AnyMatchDetail, CreatedMatch, InviteInfo, MatchDetail, RedeemedInvite,
-    Rematch, RenameSeat, SeatInvite, SeatToken,
+    self, AnyCreatedMatch, AnyMatchDetail, CreatedMatch, InviteError, InviteInfo, MatchDetail,
+    RedeemedInvite, Rematch, RenameSeat, SeatInvite, SeatToken,
 };
 use crate::problem::Problem;
 use crate::sheets::{AnySheetDetail, SheetDetail};
@@ -100,20 +100,18 @@ impl InviteGuard {
     async fn guard<T>(
         &self,
         request: &HttpRequest,
-        lookup: impl std::future::Future<Output = Result<T, Problem>>,
+        lookup: impl std::future::Future<Output = Result<T, InviteError>>,
     ) -> Result<T, Problem> {
         let client = self.client(request);
         self.check(client, Instant::now())?;
-        let answer = lookup.await;
-        if let Err(problem) = &answer {
-            if matches!(
-                problem.code.as_str(),
-                "unknown_invite" | "invalid_invite_code"
-            ) {
+        match lookup.await {
+            Ok(answer) => Ok(answer),
+            Err(InviteError::WrongCode(problem)) => {
                 self.fail(client, Instant::now());
+                Err(problem)
             }
+            Err(InviteError::Other(problem)) => Err(problem),
         }
-        answer
     }
 }
 
