@@ -123,10 +123,7 @@ impl InviteGuard {
             description = "The invite code, in any case, with or without spaces and hyphens")),
     responses(
         (status = 200, body = InviteInfo),
-        (status = 400, response = BadRequest),
-        (status = 404, response = NotFound),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        PublicReadProblems,
     )
 )]
 #[get("/invites/{code}")]
@@ -152,11 +149,7 @@ pub async fn get_invite(
             description = "The invite code, in any case, with or without spaces and hyphens")),
     responses(
         (status = 200, body = RedeemedInvite),
-        (status = 400, response = BadRequest),
-        (status = 404, response = NotFound),
-        (status = 409, response = Conflict),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        Problems<(BadRequest, NotFound, Conflict, OtherClientError, Unavailable)>,
     )
 )]
 #[post("/invites/{code}/redeem")]
@@ -181,12 +174,7 @@ pub async fn redeem_invite(
     security(("token" = [])),
     responses(
         (status = 200, body = SeatToken),
-        (status = 401, response = Unauthorized),
-        (status = 403, response = Forbidden),
-        (status = 404, response = NotFound),
-        (status = 409, response = Conflict),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        OwnerProblems,
     )
 )]
 #[post("/matches/{id}/seats/{seat}/token")]
@@ -210,12 +198,7 @@ pub async fn reissue_seat_token(
     security(("token" = [])),
     responses(
         (status = 200, body = SeatInvite),
-        (status = 401, response = Unauthorized),
-        (status = 403, response = Forbidden),
-        (status = 404, response = NotFound),
-        (status = 409, response = Conflict),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        OwnerProblems,
     )
 )]
 #[post("/matches/{id}/seats/{seat}/invite")]
@@ -240,14 +223,7 @@ pub async fn reissue_seat_invite(
     security(("token" = [])),
     responses(
         (status = 200, body = AnyMatchDetail),
-        (status = 400, response = BadRequest),
-        (status = 401, response = Unauthorized),
-        (status = 403, response = Forbidden),
-        (status = 404, response = NotFound),
-        (status = 409, response = Conflict),
-        (status = 422, response = Unprocessable),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        Problems<(BadRequest, Unauthorized, Forbidden, NotFound, Conflict, Unprocessable, OtherClientError, Unavailable)>,
     )
 )]
 #[patch("/matches/{id}/seats/{seat}")]
@@ -269,16 +245,10 @@ pub async fn rename_seat(
 /// `match_abandoned`. Abandoning it again changes nothing; a finished match is a 409.
 #[utoipa::path(
     tag = "lobby",
-    params(("id" = Uuid, Path)),
     security(("token" = [])),
     responses(
         (status = 200, body = AnyMatchDetail),
-        (status = 401, response = Unauthorized),
-        (status = 403, response = Forbidden),
-        (status = 404, response = NotFound),
-        (status = 409, response = Conflict),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        OwnerProblems,
     )
 )]
 #[post("/matches/{id}/abandon")]
@@ -297,15 +267,10 @@ pub async fn abandon_match(
 /// corrections after it are a 409 `match_abandoned`.
 #[utoipa::path(
     tag = "lobby",
-    params(("id" = Uuid, Path)),
     security(("token" = [])),
     responses(
         (status = 200, body = AnySheetDetail),
-        (status = 401, response = Unauthorized),
-        (status = 404, response = NotFound),
-        (status = 409, response = Conflict),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        Problems<(Unauthorized, NotFound, Conflict, OtherClientError, Unavailable)>,
     )
 )]
 #[post("/sheets/{id}/abandon")]
@@ -331,13 +296,7 @@ pub async fn abandon_sheet(
     security(("token" = [])),
     responses(
         (status = 201, body = AnyCreatedMatch, headers(("Location" = String))),
-        (status = 400, response = BadRequest),
-        (status = 401, response = Unauthorized),
-        (status = 403, response = Forbidden),
-        (status = 404, response = NotFound),
-        (status = 409, response = Conflict),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        Problems<(BadRequest, Unauthorized, Forbidden, NotFound, Conflict, OtherClientError, Unavailable)>,
     )
 )]
 #[post("/matches/{id}/rematch")]

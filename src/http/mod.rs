@@ -7,11 +7,13 @@ mod caching;
 mod exports;
 mod games;
 mod limits;
+mod links;
 mod lobby;
 mod matches;
 mod ops;
 pub use ops::Drain;
 mod page;
+mod params;
 mod responses;
 mod sheets;
 mod spec;
@@ -132,12 +134,13 @@ fn routes(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
 // Built once at startup from derived types; a failure is a programming error caught by tests.
 #[allow(clippy::expect_used)]
 pub fn openapi() -> serde_json::Value {
-    let derived = App::new()
+    let mut derived = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi().merge_from(stateless::openapi()))
         .configure(routes)
         .split_for_parts()
         .1;
+    links::CreatedLinks.modify(&mut derived);
     spec::refine(serde_json::to_value(derived).expect("the spec serialises"))
 }
 

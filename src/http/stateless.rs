@@ -389,7 +389,7 @@ macro_rules! __stateless_operations {
                 };
                 use $crate::games::Game;
                 use $crate::http::body::RawBody;
-                use $crate::http::responses::{BadRequest, OtherClientError, Unprocessable};
+                use $crate::http::responses::StatelessProblems;
                 use $crate::problem::Problem;
                 use $crate::referee::{ScoreReply, StateReply, TallyReply};
 
@@ -405,9 +405,7 @@ macro_rules! __stateless_operations {
                     request_body(content = SetupRequest<G>, example = examples::setup::<G>),
                     responses(
                         (status = 200, body = StateReply<G>),
-                        (status = 400, response = BadRequest),
-                        (status = 422, response = Unprocessable),
-                        (status = "4XX", response = OtherClientError),
+                        StatelessProblems,
                     )
                 )]
                 pub async fn setup_state(body: RawBody) -> Result<web::Json<StateReply<G>>, Problem> {
@@ -426,9 +424,7 @@ macro_rules! __stateless_operations {
                     request_body(content = CheckRequest<G>, example = examples::check::<G>),
                     responses(
                         (status = 200, body = CheckReply<G>),
-                        (status = 400, response = BadRequest),
-                        (status = 422, response = Unprocessable),
-                        (status = "4XX", response = OtherClientError),
+                        StatelessProblems,
                     )
                 )]
                 pub async fn check_move(body: RawBody) -> Result<web::Json<CheckReply<G>>, Problem> {
@@ -444,9 +440,7 @@ macro_rules! __stateless_operations {
                     request_body(content = ChanceRequest<G>, example = examples::chance::<G>),
                     responses(
                         (status = 200, body = StateReply<G>),
-                        (status = 400, response = BadRequest),
-                        (status = 422, response = Unprocessable),
-                        (status = "4XX", response = OtherClientError),
+                        StatelessProblems,
                     )
                 )]
                 pub async fn report_chance(body: RawBody) -> Result<web::Json<StateReply<G>>, Problem> {
@@ -462,9 +456,7 @@ macro_rules! __stateless_operations {
                     request_body(content = SeatStateRequest<G>, example = examples::legal_moves::<G>),
                     responses(
                         (status = 200, body = LegalMovesReply<G>),
-                        (status = 400, response = BadRequest),
-                        (status = 422, response = Unprocessable),
-                        (status = "4XX", response = OtherClientError),
+                        StatelessProblems,
                     )
                 )]
                 pub async fn legal_moves(body: RawBody) -> Result<web::Json<LegalMovesReply<G>>, Problem> {
@@ -480,9 +472,7 @@ macro_rules! __stateless_operations {
                     request_body(content = StateRequest<G>, example = examples::score::<G>),
                     responses(
                         (status = 200, body = ScoreReply<G>),
-                        (status = 400, response = BadRequest),
-                        (status = 422, response = Unprocessable),
-                        (status = "4XX", response = OtherClientError),
+                        StatelessProblems,
                     )
                 )]
                 pub async fn score_state(body: RawBody) -> Result<web::Json<ScoreReply<G>>, Problem> {
@@ -498,9 +488,7 @@ macro_rules! __stateless_operations {
                     request_body(content = ViewRequest<G>, example = examples::view::<G>),
                     responses(
                         (status = 200, body = GameView),
-                        (status = 400, response = BadRequest),
-                        (status = 422, response = Unprocessable),
-                        (status = "4XX", response = OtherClientError),
+                        StatelessProblems,
                     )
                 )]
                 pub async fn view_state(body: RawBody) -> Result<web::Json<GameView>, Problem> {
@@ -516,9 +504,7 @@ macro_rules! __stateless_operations {
                     request_body(content = TallyRequest<G>, example = examples::tally::<G>),
                     responses(
                         (status = 200, body = TallyReply<G>),
-                        (status = 400, response = BadRequest),
-                        (status = 422, response = Unprocessable),
-                        (status = "4XX", response = OtherClientError),
+                        StatelessProblems,
                     )
                 )]
                 pub async fn tally(body: RawBody) -> Result<web::Json<TallyReply<G>>, Problem> {

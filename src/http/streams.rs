@@ -525,12 +525,7 @@ const SSE_EXAMPLE: &str = "id: 3\nevent: entry\ndata: {\"type\":\"entry\",\"vers
             (String = "text/event-stream", example = json!(SSE_EXAMPLE)),
             (MatchStreamEvent = "application/x-ndjson"),
         )),
-        (status = 400, response = BadRequest),
-        (status = 401, response = Unauthorized),
-        (status = 404, response = NotFound),
-        (status = 429, response = TooManyStreams),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        Problems<(BadRequest, Unauthorized, NotFound, TooManyStreams, OtherClientError, Unavailable)>,
     )
 )]
 #[get("/matches/{id}/stream")]
@@ -573,11 +568,7 @@ pub async fn stream_match(
             (String = "text/event-stream"),
             (SheetStreamEvent = "application/x-ndjson"),
         )),
-        (status = 400, response = BadRequest),
-        (status = 404, response = NotFound),
-        (status = 429, response = TooManyStreams),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        Problems<(BadRequest, NotFound, TooManyStreams, OtherClientError, Unavailable)>,
     )
 )]
 #[get("/sheets/{id}/stream")]
