@@ -82,3 +82,12 @@ impl<K: KeyedBy> IntoParams for Guarded<K> {
         params
     }
 }
+
+/// `Last-Event-ID` on a stream, as `EventSource` sends it when it reconnects.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Header)]
+pub struct LastEventId {
+    /// Resume after this version (the `id:` of the last event received)
+    #[param(rename = "Last-Event-ID", minimum = 0)]
+    last_event_id: Option<i64>,
+}

@@ -20,6 +20,7 @@ use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use super::bearer;
+use super::params::LastEventId;
 use super::responses::*;
 use crate::live::{Hub, SubscribeError, Subscription};
 use crate::matches::{self, LogEntry, MatchDetail};
@@ -513,12 +514,7 @@ const SSE_EXAMPLE: &str = "id: 3\nevent: entry\ndata: {\"type\":\"entry\",\"vers
 /// after 15 quiet seconds; the stream ends with an `end` event once the match is over.
 #[utoipa::path(
     tag = "matches",
-    params(
-        ("id" = Uuid, Path),
-        ("Last-Event-ID" = Option<i64>, Header, minimum = 0,
-         description = "Resume after this version (the `id:` of the last event received)"),
-        StreamQuery,
-    ),
+    params(("id" = Uuid, Path), LastEventId, StreamQuery),
     responses(
         (status = 200, description = "The stream; it stays open until the match is over",
          content(
@@ -556,12 +552,7 @@ pub async fn stream_match(
 /// takes corrections, so its stream stays open.
 #[utoipa::path(
     tag = "sheets",
-    params(
-        ("id" = Uuid, Path),
-        ("Last-Event-ID" = Option<i64>, Header, minimum = 0,
-         description = "Resume after this version (the `id:` of the last event received)"),
-        StreamQuery,
-    ),
+    params(("id" = Uuid, Path), LastEventId, StreamQuery),
     responses(
         (status = 200, description = "The stream",
          content(
