@@ -329,9 +329,10 @@ pub(crate) fn server(
             .app_data(path_config());
         // Registered before the `/v1` scope, so they are tried first: each game's stateless
         // operations at their literal paths, then the same operations of a game there is not.
-        let unknown_game = web::resource(
-            "/v1/games/{game}/{operation:states|check|chance|legal-moves|score|view|tally}",
-        )
+        let unknown_game = web::resource(format!(
+            "/v1/games/{{game}}/{{operation:{}}}",
+            stateless::operations()
+        ))
         .route(web::post().to(games::unknown_game));
         for resource in stateless::resources().into_iter().chain([unknown_game]) {
             let table = table.clone();
