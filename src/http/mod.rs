@@ -46,18 +46,6 @@ use crate::store::Store;
                        documents with a stable `code`."
     ),
     modifiers(&BearerToken),
-    components(responses(
-        responses::BadRequest,
-        responses::Unauthorized,
-        responses::Forbidden,
-        responses::NotFound,
-        responses::Conflict,
-        responses::Unprocessable,
-        responses::OtherClientError,
-        responses::Unavailable,
-        responses::TooManyStreams,
-        responses::PreconditionFailed,
-    )),
     tags(
         (name = "games", description = "The catalogue of games and their options"),
         (name = "matches", description = "Matches hosted and stored by the service, and the history \
@@ -140,7 +128,15 @@ pub fn openapi() -> serde_json::Value {
         .configure(routes)
         .split_for_parts()
         .1;
-    links::CreatedLinks.modify(&mut derived);
+    // After the routes' paths are in: each works on operations or schemas they bring.
+    let modifiers: [&dyn Modify; 3] = [
+        &links::CreatedLinks,
+        &spec::NdjsonStreams,
+        &spec::AnyGameUnions,
+    ];
+    for modifier in modifiers {
+        modifier.modify(&mut derived);
+    }
     spec::refine(serde_json::to_value(derived).expect("the spec serialises"))
 }
 

@@ -1,10 +1,21 @@
-//! Corrections to the OpenAPI document utoipa derives, made on its JSON form.
+//! Corrections to the OpenAPI document utoipa derives.
+//!
+//! Those utoipa's typed document can express are [`Modify`]s ([`NdjsonStreams`],
+//! [`AnyGameUnions`]), applied before the document becomes JSON. The rest are passes over its
+//! JSON form ([`refine`]), each saying why it cannot be typed. The problem answers, once
+//! references that a pass copied into each operation, are written out by
+//! [`super::responses::Problems`]; the links of created records are [`super::links`].
 //!
 //! Runs once at start-up on a document this crate itself generated: a shape it does not expect is
 //! a programming error that the `openapi` test catches, hence `expect` rather than error plumbing.
 #![allow(clippy::expect_used)]
 
 use serde_json::{json, Map, Value};
+use utoipa::openapi::extensions::ExtensionsBuilder;
+use utoipa::openapi::path::{Operation, PathItem};
+use utoipa::openapi::schema::{AnyOf, ObjectBuilder, Schema, Type};
+use utoipa::openapi::{OpenApi, RefOr};
+use utoipa::Modify;
 
 use crate::games::{Game, GameKind};
 use crate::with_game;
@@ -12,9 +23,10 @@ use crate::with_game;
 const SCHEMA_REF: &str = "#/components/schemas/";
 
 /// The derived document with `Seat` named, game-specific names and bounds, and closed objects.
+///
+/// Each pass here needs what utoipa's typed document does not give: a visitor over every schema
+/// and every reference in it (utoipa has none), or a reading of schemas its types cannot hold.
 pub fn refine(mut spec: Value) -> Value {
-    inline_responses(&mut spec);
-    ndjson_as_streams(&mut spec);
     spell_link_fields(&mut spec);
     name_seat_schema(&mut spec);
     let documents = name_game_instantiations(&mut spec);
@@ -23,7 +35,6 @@ pub fn refine(mut spec: Value) -> Value {
     bound_integers(&mut spec);
     defaults_in_descriptions(&mut spec);
     close_objects(&mut spec);
-    any_game_unions_overlap(&mut spec);
     drop_unreferenced_schemas(&mut spec);
     spec
 }
@@ -47,52 +58,99 @@ fn answers_mut(spec: &mut Value) -> impl Iterator<Item = &mut Value> {
         })
 }
 
-/// Operations name their problem answers by reference (`#/components/responses/NotFound`, see
-/// `http::responses`); some client generators do not follow response references, so each is
-/// copied into the operation instead.
-fn inline_responses(spec: &mut Value) {
-    let Some(Value::Object(shared)) = spec["components"]
-        .as_object_mut()
-        .and_then(|components| components.remove("responses"))
-    else {
-        return;
-    };
-    for answer in answers_mut(spec) {
-        let target = answer["$ref"]
-            .as_str()
-            .and_then(|r| r.strip_prefix("#/components/responses/"))
-            .and_then(|name| shared.get(name));
-        if let Some(target) = target {
-            *answer = target.clone();
-        }
-    }
+fn operations_mut(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
+    [
+        &mut item.get,
+        &mut item.put,
+        &mut item.post,
+        &mut item.delete,
+        &mut item.options,
+        &mut item.head,
+        &mut item.patch,
+        &mut item.trace,
+    ]
+    .into_iter()
+    .flatten()
 }
 
 /// An `application/x-ndjson` answer is declared in the handler with the schema of one line;
 /// the document describes the body as what it is, text with one such JSON document per line
 /// (`x-item-schema`, OpenAPI 3.2's `itemSchema` under an extension name), so that generated
 /// clients read it as text instead of parsing it as one JSON document.
-fn ndjson_as_streams(spec: &mut Value) {
-    for answer in answers_mut(spec) {
-        let Some(media) = answer.pointer_mut("/content/application~1x-ndjson") else {
-            continue;
-        };
-        let line = media["schema"].take();
-        let name = line["$ref"]
-            .as_str()
-            .and_then(|r| r.strip_prefix(SCHEMA_REF))
-            .unwrap_or("JSON")
-            .to_owned();
-        media["schema"] = json!({
-            "type": "string",
-            "contentMediaType": "application/x-ndjson",
-            "description": format!(
-                "Newline-delimited JSON: one `{name}` document per line, each ending in \
-                 a newline (see `x-item-schema`). Read the body as text and parse each \
-                 line on its own."
-            ),
-        });
-        media["x-item-schema"] = line;
+pub struct NdjsonStreams;
+
+impl Modify for NdjsonStreams {
+    fn modify(&self, openapi: &mut OpenApi) {
+        let answers = openapi
+            .paths
+            .paths
+            .values_mut()
+            .flat_map(operations_mut)
+            .flat_map(|operation| operation.responses.responses.values_mut());
+        for answer in answers {
+            let RefOr::T(answer) = answer else { continue };
+            let Some(media) = answer.content.get_mut("application/x-ndjson") else {
+                continue;
+            };
+            let Some(line) = media.schema.take() else {
+                continue;
+            };
+            let name = match &line {
+                RefOr::Ref(reference) => reference
+                    .ref_location
+                    .strip_prefix(SCHEMA_REF)
+                    .unwrap_or("JSON")
+                    .to_owned(),
+                RefOr::T(_) => "JSON".to_owned(),
+            };
+            media.schema = Some(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .content_media_type("application/x-ndjson")
+                    .description(Some(format!(
+                        "Newline-delimited JSON: one `{name}` document per line, each ending in \
+                         a newline (see `x-item-schema`). Read the body as text and parse each \
+                         line on its own."
+                    )))
+                    .into(),
+            );
+            let line = serde_json::to_value(line).expect("a schema serialises");
+            let mut extensions = media.extensions.take().unwrap_or_default();
+            extensions.merge(ExtensionsBuilder::new().add("x-item-schema", line).build());
+            media.extensions = Some(extensions);
+        }
+    }
+}
+
+/// The `Any…` unions say "the type of whichever game this is": several games' types can accept
+/// the same value (an empty score, say), so they are `anyOf`, not the exclusive `oneOf` utoipa
+/// derives for an enum.
+pub struct AnyGameUnions;
+
+impl Modify for AnyGameUnions {
+    fn modify(&self, openapi: &mut OpenApi) {
+        let schemas = openapi
+            .components
+            .iter_mut()
+            .flat_map(|components| components.schemas.iter_mut())
+            .filter(|(name, _)| name.starts_with("Any"));
+        for (_, schema) in schemas {
+            let RefOr::T(Schema::OneOf(union)) = schema else {
+                continue;
+            };
+            // A union has no title to keep: `AnyOf` has none.
+            let union = std::mem::take(union);
+            let mut any = AnyOf::new();
+            any.items = union.items;
+            any.schema_type = union.schema_type;
+            any.description = union.description;
+            any.default = union.default;
+            any.example = union.example;
+            any.examples = union.examples;
+            any.discriminator = union.discriminator;
+            any.extensions = union.extensions;
+            *schema = RefOr::T(Schema::AnyOf(any));
+        }
     }
 }
 
@@ -374,21 +432,6 @@ fn collect_all_of_parts(value: &Value, parts: &mut Vec<String>) {
             .iter()
             .for_each(|item| collect_all_of_parts(item, parts)),
         _ => {}
-    }
-}
-
-/// The `Any…` unions say "the type of whichever game this is": several games' types can accept
-/// the same value (an empty score, say), so they are `anyOf`, not the exclusive `oneOf`.
-fn any_game_unions_overlap(spec: &mut Value) {
-    for (name, schema) in schemas_mut(spec) {
-        if let Some(members) = name
-            .starts_with("Any")
-            .then(|| schema.as_object_mut())
-            .flatten()
-            .and_then(|fields| fields.remove("oneOf"))
-        {
-            schema["anyOf"] = members;
-        }
     }
 }
 
