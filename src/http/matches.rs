@@ -68,7 +68,7 @@ pub async fn list_matches(
     tag = "matches",
     params(("id" = Uuid, Path), IfNoneMatch),
     responses(
-        (status = 200, body = AnyMatchDetail, headers(("ETag" = String, description = "The version and a digest of the body (`\"v12-…\"`), or the digest alone (`\"c…\"`); send it back in If-None-Match, or in If-Match on a write"), ("Vary" = String))),
+        (status = 200, body = AnyMatchDetail),
         NotModified,
         ReadProblems,
     )
@@ -157,7 +157,7 @@ pub async fn submit_chance(
     tag = "matches",
     params(("id" = Uuid, Path), IfNoneMatch),
     responses(
-        (status = 200, body = AnyMatchLog, headers(("ETag" = String, description = "The version and a digest of the body (`\"v12-…\"`), or the digest alone (`\"c…\"`); send it back in If-None-Match, or in If-Match on a write"), ("Vary" = String))),
+        (status = 200, body = AnyMatchLog),
         NotModified,
         ReadProblems,
     )
@@ -180,7 +180,7 @@ pub async fn get_log(
     tag = "matches",
     params(("id" = Uuid, Path), ("ply" = i64, Path, minimum = 0), IfNoneMatch),
     responses(
-        (status = 200, body = AnyPlyView, headers(("ETag" = String, description = "The version and a digest of the body (`\"v12-…\"`), or the digest alone (`\"c…\"`); send it back in If-None-Match, or in If-Match on a write"), ("Vary" = String))),
+        (status = 200, body = AnyPlyView),
         NotModified,
         ReadProblems,
     )
@@ -203,7 +203,7 @@ pub async fn get_ply(
     tag = "matches",
     params(("id" = Uuid, Path), IfNoneMatch),
     responses(
-        (status = 200, body = AnyMatchResult, headers(("ETag" = String, description = "The version and a digest of the body (`\"v12-…\"`), or the digest alone (`\"c…\"`); send it back in If-None-Match, or in If-Match on a write"), ("Vary" = String))),
+        (status = 200, body = AnyMatchResult),
         NotModified,
         ReadProblems,
     )

@@ -129,10 +129,13 @@ pub fn openapi() -> serde_json::Value {
         .split_for_parts()
         .1;
     // After the routes' paths are in: each works on operations or schemas they bring.
-    let modifiers: [&dyn Modify; 3] = [
+    let modifiers: [&dyn Modify; 6] = [
         &links::CreatedLinks,
+        &responses::CachedReads,
         &spec::NdjsonStreams,
         &spec::AnyGameUnions,
+        &spec::TaggedVariantTitles,
+        &spec::DefaultsInDescriptions,
     ];
     for modifier in modifiers {
         modifier.modify(&mut derived);

@@ -10,8 +10,9 @@
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
 
-use utoipa::openapi::{RefOr, Response};
-use utoipa::{IntoResponses, ToResponse};
+use utoipa::openapi::header::{Header, HeaderBuilder};
+use utoipa::openapi::{OpenApi, RefOr, Response};
+use utoipa::{IntoResponses, Modify, ToResponse};
 
 use crate::problem::ProblemDocument;
 
@@ -251,7 +252,8 @@ pub type OwnerProblems = Problems<(
     Unavailable,
 )>;
 
-/// A cached read answered from the client's copy.
+/// A cached read answered from the client's copy. An operation that lists it is a cached read:
+/// [`CachedReads`] also gives its 200 answer the `ETag` and `Vary` headers.
 #[derive(IntoResponses)]
 #[response(
     status = 304,
@@ -259,3 +261,37 @@ pub type OwnerProblems = Problems<(
     headers(("ETag" = String))
 )]
 pub struct NotModified;
+
+/// The headers of a cached read's 200 answer, on every operation that lists [`NotModified`]. A
+/// typed [`Modify`], as a response's header descriptions in utoipa's attributes take only literal
+/// text.
+pub struct CachedReads;
+
+impl Modify for CachedReads {
+    fn modify(&self, openapi: &mut OpenApi) {
+        let operations = openapi
+            .paths
+            .paths
+            .values_mut()
+            .flat_map(super::spec::operations_mut);
+        for operation in operations {
+            let answers = &mut operation.responses.responses;
+            if !answers.contains_key("304") {
+                continue;
+            }
+            let Some(RefOr::T(fresh)) = answers.get_mut("200") else {
+                continue;
+            };
+            fresh.headers.insert(
+                "ETag".to_owned(),
+                HeaderBuilder::new()
+                    .description(Some(
+                        "The version and a digest of the body (`\"v12-…\"`), or the digest alone \
+                         (`\"c…\"`); send it back in If-None-Match, or in If-Match on a write",
+                    ))
+                    .build(),
+            );
+            fresh.headers.insert("Vary".to_owned(), Header::default());
+        }
+    }
+}

@@ -45,7 +45,7 @@ pub async fn create_sheet(
     tag = "sheets",
     params(("id" = Uuid, Path), IfNoneMatch),
     responses(
-        (status = 200, body = AnySheetDetail, headers(("ETag" = String, description = "The version and a digest of the body (`\"v12-…\"`), or the digest alone (`\"c…\"`); send it back in If-None-Match, or in If-Match on a write"), ("Vary" = String))),
+        (status = 200, body = AnySheetDetail),
         NotModified,
         PublicReadProblems,
     )

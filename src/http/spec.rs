@@ -1,7 +1,7 @@
 //! Corrections to the OpenAPI document utoipa derives.
 //!
 //! Those utoipa's typed document can express are [`Modify`]s ([`NdjsonStreams`],
-//! [`AnyGameUnions`]), applied before the document becomes JSON. The rest are passes over its
+//! [`AnyGameUnions`], [`TaggedVariantTitles`], [`DefaultsInDescriptions`]), applied before the document becomes JSON. The rest are passes over its
 //! JSON form ([`refine`]), each saying why it cannot be typed. The problem answers, once
 //! references that a pass copied into each operation, are written out by
 //! [`super::responses::Problems`]; the links of created records are [`super::links`].
@@ -13,7 +13,7 @@
 use serde_json::{json, Map, Value};
 use utoipa::openapi::extensions::ExtensionsBuilder;
 use utoipa::openapi::path::{Operation, PathItem};
-use utoipa::openapi::schema::{AnyOf, ObjectBuilder, Schema, Type};
+use utoipa::openapi::schema::{AnyOf, Object, ObjectBuilder, Schema, Type};
 use utoipa::openapi::{OpenApi, RefOr};
 use utoipa::Modify;
 
@@ -31,9 +31,7 @@ pub fn refine(mut spec: Value) -> Value {
     name_seat_schema(&mut spec);
     let documents = name_game_instantiations(&mut spec);
     bound_seats_per_game(&mut spec, &documents);
-    title_tagged_variants(&mut spec);
     bound_integers(&mut spec);
-    defaults_in_descriptions(&mut spec);
     close_objects(&mut spec);
     drop_unreferenced_schemas(&mut spec);
     spec
@@ -58,7 +56,8 @@ fn answers_mut(spec: &mut Value) -> impl Iterator<Item = &mut Value> {
         })
 }
 
-fn operations_mut(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
+/// Every operation of a path.
+pub(super) fn operations_mut(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
     [
         &mut item.get,
         &mut item.put,
@@ -233,22 +232,39 @@ fn bound_integers(spec: &mut Value) {
 /// where a defaulted field may be left out, and replies, where it is always present; generators
 /// such as openapi-typescript read `default` as "always present", which would make clients spell
 /// out every option. The catalogue (`GET /v1/games`) lists the defaults as values too.
-fn defaults_in_descriptions(spec: &mut Value) {
-    for schema in schemas_mut(spec).values_mut() {
-        for property in schema
-            .get_mut("properties")
-            .and_then(Value::as_object_mut)
-            .into_iter()
-            .flat_map(|p| p.values_mut())
-        {
-            let Some(default) = property.as_object_mut().and_then(|p| p.remove("default")) else {
+pub struct DefaultsInDescriptions;
+
+impl Modify for DefaultsInDescriptions {
+    fn modify(&self, openapi: &mut OpenApi) {
+        let properties = openapi
+            .components
+            .iter_mut()
+            .flat_map(|components| components.schemas.values_mut())
+            .filter_map(|schema| match schema {
+                RefOr::T(Schema::Object(object)) => Some(object.properties.values_mut()),
+                _ => None,
+            })
+            .flatten();
+        for property in properties {
+            let RefOr::T(property) = property else {
+                continue;
+            };
+            let (default, description) = match property {
+                Schema::Object(s) => (&mut s.default, &mut s.description),
+                Schema::Array(s) => (&mut s.default, &mut s.description),
+                Schema::OneOf(s) => (&mut s.default, &mut s.description),
+                Schema::AllOf(s) => (&mut s.default, &mut s.description),
+                Schema::AnyOf(s) => (&mut s.default, &mut s.description),
+                _ => continue,
+            };
+            let Some(default) = default.take() else {
                 continue;
             };
             let said = format!("Default: `{default}`.");
-            property["description"] = match property["description"].as_str() {
-                Some(text) => json!(format!("{text}\n\n{said}")),
-                None => json!(said),
-            };
+            *description = Some(match description.take() {
+                Some(text) => format!("{text}\n\n{said}"),
+                None => said,
+            });
         }
     }
 }
@@ -260,16 +276,6 @@ const JS_SAFE_INTEGER: i128 = (1 << 53) - 1;
 /// (see [`crate::wire`]). Clients read better with the game first, as the games' own types are
 /// named: `LuckyJackMatchDetail`. Returns the new names.
 fn name_game_instantiations(spec: &mut Value) -> Vec<String> {
-    let suffixes: Vec<String> = GameKind::ALL
-        .iter()
-        .map(|&kind| format!("_{}", schema_prefix(kind)))
-        .collect();
-    let game_first = |name: &str| {
-        suffixes.iter().find_map(|suffix| {
-            let base = name.strip_suffix(suffix.as_str())?;
-            Some(format!("{}{base}", &suffix[1..]))
-        })
-    };
     rewrite_refs(spec, &mut |name| game_first(name));
     let schemas = schemas_mut(spec);
     let renamed: Vec<(String, String)> = schemas
@@ -285,24 +291,46 @@ fn name_game_instantiations(spec: &mut Value) -> Vec<String> {
     renamed.into_iter().map(|(_, new)| new).collect()
 }
 
+/// `MatchDetail_LuckyJack`'s name with the game first, `LuckyJackMatchDetail`; `None` for a
+/// schema that is not a game's instantiation.
+fn game_first(name: &str) -> Option<String> {
+    GameKind::ALL.iter().find_map(|&kind| {
+        let game = schema_prefix(kind);
+        let base = name.strip_suffix(&format!("_{game}"))?;
+        Some(format!("{game}{base}"))
+    })
+}
+
 /// The variants of a tagged enum (`{"type": "draw"}`, `{"kind": "deal", ...}`) are inline
 /// objects, which generators name by position (`LuckyJackMoveType1`). Each gets a `title` from
 /// its tag instead: `LuckyJackMove`'s `draw` variant is `LuckyJackDrawMove`.
-fn title_tagged_variants(spec: &mut Value) {
-    let prefixes: Vec<String> = GameKind::ALL.iter().map(|&k| schema_prefix(k)).collect();
-    for (name, schema) in schemas_mut(spec) {
-        let (game, rest) = prefixes
-            .iter()
-            .find_map(|p| Some((p.as_str(), name.strip_prefix(p.as_str())?)))
-            .unwrap_or(("", name.as_str()));
-        for variant in schema
-            .get_mut("oneOf")
-            .and_then(Value::as_array_mut)
-            .into_iter()
-            .flatten()
-        {
-            if let Some(tag) = variant_tag(variant) {
-                variant["title"] = json!(format!("{game}{}{rest}", pascal_case(&tag)));
+pub struct TaggedVariantTitles;
+
+impl Modify for TaggedVariantTitles {
+    fn modify(&self, openapi: &mut OpenApi) {
+        let prefixes: Vec<String> = GameKind::ALL.iter().map(|&k| schema_prefix(k)).collect();
+        let unions = openapi
+            .components
+            .iter_mut()
+            .flat_map(|components| components.schemas.iter_mut())
+            .filter_map(|(name, schema)| match schema {
+                RefOr::T(Schema::OneOf(union)) => Some((name, union)),
+                _ => None,
+            });
+        for (name, union) in unions {
+            // The name the document gives it (see `name_game_instantiations`).
+            let name = game_first(name).unwrap_or_else(|| name.clone());
+            let (game, rest) = prefixes
+                .iter()
+                .find_map(|p| Some((p.as_str(), name.strip_prefix(p.as_str())?)))
+                .unwrap_or(("", name.as_str()));
+            for variant in &mut union.items {
+                let RefOr::T(Schema::Object(variant)) = variant else {
+                    continue;
+                };
+                if let Some(tag) = variant_tag(variant) {
+                    variant.title = Some(format!("{game}{}{rest}", pascal_case(&tag)));
+                }
             }
         }
     }
@@ -310,13 +338,13 @@ fn title_tagged_variants(spec: &mut Value) {
 
 /// The value of the one required property of `variant` that allows a single string: the tag
 /// of an internally tagged enum's variant.
-fn variant_tag(variant: &Value) -> Option<String> {
-    let required = variant["required"].as_array()?;
-    let properties = variant["properties"].as_object()?;
-    properties.iter().find_map(|(field, schema)| {
-        let values = schema["enum"].as_array()?;
-        match values.as_slice() {
-            [Value::String(tag)] if required.iter().any(|r| r == field) => Some(tag.clone()),
+fn variant_tag(variant: &Object) -> Option<String> {
+    variant.properties.iter().find_map(|(field, schema)| {
+        let RefOr::T(Schema::Object(schema)) = schema else {
+            return None;
+        };
+        match schema.enum_values.as_deref()? {
+            [Value::String(tag)] if variant.required.contains(field) => Some(tag.clone()),
             _ => None,
         }
     })
