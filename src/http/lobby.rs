@@ -11,6 +11,7 @@ use uuid::Uuid;
 
 use super::body::Body;
 use super::limits::client_address;
+use super::params::InviteCode;
 use super::required_bearer;
 use super::responses::*;
 use crate::config::{Network, Settings};
@@ -119,8 +120,7 @@ impl InviteGuard {
 /// Wrong codes count against the address's budget, as for redeeming.
 #[utoipa::path(
     tag = "lobby",
-    params(("code" = String, Path, example = "7KQ2M9XW4D",
-            description = "The invite code, in any case, with or without spaces and hyphens")),
+    params(InviteCode),
     responses(
         (status = 200, body = InviteInfo),
         PublicReadProblems,
@@ -130,10 +130,10 @@ impl InviteGuard {
 pub async fn get_invite(
     store: web::Data<Store>,
     guard: web::Data<InviteGuard>,
-    path: web::Path<String>,
+    path: web::Path<InviteCode>,
     request: HttpRequest,
 ) -> Result<web::Json<InviteInfo>, Problem> {
-    let code = path.into_inner();
+    let code = path.into_inner().code;
     let info = guard
         .guard(&request, matches::invite(&store, &code))
         .await?;
@@ -145,8 +145,7 @@ pub async fn get_invite(
 /// 10 per address per 10 minutes (then 429 with `Retry-After`).
 #[utoipa::path(
     tag = "lobby",
-    params(("code" = String, Path, example = "7KQ2M9XW4D",
-            description = "The invite code, in any case, with or without spaces and hyphens")),
+    params(InviteCode),
     responses(
         (status = 200, body = RedeemedInvite),
         Problems<(BadRequest, NotFound, Conflict, OtherClientError, Unavailable)>,
@@ -156,10 +155,10 @@ pub async fn get_invite(
 pub async fn redeem_invite(
     store: web::Data<Store>,
     guard: web::Data<InviteGuard>,
-    path: web::Path<String>,
+    path: web::Path<InviteCode>,
     request: HttpRequest,
 ) -> Result<web::Json<RedeemedInvite>, Problem> {
-    let code = path.into_inner();
+    let code = path.into_inner().code;
     let redeemed = guard
         .guard(&request, matches::redeem_invite(&store, &code))
         .await?;

@@ -1,9 +1,11 @@
-//! The request headers operations share, declared once as types (`params(IfNoneMatch)`).
+//! The request headers and path parameters operations share, declared once as types
+//! (`params(IfNoneMatch)`).
 // The types only describe parameters; the handlers read the headers (see `caching` and `mod`).
 #![allow(dead_code)]
 
 use std::marker::PhantomData;
 
+use serde::Deserialize;
 use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn};
 use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
 use utoipa::openapi::Required;
@@ -90,4 +92,13 @@ pub struct LastEventId {
     /// Resume after this version (the `id:` of the last event received)
     #[param(rename = "Last-Event-ID", minimum = 0)]
     last_event_id: Option<i64>,
+}
+
+/// The `{code}` of an invite link.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct InviteCode {
+    /// The invite code, in any case, with or without spaces and hyphens
+    #[param(example = "7KQ2M9XW4D")]
+    pub code: String,
 }

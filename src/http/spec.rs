@@ -24,8 +24,11 @@ const SCHEMA_REF: &str = "#/components/schemas/";
 
 /// The derived document with `Seat` named, game-specific names and bounds, and closed objects.
 ///
-/// Each pass here needs what utoipa's typed document does not give: a visitor over every schema
-/// and every reference in it (utoipa has none), or a reading of schemas its types cannot hold.
+/// Each pass here stays on the JSON form, for the reason its comment gives. Most are a deep walk:
+/// they must reach every schema or every `$ref` wherever it nests (properties, items, unions,
+/// discriminator mappings, `x-item-schema`). utoipa's typed document has no visitor for that, and
+/// its `Schema` is `#[non_exhaustive]`, so a hand-written typed walk could not be checked to miss
+/// nothing; the JSON form has one shape.
 pub fn refine(mut spec: Value) -> Value {
     spell_link_fields(&mut spec);
     name_seat_schema(&mut spec);
@@ -155,6 +158,8 @@ impl Modify for AnyGameUnions {
 
 /// utoipa 5 writes a link's fields in snake case (`operation_id`); OpenAPI spells them in camel
 /// case (`operationId`), and tools ignore the others.
+///
+/// Stays on JSON: utoipa's `Link` serialises its fields so, and no typed value spells them right.
 fn spell_link_fields(spec: &mut Value) {
     for link in answers_mut(spec)
         .filter_map(|answer| answer.get_mut("links").and_then(Value::as_object_mut))
@@ -174,6 +179,8 @@ fn spell_link_fields(spec: &mut Value) {
 }
 
 /// Removes the schemas no operation reaches (those registered only as parts of generic types).
+///
+/// Stays on JSON: a deep walk over every reference (see [`refine`]).
 fn drop_unreferenced_schemas(spec: &mut Value) {
     let mut pending = Vec::new();
     collect_refs(&spec["paths"], &mut pending);
@@ -189,6 +196,9 @@ fn drop_unreferenced_schemas(spec: &mut Value) {
 /// States the range of every integer's Rust type as `minimum` and `maximum`: formats such as
 /// `uint32` are not checked by JSON Schema validators, and the service answers 400 for a number
 /// its field cannot hold, so the range is part of the contract.
+///
+/// Stays on JSON: a deep walk over every integer schema, the rules core's included, which
+/// carries no OpenAPI attributes (see [`refine`]).
 fn bound_integers(spec: &mut Value) {
     visit_schemas(spec, &mut |schema| {
         let is_integer = match &schema["type"] {
@@ -275,6 +285,9 @@ const JS_SAFE_INTEGER: i128 = (1 << 53) - 1;
 /// utoipa names a document instantiated for one game after the game: `MatchDetail_LuckyJack`
 /// (see [`crate::wire`]). Clients read better with the game first, as the games' own types are
 /// named: `LuckyJackMatchDetail`. Returns the new names.
+///
+/// Stays on JSON: utoipa names an instantiation itself (`as` cannot rename one instantiation), so
+/// every reference to it must be rewritten: a deep walk (see [`refine`]).
 fn name_game_instantiations(spec: &mut Value) -> Vec<String> {
     rewrite_refs(spec, &mut |name| game_first(name));
     let schemas = schemas_mut(spec);
@@ -369,6 +382,9 @@ fn pascal_case(snake: &str) -> String {
 /// refuses anything else with a 4xx. Seats inside a game's own types (a move's target seat, a
 /// tally's winner) stay plain `Seat`s: whether such a seat is at the table is the rules' call,
 /// which `/check` answers as a refusal (`legal: false`), not as a malformed request.
+///
+/// Stays on JSON: it rewrites references inside each game's documents, a deep walk (see
+/// [`refine`]), under the names [`name_game_instantiations`] gives.
 fn bound_seats_per_game(spec: &mut Value, documents: &[String]) {
     for &kind in GameKind::ALL {
         let prefix = schema_prefix(kind);
@@ -420,6 +436,8 @@ fn bound_seats_per_game(spec: &mut Value, documents: &[String]) {
 /// serialised from the same types, so an object schema lists all the properties there are.
 /// utoipa says so only for some of them; this says it for all. Parts of an `allOf` stay open,
 /// since each part sees only some of the properties.
+///
+/// Stays on JSON: a deep walk into every nested object schema (see [`refine`]).
 fn close_objects(spec: &mut Value) {
     // A component that is a part of an `allOf` somewhere stays open too.
     let mut parts = Vec::new();
@@ -485,6 +503,9 @@ fn visit_schemas(spec: &mut Value, visit: &mut impl FnMut(&mut Value)) {
 
 /// utoipa files the `Seat` alias under its target type's name, `usize`; clients should see a
 /// documented `Seat` instead.
+///
+/// Stays on JSON: `Seat` is an alias in the rules core, which carries no OpenAPI attributes, and
+/// every reference to `usize` must be rewritten: a deep walk (see [`refine`]).
 fn name_seat_schema(spec: &mut Value) {
     rewrite_refs(spec, &mut |name| {
         (name == "usize").then(|| "Seat".to_owned())
