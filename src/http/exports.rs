@@ -70,7 +70,7 @@ pub async fn player_history(
     tag = "history",
     responses(
         (status = 200, body = BgStatsFile),
-        Problems<(BadRequest, NotFound, Conflict, OtherClientError, Unavailable)>,
+        PublicStateProblems,
     )
 )]
 #[get("/matches/{id}/bgstats")]
@@ -88,7 +88,7 @@ pub async fn match_bgstats(
     tag = "history",
     responses(
         (status = 200, body = BgStatsFile),
-        Problems<(BadRequest, NotFound, Conflict, OtherClientError, Unavailable)>,
+        PublicStateProblems,
     )
 )]
 #[get("/sheets/{id}/bgstats")]

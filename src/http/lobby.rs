@@ -148,7 +148,7 @@ pub async fn get_invite(
     params(InviteCode),
     responses(
         (status = 200, body = RedeemedInvite),
-        Problems<(BadRequest, NotFound, Conflict, OtherClientError, Unavailable)>,
+        PublicStateProblems,
     )
 )]
 #[post("/invites/{code}/redeem")]

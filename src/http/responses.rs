@@ -220,6 +220,16 @@ pub type QueryProblems = Problems<(BadRequest, OtherClientError, Unavailable)>;
 /// A record anyone may read: a sheet, an invite, an export of a sheet.
 pub type PublicReadProblems = Problems<(BadRequest, NotFound, OtherClientError, Unavailable)>;
 
+/// A record anyone may act on, which may not be in the state asked: an invite already redeemed,
+/// a match or sheet not yet over.
+pub type PublicStateProblems = Problems<(
+    BadRequest,
+    NotFound,
+    Conflict,
+    OtherClientError,
+    Unavailable,
+)>;
+
 /// A match read with an optional token.
 pub type ReadProblems = Problems<(
     BadRequest,
