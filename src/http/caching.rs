@@ -127,6 +127,8 @@ fn precondition_failed(detail: String) -> Problem {
 /// A stale version guarded by `If-Match` is a 412 (with the same detail and parameters); by
 /// `expected_version` it stays a 409.
 pub(crate) fn as_precondition(problem: Problem, by_if_match: bool) -> Problem {
+    // By code: the move pipeline (`matches::submit_*`, `sheets::append`) answers a plain
+    // `Problem`; a typed error for it comes with that pipeline's redesign.
     if !by_if_match || problem.code != "stale_version" {
         return problem;
     }

@@ -41,9 +41,7 @@ pub struct HistoryQuery {
             (HistoryLine = "application/x-ndjson"),
             (String = "text/csv"),
         )),
-        (status = 400, response = BadRequest),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        QueryProblems,
     )
 )]
 #[get("/players/{name}/history")]
@@ -70,14 +68,9 @@ pub async fn player_history(
 /// A finished hosted match as a play in the BG Stats import format.
 #[utoipa::path(
     tag = "history",
-    params(("id" = Uuid, Path)),
     responses(
         (status = 200, body = BgStatsFile),
-        (status = 400, response = BadRequest),
-        (status = 404, response = NotFound),
-        (status = 409, response = Conflict),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        PublicStateProblems,
     )
 )]
 #[get("/matches/{id}/bgstats")]
@@ -93,14 +86,9 @@ pub async fn match_bgstats(
 /// A finished score sheet as a play in the BG Stats import format.
 #[utoipa::path(
     tag = "history",
-    params(("id" = Uuid, Path)),
     responses(
         (status = 200, body = BgStatsFile),
-        (status = 400, response = BadRequest),
-        (status = 404, response = NotFound),
-        (status = 409, response = Conflict),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        PublicStateProblems,
     )
 )]
 #[get("/sheets/{id}/bgstats")]
@@ -129,13 +117,9 @@ crate::one_of_games!(AnySheetExport = SheetExport);
 
 #[utoipa::path(
     tag = "history",
-    params(("id" = Uuid, Path)),
     responses(
         (status = 200, body = AnySheetExport),
-        (status = 400, response = BadRequest),
-        (status = 404, response = NotFound),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        PublicReadProblems,
     )
 )]
 #[get("/sheets/{id}/export")]

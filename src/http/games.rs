@@ -6,7 +6,7 @@ use serde_json::Value;
 use utoipa::openapi::schema::{AdditionalProperties, Object, ObjectBuilder, Type};
 use utoipa::{PartialSchema, ToSchema};
 
-use super::responses::{NotFound, OtherClientError};
+use super::responses::{NotFound, OtherClientError, Problems};
 use crate::games::{Game, GameKind};
 use crate::problem::Problem;
 use crate::referee;
@@ -118,7 +118,7 @@ pub(super) fn game(slug: &str) -> Result<GameKind, Problem> {
     tag = "games",
     responses(
         (status = 200, body = Vec<AnyGameEntry>),
-        (status = "4XX", response = OtherClientError),
+        Problems<(OtherClientError,)>,
     )
 )]
 #[get("/games")]
@@ -132,8 +132,7 @@ pub async fn list_games() -> web::Json<Vec<GameEntry>> {
     params(("game" = GameKind, Path, description = "The game's slug")),
     responses(
         (status = 200, body = AnyGameEntry),
-        (status = 404, response = NotFound),
-        (status = "4XX", response = OtherClientError),
+        Problems<(NotFound, OtherClientError)>,
     )
 )]
 #[get("/games/{game}")]

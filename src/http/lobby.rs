@@ -11,13 +11,14 @@ use uuid::Uuid;
 
 use super::body::Body;
 use super::limits::client_address;
+use super::params::InviteCode;
 use super::required_bearer;
 use super::responses::*;
 use crate::config::{Network, Settings};
 use crate::games::Seat;
 use crate::matches::{
-    self, AnyCreatedMatch, AnyMatchDetail, CreatedMatch, InviteInfo, MatchDetail, RedeemedInvite,
-    Rematch, RenameSeat, SeatInvite, SeatToken,
+    self, AnyCreatedMatch, AnyMatchDetail, CreatedMatch, InviteError, InviteInfo, MatchDetail,
+    RedeemedInvite, Rematch, RenameSeat, SeatInvite, SeatToken,
 };
 use crate::problem::Problem;
 use crate::sheets::{AnySheetDetail, SheetDetail};
@@ -100,20 +101,18 @@ impl InviteGuard {
     async fn guard<T>(
         &self,
         request: &HttpRequest,
-        lookup: impl std::future::Future<Output = Result<T, Problem>>,
+        lookup: impl std::future::Future<Output = Result<T, InviteError>>,
     ) -> Result<T, Problem> {
         let client = self.client(request);
         self.check(client, Instant::now())?;
-        let answer = lookup.await;
-        if let Err(problem) = &answer {
-            if matches!(
-                problem.code.as_str(),
-                "unknown_invite" | "invalid_invite_code"
-            ) {
+        match lookup.await {
+            Ok(answer) => Ok(answer),
+            Err(InviteError::WrongCode(problem)) => {
                 self.fail(client, Instant::now());
+                Err(problem)
             }
+            Err(InviteError::Other(problem)) => Err(problem),
         }
-        answer
     }
 }
 
@@ -121,24 +120,20 @@ impl InviteGuard {
 /// Wrong codes count against the address's budget, as for redeeming.
 #[utoipa::path(
     tag = "lobby",
-    params(("code" = String, Path, example = "7KQ2M9XW4D",
-            description = "The invite code, in any case, with or without spaces and hyphens")),
+    params(InviteCode),
     responses(
         (status = 200, body = InviteInfo),
-        (status = 400, response = BadRequest),
-        (status = 404, response = NotFound),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        PublicReadProblems,
     )
 )]
 #[get("/invites/{code}")]
 pub async fn get_invite(
     store: web::Data<Store>,
     guard: web::Data<InviteGuard>,
-    path: web::Path<String>,
+    path: web::Path<InviteCode>,
     request: HttpRequest,
 ) -> Result<web::Json<InviteInfo>, Problem> {
-    let code = path.into_inner();
+    let code = path.into_inner().code;
     let info = guard
         .guard(&request, matches::invite(&store, &code))
         .await?;
@@ -150,25 +145,20 @@ pub async fn get_invite(
 /// 10 per address per 10 minutes (then 429 with `Retry-After`).
 #[utoipa::path(
     tag = "lobby",
-    params(("code" = String, Path, example = "7KQ2M9XW4D",
-            description = "The invite code, in any case, with or without spaces and hyphens")),
+    params(InviteCode),
     responses(
         (status = 200, body = RedeemedInvite),
-        (status = 400, response = BadRequest),
-        (status = 404, response = NotFound),
-        (status = 409, response = Conflict),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        PublicStateProblems,
     )
 )]
 #[post("/invites/{code}/redeem")]
 pub async fn redeem_invite(
     store: web::Data<Store>,
     guard: web::Data<InviteGuard>,
-    path: web::Path<String>,
+    path: web::Path<InviteCode>,
     request: HttpRequest,
 ) -> Result<web::Json<RedeemedInvite>, Problem> {
-    let code = path.into_inner();
+    let code = path.into_inner().code;
     let redeemed = guard
         .guard(&request, matches::redeem_invite(&store, &code))
         .await?;
@@ -183,12 +173,7 @@ pub async fn redeem_invite(
     security(("token" = [])),
     responses(
         (status = 200, body = SeatToken),
-        (status = 401, response = Unauthorized),
-        (status = 403, response = Forbidden),
-        (status = 404, response = NotFound),
-        (status = 409, response = Conflict),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        OwnerProblems,
     )
 )]
 #[post("/matches/{id}/seats/{seat}/token")]
@@ -212,12 +197,7 @@ pub async fn reissue_seat_token(
     security(("token" = [])),
     responses(
         (status = 200, body = SeatInvite),
-        (status = 401, response = Unauthorized),
-        (status = 403, response = Forbidden),
-        (status = 404, response = NotFound),
-        (status = 409, response = Conflict),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        OwnerProblems,
     )
 )]
 #[post("/matches/{id}/seats/{seat}/invite")]
@@ -242,14 +222,7 @@ pub async fn reissue_seat_invite(
     security(("token" = [])),
     responses(
         (status = 200, body = AnyMatchDetail),
-        (status = 400, response = BadRequest),
-        (status = 401, response = Unauthorized),
-        (status = 403, response = Forbidden),
-        (status = 404, response = NotFound),
-        (status = 409, response = Conflict),
-        (status = 422, response = Unprocessable),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        Problems<(BadRequest, Unauthorized, Forbidden, NotFound, Conflict, Unprocessable, OtherClientError, Unavailable)>,
     )
 )]
 #[patch("/matches/{id}/seats/{seat}")]
@@ -271,16 +244,10 @@ pub async fn rename_seat(
 /// `match_abandoned`. Abandoning it again changes nothing; a finished match is a 409.
 #[utoipa::path(
     tag = "lobby",
-    params(("id" = Uuid, Path)),
     security(("token" = [])),
     responses(
         (status = 200, body = AnyMatchDetail),
-        (status = 401, response = Unauthorized),
-        (status = 403, response = Forbidden),
-        (status = 404, response = NotFound),
-        (status = 409, response = Conflict),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        OwnerProblems,
     )
 )]
 #[post("/matches/{id}/abandon")]
@@ -299,15 +266,10 @@ pub async fn abandon_match(
 /// corrections after it are a 409 `match_abandoned`.
 #[utoipa::path(
     tag = "lobby",
-    params(("id" = Uuid, Path)),
     security(("token" = [])),
     responses(
         (status = 200, body = AnySheetDetail),
-        (status = 401, response = Unauthorized),
-        (status = 404, response = NotFound),
-        (status = 409, response = Conflict),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        Problems<(Unauthorized, NotFound, Conflict, OtherClientError, Unavailable)>,
     )
 )]
 #[post("/sheets/{id}/abandon")]
@@ -333,13 +295,7 @@ pub async fn abandon_sheet(
     security(("token" = [])),
     responses(
         (status = 201, body = AnyCreatedMatch, headers(("Location" = String))),
-        (status = 400, response = BadRequest),
-        (status = 401, response = Unauthorized),
-        (status = 403, response = Forbidden),
-        (status = 404, response = NotFound),
-        (status = 409, response = Conflict),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        Problems<(BadRequest, Unauthorized, Forbidden, NotFound, Conflict, OtherClientError, Unavailable)>,
     )
 )]
 #[post("/matches/{id}/rematch")]

@@ -5,6 +5,7 @@ use uuid::Uuid;
 
 use super::body::Body;
 use super::caching::{as_precondition, cached, cached_by_content, expected_version};
+use super::params::{ChanceReport, Guarded, IdempotencyKey, IfNoneMatch, MoveAttempt, NewMatch};
 use super::responses::*;
 use super::{bearer, idempotency_key, required_bearer};
 use crate::examples;
@@ -21,58 +22,12 @@ use crate::store::Store;
 /// match and tokens) and creates nothing.
 #[utoipa::path(
     tag = "matches",
-    params(
-        ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
-         description = "Any unique, unguessable string per match (e.g. a random UUID): 1 to 255 visible ASCII characters"),
-    ),
+    params(IdempotencyKey<NewMatch>),
     request_body(content = AnyCreateMatch, example = json!(examples::create_match())),
     responses(
-        (status = 201, body = AnyCreatedMatch, headers(("Location" = String)), links(
-            ("GetMatch" = (
-                operation_id = "get_match",
-                parameters(("id" = "$response.body#/match/id")),
-                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
-            )),
-            ("SubmitMove" = (
-                operation_id = "submit_move",
-                parameters(("id" = "$response.body#/match/id")),
-                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
-            )),
-            ("SubmitChance" = (
-                operation_id = "submit_chance",
-                parameters(("id" = "$response.body#/match/id")),
-                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
-            )),
-            ("GetLog" = (
-                operation_id = "get_log",
-                parameters(("id" = "$response.body#/match/id")),
-                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
-            )),
-            ("GetPly" = (
-                operation_id = "get_ply",
-                parameters(("id" = "$response.body#/match/id")),
-                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
-            )),
-            ("GetResult" = (
-                operation_id = "get_result",
-                parameters(("id" = "$response.body#/match/id")),
-                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
-            )),
-            ("ExportMatch" = (
-                operation_id = "export_match",
-                parameters(("id" = "$response.body#/match/id")),
-                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
-            )),
-            ("MatchBgStats" = (
-                operation_id = "match_bgstats",
-                parameters(("id" = "$response.body#/match/id")),
-                description = "The match's id. Send `owner_token` or a seat's `token` from this reply as `Authorization: Bearer <token>`."
-            )),
-        )),
-        (status = 400, response = BadRequest),
-        (status = 422, response = Unprocessable),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        // Its links are in `links::CreatedLinks`.
+        (status = 201, body = AnyCreatedMatch, headers(("Location" = String))),
+        CreateProblems,
     )
 )]
 #[post("/matches")]
@@ -93,9 +48,7 @@ pub async fn create_match(
     params(ListQuery),
     responses(
         (status = 200, body = MatchPage),
-        (status = 400, response = BadRequest),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        QueryProblems,
     )
 )]
 #[get("/matches")]
@@ -113,16 +66,11 @@ pub async fn list_matches(
 /// security requirement: generated clients then accept a client with or without a token.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = Uuid, Path), ("If-None-Match" = Option<String>, Header,
-         description = "An `ETag` from an earlier answer: if it is still current the answer is 304 with no body"),),
+    params(("id" = Uuid, Path), IfNoneMatch),
     responses(
-        (status = 200, body = AnyMatchDetail, headers(("ETag" = String, description = "The version and a digest of the body (`\"v12-…\"`), or the digest alone (`\"c…\"`); send it back in If-None-Match, or in If-Match on a write"), ("Vary" = String))),
-        (status = 304, description = "Not modified: the `ETag` in If-None-Match is current", headers(("ETag" = String))),
-        (status = 400, response = BadRequest),
-        (status = 401, response = Unauthorized),
-        (status = 404, response = NotFound),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        (status = 200, body = AnyMatchDetail),
+        NotModified,
+        ReadProblems,
     )
 )]
 #[get("/matches/{id}")]
@@ -140,26 +88,12 @@ pub async fn get_match(
 /// `Idempotency-Key` makes retries safe: a retry gets the first answer and stores nothing twice.
 #[utoipa::path(
     tag = "matches",
-    params(
-        ("id" = Uuid, Path),
-        ("If-Match" = Option<String>, Header,
-         description = "The `ETag` of the match or sheet as read (`\"v12\"`): the same guard as `expected_version`, but a mismatch is 412. Both given must agree (else 400)"),
-        ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
-         description = "Any unique string per move attempt: 1 to 255 visible ASCII characters"),
-    ),
+    params(("id" = Uuid, Path), Guarded<MoveAttempt>),
     request_body(content = SubmitMove, example = json!(examples::submit_move())),
     security(("token" = [])),
     responses(
         (status = 200, body = AnyMoveReply),
-        (status = 400, response = BadRequest),
-        (status = 401, response = Unauthorized),
-        (status = 403, response = Forbidden),
-        (status = 404, response = NotFound),
-        (status = 409, response = Conflict),
-        (status = 412, response = PreconditionFailed),
-        (status = 422, response = Unprocessable),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        WriteProblems,
     )
 )]
 #[post("/matches/{id}/moves")]
@@ -187,26 +121,12 @@ pub async fn submit_move(
 /// Report a chance outcome (the deal, a drawn card) in a `table`-randomness match.
 #[utoipa::path(
     tag = "matches",
-    params(
-        ("id" = Uuid, Path),
-        ("If-Match" = Option<String>, Header,
-         description = "The `ETag` of the match or sheet as read (`\"v12\"`): the same guard as `expected_version`, but a mismatch is 412. Both given must agree (else 400)"),
-        ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
-         description = "Any unique string per report: 1 to 255 visible ASCII characters"),
-    ),
+    params(("id" = Uuid, Path), Guarded<ChanceReport>),
     request_body(content = SubmitChance, example = json!(examples::submit_chance())),
     security(("token" = [])),
     responses(
         (status = 200, body = AnyMoveReply),
-        (status = 400, response = BadRequest),
-        (status = 401, response = Unauthorized),
-        (status = 403, response = Forbidden),
-        (status = 404, response = NotFound),
-        (status = 409, response = Conflict),
-        (status = 412, response = PreconditionFailed),
-        (status = 422, response = Unprocessable),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        WriteProblems,
     )
 )]
 #[post("/matches/{id}/chance")]
@@ -235,16 +155,11 @@ pub async fn submit_chance(
 /// (`Authorization: Bearer <token>`); without one, the log is a spectator's.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = Uuid, Path), ("If-None-Match" = Option<String>, Header,
-         description = "An `ETag` from an earlier answer: if it is still current the answer is 304 with no body"),),
+    params(("id" = Uuid, Path), IfNoneMatch),
     responses(
-        (status = 200, body = AnyMatchLog, headers(("ETag" = String, description = "The version and a digest of the body (`\"v12-…\"`), or the digest alone (`\"c…\"`); send it back in If-None-Match, or in If-Match on a write"), ("Vary" = String))),
-        (status = 304, description = "Not modified: the `ETag` in If-None-Match is current", headers(("ETag" = String))),
-        (status = 400, response = BadRequest),
-        (status = 401, response = Unauthorized),
-        (status = 404, response = NotFound),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        (status = 200, body = AnyMatchLog),
+        NotModified,
+        ReadProblems,
     )
 )]
 #[get("/matches/{id}/log")]
@@ -263,16 +178,11 @@ pub async fn get_log(
 /// spectator's.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = Uuid, Path), ("ply" = i64, Path, minimum = 0), ("If-None-Match" = Option<String>, Header,
-         description = "An `ETag` from an earlier answer: if it is still current the answer is 304 with no body"),),
+    params(("id" = Uuid, Path), ("ply" = i64, Path, minimum = 0), IfNoneMatch),
     responses(
-        (status = 200, body = AnyPlyView, headers(("ETag" = String, description = "The version and a digest of the body (`\"v12-…\"`), or the digest alone (`\"c…\"`); send it back in If-None-Match, or in If-Match on a write"), ("Vary" = String))),
-        (status = 304, description = "Not modified: the `ETag` in If-None-Match is current", headers(("ETag" = String))),
-        (status = 400, response = BadRequest),
-        (status = 401, response = Unauthorized),
-        (status = 404, response = NotFound),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        (status = 200, body = AnyPlyView),
+        NotModified,
+        ReadProblems,
     )
 )]
 #[get("/matches/{id}/plies/{ply}")]
@@ -291,16 +201,11 @@ pub async fn get_ply(
 /// Scores with the itemised breakdown, ranks (shared places) and winners.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = Uuid, Path), ("If-None-Match" = Option<String>, Header,
-         description = "An `ETag` from an earlier answer: if it is still current the answer is 304 with no body"),),
+    params(("id" = Uuid, Path), IfNoneMatch),
     responses(
-        (status = 200, body = AnyMatchResult, headers(("ETag" = String, description = "The version and a digest of the body (`\"v12-…\"`), or the digest alone (`\"c…\"`); send it back in If-None-Match, or in If-Match on a write"), ("Vary" = String))),
-        (status = 304, description = "Not modified: the `ETag` in If-None-Match is current", headers(("ETag" = String))),
-        (status = 400, response = BadRequest),
-        (status = 401, response = Unauthorized),
-        (status = 404, response = NotFound),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        (status = 200, body = AnyMatchResult),
+        NotModified,
+        ReadProblems,
     )
 )]
 #[get("/matches/{id}/result")]
@@ -319,15 +224,9 @@ pub async fn get_result(
 /// `Authorization: Bearer <token>`.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = Uuid, Path)),
     responses(
         (status = 200, body = AnyMatchExport),
-        (status = 400, response = BadRequest),
-        (status = 401, response = Unauthorized),
-        (status = 403, response = Forbidden),
-        (status = 404, response = NotFound),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        Problems<(BadRequest, Unauthorized, Forbidden, NotFound, OtherClientError, Unavailable)>,
     )
 )]
 #[get("/matches/{id}/export")]

@@ -7,11 +7,13 @@ mod caching;
 mod exports;
 mod games;
 mod limits;
+mod links;
 mod lobby;
 mod matches;
 mod ops;
 pub use ops::Drain;
 mod page;
+mod params;
 mod responses;
 mod sheets;
 mod spec;
@@ -44,18 +46,6 @@ use crate::store::Store;
                        documents with a stable `code`."
     ),
     modifiers(&BearerToken),
-    components(responses(
-        responses::BadRequest,
-        responses::Unauthorized,
-        responses::Forbidden,
-        responses::NotFound,
-        responses::Conflict,
-        responses::Unprocessable,
-        responses::OtherClientError,
-        responses::Unavailable,
-        responses::TooManyStreams,
-        responses::PreconditionFailed,
-    )),
     tags(
         (name = "games", description = "The catalogue of games and their options"),
         (name = "matches", description = "Matches hosted and stored by the service, and the history \
@@ -132,12 +122,24 @@ fn routes(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
 // Built once at startup from derived types; a failure is a programming error caught by tests.
 #[allow(clippy::expect_used)]
 pub fn openapi() -> serde_json::Value {
-    let derived = App::new()
+    let mut derived = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi().merge_from(stateless::openapi()))
         .configure(routes)
         .split_for_parts()
         .1;
+    // After the routes' paths are in: each works on operations or schemas they bring.
+    let modifiers: [&dyn Modify; 6] = [
+        &links::CreatedLinks,
+        &responses::CachedReads,
+        &spec::NdjsonStreams,
+        &spec::AnyGameUnions,
+        &spec::TaggedVariantTitles,
+        &spec::DefaultsInDescriptions,
+    ];
+    for modifier in modifiers {
+        modifier.modify(&mut derived);
+    }
     spec::refine(serde_json::to_value(derived).expect("the spec serialises"))
 }
 
@@ -326,9 +328,10 @@ pub(crate) fn server(
             .app_data(path_config());
         // Registered before the `/v1` scope, so they are tried first: each game's stateless
         // operations at their literal paths, then the same operations of a game there is not.
-        let unknown_game = web::resource(
-            "/v1/games/{game}/{operation:states|check|chance|legal-moves|score|view|tally}",
-        )
+        let unknown_game = web::resource(format!(
+            "/v1/games/{{game}}/{{operation:{}}}",
+            stateless::operations()
+        ))
         .route(web::post().to(games::unknown_game));
         for resource in stateless::resources().into_iter().chain([unknown_game]) {
             let table = table.clone();

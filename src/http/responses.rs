@@ -1,10 +1,18 @@
-//! The problem answers the operations document, one per status, each with a real example. An
-//! operation lists the ones it can give (`(status = 404, response = NotFound)`); `4XX` and `5XX`
-//! stay listed as well for the statuses any request can meet (408, 413, 415, 429, 503).
+//! The problem answers the operations document, one per status, each with a real example. Each
+//! knows the status it is declared under ([`Answer`]); an operation lists the ones it can give as
+//! one type, `Problems<(BadRequest, NotFound, OtherClientError)>`, or one of the named sets below,
+//! and the document gets each answer written out in the operation (some client generators do not
+//! follow response references). `4XX` and `5XX` stay listed as well for the statuses any request
+//! can meet (408, 413, 415, 429, 503).
 // The types only describe answers; the handlers build `Problem`s.
 #![allow(dead_code)]
 
-use utoipa::ToResponse;
+use std::collections::BTreeMap;
+use std::marker::PhantomData;
+
+use utoipa::openapi::header::{Header, HeaderBuilder};
+use utoipa::openapi::{OpenApi, RefOr, Response};
+use utoipa::{IntoResponses, Modify, ToResponse};
 
 use crate::problem::ProblemDocument;
 
@@ -155,3 +163,145 @@ pub struct TooManyStreams(ProblemDocument);
     })
 )]
 pub struct PreconditionFailed(ProblemDocument);
+
+/// A problem answer and the status (or range) an operation declares it under.
+pub trait Answer: ToResponse<'static> {
+    const STATUS: &'static str;
+}
+
+macro_rules! statuses {
+    ($($answer:ident = $status:literal),* $(,)?) => {
+        $(impl Answer for $answer {
+            const STATUS: &'static str = $status;
+        })*
+    };
+}
+
+statuses! {
+    BadRequest = "400",
+    Unauthorized = "401",
+    Forbidden = "403",
+    NotFound = "404",
+    Conflict = "409",
+    PreconditionFailed = "412",
+    Unprocessable = "422",
+    TooManyStreams = "429",
+    OtherClientError = "4XX",
+    Unavailable = "5XX",
+}
+
+/// The problem answers of an operation, a tuple of [`Answer`]s, each written out in full.
+pub struct Problems<T>(PhantomData<T>);
+
+macro_rules! problem_sets {
+    ($(($($answer:ident),+))*) => {
+        $(impl<$($answer: Answer),+> IntoResponses for Problems<($($answer,)+)> {
+            fn responses() -> BTreeMap<String, RefOr<Response>> {
+                BTreeMap::from([$(($answer::STATUS.to_owned(), $answer::response().1)),+])
+            }
+        })*
+    };
+}
+
+problem_sets! {
+    (A) (A, B) (A, B, C) (A, B, C, D) (A, B, C, D, E) (A, B, C, D, E, F) (A, B, C, D, E, F, G)
+    (A, B, C, D, E, F, G, H) (A, B, C, D, E, F, G, H, I)
+}
+
+/// What a stateless operation can refuse: every answer comes from the request alone.
+pub type StatelessProblems = Problems<(BadRequest, Unprocessable, OtherClientError)>;
+
+/// Creating a match or a sheet.
+pub type CreateProblems = Problems<(BadRequest, Unprocessable, OtherClientError, Unavailable)>;
+
+/// A listing or a statistic over stored records, read by query.
+pub type QueryProblems = Problems<(BadRequest, OtherClientError, Unavailable)>;
+
+/// A record anyone may read: a sheet, an invite, an export of a sheet.
+pub type PublicReadProblems = Problems<(BadRequest, NotFound, OtherClientError, Unavailable)>;
+
+/// A record anyone may act on, which may not be in the state asked: an invite already redeemed,
+/// a match or sheet not yet over.
+pub type PublicStateProblems = Problems<(
+    BadRequest,
+    NotFound,
+    Conflict,
+    OtherClientError,
+    Unavailable,
+)>;
+
+/// A match read with an optional token.
+pub type ReadProblems = Problems<(
+    BadRequest,
+    Unauthorized,
+    NotFound,
+    OtherClientError,
+    Unavailable,
+)>;
+
+/// A move, a chance report or a sheet entry: version-checked writes under a token.
+pub type WriteProblems = Problems<(
+    BadRequest,
+    Unauthorized,
+    Forbidden,
+    NotFound,
+    Conflict,
+    PreconditionFailed,
+    Unprocessable,
+    OtherClientError,
+    Unavailable,
+)>;
+
+/// The owner's actions on a seat or a match that take no body.
+pub type OwnerProblems = Problems<(
+    Unauthorized,
+    Forbidden,
+    NotFound,
+    Conflict,
+    OtherClientError,
+    Unavailable,
+)>;
+
+/// A cached read answered from the client's copy. An operation that lists it is a cached read:
+/// [`CachedReads`] also gives its 200 answer the `ETag` and `Vary` headers.
+#[derive(IntoResponses)]
+#[response(
+    status = 304,
+    description = "Not modified: the `ETag` in If-None-Match is current",
+    headers(("ETag" = String))
+)]
+pub struct NotModified;
+
+/// The headers of a cached read's 200 answer, on every operation that lists [`NotModified`]. A
+/// typed [`Modify`], as a response's header descriptions in utoipa's attributes take only literal
+/// text.
+pub struct CachedReads;
+
+impl Modify for CachedReads {
+    fn modify(&self, openapi: &mut OpenApi) {
+        let operations = openapi
+            .paths
+            .paths
+            .values_mut()
+            .flat_map(super::spec::operations_mut);
+        for operation in operations {
+            let answers = &mut operation.responses.responses;
+            if !answers.contains_key("304") {
+                continue;
+            }
+            let Some(RefOr::T(fresh)) = answers.get_mut("200") else {
+                continue;
+            };
+            fresh.headers.insert(
+                "ETag".to_owned(),
+                HeaderBuilder::new()
+                    .description(Some(
+                        "The version and a digest of the body (`\"v12-…\"`), or the digest alone \
+                         (`\"c…\"`); send it back in If-None-Match, or in If-Match on a write",
+                    ))
+                    .build(),
+            );
+            fresh.headers.insert("Vary".to_owned(), Header::default());
+        }
+    }
+}

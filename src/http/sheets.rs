@@ -5,6 +5,7 @@ use uuid::Uuid;
 
 use super::body::Body;
 use super::caching::{as_precondition, cached, expected_version};
+use super::params::{Guarded, IdempotencyKey, IfNoneMatch, NewEntry, NewSheet};
 use super::responses::*;
 use super::{idempotency_key, required_bearer};
 use crate::examples;
@@ -19,38 +20,12 @@ use crate::store::Store;
 /// retry within 24 hours gets the first answer (the same sheet and token) and creates nothing.
 #[utoipa::path(
     tag = "sheets",
-    params(
-        ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
-         description = "Any unique, unguessable string per sheet (e.g. a random UUID): 1 to 255 visible ASCII characters"),
-    ),
+    params(IdempotencyKey<NewSheet>),
     request_body(content = AnyCreateSheet, example = json!(examples::create_sheet())),
     responses(
-        (status = 201, body = AnyCreatedSheet, headers(("Location" = String)), links(
-            ("GetSheet" = (
-                operation_id = "get_sheet",
-                parameters(("id" = "$response.body#/sheet/id")),
-                description = "The sheet's id. Send `owner_token` from this reply as `Authorization: Bearer <token>` to add entries."
-            )),
-            ("AppendEntry" = (
-                operation_id = "append_entry",
-                parameters(("id" = "$response.body#/sheet/id")),
-                description = "The sheet's id. Send `owner_token` from this reply as `Authorization: Bearer <token>` to add entries."
-            )),
-            ("ExportSheet" = (
-                operation_id = "export_sheet",
-                parameters(("id" = "$response.body#/sheet/id")),
-                description = "The sheet's id. Send `owner_token` from this reply as `Authorization: Bearer <token>` to add entries."
-            )),
-            ("SheetBgStats" = (
-                operation_id = "sheet_bgstats",
-                parameters(("id" = "$response.body#/sheet/id")),
-                description = "The sheet's id. Send `owner_token` from this reply as `Authorization: Bearer <token>` to add entries."
-            )),
-        )),
-        (status = 400, response = BadRequest),
-        (status = 422, response = Unprocessable),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        // Its links are in `links::CreatedLinks`.
+        (status = 201, body = AnyCreatedSheet, headers(("Location" = String))),
+        CreateProblems,
     )
 )]
 #[post("/sheets")]
@@ -68,15 +43,11 @@ pub async fn create_sheet(
 /// A sheet: the rounds as corrected and scored, totals, ranks, winners, and every entry ever made.
 #[utoipa::path(
     tag = "sheets",
-    params(("id" = Uuid, Path), ("If-None-Match" = Option<String>, Header,
-         description = "An `ETag` from an earlier answer: if it is still current the answer is 304 with no body"),),
+    params(("id" = Uuid, Path), IfNoneMatch),
     responses(
-        (status = 200, body = AnySheetDetail, headers(("ETag" = String, description = "The version and a digest of the body (`\"v12-…\"`), or the digest alone (`\"c…\"`); send it back in If-None-Match, or in If-Match on a write"), ("Vary" = String))),
-        (status = 304, description = "Not modified: the `ETag` in If-None-Match is current", headers(("ETag" = String))),
-        (status = 400, response = BadRequest),
-        (status = 404, response = NotFound),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        (status = 200, body = AnySheetDetail),
+        NotModified,
+        PublicReadProblems,
     )
 )]
 #[get("/sheets/{id}")]
@@ -94,26 +65,12 @@ pub async fn get_sheet(
 /// retries safe: a retry gets the first answer and stores nothing twice.
 #[utoipa::path(
     tag = "sheets",
-    params(
-        ("id" = Uuid, Path),
-        ("If-Match" = Option<String>, Header,
-         description = "The `ETag` of the match or sheet as read (`\"v12\"`): the same guard as `expected_version`, but a mismatch is 412. Both given must agree (else 400)"),
-        ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$",
-         description = "Any unique string per entry: 1 to 255 visible ASCII characters"),
-    ),
+    params(("id" = Uuid, Path), Guarded<NewEntry>),
     request_body(content = AppendEntry, example = json!(examples::append_entry())),
     security(("token" = [])),
     responses(
         (status = 200, body = AnySheetDetail),
-        (status = 400, response = BadRequest),
-        (status = 401, response = Unauthorized),
-        (status = 403, response = Forbidden),
-        (status = 404, response = NotFound),
-        (status = 409, response = Conflict),
-        (status = 412, response = PreconditionFailed),
-        (status = 422, response = Unprocessable),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        WriteProblems,
     )
 )]
 #[post("/sheets/{id}/entries")]

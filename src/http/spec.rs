@@ -1,10 +1,21 @@
-//! Corrections to the OpenAPI document utoipa derives, made on its JSON form.
+//! Corrections to the OpenAPI document utoipa derives.
+//!
+//! Those utoipa's typed document can express are [`Modify`]s ([`NdjsonStreams`],
+//! [`AnyGameUnions`], [`TaggedVariantTitles`], [`DefaultsInDescriptions`]), applied before the document becomes JSON. The rest are passes over its
+//! JSON form ([`refine`]), each saying why it cannot be typed. The problem answers, once
+//! references that a pass copied into each operation, are written out by
+//! [`super::responses::Problems`]; the links of created records are [`super::links`].
 //!
 //! Runs once at start-up on a document this crate itself generated: a shape it does not expect is
 //! a programming error that the `openapi` test catches, hence `expect` rather than error plumbing.
 #![allow(clippy::expect_used)]
 
 use serde_json::{json, Map, Value};
+use utoipa::openapi::extensions::ExtensionsBuilder;
+use utoipa::openapi::path::{Operation, PathItem};
+use utoipa::openapi::schema::{AnyOf, Object, ObjectBuilder, Schema, Type};
+use utoipa::openapi::{OpenApi, RefOr};
+use utoipa::Modify;
 
 use crate::games::{Game, GameKind};
 use crate::with_game;
@@ -12,18 +23,19 @@ use crate::with_game;
 const SCHEMA_REF: &str = "#/components/schemas/";
 
 /// The derived document with `Seat` named, game-specific names and bounds, and closed objects.
+///
+/// Each pass here stays on the JSON form, for the reason its comment gives. Most are a deep walk:
+/// they must reach every schema or every `$ref` wherever it nests (properties, items, unions,
+/// discriminator mappings, `x-item-schema`). utoipa's typed document has no visitor for that, and
+/// its `Schema` is `#[non_exhaustive]`, so a hand-written typed walk could not be checked to miss
+/// nothing; the JSON form has one shape.
 pub fn refine(mut spec: Value) -> Value {
-    inline_responses(&mut spec);
-    ndjson_as_streams(&mut spec);
     spell_link_fields(&mut spec);
     name_seat_schema(&mut spec);
     let documents = name_game_instantiations(&mut spec);
     bound_seats_per_game(&mut spec, &documents);
-    title_tagged_variants(&mut spec);
     bound_integers(&mut spec);
-    defaults_in_descriptions(&mut spec);
     close_objects(&mut spec);
-    any_game_unions_overlap(&mut spec);
     drop_unreferenced_schemas(&mut spec);
     spec
 }
@@ -47,57 +59,107 @@ fn answers_mut(spec: &mut Value) -> impl Iterator<Item = &mut Value> {
         })
 }
 
-/// Operations name their problem answers by reference (`#/components/responses/NotFound`, see
-/// `http::responses`); some client generators do not follow response references, so each is
-/// copied into the operation instead.
-fn inline_responses(spec: &mut Value) {
-    let Some(Value::Object(shared)) = spec["components"]
-        .as_object_mut()
-        .and_then(|components| components.remove("responses"))
-    else {
-        return;
-    };
-    for answer in answers_mut(spec) {
-        let target = answer["$ref"]
-            .as_str()
-            .and_then(|r| r.strip_prefix("#/components/responses/"))
-            .and_then(|name| shared.get(name));
-        if let Some(target) = target {
-            *answer = target.clone();
-        }
-    }
+/// Every operation of a path.
+pub(super) fn operations_mut(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
+    [
+        &mut item.get,
+        &mut item.put,
+        &mut item.post,
+        &mut item.delete,
+        &mut item.options,
+        &mut item.head,
+        &mut item.patch,
+        &mut item.trace,
+    ]
+    .into_iter()
+    .flatten()
 }
 
 /// An `application/x-ndjson` answer is declared in the handler with the schema of one line;
 /// the document describes the body as what it is, text with one such JSON document per line
 /// (`x-item-schema`, OpenAPI 3.2's `itemSchema` under an extension name), so that generated
 /// clients read it as text instead of parsing it as one JSON document.
-fn ndjson_as_streams(spec: &mut Value) {
-    for answer in answers_mut(spec) {
-        let Some(media) = answer.pointer_mut("/content/application~1x-ndjson") else {
-            continue;
-        };
-        let line = media["schema"].take();
-        let name = line["$ref"]
-            .as_str()
-            .and_then(|r| r.strip_prefix(SCHEMA_REF))
-            .unwrap_or("JSON")
-            .to_owned();
-        media["schema"] = json!({
-            "type": "string",
-            "contentMediaType": "application/x-ndjson",
-            "description": format!(
-                "Newline-delimited JSON: one `{name}` document per line, each ending in \
-                 a newline (see `x-item-schema`). Read the body as text and parse each \
-                 line on its own."
-            ),
-        });
-        media["x-item-schema"] = line;
+pub struct NdjsonStreams;
+
+impl Modify for NdjsonStreams {
+    fn modify(&self, openapi: &mut OpenApi) {
+        let answers = openapi
+            .paths
+            .paths
+            .values_mut()
+            .flat_map(operations_mut)
+            .flat_map(|operation| operation.responses.responses.values_mut());
+        for answer in answers {
+            let RefOr::T(answer) = answer else { continue };
+            let Some(media) = answer.content.get_mut("application/x-ndjson") else {
+                continue;
+            };
+            let Some(line) = media.schema.take() else {
+                continue;
+            };
+            let name = match &line {
+                RefOr::Ref(reference) => reference
+                    .ref_location
+                    .strip_prefix(SCHEMA_REF)
+                    .unwrap_or("JSON")
+                    .to_owned(),
+                RefOr::T(_) => "JSON".to_owned(),
+            };
+            media.schema = Some(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .content_media_type("application/x-ndjson")
+                    .description(Some(format!(
+                        "Newline-delimited JSON: one `{name}` document per line, each ending in \
+                         a newline (see `x-item-schema`). Read the body as text and parse each \
+                         line on its own."
+                    )))
+                    .into(),
+            );
+            let line = serde_json::to_value(line).expect("a schema serialises");
+            let mut extensions = media.extensions.take().unwrap_or_default();
+            extensions.merge(ExtensionsBuilder::new().add("x-item-schema", line).build());
+            media.extensions = Some(extensions);
+        }
+    }
+}
+
+/// The `Any…` unions say "the type of whichever game this is": several games' types can accept
+/// the same value (an empty score, say), so they are `anyOf`, not the exclusive `oneOf` utoipa
+/// derives for an enum.
+pub struct AnyGameUnions;
+
+impl Modify for AnyGameUnions {
+    fn modify(&self, openapi: &mut OpenApi) {
+        let schemas = openapi
+            .components
+            .iter_mut()
+            .flat_map(|components| components.schemas.iter_mut())
+            .filter(|(name, _)| name.starts_with("Any"));
+        for (_, schema) in schemas {
+            let RefOr::T(Schema::OneOf(union)) = schema else {
+                continue;
+            };
+            // A union has no title to keep: `AnyOf` has none.
+            let union = std::mem::take(union);
+            let mut any = AnyOf::new();
+            any.items = union.items;
+            any.schema_type = union.schema_type;
+            any.description = union.description;
+            any.default = union.default;
+            any.example = union.example;
+            any.examples = union.examples;
+            any.discriminator = union.discriminator;
+            any.extensions = union.extensions;
+            *schema = RefOr::T(Schema::AnyOf(any));
+        }
     }
 }
 
 /// utoipa 5 writes a link's fields in snake case (`operation_id`); OpenAPI spells them in camel
 /// case (`operationId`), and tools ignore the others.
+///
+/// Stays on JSON: utoipa's `Link` serialises its fields so, and no typed value spells them right.
 fn spell_link_fields(spec: &mut Value) {
     for link in answers_mut(spec)
         .filter_map(|answer| answer.get_mut("links").and_then(Value::as_object_mut))
@@ -117,6 +179,8 @@ fn spell_link_fields(spec: &mut Value) {
 }
 
 /// Removes the schemas no operation reaches (those registered only as parts of generic types).
+///
+/// Stays on JSON: a deep walk over every reference (see [`refine`]).
 fn drop_unreferenced_schemas(spec: &mut Value) {
     let mut pending = Vec::new();
     collect_refs(&spec["paths"], &mut pending);
@@ -132,6 +196,9 @@ fn drop_unreferenced_schemas(spec: &mut Value) {
 /// States the range of every integer's Rust type as `minimum` and `maximum`: formats such as
 /// `uint32` are not checked by JSON Schema validators, and the service answers 400 for a number
 /// its field cannot hold, so the range is part of the contract.
+///
+/// Stays on JSON: a deep walk over every integer schema, the rules core's included, which
+/// carries no OpenAPI attributes (see [`refine`]).
 fn bound_integers(spec: &mut Value) {
     visit_schemas(spec, &mut |schema| {
         let is_integer = match &schema["type"] {
@@ -175,22 +242,39 @@ fn bound_integers(spec: &mut Value) {
 /// where a defaulted field may be left out, and replies, where it is always present; generators
 /// such as openapi-typescript read `default` as "always present", which would make clients spell
 /// out every option. The catalogue (`GET /v1/games`) lists the defaults as values too.
-fn defaults_in_descriptions(spec: &mut Value) {
-    for schema in schemas_mut(spec).values_mut() {
-        for property in schema
-            .get_mut("properties")
-            .and_then(Value::as_object_mut)
-            .into_iter()
-            .flat_map(|p| p.values_mut())
-        {
-            let Some(default) = property.as_object_mut().and_then(|p| p.remove("default")) else {
+pub struct DefaultsInDescriptions;
+
+impl Modify for DefaultsInDescriptions {
+    fn modify(&self, openapi: &mut OpenApi) {
+        let properties = openapi
+            .components
+            .iter_mut()
+            .flat_map(|components| components.schemas.values_mut())
+            .filter_map(|schema| match schema {
+                RefOr::T(Schema::Object(object)) => Some(object.properties.values_mut()),
+                _ => None,
+            })
+            .flatten();
+        for property in properties {
+            let RefOr::T(property) = property else {
+                continue;
+            };
+            let (default, description) = match property {
+                Schema::Object(s) => (&mut s.default, &mut s.description),
+                Schema::Array(s) => (&mut s.default, &mut s.description),
+                Schema::OneOf(s) => (&mut s.default, &mut s.description),
+                Schema::AllOf(s) => (&mut s.default, &mut s.description),
+                Schema::AnyOf(s) => (&mut s.default, &mut s.description),
+                _ => continue,
+            };
+            let Some(default) = default.take() else {
                 continue;
             };
             let said = format!("Default: `{default}`.");
-            property["description"] = match property["description"].as_str() {
-                Some(text) => json!(format!("{text}\n\n{said}")),
-                None => json!(said),
-            };
+            *description = Some(match description.take() {
+                Some(text) => format!("{text}\n\n{said}"),
+                None => said,
+            });
         }
     }
 }
@@ -201,17 +285,10 @@ const JS_SAFE_INTEGER: i128 = (1 << 53) - 1;
 /// utoipa names a document instantiated for one game after the game: `MatchDetail_LuckyJack`
 /// (see [`crate::wire`]). Clients read better with the game first, as the games' own types are
 /// named: `LuckyJackMatchDetail`. Returns the new names.
+///
+/// Stays on JSON: utoipa names an instantiation itself (`as` cannot rename one instantiation), so
+/// every reference to it must be rewritten: a deep walk (see [`refine`]).
 fn name_game_instantiations(spec: &mut Value) -> Vec<String> {
-    let suffixes: Vec<String> = GameKind::ALL
-        .iter()
-        .map(|&kind| format!("_{}", schema_prefix(kind)))
-        .collect();
-    let game_first = |name: &str| {
-        suffixes.iter().find_map(|suffix| {
-            let base = name.strip_suffix(suffix.as_str())?;
-            Some(format!("{}{base}", &suffix[1..]))
-        })
-    };
     rewrite_refs(spec, &mut |name| game_first(name));
     let schemas = schemas_mut(spec);
     let renamed: Vec<(String, String)> = schemas
@@ -227,24 +304,46 @@ fn name_game_instantiations(spec: &mut Value) -> Vec<String> {
     renamed.into_iter().map(|(_, new)| new).collect()
 }
 
+/// `MatchDetail_LuckyJack`'s name with the game first, `LuckyJackMatchDetail`; `None` for a
+/// schema that is not a game's instantiation.
+fn game_first(name: &str) -> Option<String> {
+    GameKind::ALL.iter().find_map(|&kind| {
+        let game = schema_prefix(kind);
+        let base = name.strip_suffix(&format!("_{game}"))?;
+        Some(format!("{game}{base}"))
+    })
+}
+
 /// The variants of a tagged enum (`{"type": "draw"}`, `{"kind": "deal", ...}`) are inline
 /// objects, which generators name by position (`LuckyJackMoveType1`). Each gets a `title` from
 /// its tag instead: `LuckyJackMove`'s `draw` variant is `LuckyJackDrawMove`.
-fn title_tagged_variants(spec: &mut Value) {
-    let prefixes: Vec<String> = GameKind::ALL.iter().map(|&k| schema_prefix(k)).collect();
-    for (name, schema) in schemas_mut(spec) {
-        let (game, rest) = prefixes
-            .iter()
-            .find_map(|p| Some((p.as_str(), name.strip_prefix(p.as_str())?)))
-            .unwrap_or(("", name.as_str()));
-        for variant in schema
-            .get_mut("oneOf")
-            .and_then(Value::as_array_mut)
-            .into_iter()
-            .flatten()
-        {
-            if let Some(tag) = variant_tag(variant) {
-                variant["title"] = json!(format!("{game}{}{rest}", pascal_case(&tag)));
+pub struct TaggedVariantTitles;
+
+impl Modify for TaggedVariantTitles {
+    fn modify(&self, openapi: &mut OpenApi) {
+        let prefixes: Vec<String> = GameKind::ALL.iter().map(|&k| schema_prefix(k)).collect();
+        let unions = openapi
+            .components
+            .iter_mut()
+            .flat_map(|components| components.schemas.iter_mut())
+            .filter_map(|(name, schema)| match schema {
+                RefOr::T(Schema::OneOf(union)) => Some((name, union)),
+                _ => None,
+            });
+        for (name, union) in unions {
+            // The name the document gives it (see `name_game_instantiations`).
+            let name = game_first(name).unwrap_or_else(|| name.clone());
+            let (game, rest) = prefixes
+                .iter()
+                .find_map(|p| Some((p.as_str(), name.strip_prefix(p.as_str())?)))
+                .unwrap_or(("", name.as_str()));
+            for variant in &mut union.items {
+                let RefOr::T(Schema::Object(variant)) = variant else {
+                    continue;
+                };
+                if let Some(tag) = variant_tag(variant) {
+                    variant.title = Some(format!("{game}{}{rest}", pascal_case(&tag)));
+                }
             }
         }
     }
@@ -252,13 +351,13 @@ fn title_tagged_variants(spec: &mut Value) {
 
 /// The value of the one required property of `variant` that allows a single string: the tag
 /// of an internally tagged enum's variant.
-fn variant_tag(variant: &Value) -> Option<String> {
-    let required = variant["required"].as_array()?;
-    let properties = variant["properties"].as_object()?;
-    properties.iter().find_map(|(field, schema)| {
-        let values = schema["enum"].as_array()?;
-        match values.as_slice() {
-            [Value::String(tag)] if required.iter().any(|r| r == field) => Some(tag.clone()),
+fn variant_tag(variant: &Object) -> Option<String> {
+    variant.properties.iter().find_map(|(field, schema)| {
+        let RefOr::T(Schema::Object(schema)) = schema else {
+            return None;
+        };
+        match schema.enum_values.as_deref()? {
+            [Value::String(tag)] if variant.required.contains(field) => Some(tag.clone()),
             _ => None,
         }
     })
@@ -283,6 +382,9 @@ fn pascal_case(snake: &str) -> String {
 /// refuses anything else with a 4xx. Seats inside a game's own types (a move's target seat, a
 /// tally's winner) stay plain `Seat`s: whether such a seat is at the table is the rules' call,
 /// which `/check` answers as a refusal (`legal: false`), not as a malformed request.
+///
+/// Stays on JSON: it rewrites references inside each game's documents, a deep walk (see
+/// [`refine`]), under the names [`name_game_instantiations`] gives.
 fn bound_seats_per_game(spec: &mut Value, documents: &[String]) {
     for &kind in GameKind::ALL {
         let prefix = schema_prefix(kind);
@@ -334,6 +436,8 @@ fn bound_seats_per_game(spec: &mut Value, documents: &[String]) {
 /// serialised from the same types, so an object schema lists all the properties there are.
 /// utoipa says so only for some of them; this says it for all. Parts of an `allOf` stay open,
 /// since each part sees only some of the properties.
+///
+/// Stays on JSON: a deep walk into every nested object schema (see [`refine`]).
 fn close_objects(spec: &mut Value) {
     // A component that is a part of an `allOf` somewhere stays open too.
     let mut parts = Vec::new();
@@ -377,21 +481,6 @@ fn collect_all_of_parts(value: &Value, parts: &mut Vec<String>) {
     }
 }
 
-/// The `Any…` unions say "the type of whichever game this is": several games' types can accept
-/// the same value (an empty score, say), so they are `anyOf`, not the exclusive `oneOf`.
-fn any_game_unions_overlap(spec: &mut Value) {
-    for (name, schema) in schemas_mut(spec) {
-        if let Some(members) = name
-            .starts_with("Any")
-            .then(|| schema.as_object_mut())
-            .flatten()
-            .and_then(|fields| fields.remove("oneOf"))
-        {
-            schema["anyOf"] = members;
-        }
-    }
-}
-
 /// Calls `visit` on every schema object in the components and the paths.
 fn visit_schemas(spec: &mut Value, visit: &mut impl FnMut(&mut Value)) {
     fn walk(value: &mut Value, visit: &mut impl FnMut(&mut Value)) {
@@ -414,6 +503,9 @@ fn visit_schemas(spec: &mut Value, visit: &mut impl FnMut(&mut Value)) {
 
 /// utoipa files the `Seat` alias under its target type's name, `usize`; clients should see a
 /// documented `Seat` instead.
+///
+/// Stays on JSON: `Seat` is an alias in the rules core, which carries no OpenAPI attributes, and
+/// every reference to `usize` must be rewritten: a deep walk (see [`refine`]).
 fn name_seat_schema(spec: &mut Value) {
     rewrite_refs(spec, &mut |name| {
         (name == "usize").then(|| "Seat".to_owned())

@@ -395,25 +395,35 @@ macro_rules! __stateless_operations {
                 };
                 use $crate::games::Game;
                 use $crate::http::body::RawBody;
-                use $crate::http::responses::{BadRequest, OtherClientError, Unprocessable};
+                use $crate::http::responses::StatelessProblems;
                 use $crate::problem::Problem;
                 use $crate::referee::{ScoreReply, StateReply, TallyReply};
 
                 type G = $crate::games::$module::$engine;
                 type GameView = <G as Game>::View;
 
+                // Each operation's path, written once: for the document and for the route.
+                pub const SETUP_STATE: &str = concat!("/v1/games/", $slug, "/states");
+                pub const CHECK_MOVE: &str = concat!("/v1/games/", $slug, "/check");
+                pub const REPORT_CHANCE: &str = concat!("/v1/games/", $slug, "/chance");
+                pub const LEGAL_MOVES: &str = concat!("/v1/games/", $slug, "/legal-moves");
+                pub const SCORE_STATE: &str = concat!("/v1/games/", $slug, "/score");
+                pub const VIEW_STATE: &str = concat!("/v1/games/", $slug, "/view");
+                pub const TALLY: &str = concat!("/v1/games/", $slug, "/tally");
+                pub const PATHS: [&str; 7] = [
+                    SETUP_STATE, CHECK_MOVE, REPORT_CHANCE, LEGAL_MOVES, SCORE_STATE, VIEW_STATE, TALLY,
+                ];
+
                 /// Set up a new state from options (and a seed, or a deal reported later).
                 #[utoipa::path(
                     post,
-                    path = concat!("/v1/games/", $slug, "/states"),
+                    path = SETUP_STATE,
                     operation_id = concat!(stringify!($module), "_setup_state"),
                     tag = $title,
                     request_body(content = SetupRequest<G>, example = examples::setup::<G>),
                     responses(
                         (status = 200, body = StateReply<G>),
-                        (status = 400, response = BadRequest),
-                        (status = 422, response = Unprocessable),
-                        (status = "4XX", response = OtherClientError),
+                        StatelessProblems,
                     )
                 )]
                 pub async fn setup_state(body: RawBody) -> Result<web::Json<StateReply<G>>, Problem> {
@@ -426,15 +436,13 @@ macro_rules! __stateless_operations {
                 /// have produced is a 422 `inconsistent_state`.
                 #[utoipa::path(
                     post,
-                    path = concat!("/v1/games/", $slug, "/check"),
+                    path = CHECK_MOVE,
                     operation_id = concat!(stringify!($module), "_check_move"),
                     tag = $title,
                     request_body(content = CheckRequest<G>, example = examples::check::<G>),
                     responses(
                         (status = 200, body = CheckReply<G>),
-                        (status = 400, response = BadRequest),
-                        (status = 422, response = Unprocessable),
-                        (status = "4XX", response = OtherClientError),
+                        StatelessProblems,
                     )
                 )]
                 pub async fn check_move(body: RawBody) -> Result<web::Json<CheckReply<G>>, Problem> {
@@ -444,15 +452,13 @@ macro_rules! __stateless_operations {
                 /// Apply a chance outcome reported from a physical table, after checking it was possible.
                 #[utoipa::path(
                     post,
-                    path = concat!("/v1/games/", $slug, "/chance"),
+                    path = REPORT_CHANCE,
                     operation_id = concat!(stringify!($module), "_report_chance"),
                     tag = $title,
                     request_body(content = ChanceRequest<G>, example = examples::chance::<G>),
                     responses(
                         (status = 200, body = StateReply<G>),
-                        (status = 400, response = BadRequest),
-                        (status = 422, response = Unprocessable),
-                        (status = "4XX", response = OtherClientError),
+                        StatelessProblems,
                     )
                 )]
                 pub async fn report_chance(body: RawBody) -> Result<web::Json<StateReply<G>>, Problem> {
@@ -462,15 +468,13 @@ macro_rules! __stateless_operations {
                 /// Every legal move of a seat in a supplied state.
                 #[utoipa::path(
                     post,
-                    path = concat!("/v1/games/", $slug, "/legal-moves"),
+                    path = LEGAL_MOVES,
                     operation_id = concat!(stringify!($module), "_legal_moves"),
                     tag = $title,
                     request_body(content = SeatStateRequest<G>, example = examples::legal_moves::<G>),
                     responses(
                         (status = 200, body = LegalMovesReply<G>),
-                        (status = 400, response = BadRequest),
-                        (status = 422, response = Unprocessable),
-                        (status = "4XX", response = OtherClientError),
+                        StatelessProblems,
                     )
                 )]
                 pub async fn legal_moves(body: RawBody) -> Result<web::Json<LegalMovesReply<G>>, Problem> {
@@ -480,15 +484,13 @@ macro_rules! __stateless_operations {
                 /// Score a supplied state: the itemised breakdown, totals, ranks and winners.
                 #[utoipa::path(
                     post,
-                    path = concat!("/v1/games/", $slug, "/score"),
+                    path = SCORE_STATE,
                     operation_id = concat!(stringify!($module), "_score_state"),
                     tag = $title,
                     request_body(content = StateRequest<G>, example = examples::score::<G>),
                     responses(
                         (status = 200, body = ScoreReply<G>),
-                        (status = 400, response = BadRequest),
-                        (status = 422, response = Unprocessable),
-                        (status = "4XX", response = OtherClientError),
+                        StatelessProblems,
                     )
                 )]
                 pub async fn score_state(body: RawBody) -> Result<web::Json<ScoreReply<G>>, Problem> {
@@ -498,15 +500,13 @@ macro_rules! __stateless_operations {
                 /// What one viewer may see of a supplied state: hidden cards of others are left out.
                 #[utoipa::path(
                     post,
-                    path = concat!("/v1/games/", $slug, "/view"),
+                    path = VIEW_STATE,
                     operation_id = concat!(stringify!($module), "_view_state"),
                     tag = $title,
                     request_body(content = ViewRequest<G>, example = examples::view::<G>),
                     responses(
                         (status = 200, body = GameView),
-                        (status = 400, response = BadRequest),
-                        (status = 422, response = Unprocessable),
-                        (status = "4XX", response = OtherClientError),
+                        StatelessProblems,
                     )
                 )]
                 pub async fn view_state(body: RawBody) -> Result<web::Json<GameView>, Problem> {
@@ -516,15 +516,13 @@ macro_rules! __stateless_operations {
                 /// Score a physical game from what the table counts: each round described in the game's terms, checked against the rules and scored with the engine's code.
                 #[utoipa::path(
                     post,
-                    path = concat!("/v1/games/", $slug, "/tally"),
+                    path = TALLY,
                     operation_id = concat!(stringify!($module), "_tally"),
                     tag = $title,
                     request_body(content = TallyRequest<G>, example = examples::tally::<G>),
                     responses(
                         (status = 200, body = TallyReply<G>),
-                        (status = 400, response = BadRequest),
-                        (status = 422, response = Unprocessable),
-                        (status = "4XX", response = OtherClientError),
+                        StatelessProblems,
                     )
                 )]
                 pub async fn tally(body: RawBody) -> Result<web::Json<TallyReply<G>>, Problem> {
@@ -540,21 +538,31 @@ macro_rules! __stateless_operations {
 
                 /// The game's operations, each a resource at its literal path.
                 pub fn resources() -> Vec<actix_web::Resource> {
-                    let post = |operation: &str| {
-                        web::resource(format!("/v1/games/{}/{operation}", $slug))
-                    };
                     vec![
-                        post("states").route(web::post().to(setup_state)),
-                        post("check").route(web::post().to(check_move)),
-                        post("chance").route(web::post().to(report_chance)),
-                        post("legal-moves").route(web::post().to(legal_moves)),
-                        post("score").route(web::post().to(score_state)),
-                        post("view").route(web::post().to(view_state)),
-                        post("tally").route(web::post().to(tally)),
+                        web::resource(SETUP_STATE).route(web::post().to(setup_state)),
+                        web::resource(CHECK_MOVE).route(web::post().to(check_move)),
+                        web::resource(REPORT_CHANCE).route(web::post().to(report_chance)),
+                        web::resource(LEGAL_MOVES).route(web::post().to(legal_moves)),
+                        web::resource(SCORE_STATE).route(web::post().to(score_state)),
+                        web::resource(VIEW_STATE).route(web::post().to(view_state)),
+                        web::resource(TALLY).route(web::post().to(tally)),
                     ]
                 }
             }
         )*
+
+        /// The stateless operations' last path segments, as a route pattern's alternatives:
+        /// `states|check|…`.
+        pub fn operations() -> String {
+            let mut segments: Vec<&str> = Vec::new();
+            for path in [$($module::PATHS),*].into_iter().flatten() {
+                let segment = path.rsplit('/').next().unwrap_or(path);
+                if !segments.contains(&segment) {
+                    segments.push(segment);
+                }
+            }
+            segments.join("|")
+        }
 
         /// Every game's stateless operations, with a tag per game.
         pub fn openapi() -> utoipa::openapi::OpenApi {

@@ -30,9 +30,7 @@ pub struct PlayerStatsQuery {
     params(("name" = String, Path, example = "Ann", pattern = "^[^\\u0000]+$"), PlayerStatsQuery),
     responses(
         (status = 200, body = PlayerStats),
-        (status = 400, response = BadRequest),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        QueryProblems,
     )
 )]
 #[get("/players/{name}/stats")]
@@ -70,9 +68,7 @@ pub struct LeaderboardQuery {
     params(("game" = GameKind, Path), LeaderboardQuery),
     responses(
         (status = 200, body = Vec<LeaderboardRow>),
-        (status = 400, response = BadRequest),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        QueryProblems,
     )
 )]
 #[get("/games/{game}/leaderboard")]

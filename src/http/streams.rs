@@ -20,6 +20,7 @@ use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use super::bearer;
+use super::params::LastEventId;
 use super::responses::*;
 use crate::live::{Hub, SubscribeError, Subscription};
 use crate::matches::{self, LogEntry, MatchDetail};
@@ -100,83 +101,100 @@ pub enum SheetStreamEvent {
     Heartbeat,
 }
 
+/// What the two kinds of stream events share: their framing, and how a record's read becomes
+/// events.
 trait StreamEvent: Serialize {
+    /// A log entry of the record, and the view of it that follows entries.
+    type Entry;
+    type View: Serialize;
     fn name(&self) -> &'static str;
     fn version(&self) -> Option<i64>;
+    fn entry(version: i64, entry: Self::Entry) -> Self;
+    fn view(version: i64, view: Self::View) -> Self;
+    fn end(version: i64, status: MatchStatus) -> Self;
     fn error(problem: &Problem) -> Self;
     fn heartbeat() -> Self;
+    /// Whether nothing more can happen to a record in `status`: its stream ends.
+    fn closed(status: MatchStatus) -> bool;
+}
+
+/// The framing part of [`StreamEvent`], the same for both event types.
+macro_rules! stream_event_frame {
+    () => {
+        fn name(&self) -> &'static str {
+            match self {
+                Self::Entry { .. } => "entry",
+                Self::View { .. } => "view",
+                Self::End { .. } => "end",
+                Self::Error { .. } => "error",
+                Self::Heartbeat => "heartbeat",
+            }
+        }
+        fn version(&self) -> Option<i64> {
+            match self {
+                Self::Entry { version, .. }
+                | Self::View { version, .. }
+                | Self::End { version, .. } => Some(*version),
+                Self::Error { .. } | Self::Heartbeat => None,
+            }
+        }
+        fn end(version: i64, status: MatchStatus) -> Self {
+            Self::End { version, status }
+        }
+        fn error(problem: &Problem) -> Self {
+            Self::Error {
+                problem: (**problem).clone(),
+            }
+        }
+        fn heartbeat() -> Self {
+            Self::Heartbeat
+        }
+    };
 }
 
 impl StreamEvent for MatchStreamEvent {
-    fn name(&self) -> &'static str {
-        match self {
-            Self::Entry { .. } => "entry",
-            Self::View { .. } => "view",
-            Self::End { .. } => "end",
-            Self::Error { .. } => "error",
-            Self::Heartbeat => "heartbeat",
+    type Entry = LogEntry;
+    type View = MatchDetail;
+    stream_event_frame!();
+    fn entry(version: i64, entry: LogEntry) -> Self {
+        Self::Entry { version, entry }
+    }
+    fn view(version: i64, detail: MatchDetail) -> Self {
+        Self::View {
+            version,
+            detail: Box::new(detail),
         }
     }
-    fn version(&self) -> Option<i64> {
-        match self {
-            Self::Entry { version, .. }
-            | Self::View { version, .. }
-            | Self::End { version, .. } => Some(*version),
-            Self::Error { .. } | Self::Heartbeat => None,
+    /// A match is over when finished or abandoned.
+    fn closed(status: MatchStatus) -> bool {
+        match status {
+            MatchStatus::InProgress => false,
+            MatchStatus::Finished | MatchStatus::Abandoned => true,
         }
-    }
-    fn error(problem: &Problem) -> Self {
-        Self::Error {
-            problem: (**problem).clone(),
-        }
-    }
-    fn heartbeat() -> Self {
-        Self::Heartbeat
     }
 }
 
 impl StreamEvent for SheetStreamEvent {
-    fn name(&self) -> &'static str {
-        match self {
-            Self::Entry { .. } => "entry",
-            Self::View { .. } => "view",
-            Self::End { .. } => "end",
-            Self::Error { .. } => "error",
-            Self::Heartbeat => "heartbeat",
+    type Entry = SheetEntry;
+    type View = SheetDetail;
+    stream_event_frame!();
+    fn entry(version: i64, entry: SheetEntry) -> Self {
+        Self::Entry { version, entry }
+    }
+    fn view(version: i64, sheet: SheetDetail) -> Self {
+        Self::View {
+            version,
+            sheet: Box::new(sheet),
         }
     }
-    fn version(&self) -> Option<i64> {
-        match self {
-            Self::Entry { version, .. }
-            | Self::View { version, .. }
-            | Self::End { version, .. } => Some(*version),
-            Self::Error { .. } | Self::Heartbeat => None,
+    /// A finished sheet still takes corrections: only an abandoned one is closed.
+    fn closed(status: MatchStatus) -> bool {
+        match status {
+            MatchStatus::InProgress | MatchStatus::Finished => false,
+            MatchStatus::Abandoned => true,
         }
-    }
-    fn error(problem: &Problem) -> Self {
-        Self::Error {
-            problem: (**problem).clone(),
-        }
-    }
-    fn heartbeat() -> Self {
-        Self::Heartbeat
     }
 }
-
-/// Statuses after which nothing more can happen to a record. Compared by name, so that a status
-/// added later (an abandoned match) ends streams once it is listed here.
-fn is_closed(status: &MatchStatus, closed: &[&str]) -> bool {
-    serde_json::to_value(status)
-        .ok()
-        .as_ref()
-        .and_then(serde_json::Value::as_str)
-        .is_some_and(|name| closed.contains(&name))
-}
-
-/// A match is over when finished or abandoned.
-const MATCH_CLOSED: &[&str] = &["finished", "abandoned"];
-/// A finished sheet still takes corrections: only an abandoned one is closed.
-const SHEET_CLOSED: &[&str] = &["abandoned"];
 
 /// A fingerprint of a view, to tell whether it changed since the last one sent.
 fn fingerprint<T: Serialize>(view: &T) -> u64 {
@@ -189,11 +207,73 @@ fn fingerprint<T: Serialize>(view: &T) -> u64 {
     hasher.finish()
 }
 
-/// What a stream reads on each change.
+/// One read of a record: its entries with the version each made, the version its entries were
+/// read at, and its view with the view's own version and status.
+struct Read<E: StreamEvent> {
+    entries: Vec<(i64, E::Entry)>,
+    logged: i64,
+    view: E::View,
+    viewed: i64,
+    status: MatchStatus,
+}
+
+/// What a stream reads on each change: the part that differs between matches and sheets.
+trait Source: Clone + 'static {
+    type Event: StreamEvent;
+    fn id(&self) -> Uuid;
+    async fn read(&self, store: &Store) -> Result<Read<Self::Event>, Problem>;
+}
+
+/// A match, as the holder of `token` (if any) sees it.
 #[derive(Clone)]
-enum Source {
-    Match { id: Uuid, token: Option<String> },
-    Sheet { id: Uuid },
+struct MatchSource {
+    id: Uuid,
+    token: Option<String>,
+}
+
+impl Source for MatchSource {
+    type Event = MatchStreamEvent;
+    fn id(&self) -> Uuid {
+        self.id
+    }
+    async fn read(&self, store: &Store) -> Result<Read<MatchStreamEvent>, Problem> {
+        // The log and the view are two reads. A move committed between them makes the view
+        // newer than the log: the entries are sent alone, and the view follows with the rest of
+        // the entries on the next read (that commit's notice is on its way).
+        let token = self.token.as_deref();
+        let log = matches::log(store, self.id, token).await?;
+        let detail = matches::read(store, self.id, token).await?;
+        Ok(Read {
+            entries: log.entries.into_iter().map(|e| (e.ply, e)).collect(),
+            logged: log.version,
+            viewed: detail.version,
+            status: detail.status,
+            view: detail,
+        })
+    }
+}
+
+/// A score sheet (which anyone may read).
+#[derive(Clone)]
+struct SheetSource {
+    id: Uuid,
+}
+
+impl Source for SheetSource {
+    type Event = SheetStreamEvent;
+    fn id(&self) -> Uuid {
+        self.id
+    }
+    async fn read(&self, store: &Store) -> Result<Read<SheetStreamEvent>, Problem> {
+        let sheet = sheets::read(store, self.id).await?;
+        Ok(Read {
+            entries: sheet.entries.iter().map(|e| (e.seq, e.clone())).collect(),
+            logged: sheet.version,
+            viewed: sheet.version,
+            status: sheet.status,
+            view: sheet,
+        })
+    }
 }
 
 /// The events since `after` (everything new, then the view), and whether the record is closed.
@@ -205,121 +285,58 @@ struct Batch<E> {
     closed: bool,
 }
 
-impl Source {
-    async fn read_match(
-        store: &Store,
-        id: Uuid,
-        token: Option<&str>,
-        after: Option<i64>,
-        viewed: Option<u64>,
-    ) -> Result<Batch<MatchStreamEvent>, Problem> {
-        // The log and the view are two reads. A move committed between them makes the view
-        // newer than the log: the entries are sent alone, and the view follows with the rest of
-        // the entries on the next read (that commit's notice is on its way).
-        let log = matches::log(store, id, token).await?;
-        let detail = matches::read(store, id, token).await?;
-        // The log's entries are read just after its version, so they may already hold a newer
-        // move: the last entry is what the log really reached.
-        let reached = log
-            .entries
-            .last()
-            .map_or(log.version, |e| e.ply.max(log.version));
-        let after = after.unwrap_or(reached);
-        let mut events: Vec<_> = log
-            .entries
-            .into_iter()
-            .filter(|entry| entry.ply > after)
-            .map(|entry| MatchStreamEvent::Entry {
-                version: entry.ply,
-                entry,
-            })
-            .collect();
-        let version = reached.max(after);
-        if detail.version != reached {
-            return Ok(Batch {
-                events,
-                version,
-                view: None,
-                closed: false,
-            });
-        }
-        let closed = is_closed(&detail.status, MATCH_CLOSED);
-        let status = detail.status;
-        let view = fingerprint(&detail);
-        if viewed != Some(view) || !events.is_empty() {
-            events.push(MatchStreamEvent::View {
-                version,
-                detail: Box::new(detail),
-            });
-        }
-        if closed {
-            events.push(MatchStreamEvent::End { version, status });
-        }
-        Ok(Batch {
+/// Reads `source` and turns what is new since `after` into events; `viewed` is the fingerprint
+/// of the last view sent, which is not sent again unless it changed or entries came.
+async fn read_batch<S: Source>(
+    source: &S,
+    store: &Store,
+    after: Option<i64>,
+    viewed: Option<u64>,
+) -> Result<Batch<S::Event>, Problem> {
+    let read = source.read(store).await?;
+    // The entries are read just after the version, so they may already hold a newer one: the
+    // last entry is what the log really reached.
+    let reached = read
+        .entries
+        .last()
+        .map_or(read.logged, |(version, _)| (*version).max(read.logged));
+    let after = after.unwrap_or(reached);
+    let mut events: Vec<_> = read
+        .entries
+        .into_iter()
+        .filter(|(version, _)| *version > after)
+        .map(|(version, entry)| S::Event::entry(version, entry))
+        .collect();
+    let version = reached.max(after);
+    if read.viewed != reached {
+        // The view waits for the next read, which that newer entry's notice brings.
+        return Ok(Batch {
             events,
             version,
-            view: Some(view),
-            closed,
-        })
+            view: None,
+            closed: false,
+        });
     }
-
-    async fn read_sheet(
-        store: &Store,
-        id: Uuid,
-        after: Option<i64>,
-        viewed: Option<u64>,
-    ) -> Result<Batch<SheetStreamEvent>, Problem> {
-        let sheet = sheets::read(store, id).await?;
-        // As for a match: the entries are read after the version and may hold a newer one.
-        let reached = sheet
-            .entries
-            .last()
-            .map_or(sheet.version, |e| e.seq.max(sheet.version));
-        let after = after.unwrap_or(reached);
-        let mut events: Vec<_> = sheet
-            .entries
-            .iter()
-            .filter(|entry| entry.seq > after)
-            .map(|entry| SheetStreamEvent::Entry {
-                version: entry.seq,
-                entry: entry.clone(),
-            })
-            .collect();
-        let version = reached.max(after);
-        if sheet.version != reached {
-            // The view waits for the next read, which that newer entry's notice brings.
-            return Ok(Batch {
-                events,
-                version,
-                view: None,
-                closed: false,
-            });
-        }
-        let closed = is_closed(&sheet.status, SHEET_CLOSED);
-        let status = sheet.status;
-        let view = fingerprint(&sheet);
-        if viewed != Some(view) || !events.is_empty() {
-            events.push(SheetStreamEvent::View {
-                version,
-                sheet: Box::new(sheet),
-            });
-        }
-        if closed {
-            events.push(SheetStreamEvent::End { version, status });
-        }
-        Ok(Batch {
-            events,
-            version,
-            view: Some(view),
-            closed,
-        })
+    let closed = S::Event::closed(read.status);
+    let view = fingerprint(&read.view);
+    if viewed != Some(view) || !events.is_empty() {
+        events.push(S::Event::view(version, read.view));
     }
+    if closed {
+        events.push(S::Event::end(version, read.status));
+    }
+    Ok(Batch {
+        events,
+        version,
+        view: Some(view),
+        closed,
+    })
 }
 
 /// A stream's state between two chunks of its body.
-struct Live {
+struct Live<S> {
     store: Store,
-    source: Source,
+    source: S,
     subscription: Subscription,
     format: StreamFormat,
     heartbeat: Duration,
@@ -331,47 +348,19 @@ struct Live {
     done: bool,
 }
 
-impl Live {
+impl<S: Source> Live<S> {
     /// Reads what changed and frames it: the next chunk of the body, or `None` if nothing did.
     async fn catch_up(&mut self) -> Result<Option<Bytes>, Problem> {
-        match &self.source {
-            Source::Match { id, token } => {
-                let batch = Source::read_match(
-                    &self.store,
-                    *id,
-                    token.as_deref(),
-                    Some(self.sent),
-                    self.viewed,
-                )
-                .await?;
-                Ok(self.framed(batch))
-            }
-            Source::Sheet { id } => {
-                let batch =
-                    Source::read_sheet(&self.store, *id, Some(self.sent), self.viewed).await?;
-                Ok(self.framed(batch))
-            }
-        }
-    }
-
-    fn framed<E: StreamEvent>(&mut self, batch: Batch<E>) -> Option<Bytes> {
+        let batch = read_batch(&self.source, &self.store, Some(self.sent), self.viewed).await?;
         if batch.view.is_some() {
             self.viewed = batch.view;
         }
         if batch.events.is_empty() {
-            return None;
+            return Ok(None);
         }
         self.sent = batch.version;
         self.done = batch.closed;
-        Some(frame(self.format, &batch.events))
-    }
-
-    fn failed(&mut self, problem: &Problem) -> Bytes {
-        self.done = true;
-        match self.source {
-            Source::Match { .. } => frame(self.format, &[MatchStreamEvent::error(problem)]),
-            Source::Sheet { .. } => frame(self.format, &[SheetStreamEvent::error(problem)]),
-        }
+        Ok(Some(frame(self.format, &batch.events)))
     }
 
     /// The next chunk: new events after a change, or a heartbeat after a quiet spell; `None`
@@ -387,9 +376,7 @@ impl Live {
                     METRICS.record_stream_event("heartbeat");
                     let beat = match self.format {
                         StreamFormat::Sse => Bytes::from_static(b": heartbeat\n\n"),
-                        StreamFormat::Ndjson => {
-                            frame(self.format, &[MatchStreamEvent::heartbeat()])
-                        }
+                        StreamFormat::Ndjson => frame(self.format, &[S::Event::heartbeat()]),
                     };
                     return Some((Ok(beat), self));
                 }
@@ -399,7 +386,8 @@ impl Live {
                     Ok(Some(chunk)) => return Some((Ok(chunk), self)),
                     Ok(None) => continue,
                     Err(problem) => {
-                        let chunk = self.failed(&problem);
+                        self.done = true;
+                        let chunk = frame(self.format, &[S::Event::error(&problem)]);
                         return Some((Ok(chunk), self));
                     }
                 },
@@ -492,46 +480,25 @@ fn subscribe(hub: &Hub, id: Uuid) -> Result<Subscription, Problem> {
 
 /// Opens a stream: subscribes first (so no change committed after the first read is missed),
 /// then reads, so that an unknown record or a bad token is an ordinary error answer.
-async fn open(
+async fn open<S: Source>(
     store: &Store,
     hub: &Hub,
-    source: Source,
+    source: S,
     after: Option<i64>,
     format: StreamFormat,
 ) -> Result<HttpResponse, Problem> {
-    let (Source::Match { id, .. } | Source::Sheet { id }) = source;
-    let subscription = subscribe(hub, id)?;
-    let (first, version, viewed, closed) = match &source {
-        Source::Match { id, token } => {
-            let batch = Source::read_match(store, *id, token.as_deref(), after, None).await?;
-            let viewed = batch.view;
-            (
-                frame(format, &batch.events),
-                batch.version,
-                viewed,
-                batch.closed,
-            )
-        }
-        Source::Sheet { id } => {
-            let batch = Source::read_sheet(store, *id, after, None).await?;
-            let viewed = batch.view;
-            (
-                frame(format, &batch.events),
-                batch.version,
-                viewed,
-                batch.closed,
-            )
-        }
-    };
+    let subscription = subscribe(hub, source.id())?;
+    let batch = read_batch(&source, store, after, None).await?;
+    let first = frame(format, &batch.events);
     let live = Live {
         store: store.clone(),
         source,
         subscription,
         format,
         heartbeat: hub.settings().heartbeat,
-        sent: version,
-        viewed,
-        done: closed,
+        sent: batch.version,
+        viewed: batch.view,
+        done: batch.closed,
     };
     let body: std::pin::Pin<Box<dyn Stream<Item = Result<Bytes, actix_web::Error>>>> =
         Box::pin(stream::unfold(live, Live::next_chunk));
@@ -557,24 +524,14 @@ const SSE_EXAMPLE: &str = "id: 3\nevent: entry\ndata: {\"type\":\"entry\",\"vers
 /// after 15 quiet seconds; the stream ends with an `end` event once the match is over.
 #[utoipa::path(
     tag = "matches",
-    params(
-        ("id" = Uuid, Path),
-        ("Last-Event-ID" = Option<i64>, Header, minimum = 0,
-         description = "Resume after this version (the `id:` of the last event received)"),
-        StreamQuery,
-    ),
+    params(("id" = Uuid, Path), LastEventId, StreamQuery),
     responses(
         (status = 200, description = "The stream; it stays open until the match is over",
          content(
             (String = "text/event-stream", example = json!(SSE_EXAMPLE)),
             (MatchStreamEvent = "application/x-ndjson"),
         )),
-        (status = 400, response = BadRequest),
-        (status = 401, response = Unauthorized),
-        (status = 404, response = NotFound),
-        (status = 429, response = TooManyStreams),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        Problems<(BadRequest, Unauthorized, NotFound, TooManyStreams, OtherClientError, Unavailable)>,
     )
 )]
 #[get("/matches/{id}/stream")]
@@ -586,7 +543,7 @@ pub async fn stream_match(
     request: HttpRequest,
 ) -> Result<HttpResponse, Problem> {
     let after = resume_point(&request, &query)?;
-    let source = Source::Match {
+    let source = MatchSource {
         id: path.into_inner(),
         token: bearer(&request)?,
     };
@@ -605,23 +562,14 @@ pub async fn stream_match(
 /// takes corrections, so its stream stays open.
 #[utoipa::path(
     tag = "sheets",
-    params(
-        ("id" = Uuid, Path),
-        ("Last-Event-ID" = Option<i64>, Header, minimum = 0,
-         description = "Resume after this version (the `id:` of the last event received)"),
-        StreamQuery,
-    ),
+    params(("id" = Uuid, Path), LastEventId, StreamQuery),
     responses(
         (status = 200, description = "The stream",
          content(
             (String = "text/event-stream"),
             (SheetStreamEvent = "application/x-ndjson"),
         )),
-        (status = 400, response = BadRequest),
-        (status = 404, response = NotFound),
-        (status = 429, response = TooManyStreams),
-        (status = "4XX", response = OtherClientError),
-        (status = "5XX", response = Unavailable),
+        Problems<(BadRequest, NotFound, TooManyStreams, OtherClientError, Unavailable)>,
     )
 )]
 #[get("/sheets/{id}/stream")]
@@ -633,7 +581,7 @@ pub async fn stream_sheet(
     request: HttpRequest,
 ) -> Result<HttpResponse, Problem> {
     let after = resume_point(&request, &query)?;
-    let source = Source::Sheet {
+    let source = SheetSource {
         id: path.into_inner(),
     };
     open(

@@ -131,26 +131,61 @@ fn unknown_invite() -> Problem {
     )
 }
 
+/// Why an invite lookup failed: the code was wrong (malformed, or it names no invite), which
+/// counts against the caller's budget for guessing, or anything else.
+pub enum InviteError {
+    WrongCode(Problem),
+    Other(Problem),
+}
+
+impl From<InviteError> for Problem {
+    fn from(error: InviteError) -> Self {
+        match error {
+            InviteError::WrongCode(problem) | InviteError::Other(problem) => problem,
+        }
+    }
+}
+
+impl From<Problem> for InviteError {
+    fn from(problem: Problem) -> Self {
+        InviteError::Other(problem)
+    }
+}
+
+impl From<crate::store::StoreError> for InviteError {
+    fn from(error: crate::store::StoreError) -> Self {
+        InviteError::Other(error.into())
+    }
+}
+
 /// The stored hash of a typed code; a code that cannot be one is refused without a lookup.
-fn code_hash(code: &str) -> Result<Vec<u8>, Problem> {
+fn code_hash(code: &str) -> Result<Vec<u8>, InviteError> {
     tokens::invite_code_hash(code).ok_or_else(|| {
-        Problem::bad_request(
+        InviteError::WrongCode(Problem::bad_request(
             "invalid_invite_code",
             format!(
                 "an invite code is {} characters of 0-9 and A-Z without I, L, O and U",
                 tokens::INVITE_CODE_LEN
             ),
-        )
+        ))
     })
 }
 
+/// The invite a code's hash names, or why there is none.
+async fn find_invite(
+    conn: &mut diesel_async::AsyncPgConnection,
+    hash: &[u8],
+) -> Result<q::InviteRow, InviteError> {
+    q::invite_by_code(conn, hash)
+        .await?
+        .ok_or_else(|| InviteError::WrongCode(unknown_invite()))
+}
+
 /// What an invite's link shows: the match, the seat and whether it is taken.
-pub async fn invite(store: &Store, code: &str) -> Result<InviteInfo, Problem> {
+pub async fn invite(store: &Store, code: &str) -> Result<InviteInfo, InviteError> {
     let hash = code_hash(code)?;
     let mut conn = store.conn().await?;
-    let invite = q::invite_by_code(&mut conn, &hash)
-        .await?
-        .ok_or_else(unknown_invite)?;
+    let invite = find_invite(&mut conn, &hash).await?;
     let (row, seats) = matches_q::find_with_seats(&mut conn, invite.match_id)
         .await?
         .ok_or_else(|| unknown_match(invite.match_id))?;
@@ -170,12 +205,10 @@ pub async fn invite(store: &Store, code: &str) -> Result<InviteInfo, Problem> {
 }
 
 /// Takes an open seat: the invite is spent and the seat gets a new token, all at once.
-pub async fn redeem_invite(store: &Store, code: &str) -> Result<RedeemedInvite, Problem> {
+pub async fn redeem_invite(store: &Store, code: &str) -> Result<RedeemedInvite, InviteError> {
     let hash = code_hash(code)?;
     let mut conn = store.conn().await?;
-    let invite = q::invite_by_code(&mut conn, &hash)
-        .await?
-        .ok_or_else(unknown_invite)?;
+    let invite = find_invite(&mut conn, &hash).await?;
     let id = invite.match_id;
     let (token, token_hash) = tokens::issue("seat").map_err(Problem::internal)?;
     let now = Utc::now();

@@ -30,7 +30,7 @@ pub use create::{create, read};
 pub use list::list;
 pub use lobby::{
     abandon_match, abandon_sheet, invite, redeem_invite, reissue_invite, reissue_token, rematch,
-    rename_seat, InviteInfo, RedeemedInvite, Rematch, RenameSeat,
+    rename_seat, InviteError, InviteInfo, RedeemedInvite, Rematch, RenameSeat,
 };
 pub use replay::{at_ply, export, log, result, verify_export};
 pub use submit::{submit_chance, submit_move};

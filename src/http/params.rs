@@ -1,0 +1,104 @@
+//! The request headers and path parameters operations share, declared once as types
+//! (`params(IfNoneMatch)`).
+// The types only describe parameters; the handlers read the headers (see `caching` and `mod`).
+#![allow(dead_code)]
+
+use std::marker::PhantomData;
+
+use serde::Deserialize;
+use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn};
+use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+use utoipa::openapi::Required;
+use utoipa::IntoParams;
+
+/// `If-None-Match` on a cached read.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Header)]
+pub struct IfNoneMatch {
+    /// An `ETag` from an earlier answer: if it is still current the answer is 304 with no body
+    #[param(rename = "If-None-Match")]
+    if_none_match: Option<String>,
+}
+
+/// What an `Idempotency-Key` names uniquely, as its description says.
+pub trait KeyedBy {
+    /// "Any unique string per …", the description before the syntax.
+    const UNIQUE: &'static str;
+}
+
+macro_rules! keyed_by {
+    ($($(#[$doc:meta])* $name:ident = $unique:literal;)*) => {
+        $($(#[$doc])* pub enum $name {}
+        impl KeyedBy for $name {
+            const UNIQUE: &'static str = $unique;
+        })*
+    };
+}
+
+keyed_by! {
+    NewMatch = "Any unique, unguessable string per match (e.g. a random UUID)";
+    NewSheet = "Any unique, unguessable string per sheet (e.g. a random UUID)";
+    MoveAttempt = "Any unique string per move attempt";
+    ChanceReport = "Any unique string per report";
+    NewEntry = "Any unique string per entry";
+}
+
+/// The `Idempotency-Key` header of a create or a write: 1 to 255 visible ASCII characters.
+pub struct IdempotencyKey<K>(PhantomData<K>);
+
+impl<K: KeyedBy> IntoParams for IdempotencyKey<K> {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        vec![ParameterBuilder::new()
+            .name("Idempotency-Key")
+            .parameter_in(ParameterIn::Header)
+            .required(Required::False)
+            .description(Some(format!(
+                "{}: 1 to 255 visible ASCII characters",
+                K::UNIQUE
+            )))
+            .schema(Some(
+                ObjectBuilder::new()
+                    .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+                    .pattern(Some("^[!-~]{1,255}$")),
+            ))
+            .build()]
+    }
+}
+
+/// `If-Match` on a version-checked write.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Header)]
+pub struct IfMatch {
+    /// The `ETag` of the match or sheet as read (`"v12"`): the same guard as `expected_version`, but a mismatch is 412. Both given must agree (else 400)
+    #[param(rename = "If-Match")]
+    if_match: Option<String>,
+}
+
+/// The headers of a version-checked write: `If-Match`, then its `Idempotency-Key`.
+pub struct Guarded<K>(PhantomData<K>);
+
+impl<K: KeyedBy> IntoParams for Guarded<K> {
+    fn into_params(parameter_in: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        let mut params = IfMatch::into_params(&parameter_in);
+        params.extend(IdempotencyKey::<K>::into_params(parameter_in));
+        params
+    }
+}
+
+/// `Last-Event-ID` on a stream, as `EventSource` sends it when it reconnects.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Header)]
+pub struct LastEventId {
+    /// Resume after this version (the `id:` of the last event received)
+    #[param(rename = "Last-Event-ID", minimum = 0)]
+    last_event_id: Option<i64>,
+}
+
+/// The `{code}` of an invite link.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct InviteCode {
+    /// The invite code, in any case, with or without spaces and hyphens
+    #[param(example = "7KQ2M9XW4D")]
+    pub code: String,
+}
