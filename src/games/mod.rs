@@ -10,12 +10,14 @@
 //! that list, so adding a game is its folder, its `mod` line here and its line there; the
 //! compiler points at anything else (the game's `Game::KIND`, exhaustive matches on `GameKind`).
 //!
-//! Each game's folder has the same files: `mod.rs` (the engine, `impl Game`), `options.rs`,
-//! `state.rs` (the state, its phase and pending chance), `moves.rs` (moves, chance outcomes,
-//! events), `score.rs` (score, round results, score-sheet tallies), `view.rs` (view types and
-//! redaction), `violation.rs` (why a move is refused), `rules.rs` (legality and effects) and
-//! `consistency.rs` (whether a client-supplied state could have arisen from play), plus its
-//! equipment (`cards.rs`, `dice.rs`). What several games share lives in [`kit`].
+//! Each game's folder has the same files: `mod.rs` (the engine, `impl Game`), `options.rs`
+//! (options and their checks), `state.rs` (the state, its phase and pending chance), `moves.rs`
+//! (moves, chance outcomes, events), `score.rs` (score, round results, score-sheet tallies),
+//! `view.rs` (view types and redaction), `violation.rs` (why a move is refused), `rules.rs`
+//! (legality and effects; a folder for Luck Plus) and `consistency.rs` (whether a client-supplied
+//! state could have arisen from play), plus its equipment (`cards.rs`, `dice.rs`) and its unit
+//! tests (`tests/`, one file per rule area). What several games share lives in [`kit`],
+//! the refusals every game shares included.
 
 pub mod chance;
 mod game;
