@@ -5,7 +5,7 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use referee::games::lucky_jack::{LuckyJack, Options};
-use referee::games::Game;
+use referee::games::{Consistent, Game};
 use referee::seed::Seed;
 
 /// Plays one complete 4-player, 3-round game with uniformly chosen legal moves; returns the
@@ -52,5 +52,45 @@ fn lucky_jack(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, lucky_jack);
+/// A 4-player Lucky Jack state after `plies` random plies, as the move pipeline stores it.
+fn lucky_jack_state_text(plies: u64) -> String {
+    let seed = Seed::from_bytes([7; 32]);
+    let mut picker = seed.stream(u64::MAX);
+    let picker: &mut dyn referee::games::Randomness = &mut picker;
+    let options = LuckyJack::validate_options(&Options::default(), 4).unwrap();
+    let mut state = LuckyJack::setup(options);
+    for ply in 0..plies {
+        if LuckyJack::is_over(&state) {
+            break;
+        }
+        if LuckyJack::chance_pending(&state) {
+            let outcome = LuckyJack::sample_chance(&state, &mut seed.stream(ply));
+            LuckyJack::resolve_chance(&mut state, &outcome).unwrap();
+        } else {
+            let seat = LuckyJack::to_act(&state)[0];
+            let moves = LuckyJack::legal_moves(&state, seat);
+            LuckyJack::play(&mut state, seat, &moves[picker.below(moves.len())]).unwrap();
+        }
+    }
+    serde_json::to_string(&state).unwrap()
+}
+
+/// What a move pays to take its match's stored state: parsing the JSON text, and then the
+/// consistency check that makes it a `Consistent` state the referee accepts.
+fn stored_state(c: &mut Criterion) {
+    let text = lucky_jack_state_text(40);
+    let mut group = c.benchmark_group("stored_state");
+    group.bench_function("lucky_jack_parse", |b| {
+        b.iter(|| serde_json::from_str::<<LuckyJack as Game>::State>(&text).unwrap())
+    });
+    group.bench_function("lucky_jack_parse_and_check", |b| {
+        b.iter(|| {
+            let state = serde_json::from_str(&text).unwrap();
+            Consistent::<LuckyJack>::check(state).unwrap()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, lucky_jack, stored_state);
 criterion_main!(benches);
