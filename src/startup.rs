@@ -4,7 +4,7 @@
 
 use std::net::{SocketAddr, TcpListener};
 
-use actix_web::dev::{Server, ServerHandle};
+use actix_web::dev::Server;
 
 use crate::config::Settings;
 use crate::http::{self, Drain};
@@ -73,12 +73,7 @@ impl Application {
         &self.store
     }
 
-    /// A handle that stops the server.
-    pub fn handle(&self) -> ServerHandle {
-        self.server.handle()
-    }
-
-    /// Serves until the server is stopped through its [`handle`](Self::handle).
+    /// Serves until the runtime running it ends (a test's), handling no signals.
     pub async fn run(self) -> std::io::Result<()> {
         self.server.await
     }

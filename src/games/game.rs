@@ -72,6 +72,19 @@ pub struct OptionsError {
     pub detail: String,
 }
 
+impl OptionsError {
+    /// An option that names a seat (the dealer, the first player) must name one at the table.
+    pub fn check_seat(option: &'static str, seat: Seat, players: usize) -> Result<(), Self> {
+        if seat < players {
+            return Ok(());
+        }
+        Err(Self {
+            option,
+            detail: format!("seat {seat} does not exist with {players} players"),
+        })
+    }
+}
+
 /// A client-supplied state that cannot have arisen from play (cards missing, wrong seat count, a
 /// phase that contradicts the rest). Stateless endpoints reject such states before using them.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -142,15 +142,7 @@ impl Options {
 impl crate::games::OptionRules for Options {
     fn check(&self, players: usize) -> Result<(), OptionsError> {
         let options = self;
-        if options.dealer >= players {
-            return Err(OptionsError {
-                option: "dealer",
-                detail: format!(
-                    "seat {} does not exist with {players} players",
-                    options.dealer
-                ),
-            });
-        }
+        OptionsError::check_seat("dealer", options.dealer, players)?;
         if options.target == Some(0) {
             return Err(OptionsError {
                 option: "target",

@@ -68,15 +68,7 @@ impl crate::games::OptionRules for Options {
                 detail: format!("a game has 3 or 5 rounds, not {}", options.rounds),
             });
         }
-        if options.dealer >= players {
-            return Err(OptionsError {
-                option: "dealer",
-                detail: format!(
-                    "seat {} does not exist with {players} players",
-                    options.dealer
-                ),
-            });
-        }
+        OptionsError::check_seat("dealer", options.dealer, players)?;
         if options.max_turns_per_round == Some(0) {
             return Err(OptionsError {
                 option: "max_turns_per_round",

@@ -153,15 +153,7 @@ impl crate::games::OptionRules for Options {
                     .into(),
             });
         }
-        if options.first_player >= players {
-            return Err(OptionsError {
-                option: "first_player",
-                detail: format!(
-                    "seat {} does not exist with {players} players",
-                    options.first_player
-                ),
-            });
-        }
+        OptionsError::check_seat("first_player", options.first_player, players)?;
         Ok(())
     }
 }

@@ -66,15 +66,7 @@ impl crate::games::OptionRules for Options {
                 detail: "a game has at least one round".into(),
             });
         }
-        if options.first_dealer >= players {
-            return Err(OptionsError {
-                option: "first_dealer",
-                detail: format!(
-                    "seat {} does not exist with {players} players",
-                    options.first_dealer
-                ),
-            });
-        }
+        OptionsError::check_seat("first_dealer", options.first_dealer, players)?;
         Ok(())
     }
 }
