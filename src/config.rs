@@ -14,11 +14,8 @@ pub struct Settings {
     pub pool_size: usize,
     /// The lock and statement timeouts of every connection to PostgreSQL.
     pub database_timeouts: DatabaseTimeouts,
-    /// `MOVE_CACHE_MATCHES`: live matches kept in memory between moves; 0 turns the cache off.
-    pub move_cache_matches: usize,
-    /// `MOVE_BATCH_MAX`: moves to different matches written together in one statement and one
-    /// commit, at most; 1 writes each move alone.
-    pub move_batch_max: usize,
+    /// How moves are kept and written: the cache, the batches, the snapshots.
+    pub moves: MoveSettings,
     /// `BODY_LIMIT_BYTES`: larger request bodies are refused with 413.
     pub body_limit_bytes: usize,
     /// `WORKERS`: HTTP worker threads (defaults to the number of cores).
@@ -249,11 +246,46 @@ fn parsed<T: std::str::FromStr>(name: &str, default: T) -> Result<T, String> {
     }
 }
 
-/// Live matches an instance keeps between moves unless told otherwise (`MOVE_CACHE_MATCHES`).
-pub const DEFAULT_CACHED_MATCHES: usize = 10_000;
+/// How an instance keeps live matches and writes their moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveSettings {
+    /// `MOVE_CACHE_MATCHES`: live matches kept in memory between moves; 0 turns the cache off.
+    pub cached_matches: usize,
+    /// `MOVE_BATCH_MAX`: moves to different matches written together in one statement and one
+    /// commit, at most; 1 writes each move alone.
+    pub batch_max: usize,
+    /// `SNAPSHOT_EVERY_PLIES`: a match's stored state is rewritten once this many plies have
+    /// been appended since the last time (and when it ends); a read replays at most this many
+    /// events after it. At least 1.
+    pub snapshot_every: i64,
+}
 
-/// Moves written together at most, unless told otherwise (`MOVE_BATCH_MAX`).
-pub const DEFAULT_MOVE_BATCH: usize = 32;
+impl Default for MoveSettings {
+    fn default() -> Self {
+        Self {
+            cached_matches: 10_000,
+            batch_max: 32,
+            snapshot_every: 32,
+        }
+    }
+}
+
+impl MoveSettings {
+    pub fn from_env() -> Result<Self, String> {
+        let default = Self::default();
+        let snapshot_every = parsed("SNAPSHOT_EVERY_PLIES", default.snapshot_every)?;
+        if snapshot_every < 1 {
+            return Err(format!(
+                "SNAPSHOT_EVERY_PLIES={snapshot_every} must be at least 1"
+            ));
+        }
+        Ok(Self {
+            cached_matches: parsed("MOVE_CACHE_MATCHES", default.cached_matches)?,
+            batch_max: parsed("MOVE_BATCH_MAX", default.batch_max)?,
+            snapshot_every,
+        })
+    }
+}
 
 pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/referee";
 
@@ -264,8 +296,7 @@ impl Settings {
             bind_address: parsed("BIND_ADDRESS", SocketAddr::from(([127, 0, 0, 1], 8080)))?,
             pool_size: parsed("DATABASE_POOL_SIZE", 8)?,
             database_timeouts: DatabaseTimeouts::from_env()?,
-            move_cache_matches: parsed("MOVE_CACHE_MATCHES", DEFAULT_CACHED_MATCHES)?,
-            move_batch_max: parsed("MOVE_BATCH_MAX", DEFAULT_MOVE_BATCH)?,
+            moves: MoveSettings::from_env()?,
             body_limit_bytes: parsed("BODY_LIMIT_BYTES", 256 * 1024)?,
             workers: var("WORKERS").map(|_| parsed("WORKERS", 0)).transpose()?,
             rate_limit_per_second: parsed("RATE_LIMIT_PER_SECOND", 100)?,

@@ -285,6 +285,18 @@ impl From<crate::store::StoreError> for Problem {
     }
 }
 
+impl From<crate::store::moves::UnknownMatch> for Problem {
+    fn from(unknown: crate::store::moves::UnknownMatch) -> Self {
+        Problem::not_found(
+            "unknown_match",
+            format!(
+                "no hosted match has id {} (score sheets are under /v1/sheets)",
+                unknown.0
+            ),
+        )
+    }
+}
+
 impl From<diesel::result::Error> for Problem {
     fn from(error: diesel::result::Error) -> Self {
         crate::store::StoreError::from(error).into()

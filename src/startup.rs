@@ -32,8 +32,7 @@ pub fn build(settings: Settings) -> std::io::Result<Application> {
         settings.pool_size,
         settings.database_timeouts,
     )
-    .with_move_cache(settings.move_cache_matches)
-    .with_move_batch(settings.move_batch_max);
+    .with_moves(settings.moves);
     let store = match &settings.read_replica {
         Some(replica) => store.with_read_replica(replica),
         None => store,

@@ -476,14 +476,14 @@ async fn stored_logs(database_url: &str) -> HashMap<String, (i64, BTreeMap<i64, 
             .unwrap()
     };
     for id in ids {
-        let row = q::find(&mut conn, id).await.unwrap().unwrap();
-        let moves = q::events(&mut conn, id)
-            .await
-            .unwrap()
+        let events = q::events(&mut conn, id).await.unwrap();
+        // The log is the truth: its last ply is the match's version.
+        let version = events.last().map_or(0, |e| e.ply);
+        let moves = events
             .into_iter()
             .filter_map(|e| e.seat.map(|seat| (e.ply, (seat, e.payload))))
             .collect();
-        logs.insert(id.to_string(), (row.version, moves));
+        logs.insert(id.to_string(), (version, moves));
     }
     logs
 }

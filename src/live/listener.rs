@@ -41,9 +41,11 @@ async fn listen_once(
         while let Some(message) = poll_fn(|cx| connection.poll_message(cx)).await {
             if let AsyncMessage::Notification(notice) = message? {
                 METRICS.record_change_notice();
-                match changed_id(notice.payload()) {
-                    Some(id) => hub.changed(id),
-                    None => tracing::warn!(payload = notice.payload(), "unreadable change notice"),
+                for change in notice.payload().split(',') {
+                    match changed_id(change) {
+                        Some(id) => hub.changed(id),
+                        None => tracing::warn!(change, "unreadable change notice"),
+                    }
                 }
             }
         }
@@ -62,8 +64,8 @@ async fn listen_once(
     }
 }
 
-/// The id in a `<id>:<version>` (or `<id>:seats`) notice. The rest is not used: streams read
-/// the tables.
+/// The id in one `<id>:<version>` (or `<id>:seats`) change of a notice, which lists the changes
+/// of one statement separated by commas. The rest is not used: streams read the tables.
 fn changed_id(payload: &str) -> Option<Uuid> {
     payload.split(':').next()?.parse().ok()
 }
@@ -78,5 +80,13 @@ mod tests {
         assert_eq!(changed_id(&format!("{id}:12")), Some(id));
         assert_eq!(changed_id("not-an-id:3"), None);
         assert_eq!(changed_id(""), None);
+    }
+
+    #[test]
+    fn a_notice_of_a_batch_names_every_match_it_moved() {
+        let (a, b) = (Uuid::new_v4(), Uuid::new_v4());
+        let notice = format!("{a}:7,{b}:12");
+        let ids: Vec<_> = notice.split(',').filter_map(changed_id).collect();
+        assert_eq!(ids, vec![a, b]);
     }
 }

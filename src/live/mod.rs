@@ -1,8 +1,9 @@
 //! Live streams: who is subscribed to which match or sheet in this instance, and how they learn
 //! that something changed.
 //!
-//! A commit that moves a match or sheet forward fires `pg_notify('referee_changes', '<id>:<v>')`
-//! (a trigger, see the `change_notifications` migration). One [`listener`] task per instance
+//! A statement that moves matches or sheets forward fires one
+//! `pg_notify('referee_changes', '<id>:<v>,<id>:<v>,…')` for all of them (statement triggers, see
+//! the `move_log` migration): a batch of moves is one notice, not one per match. One [`listener`] task per instance
 //! holds a plain connection that `LISTEN`s on that channel and passes each notice to the [`Hub`],
 //! which nudges the subscribers of that id. A nudge carries no content: the stream reads what is
 //! new from the tables, so it shows exactly what the viewer's `/log` would, and a lost or

@@ -2,10 +2,12 @@
 
 use uuid::Uuid;
 
+use super::current::catch_up;
 use crate::games::{ChanceOwner, Seat, Viewer};
 use crate::problem::Problem;
 use crate::records::note_game;
 use crate::store::matches::{self as q, MatchRow, SeatRow};
+use crate::store::moves::UnknownMatch;
 use crate::store::Store;
 use crate::tokens;
 use crate::vocabulary::{ChanceReporters, MatchKind, MatchStatus};
@@ -19,10 +21,7 @@ pub enum Credential {
 }
 
 pub(super) fn unknown_match(id: Uuid) -> Problem {
-    Problem::not_found(
-        "unknown_match",
-        format!("no hosted match has id {id} (score sheets are under /v1/sheets)"),
-    )
+    UnknownMatch(id).into()
 }
 
 /// Checks a presented token against the match's owner and seats. A token that matches nothing is
@@ -61,21 +60,31 @@ pub(super) fn viewer_for(row: &MatchRow, credential: Credential) -> Viewer {
     }
 }
 
-/// Loads a match and checks the presented token.
+/// Loads a match as it stands (its snapshot brought up to its log) and checks the presented
+/// token.
 pub(super) async fn load(
     store: &Store,
     id: Uuid,
     token: Option<&str>,
 ) -> Result<(crate::store::Conn, MatchRow, Vec<SeatRow>, Credential), Problem> {
     let mut conn = store.conn().await?;
-    let row = q::find(&mut conn, id)
-        .await?
-        .filter(|r| r.kind == MatchKind::Hosted)
-        .ok_or_else(|| unknown_match(id))?;
-    note_game(row.game.kind());
-    let seats = q::seats(&mut conn, id).await?;
+    let (row, seats) = current(&mut conn, id).await?;
     let credential = authenticate(&row, &seats, token)?;
     Ok((conn, row, seats, credential))
+}
+
+/// A hosted match as it stands, with its seats.
+pub(super) async fn current(
+    conn: &mut diesel_async::AsyncPgConnection,
+    id: Uuid,
+) -> Result<(MatchRow, Vec<SeatRow>), Problem> {
+    let (mut row, seats, tail) = q::find_current(conn, id)
+        .await?
+        .filter(|(row, _, _)| row.kind == MatchKind::Hosted)
+        .ok_or_else(|| unknown_match(id))?;
+    note_game(row.game.kind());
+    catch_up(&mut row, &tail)?;
+    Ok((row, seats))
 }
 
 /// The seat a move is for: the seat token's own, or the one the owner names.

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::access::{load, unknown_match, Credential};
+use super::access::{current, load, unknown_match, Credential};
 use super::create::{detail, invite_link, new_invite, prepare};
 use super::wire::{CreateMatch, CreatedMatch, MatchDetail, SeatInvite, SeatToken};
 use crate::games::{GameKind, Seat};
@@ -349,11 +349,9 @@ pub async fn abandon_match(
     id: Uuid,
     owner_token: &str,
 ) -> Result<MatchDetail, Problem> {
-    let (mut conn, row, seats) = load_owned(store, id, owner_token).await?;
+    let (mut conn, row, _) = load_owned(store, id, owner_token).await?;
     abandon_row(&mut conn, &row, Utc::now()).await?;
-    let row = matches_q::find(&mut conn, id)
-        .await?
-        .ok_or_else(|| unknown_match(id))?;
+    let (row, seats) = current(&mut conn, id).await?;
     detail(&row, &seats, Credential::Owner)
 }
 

@@ -6,19 +6,15 @@
 //! (`replay`), and how matches are listed (`list`). What matches share with score sheets lives
 //! in [`crate::records`].
 //!
-//! A move is not one locked transaction. Each instance keeps its live matches in memory
-//! ([`crate::store::cache`]): a move plays on that copy (or on the match read without a lock) and
-//! is written with a single statement that appends its events and moves the snapshot forward only
-//! if the match still stands at the version and seat access it was read at
-//! ([`crate::store::group`], which also lets moves to different matches share that statement and
-//! its commit). A move that lost that race, or was refused on a cached copy, is read and played
-//! again (up to three tries). A move that ends the match, which also writes the seats' results
-//! and the players' running totals, is one version-checked transaction; one that keeps losing the
-//! race is played in a transaction with the match row locked. A retry with a known
+//! The log is the truth: a move appends its events, and the state on the match row is a snapshot
+//! written every few plies and when the match ends ([`current`] plays the events after it). How
+//! a move is read, retried and written is the store's ([`crate::store::moves`]): `submit` only
+//! judges it (authenticate, referee, reply) and hands that over. A retry with a known
 //! `Idempotency-Key` gets the stored first answer.
 
 mod access;
 mod create;
+mod current;
 mod list;
 mod lobby;
 mod replay;

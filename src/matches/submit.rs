@@ -1,8 +1,8 @@
-//! Moves and chance reports: check the token, replay an idempotent retry or check the version,
-//! let the referee play the input (and, with server randomness, every chance it triggers), then
-//! write the new events and snapshot.
+//! Moves and chance reports: authenticate the request on the match, let the referee play it
+//! (and, with server randomness, every chance it triggers), store what it adds, reply. How the
+//! match is read and the move written (cache, races, batches, snapshots) is the store's
+//! business: [`Store::play`].
 
-use diesel_async::{AsyncConnection, AsyncPgConnection};
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -10,19 +10,18 @@ use super::access::{
     acting_seat, authenticate, may_report_chance, unknown_match, viewer_for, Credential,
 };
 use super::create::event_row;
+use super::current::{played_on, stored_state};
 use super::replay::{log_entry, score_of};
 use super::wire::{MoveReply, SubmitChance, SubmitMove};
-use crate::games::{Game, Order, Seat, Viewer};
+use crate::games::{Game, GameKind, Order, Seat, Viewer};
 use crate::problem::Problem;
 use crate::records::{
     check_open, fingerprint_text, idempotency_key_reused, kind_of, parse_for_match, stored,
 };
 use crate::referee::{self, GameInput, Input};
 use crate::seed::Seed;
-use crate::store::cache::LiveMatch;
-use crate::store::group::MoveWrite;
-use crate::store::matches::{self as q, EventRow, Finished, MatchRow, SeatResult, SeatRow};
-use crate::store::Conn;
+use crate::store::matches::{EventRow, MatchRow, SeatResult};
+use crate::store::moves::{FinishedMatch, LiveMatch, Move, Plan};
 use crate::store::Store;
 use crate::vocabulary::{MatchKind, MatchStatus, RandomnessMode};
 use crate::with_game;
@@ -108,98 +107,34 @@ async fn submit(
     request: Request,
     submission: Submission,
 ) -> Result<MoveReply, Problem> {
-    let (request, submission) = (&request, &submission);
-    // Moves on one match queue here, so that within this instance they never race each other.
-    let slot = store.move_cache().slot(request.id);
-    let mut cached = slot.lock().await;
-    let mut db = Db::Pool(store, None);
-    // Moves take the optimistic path: play on the cached match (or the match as read, without a
-    // lock), then write only if the stored match is still that one (one statement, or for a move
-    // that ends the match and so also updates the players' totals, one transaction). A move that
-    // loses that race — another instance moved, re-issued a token, renamed a seat — reads the
-    // match afresh and plays again; one that keeps losing takes the locked transaction.
-    for _ in 0..3 {
-        let from_cache = cached.is_some();
-        let live = match cached.take() {
-            Some(live) => live,
-            None => {
-                let Some((row, seats)) = q::find_with_seats(db.conn().await?, request.id).await?
-                else {
-                    store.move_cache().forget(request.id);
-                    return Err(unknown_match(request.id));
-                };
-                LiveMatch::new(row, seats)
+    let mut game = None;
+    let key = request.idempotency_key.as_deref();
+    let answer = store
+        .play(request.id, key, |live, earlier| {
+            let judged = judge(&request, &submission, live, earlier, &mut game);
+            match judged {
+                // A refusal changes nothing; the store may judge it again on a fresher match.
+                Err(problem) if problem.status < 500 => Ok(Plan::Refused(problem)),
+                judged => judged,
             }
-        };
-        match run_submission(&mut db, request, submission, &live, Write::IfCurrent).await {
-            Ok(Played::Done(reply, next_state)) => {
-                match next_state {
-                    Some(state) => *cached = Some(live.moved_to(reply.version, state)),
-                    None => store.move_cache().forget(request.id),
-                }
-                return Ok(reply);
-            }
-            Ok(Played::Raced) => continue,
-            // A refusal is only as good as the copy it was judged on: another instance may have
-            // moved, or re-issued the token. Judge it again on the stored match.
-            Err(problem) if from_cache && problem.status < 500 => continue,
-            // A refused request changed nothing: the copy stays good. After a database failure
-            // the write may or may not have landed, so the next move reads the match again.
-            Err(problem) => {
-                let live_and_hosted = live.row.kind == MatchKind::Hosted
-                    && live.row.status == MatchStatus::InProgress;
-                if problem.status < 500 && live_and_hosted {
-                    *cached = Some(live);
-                } else {
-                    store.move_cache().forget(request.id);
-                }
-                return Err(problem);
-            }
-        }
-    }
-    store.move_cache().forget(request.id);
-    drop(db);
-    let played = store
-        .conn()
-        .await?
-        .transaction(async |conn| {
-            let row = q::find_for_update(conn, request.id)
-                .await?
-                .ok_or_else(|| unknown_match(request.id))?;
-            let live = LiveMatch::new(row, q::seats(conn, request.id).await?);
-            let mut db = Db::Locked(store, conn);
-            run_submission(&mut db, request, submission, &live, Write::Locked).await
         })
-        .await?;
-    match played {
-        Played::Done(reply, _) => Ok(reply),
-        Played::Raced => Err(Problem::internal("a locked move cannot lose a race")),
+        .await;
+    if let (Some(game), Submission::Move { .. }) = (game, &submission) {
+        let refused = answer.as_ref().err().map(|problem| problem.code.as_str());
+        crate::metrics::METRICS.record_move(game.slug(), refused);
     }
+    answer
 }
 
-/// How a submission reads and writes the match.
-#[derive(Clone, Copy, PartialEq)]
-enum Write {
-    /// Inside a transaction, with the match row locked.
-    Locked,
-    /// A write that applies only if the match has not changed since it was read or cached.
-    IfCurrent,
-}
-
-enum Played {
-    /// Stored; with the state's new text while the match goes on.
-    Done(MoveReply, Option<Box<str>>),
-    /// Another move was stored first, or the seats changed: nothing was written.
-    Raced,
-}
-
-async fn run_submission(
-    db: &mut Db<'_>,
+/// Authenticates the request on the match as it stands, then lets the referee play it: the
+/// reply, and what to store, or the first answer of an idempotent retry.
+fn judge(
     request: &Request,
     submission: &Submission,
     live: &LiveMatch,
-    write: Write,
-) -> Result<Played, Problem> {
+    earlier: Option<EventRow>,
+    game: &mut Option<GameKind>,
+) -> Result<Plan<MoveReply, Problem>, Problem> {
     let (row, seats) = (&live.row, live.seats.as_slice());
     if row.kind != MatchKind::Hosted {
         return Err(unknown_match(request.id));
@@ -223,62 +158,47 @@ async fn run_submission(
         }
     };
     let request_hash = fingerprint(credential, seat, payload);
-    if let Some(key) = &request.idempotency_key {
-        if let Some(previous) =
-            q::event_by_idempotency_key(db.conn().await?, request.id, key).await?
-        {
-            return earlier_answer(previous, &request_hash).map(|reply| Played::Done(reply, None));
-        }
+    if let Some(previous) = earlier {
+        return earlier_answer(previous, &request_hash).map(Plan::Answer);
     }
     check_open(row, request.expected_version)?;
     let accepted = Accepted {
         credential,
         viewer: viewer_for(row, credential),
         seat,
-        payload: payload.clone(),
-        idempotency_key: request.idempotency_key.clone(),
+        payload,
+        idempotency_key: request.idempotency_key.as_deref(),
         request_hash,
     };
     let kind = kind_of(row)?;
-    let is_move = accepted.seat.is_some();
-    let outcome =
-        with_game!(kind, G => advance::<G>(db, row, seats, &live.state, accepted, write).await);
-    match &outcome {
-        Ok(Played::Raced) => {}
-        _ if !is_move => {}
-        Ok(Played::Done(..)) => crate::metrics::METRICS.record_move(kind.slug(), None),
-        Err(problem) => crate::metrics::METRICS.record_move(kind.slug(), Some(&problem.code)),
-    }
-    outcome
+    *game = Some(kind);
+    with_game!(kind, G => play::<G>(live, accepted))
 }
 
 /// A request that passed the match-level checks.
-struct Accepted {
+struct Accepted<'a> {
     credential: Credential,
     viewer: Viewer,
     seat: Option<Seat>,
-    payload: Value,
-    idempotency_key: Option<String>,
+    payload: &'a Value,
+    idempotency_key: Option<&'a str>,
     request_hash: Vec<u8>,
 }
 
-/// Plays the request, resolves server chance, appends the events and moves the snapshot forward.
-async fn advance<G: Game>(
-    db: &mut Db<'_>,
-    row: &MatchRow,
-    seats: &[SeatRow],
-    state_text: &str,
+/// Plays the request on the match as it stands and resolves server chance: the reply, and the
+/// events and state to store.
+fn play<G: Game>(
+    live: &LiveMatch,
     accepted: Accepted,
-    write: Write,
-) -> Result<Played, Problem> {
-    let state: G::State = serde_json::from_str(state_text)
+) -> Result<Plan<MoveReply, Problem>, Problem> {
+    let row = &live.row;
+    let state: G::State = serde_json::from_str(&live.state)
         .map_err(|e| Problem::internal(format!("stored state does not parse: {e}")))?;
-    let mut state = referee::consistent::<G>(state)
-        .map_err(|e| Problem::internal(format!("stored state is not consistent: {e}")))?;
+    let mut state = played_on::<G>(stored_state::<G>(state)?, &live.tail)?;
     let input: GameInput<G> = match accepted.seat {
         Some(seat) => Input::Move {
             seat,
-            mv: parse_for_match(referee::What::Move, &accepted.payload)?,
+            mv: parse_for_match(referee::What::Move, accepted.payload)?,
         },
         None => {
             may_report_chance(
@@ -286,7 +206,7 @@ async fn advance<G: Game>(
                 row.chance_reporters,
                 G::chance_owner(&state),
             )?;
-            Input::Chance(parse_for_match(referee::What::Chance, &accepted.payload)?)
+            Input::Chance(parse_for_match(referee::What::Chance, accepted.payload)?)
         }
     };
     let first_events = referee::play_input::<G>(&mut state, &input)?;
@@ -331,7 +251,7 @@ async fn advance<G: Game>(
         view: referee::to_json(&G::view(&state, viewer)),
     };
 
-    let mut rows: Vec<EventRow> = plies
+    let mut events: Vec<EventRow> = plies
         .into_iter()
         .enumerate()
         .map(|(i, (seat, payload, _))| {
@@ -340,105 +260,28 @@ async fn advance<G: Game>(
         .collect();
     // The answer is kept only where a retry may ask for it again: most moves carry no key, and
     // writing every reply would multiply what each move writes.
-    if accepted.idempotency_key.is_some() {
-        rows[0].idempotency_key = accepted.idempotency_key;
-        rows[0].request_hash = Some(accepted.request_hash);
-        rows[0].response = Some(referee::to_json(&reply));
+    if let Some(key) = accepted.idempotency_key {
+        events[0].idempotency_key = Some(key.to_owned());
+        events[0].request_hash = Some(accepted.request_hash);
+        events[0].response = Some(referee::to_json(&reply));
     }
-    let state_json = referee::to_json(&state);
-    let score = over.then(|| score_of::<G>(&state));
-    let result = score.as_ref().map(referee::to_json);
-    let seat_results = score
-        .as_ref()
-        .map(|score| SeatResult::of(&score.standings, &G::highlights(&state)));
-    let finished = score
-        .as_ref()
-        .zip(result.as_ref())
-        .zip(seat_results.as_deref())
-        .map(|((score, result), seat_results)| Finished {
-            result,
+    let finished = over.then(|| {
+        let score = score_of::<G>(&state);
+        FinishedMatch {
+            result: referee::to_json(&score),
             lowest_wins: score.standings.order == Order::LowestWins,
-            seats: seat_results,
-        });
-    // The state's text for the cache, kept only while the match goes on.
-    let mut next_state = None;
-    let stored = match (write, finished) {
-        (Write::IfCurrent, None) => {
-            next_state = Some(state_json.to_string().into_boxed_str());
-            // The write waits for its batch holding no connection of its own.
-            db.release();
-            let write = MoveWrite {
-                id: row.id,
-                read_version: row.version,
-                read_access_version: row.access_version,
-                version,
-                state: state_json,
-                now,
-                events: rows,
-            };
-            db.store().move_writes().write(write).await?
+            seats: SeatResult::of(&score.standings, &G::highlights(&state)),
         }
-        (Write::IfCurrent, Some(finished)) => {
-            q::finish_if_current(
-                db.conn().await?,
-                row,
-                seats,
-                version,
-                &state_json,
-                &rows,
-                finished,
-                now,
-            )
-            .await?
-        }
-        (Write::Locked, finished) => {
-            let conn = db.conn().await?;
-            q::append_events(conn, &rows).await?;
-            q::advance(conn, row, version, &state_json, finished, now).await?;
-            true
-        }
+    });
+    let state = serde_json::to_string(&state)
+        .map_err(|e| Problem::internal(format!("a state does not serialise: {e}")))?
+        .into_boxed_str();
+    let mv = Move {
+        version,
+        state,
+        events,
+        finished,
+        now,
     };
-    Ok(if stored {
-        Played::Done(reply, next_state)
-    } else {
-        Played::Raced
-    })
-}
-
-/// Where a submission's statements go: a pool connection checked out only when one is needed (a
-/// cached move that does not end its match needs none: the move writers store it), or the locked
-/// transaction's connection.
-// One per request, on its stack: boxing the pooled connection would allocate on every move.
-#[allow(clippy::large_enum_variant)]
-enum Db<'a> {
-    Pool(&'a Store, Option<Conn>),
-    Locked(&'a Store, &'a mut AsyncPgConnection),
-}
-
-impl Db<'_> {
-    async fn conn(&mut self) -> Result<&mut AsyncPgConnection, Problem> {
-        match self {
-            Db::Locked(_, conn) => Ok(conn),
-            Db::Pool(store, held) => {
-                if held.is_none() {
-                    *held = Some(store.conn().await?);
-                }
-                held.as_deref_mut()
-                    .ok_or_else(|| Problem::internal("a checked-out connection went missing"))
-            }
-        }
-    }
-
-    fn store(&self) -> &Store {
-        match self {
-            Db::Pool(store, _) | Db::Locked(store, _) => store,
-        }
-    }
-
-    /// Returns a pooled connection to the pool; a transaction keeps its own.
-    fn release(&mut self) {
-        if let Db::Pool(_, held) = self {
-            *held = None;
-        }
-    }
+    Ok(Plan::Store(mv, reply))
 }

@@ -28,7 +28,11 @@ pub struct MatchRow {
     pub seed_sha256: Option<String>,
     pub owner_token_hash: Vec<u8>,
     pub status: MatchStatus,
+    /// Hosted: the ply the snapshot in `state` stands at; the log may run ahead of it, and
+    /// [`find_current`] reads the events after it. A sheet's version.
     pub version: i64,
+    /// Hosted: the state after `version` plies, written every few plies and when the match
+    /// ends. A sheet's rounds and standings.
     pub state: Value,
     pub result: Option<Value>,
     pub created_at: DateTime<Utc>,
@@ -54,10 +58,18 @@ pub struct MatchSummaryRow {
     pub kind: MatchKind,
     pub game: GameColumn,
     pub status: MatchStatus,
+    /// The log's last ply (a hosted match's log may run ahead of its snapshot's version).
+    #[diesel(select_expression = diesel::dsl::sql::<diesel::sql_types::BigInt>(CURRENT_VERSION))]
+    #[diesel(select_expression_type = diesel::expression::SqlLiteral<diesel::sql_types::BigInt>)]
     pub version: i64,
     pub created_at: DateTime<Utc>,
     pub finished_at: Option<DateTime<Utc>>,
 }
+
+/// A match's current version in SQL: its row's, or its log's last ply if that is further on
+/// (one probe of the log's primary key).
+const CURRENT_VERSION: &str = "greatest(matches.version, \
+     (SELECT max(e.ply) FROM match_events AS e WHERE e.match_id = matches.id))";
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = match_seats)]
@@ -257,6 +269,67 @@ pub async fn find_with_seats(
     Ok(Some((row, seats?)))
 }
 
+/// A hosted match as it stands: its row (with the snapshot), its seats, and the events after
+/// the snapshot, the three queries sent together (pipelined): one round trip.
+pub async fn find_current(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+) -> Result<Option<(MatchRow, Vec<SeatRow>, Vec<EventRow>)>, StoreError> {
+    let (mut for_match, mut for_seats, mut for_tail) = (&*conn, &*conn, &*conn);
+    let row = matches::table
+        .find(id)
+        .select(MatchRow::as_select())
+        .first(&mut for_match);
+    let seats = match_seats::table
+        .filter(match_seats::match_id.eq(id))
+        .order(match_seats::seat)
+        .select(SeatRow::as_select())
+        .load(&mut for_seats);
+    let snapshot = matches::table
+        .find(id)
+        .select(matches::version)
+        .single_value()
+        .assume_not_null();
+    let tail = match_events::table
+        .filter(match_events::match_id.eq(id))
+        .filter(match_events::ply.gt(snapshot))
+        .order(match_events::ply)
+        .select(EventRow::as_select())
+        .load(&mut for_tail);
+    let (row, seats, tail) = tokio::join!(row, seats, tail);
+    let Some(row) = row.optional()? else {
+        return Ok(None);
+    };
+    // Each statement sees the database as of its own start: a snapshot written between the
+    // row's read and the tail's leaves a gap, read again here (the other way round, the tail
+    // holds events the snapshot already has, dropped here).
+    let mut tail = tail?;
+    tail.retain(|event| event.ply > row.version);
+    if tail
+        .as_slice()
+        .first()
+        .is_some_and(|event| event.ply != row.version + 1)
+    {
+        tail = events_after(conn, id, row.version).await?;
+    }
+    Ok(Some((row, seats?, tail)))
+}
+
+/// The events after `ply`, in order.
+pub async fn events_after(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+    ply: i64,
+) -> Result<Vec<EventRow>, StoreError> {
+    Ok(match_events::table
+        .filter(match_events::match_id.eq(id))
+        .filter(match_events::ply.gt(ply))
+        .order(match_events::ply)
+        .select(EventRow::as_select())
+        .load(conn)
+        .await?)
+}
+
 pub async fn seats_of(
     conn: &mut AsyncPgConnection,
     ids: &[Uuid],
@@ -314,10 +387,10 @@ pub struct Finished<'a> {
     pub seats: &'a [SeatResult],
 }
 
-/// The match's columns a move or a correction rewrites.
+/// The match's columns a snapshot or a correction rewrites.
 #[derive(AsChangeset)]
 #[diesel(table_name = matches, treat_none_as_null = true)]
-struct Snapshot<'a> {
+pub(super) struct Snapshot<'a> {
     version: i64,
     state: &'a Value,
     status: MatchStatus,
@@ -328,7 +401,7 @@ struct Snapshot<'a> {
 }
 
 impl<'a> Snapshot<'a> {
-    fn new(
+    pub(super) fn new(
         version: i64,
         state: &'a Value,
         finished: Option<Finished<'a>>,
@@ -346,7 +419,7 @@ impl<'a> Snapshot<'a> {
     }
 }
 
-/// Moves the snapshot forward after new events were appended.
+/// Moves the snapshot forward to `version` after new events were appended (every event up to it).
 /// `row` is the match as it stood before; `finished` carries the result when the match is over.
 /// Keeps the players' running totals (`player_game_stats`) in step: a match that was already
 /// finished (a corrected score sheet) takes its old results out before the new ones go in.
@@ -396,47 +469,8 @@ pub async fn advance(
     Ok(())
 }
 
-/// The write of a move that ends its match, in one transaction: the events, the finished
-/// snapshot, the seats' results and the players' totals, provided the match is still in
-/// progress at `row.version`. False when another move got there first; then nothing is written.
-/// `seats` are the match's seats as read with `row` (a hosted match's players never change).
-#[allow(clippy::too_many_arguments)]
-pub async fn finish_if_current(
-    conn: &mut AsyncPgConnection,
-    row: &MatchRow,
-    seats: &[SeatRow],
-    version: i64,
-    state: &Value,
-    events: &[EventRow],
-    finished: Finished<'_>,
-    now: DateTime<Utc>,
-) -> Result<bool, StoreError> {
-    use diesel_async::AsyncConnection;
-    conn.transaction(async |conn| {
-        // The conditional update comes first: it takes the row lock that every locked writer
-        // takes, and if another move was stored since the read it matches no row.
-        let current = matches::table
-            .filter(matches::id.eq(row.id))
-            .filter(matches::version.eq(row.version))
-            .filter(matches::access_version.eq(row.access_version))
-            .filter(matches::status.eq(MatchStatus::InProgress));
-        let updated = diesel::update(current)
-            .set(Snapshot::new(version, state, Some(finished), now))
-            .execute(conn)
-            .await?;
-        if updated == 0 {
-            return Ok(false);
-        }
-        append_events(conn, events).await?;
-        add_to_totals(conn, row, seats, finished.seats).await?;
-        write_seat_results(conn, row, finished.seats).await?;
-        Ok(true)
-    })
-    .await
-}
-
 /// Adds a finished match's results to its players' running totals.
-async fn add_to_totals(
+pub(super) async fn add_to_totals(
     conn: &mut AsyncPgConnection,
     row: &MatchRow,
     seats: &[SeatRow],
@@ -453,7 +487,7 @@ async fn add_to_totals(
 }
 
 /// Each seat's result in a finished match.
-async fn write_seat_results(
+pub(super) async fn write_seat_results(
     conn: &mut AsyncPgConnection,
     row: &MatchRow,
     results: &[SeatResult],

@@ -2,6 +2,7 @@
 //! migrations) and the mapping of database failures to "unavailable", "busy" or "internal".
 //!
 //! Every query lives under this module: `matches` (matches, seats, move logs, the match list),
+//! `moves` (the move pipeline: live matches, appends, the finishing transaction),
 //! `sheets` (score-sheet entries), `stats` (finished seats, leaderboards, running totals) and
 //! `history` (a player's matches); `columns` reads and writes the typed text columns.
 //!
@@ -12,13 +13,12 @@
 //! The service starts even when PostgreSQL is down: a background task keeps trying to prepare the
 //! database, match endpoints answer 503 until it has, and stateless endpoints never need it.
 
-pub mod cache;
 pub mod columns;
 pub mod created;
-pub mod group;
 pub mod history;
 pub mod lobby;
 pub mod matches;
+pub mod moves;
 pub mod replica;
 pub mod schema;
 pub mod sheets;
@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use crate::config::DatabaseTimeouts;
+use crate::config::{DatabaseTimeouts, MoveSettings};
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use diesel::{Connection, ConnectionError, ConnectionResult};
 use diesel_async::async_connection_wrapper::AsyncConnectionWrapper;
@@ -118,10 +118,8 @@ pub struct Store {
     pool: Pool<AsyncPgConnection>,
     ready: Arc<AtomicBool>,
     url: String,
-    /// This instance's live matches (see [`cache`]).
-    moves: Arc<cache::MoveCache>,
-    /// This instance's move writers (see [`group`]).
-    writes: Arc<group::GroupCommit>,
+    /// This instance's live matches and move writers (see [`moves`]).
+    moves: Arc<moves::Moves>,
     /// Where history reads go when it has caught up (see [`replica`]).
     replica: Option<Arc<replica::ReadReplica>>,
 }
@@ -164,10 +162,9 @@ impl Store {
         Self {
             ready: Arc::new(AtomicBool::new(false)),
             url: database_url.to_owned(),
-            moves: Arc::new(cache::MoveCache::new(crate::config::DEFAULT_CACHED_MATCHES)),
-            writes: Arc::new(group::GroupCommit::new(
+            moves: Arc::new(moves::Moves::new(
                 pool.clone(),
-                crate::config::DEFAULT_MOVE_BATCH,
+                MoveSettings::default(),
                 connection_runtime(),
             )),
             pool,
@@ -215,30 +212,14 @@ impl Store {
         query(&mut *conn).await
     }
 
-    /// The same pool writing up to `max_batch` moves per statement (1: each move alone).
-    pub fn with_move_batch(mut self, max_batch: usize) -> Self {
-        self.writes = Arc::new(group::GroupCommit::new(
+    /// The same pool keeping live matches and writing moves as `settings` say.
+    pub fn with_moves(mut self, settings: MoveSettings) -> Self {
+        self.moves = Arc::new(moves::Moves::new(
             self.pool.clone(),
-            max_batch,
+            settings,
             connection_runtime(),
         ));
         self
-    }
-
-    /// This instance's move writers.
-    pub fn move_writes(&self) -> &group::GroupCommit {
-        &self.writes
-    }
-
-    /// The same pool with a move cache of `capacity` live matches (0: no cache).
-    pub fn with_move_cache(mut self, capacity: usize) -> Self {
-        self.moves = Arc::new(cache::MoveCache::new(capacity));
-        self
-    }
-
-    /// This instance's live matches.
-    pub fn move_cache(&self) -> &cache::MoveCache {
-        &self.moves
     }
 
     pub fn is_ready(&self) -> bool {

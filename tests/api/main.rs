@@ -18,6 +18,7 @@ mod luck_plus;
 mod lucky_dice;
 mod lucky_luau;
 mod migrations;
+mod move_log;
 mod moves_cache;
 mod openapi;
 mod page;

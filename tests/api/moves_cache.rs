@@ -5,9 +5,11 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use referee::store::group::MoveWrite;
+use diesel_async::pooled_connection::deadpool::Pool;
+use diesel_async::pooled_connection::AsyncDieselConnectionManager;
+use diesel_async::AsyncPgConnection;
 use referee::store::matches::{self, EventRow};
-use referee::store::Store;
+use referee::store::moves::batch::{Append, GroupCommit};
 
 use crate::support::*;
 
@@ -192,28 +194,30 @@ struct Count {
     n: i64,
 }
 
-/// What a stored move write would be for this match, one ply on; `stale` reads an older version.
-async fn write_for(
+/// What a move's append would be for this match, one ply on; `stale` read an older version.
+async fn append_for(
     db: &mut diesel_async::AsyncPgConnection,
     id: &str,
     stale: bool,
     ply: Option<i64>,
-) -> MoveWrite {
-    let row = matches::find(db, id.parse().unwrap())
+) -> Append {
+    let (row, _, tail) = matches::find_current(db, id.parse().unwrap())
         .await
         .unwrap()
         .unwrap();
+    let version = tail.last().map_or(row.version, |event| event.ply);
     let now = chrono::Utc::now();
-    MoveWrite {
+    Append {
         id: row.id,
-        read_version: row.version - i64::from(stale),
+        read_version: version - i64::from(stale),
         read_access_version: row.access_version,
-        version: row.version + 1,
-        state: row.state,
+        read_snapshot: row.version,
+        version: version + 1,
+        snapshot: None,
         now,
         events: vec![EventRow {
             match_id: row.id,
-            ply: ply.unwrap_or(row.version + 1),
+            ply: ply.unwrap_or(version + 1),
             seat: Some(0),
             payload: json!({"type": "draw"}),
             idempotency_key: None,
@@ -224,51 +228,63 @@ async fn write_for(
     }
 }
 
+/// The last ply of each match's log.
+async fn last_plies(db: &mut diesel_async::AsyncPgConnection, ids: &[String]) -> Vec<i64> {
+    let mut plies = Vec::new();
+    for id in ids {
+        let events = matches::events(db, id.parse().unwrap()).await.unwrap();
+        plies.push(events.last().map_or(0, |event| event.ply));
+    }
+    plies
+}
+
 #[tokio::test]
-async fn moves_written_together_are_each_checked_and_one_failing_write_leaves_the_others_stored() {
+async fn moves_appended_together_are_each_checked_and_one_failing_append_leaves_the_others_stored()
+{
     let app = spawn_app().await;
     let mut ids = Vec::new();
-    for _ in 0..4 {
+    for _ in 0..5 {
         ids.push(match_id(&new_match(&app).await));
     }
     let mut db = app.db().await;
-    let good = write_for(&mut db, &ids[0], false, None).await;
-    // Ply 1 is the deal, already stored: the insert breaks the key, and so the whole statement.
-    let failing = write_for(&mut db, &ids[1], false, Some(1)).await;
-    let stale = write_for(&mut db, &ids[2], true, None).await;
-    let also_good = write_for(&mut db, &ids[3], false, None).await;
-    let before: Vec<i64> = [&good, &failing, &stale, &also_good]
-        .iter()
-        .map(|w| w.version - 1)
-        .collect();
+    let good = append_for(&mut db, &ids[0], false, None).await;
+    // Ply 0 breaks the log's check, and so the whole statement.
+    let failing = append_for(&mut db, &ids[1], false, Some(0)).await;
+    let stale = append_for(&mut db, &ids[2], true, None).await;
+    // Ply 1 is the deal, already stored: another instance got there first.
+    let raced = append_for(&mut db, &ids[3], false, Some(1)).await;
+    let also_good = append_for(&mut db, &ids[4], false, None).await;
+    let before = last_plies(&mut db, &ids).await;
 
-    let store = Store::new(&app.database_url(), 4);
-    store.prepare().await.unwrap();
-    let writes = store.move_writes();
-    let (good, failing, stale, also_good) = tokio::join!(
+    let manager = AsyncDieselConnectionManager::<AsyncPgConnection>::new(app.database_url());
+    let pool = Pool::builder(manager).max_size(4).build().unwrap();
+    let writes = GroupCommit::new(pool, 8, &tokio::runtime::Handle::current());
+    let (good, failing, stale, raced, also_good) = tokio::join!(
         writes.write(good),
         writes.write(failing),
         writes.write(stale),
+        writes.write(raced),
         writes.write(also_good),
     );
     assert!(good.unwrap());
     assert!(failing.is_err());
     assert!(
         !stale.unwrap(),
-        "a write read at an old version stores nothing"
+        "an append read at an old version stores nothing"
+    );
+    assert!(
+        !raced.unwrap(),
+        "an append whose ply is taken lost a race and stores nothing"
     );
     assert!(also_good.unwrap());
-
-    let mut versions = Vec::new();
-    for id in &ids {
-        let row = matches::find(&mut db, id.parse().unwrap())
-            .await
-            .unwrap()
-            .unwrap();
-        versions.push(row.version);
-    }
     assert_eq!(
-        versions,
-        vec![before[0] + 1, before[1], before[2], before[3] + 1]
+        last_plies(&mut db, &ids).await,
+        vec![
+            before[0] + 1,
+            before[1],
+            before[2],
+            before[3],
+            before[4] + 1
+        ]
     );
 }

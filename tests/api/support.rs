@@ -185,8 +185,8 @@ fn test_settings(database_url: String) -> Settings {
         bind_address: "127.0.0.1:0".parse().unwrap(),
         pool_size: 4,
         database_timeouts: Default::default(),
-        move_cache_matches: referee::config::DEFAULT_CACHED_MATCHES,
-        move_batch_max: referee::config::DEFAULT_MOVE_BATCH,
+        // `MOVE_CACHE_MATCHES=0 MOVE_BATCH_MAX=1` runs every test without the cache and batches.
+        moves: referee::config::MoveSettings::from_env().expect("move settings"),
         body_limit_bytes: 64 * 1024,
         workers: Some(1),
         rate_limit_per_second: 0,

@@ -1,11 +1,11 @@
 //! Live matches kept in the instance between moves, so that a typical move reads nothing from the
 //! database and writes with one statement.
 //!
-//! A cached match is only ever a guess: the move write is conditional on the stored `version`
-//! and `access_version` still being the cached ones, so a copy made stale by another instance (a
-//! move, a re-issued token, a renamed seat, an abandoned match) writes nothing; the move then reads
-//! the match afresh and plays again. Moves on one match within this instance queue on its slot,
-//! so they never race each other.
+//! A cached match is only ever a guess: the append is conditional on the match's seat access and
+//! status still being the cached ones and on no event beyond the cached version, so a copy made
+//! stale by another instance (a move, a re-issued token, a renamed seat, an abandoned match)
+//! writes nothing; the move then reads the match afresh and plays again. Moves on one match
+//! within this instance queue on its slot, so they never race each other.
 //!
 //! The state is kept as its JSON text rather than a `serde_json::Value` tree: a few kilobytes per
 //! match instead of several times that, and parsing it into the game's own type is what a move
@@ -16,27 +16,49 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use uuid::Uuid;
 
-use super::matches::{MatchRow, SeatRow};
+use crate::store::matches::{EventRow, MatchRow, SeatRow};
 
-/// What a move needs of its match: the row (its `state` column left empty), the seats (token
-/// hashes, players) and the state's text.
+/// What a move needs of its match: the row (its `state` column left empty; its `version` the
+/// version the match stands at), the seats (token hashes, players), the state's text at
+/// `state_at`, and the events after `state_at` which that state does not hold yet.
 pub struct LiveMatch {
     pub row: MatchRow,
     pub seats: Vec<SeatRow>,
     pub state: Box<str>,
+    pub state_at: i64,
+    /// The events after `state_at`, up to `row.version`: a match read from the database stands
+    /// at its snapshot, and its log may run ahead of it. Empty for a match moved here.
+    pub tail: Vec<EventRow>,
+    /// The version of the snapshot stored on the match row.
+    pub snapshot: i64,
 }
 
 impl LiveMatch {
-    /// A match as read from the database, its state moved out of the row into text.
-    pub fn new(mut row: MatchRow, seats: Vec<SeatRow>) -> Self {
+    /// A match as read from the database: its snapshot, moved out of the row into text, and the
+    /// events after it.
+    pub fn new(mut row: MatchRow, seats: Vec<SeatRow>, tail: Vec<EventRow>) -> Self {
         let state = std::mem::take(&mut row.state).to_string().into_boxed_str();
-        Self { row, seats, state }
+        let snapshot = row.version;
+        row.version = tail.last().map_or(snapshot, |event| event.ply);
+        Self {
+            row,
+            seats,
+            state,
+            state_at: snapshot,
+            tail,
+            snapshot,
+        }
     }
 
-    /// The match after a stored move that did not end it.
-    pub fn moved_to(mut self, version: i64, state: Box<str>) -> Self {
+    /// The match after a stored move that did not end it; `snapshot` if it wrote one.
+    pub(super) fn moved_to(mut self, version: i64, state: Box<str>, snapshot: Option<i64>) -> Self {
         self.row.version = version;
         self.state = state;
+        self.state_at = version;
+        self.tail.clear();
+        if let Some(snapshot) = snapshot {
+            self.snapshot = snapshot;
+        }
         self
     }
 }
@@ -99,12 +121,14 @@ impl MoveCache {
     }
 
     /// How many matches have a slot.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    fn len(&self) -> usize {
         let slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
         slots.by_match.len()
     }
 
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    fn is_empty(&self) -> bool {
         self.len() == 0
     }
 }

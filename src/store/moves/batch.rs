@@ -1,90 +1,102 @@
-//! Group commit of moves: moves to different matches that arrive together share one statement and
-//! one commit.
+//! Group commit of appends: moves to different matches that arrive together share one statement
+//! and one commit.
 //!
-//! A move that does not end its match is one version-checked write (see [`write_moves`]). Instead
-//! of each request sending its own, requests queue their writes and a few writer tasks each take
-//! whatever is queued (up to a bound) and send it as one statement. Nothing waits on a timer: at
-//! low load a batch is one move, written at once; under load the moves that arrived while the
-//! previous statements were in flight go together. Each move is still checked on its own row, and
-//! its request is answered only after the shared commit. If the shared statement fails, each
-//! move is written alone, so one bad move never fails its batch mates.
+//! A move that does not end its match is one statement that appends its events (see
+//! [`append_moves`]). Instead of each request sending its own, requests queue their appends and a
+//! few writer tasks each take whatever is queued (up to a bound) and send it as one statement.
+//! Nothing waits on a timer: at low load a batch is one move, written at once; under load the
+//! moves that arrived while the previous statements were in flight go together. Each move is
+//! still checked on its own match, and its request is answered only after the shared commit. If
+//! the shared statement fails, each move is written alone, so one bad move never fails its batch
+//! mates.
 
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use diesel_async::pooled_connection::deadpool::Pool;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
-use serde_json::Value;
 use tokio::sync::{mpsc, oneshot, Mutex};
 use uuid::Uuid;
 
-use super::matches::EventRow;
-use super::StoreError;
+use crate::store::matches::EventRow;
+use crate::store::StoreError;
 use crate::vocabulary::MatchStatus;
 
-/// One move's write: its events and the snapshot after them, stored only if the match is still in
-/// progress at `read_version` with its seats' access unchanged (`read_access_version`).
+/// One move's append. It is stored only if the match is still in progress with the seat access
+/// it was read with (`read_access_version`) and holds no event after `read_version`; the match
+/// row is locked (shared) meanwhile, so a seat change or an abandon waits for it or wins before
+/// it. With a `snapshot`, the row's snapshot moves from `read_snapshot` to `version` in the same
+/// statement; without one the row is not written at all.
 #[derive(Debug, Clone)]
-pub struct MoveWrite {
+pub struct Append {
     pub id: Uuid,
     pub read_version: i64,
     pub read_access_version: i64,
+    pub read_snapshot: i64,
     pub version: i64,
-    pub state: Value,
+    /// The state's text after the move, when the snapshot is due.
+    pub snapshot: Option<Box<str>>,
     pub now: DateTime<Utc>,
     pub events: Vec<EventRow>,
 }
 
-/// Writes each move whose match is still where it was read, in one statement (one commit); for
+/// Appends each move whose match is still where it was read, in one statement (one commit); for
 /// each move, whether it was stored. Moves must be of different matches.
-pub async fn write_moves(
+///
+/// Two instances appending to one match at once both pass the checks, and the second then breaks
+/// the log's key `(match_id, ply)`: that refuses the whole statement, which is why a failed batch
+/// is written again move by move, and why [`append_alone`] reads a broken key as a lost race.
+pub async fn append_moves(
     conn: &mut AsyncPgConnection,
-    moves: &[&MoveWrite],
-) -> Result<Vec<bool>, StoreError> {
-    let advanced: Vec<Advanced> = WriteMoves::of(moves).load(conn).await?;
+    moves: &[&Append],
+) -> Result<Vec<bool>, DieselError> {
+    let stored: Vec<Stored> = AppendMoves::of(moves).load(conn).await?;
     Ok(moves
         .iter()
-        .map(|m| advanced.iter().any(|a| a.id == m.id))
+        .map(|m| stored.iter().any(|a| a.id == m.id))
         .collect())
 }
 
 #[derive(QueryableByName)]
-struct Advanced {
+struct Stored {
     #[diesel(sql_type = diesel::sql_types::Uuid)]
     id: Uuid,
 }
 
-/// The statement of [`write_moves`], its values as arrays: its text is the same for any number
+/// The statement of [`append_moves`], its values as arrays: its text is the same for any number
 /// of moves, so each connection prepares it once (a `sql_query` would be parsed every time).
-struct WriteMoves<'a> {
+struct AppendMoves<'a> {
     ids: Vec<Uuid>,
     read_versions: Vec<i64>,
     read_access_versions: Vec<i64>,
+    read_snapshots: Vec<i64>,
     versions: Vec<i64>,
-    states: Vec<&'a Value>,
+    snapshots: Vec<Option<&'a str>>,
     times: Vec<DateTime<Utc>>,
     event_matches: Vec<Uuid>,
     plies: Vec<i64>,
     seats: Vec<Option<i32>>,
-    payloads: Vec<&'a Value>,
+    payloads: Vec<&'a serde_json::Value>,
     keys: Vec<Option<&'a str>>,
     request_hashes: Vec<Option<&'a [u8]>>,
-    responses: Vec<Option<&'a Value>>,
+    responses: Vec<Option<&'a serde_json::Value>>,
     event_times: Vec<DateTime<Utc>>,
     in_progress: MatchStatus,
 }
 
-impl<'a> WriteMoves<'a> {
-    fn of(moves: &[&'a MoveWrite]) -> Self {
+impl<'a> AppendMoves<'a> {
+    fn of(moves: &[&'a Append]) -> Self {
         let events = || moves.iter().flat_map(|m| m.events.iter());
         Self {
             ids: moves.iter().map(|m| m.id).collect(),
             read_versions: moves.iter().map(|m| m.read_version).collect(),
             read_access_versions: moves.iter().map(|m| m.read_access_version).collect(),
+            read_snapshots: moves.iter().map(|m| m.read_snapshot).collect(),
             versions: moves.iter().map(|m| m.version).collect(),
-            states: moves.iter().map(|m| &m.state).collect(),
+            snapshots: moves.iter().map(|m| m.snapshot.as_deref()).collect(),
             times: moves.iter().map(|m| m.now).collect(),
             event_matches: events().map(|e| e.match_id).collect(),
             plies: events().map(|e| e.ply).collect(),
@@ -99,21 +111,24 @@ impl<'a> WriteMoves<'a> {
     }
 }
 
-impl QueryId for WriteMoves<'_> {
-    type QueryId = WriteMoves<'static>;
+impl QueryId for AppendMoves<'_> {
+    type QueryId = AppendMoves<'static>;
     const HAS_STATIC_QUERY_ID: bool = true;
 }
 
-impl Query for WriteMoves<'_> {
+impl Query for AppendMoves<'_> {
     type SqlType = diesel::sql_types::Untyped;
 }
 
-impl QueryFragment<diesel::pg::Pg> for WriteMoves<'_> {
+impl QueryFragment<diesel::pg::Pg> for AppendMoves<'_> {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, diesel::pg::Pg>) -> QueryResult<()> {
         use diesel::sql_types::{Array, BigInt, Bytea, Integer, Jsonb, Nullable, Text};
         use diesel::sql_types::{Timestamptz, Uuid as SqlUuid};
-        // The events are inserted only for the matches the update advanced; a data-modifying
-        // WITH runs to completion whether or not the final SELECT reads it.
+        // `snapshot` writes the row of the moves whose snapshot is due, `appending` only locks
+        // the others' rows (shared: appends to different matches never wait on each other); a
+        // move passes either only if nothing was appended after the version it read. The events
+        // go in only for the moves that passed; a data-modifying WITH runs to completion whether
+        // or not the final SELECT reads it.
         out.push_sql("WITH input AS (SELECT * FROM unnest(");
         out.push_bind_param::<Array<SqlUuid>, _>(&self.ids)?;
         out.push_sql("::uuid[], ");
@@ -121,22 +136,36 @@ impl QueryFragment<diesel::pg::Pg> for WriteMoves<'_> {
         out.push_sql("::bigint[], ");
         out.push_bind_param::<Array<BigInt>, _>(&self.read_access_versions)?;
         out.push_sql("::bigint[], ");
+        out.push_bind_param::<Array<BigInt>, _>(&self.read_snapshots)?;
+        out.push_sql("::bigint[], ");
         out.push_bind_param::<Array<BigInt>, _>(&self.versions)?;
         out.push_sql("::bigint[], ");
-        out.push_bind_param::<Array<Jsonb>, _>(&self.states)?;
-        out.push_sql("::jsonb[], ");
+        out.push_bind_param::<Array<Nullable<Text>>, _>(&self.snapshots)?;
+        out.push_sql("::text[], ");
         out.push_bind_param::<Array<Timestamptz>, _>(&self.times)?;
         out.push_sql(
-            "::timestamptz[]) AS i (id, read_version, read_access_version, version, state, at)), \
-             advanced AS (UPDATE matches AS m \
-                 SET version = i.version, state = i.state, updated_at = i.at \
-                 FROM input AS i \
-                 WHERE m.id = i.id AND m.version = i.read_version \
+            "::timestamptz[]) AS i (id, read_version, read_access_version, read_snapshot, \
+                                    version, snapshot, at)), \
+             unmoved AS (SELECT i.* FROM input AS i WHERE NOT EXISTS \
+                 (SELECT 1 FROM match_events AS e WHERE e.match_id = i.id \
+                  AND e.ply > i.read_version)), \
+             snapshot AS (UPDATE matches AS m \
+                 SET version = i.version, state = i.snapshot::jsonb, updated_at = i.at \
+                 FROM unmoved AS i \
+                 WHERE i.snapshot IS NOT NULL AND m.id = i.id AND m.version = i.read_snapshot \
                    AND m.access_version = i.read_access_version AND m.status = ",
         );
         out.push_bind_param::<Text, _>(&self.in_progress)?;
         out.push_sql(
             " RETURNING m.id), \
+             appending AS (SELECT m.id FROM matches AS m JOIN unmoved AS i ON m.id = i.id \
+                 WHERE i.snapshot IS NULL \
+                   AND m.access_version = i.read_access_version AND m.status = ",
+        );
+        out.push_bind_param::<Text, _>(&self.in_progress)?;
+        out.push_sql(
+            " FOR SHARE OF m), \
+             passed AS (SELECT id FROM snapshot UNION ALL SELECT id FROM appending), \
              stored AS (INSERT INTO match_events \
                  (match_id, ply, seat, payload, idempotency_key, request_hash, response, \
                   created_at) \
@@ -160,8 +189,8 @@ impl QueryFragment<diesel::pg::Pg> for WriteMoves<'_> {
         out.push_sql(
             "::timestamptz[]) AS e (match_id, ply, seat, payload, idempotency_key, \
                                     request_hash, response, created_at) \
-             WHERE e.match_id IN (SELECT id FROM advanced)) \
-             SELECT id FROM advanced",
+             WHERE e.match_id IN (SELECT id FROM passed)) \
+             SELECT id FROM passed",
         );
         Ok(())
     }
@@ -169,7 +198,7 @@ impl QueryFragment<diesel::pg::Pg> for WriteMoves<'_> {
 
 /// A queued write and where its answer goes.
 struct Job {
-    write: MoveWrite,
+    write: Append,
     done: oneshot::Sender<Result<bool, StoreError>>,
 }
 
@@ -206,7 +235,7 @@ impl GroupCommit {
 
     /// Stores the move if its match is still where it was read: true when stored, false when the
     /// match moved or its access changed (then nothing was written).
-    pub async fn write(&self, write: MoveWrite) -> Result<bool, StoreError> {
+    pub async fn write(&self, write: Append) -> Result<bool, StoreError> {
         let Some(queue) = &self.queue else {
             return write_alone(&self.pool, &write).await;
         };
@@ -221,16 +250,31 @@ impl GroupCommit {
     }
 }
 
-async fn write_alone(
-    pool: &Pool<AsyncPgConnection>,
-    write: &MoveWrite,
-) -> Result<bool, StoreError> {
+/// One move's append on its own connection.
+async fn write_alone(pool: &Pool<AsyncPgConnection>, write: &Append) -> Result<bool, StoreError> {
     let mut conn = pool
         .get()
         .await
         .map_err(|e| StoreError::Unavailable(e.to_string()))?;
-    let stored = write_moves(&mut conn, &[write]).await?;
-    Ok(stored == [true])
+    stored_alone(append_moves(&mut conn, &[write]).await)
+}
+
+/// Whether a move written alone was stored: a broken log key means another instance appended
+/// first, a lost race like any other.
+fn stored_alone(written: Result<Vec<bool>, DieselError>) -> Result<bool, StoreError> {
+    match written {
+        Ok(stored) => Ok(stored == [true]),
+        Err(error) if lost_race(&error) => Ok(false),
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// A write refused because another one took its place in a log first.
+pub(super) fn lost_race(error: &DieselError) -> bool {
+    matches!(
+        error,
+        DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)
+    )
 }
 
 async fn writer(
@@ -245,10 +289,15 @@ async fn writer(
             return; // The service is shutting down.
         }
         crate::metrics::METRICS.record_move_batch(batch.len());
-        let writes: Vec<&MoveWrite> = batch.iter().map(|job| &job.write).collect();
+        let writes: Vec<&Append> = batch.iter().map(|job| &job.write).collect();
         let together = match pool.get().await {
-            Ok(mut conn) => write_moves(&mut conn, &writes).await,
-            Err(e) => Err(StoreError::Unavailable(e.to_string())),
+            Ok(mut conn) => append_moves(&mut conn, &writes).await,
+            Err(e) => {
+                for job in batch.drain(..) {
+                    let _ = job.done.send(Err(StoreError::Unavailable(e.to_string())));
+                }
+                continue;
+            }
         };
         match together {
             Ok(stored) => {
@@ -256,25 +305,27 @@ async fn writer(
                     let _ = job.done.send(Ok(stored));
                 }
             }
-            // The connection failed: whether the statement committed is unknown, so no move may
-            // be written again or reported as not stored. Each request answers 503.
-            Err(StoreError::Unavailable(message)) => {
-                for job in batch.drain(..) {
-                    let _ = job.done.send(Err(StoreError::Unavailable(message.clone())));
-                }
-            }
             Err(error) if batch.len() == 1 => {
                 if let Some(job) = batch.pop() {
-                    let _ = job.done.send(Err(error));
+                    let _ = job.done.send(stored_alone(Err(error)));
                 }
             }
-            // PostgreSQL refused the statement, so nothing of it was stored: written alone, each
-            // move meets only its own failure.
-            Err(_) => {
-                for job in batch.drain(..) {
-                    let _ = job.done.send(write_alone(&pool, &job.write).await);
+            Err(error) => match StoreError::from(error) {
+                // The connection failed: whether the statement committed is unknown, so no move
+                // may be written again or reported as not stored. Each request answers 503.
+                StoreError::Unavailable(message) => {
+                    for job in batch.drain(..) {
+                        let _ = job.done.send(Err(StoreError::Unavailable(message.clone())));
+                    }
                 }
-            }
+                // PostgreSQL refused the statement, so nothing of it was stored: written alone,
+                // each move meets only its own failure.
+                _ => {
+                    for job in batch.drain(..) {
+                        let _ = job.done.send(write_alone(&pool, &job.write).await);
+                    }
+                }
+            },
         }
     }
 }

@@ -1,0 +1,59 @@
+//! A match as it stands: the snapshot stored on its row, with the events appended after it
+//! played on top. The log is the truth; the snapshot only saves replaying all of it.
+
+use serde_json::Value;
+
+use crate::games::{Consistent, Game, Seat};
+use crate::problem::Problem;
+use crate::records::{kind_of, stored};
+use crate::referee::{self, GameInput, Input};
+use crate::store::matches::{EventRow, MatchRow};
+use crate::with_game;
+
+/// A stored event as the input its game replays.
+pub(super) fn typed_input<G: Game>(event: &EventRow) -> Result<GameInput<G>, Problem> {
+    Ok(match event.seat {
+        Some(seat) => Input::Move {
+            seat: seat as Seat,
+            mv: stored("move", &event.payload)?,
+        },
+        None => Input::Chance(stored("chance", &event.payload)?),
+    })
+}
+
+/// A stored state, checked as every state a move starts from is.
+pub(super) fn stored_state<G: Game>(state: G::State) -> Result<Consistent<G>, Problem> {
+    referee::consistent::<G>(state)
+        .map_err(|e| Problem::internal(format!("stored state is not consistent: {e}")))
+}
+
+/// `tail`, the events after the snapshot `state`, played on it.
+pub(super) fn played_on<G: Game>(
+    mut state: Consistent<G>,
+    tail: &[EventRow],
+) -> Result<Consistent<G>, Problem> {
+    for event in tail {
+        referee::play_input::<G>(&mut state, &typed_input::<G>(event)?).map_err(|e| {
+            Problem::internal(format!(
+                "match {}: ply {} does not replay on its snapshot: {e}",
+                event.match_id, event.ply
+            ))
+        })?;
+    }
+    Ok(state)
+}
+
+/// Brings a row read with [`crate::store::matches::find_current`] up to its log: its `state`
+/// and `version` become the match's as it stands.
+pub(super) fn catch_up(row: &mut MatchRow, tail: &[EventRow]) -> Result<(), Problem> {
+    let Some(last) = tail.last() else {
+        return Ok(());
+    };
+    let state: Value = with_game!(kind_of(row)?, G => {
+        let snapshot = stored_state::<G>(stored("state", &row.state)?)?;
+        referee::to_json(&played_on::<G>(snapshot, tail)?)
+    });
+    row.state = state;
+    row.version = last.ply;
+    Ok(())
+}

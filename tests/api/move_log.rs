@@ -1,0 +1,207 @@
+//! The move log (issue 24): a move appends its events and nothing else until a snapshot is due,
+//! reads rebuild the match from the newest snapshot and the events after it, and a commit of
+//! several moves tells the other instances once.
+
+use diesel::QueryableByName;
+use diesel_async::pooled_connection::deadpool::Pool;
+use diesel_async::pooled_connection::AsyncDieselConnectionManager;
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
+use futures_util::future::poll_fn;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use tokio_postgres::AsyncMessage;
+
+use referee::store::matches::{self, EventRow};
+use referee::store::moves::batch::{append_moves, Append};
+
+use crate::support::*;
+
+#[derive(QueryableByName)]
+struct Snapshot {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    version: i64,
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    logged: i64,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    state: String,
+}
+
+async fn snapshot(db: &mut AsyncPgConnection, id: &str) -> Snapshot {
+    diesel::sql_query(
+        "SELECT version, state::text AS state, \
+                (SELECT max(ply) FROM match_events WHERE match_id = $1) AS logged \
+         FROM matches WHERE id = $1",
+    )
+    .bind::<diesel::sql_types::Uuid, _>(id.parse::<uuid::Uuid>().unwrap())
+    .get_result(db)
+    .await
+    .unwrap()
+}
+
+/// Plays the first legal move of whoever is to act; the reply's body.
+async fn play_one(app: &TestApp, id: &str, tokens: &[String]) -> Value {
+    let seen = app.read_match(id, None).await.body;
+    let seat = seen["to_act"][0].as_u64().expect("someone may act") as usize;
+    let mine = app.read_match(id, Some(&tokens[seat])).await.body;
+    let mv = mine["view"]["legal_moves"][0].clone();
+    let reply = app
+        .post_move(id, Some(&tokens[seat]), Some(mine["version"].clone()), &mv)
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    reply.body
+}
+
+#[tokio::test]
+async fn a_move_appends_its_events_and_rewrites_the_match_row_only_when_a_snapshot_is_due() {
+    // Docs: docs/configuration.md, SNAPSHOT_EVERY_PLIES.
+    let every = 4;
+    let app = spawn_app_tuned(|settings| settings.moves.snapshot_every = every).await;
+    let created = app
+        .create_lucky_jack(
+            &["Ann", "Ben"],
+            json!({"rounds": 3, "max_turns_per_round": 40}),
+            "server",
+        )
+        .await;
+    let (id, tokens) = (match_id(&created), seat_tokens(&created));
+    let mut db = app.db().await;
+    let mut before = snapshot(&mut db, &id).await;
+    let mut snapshots_written = 0;
+    for _ in 0..24 {
+        let reply = play_one(&app, &id, &tokens).await;
+        let after = snapshot(&mut db, &id).await;
+        assert_eq!(after.logged, reply["version"].as_i64().unwrap());
+        if reply["status"] != "in_progress" {
+            assert_eq!(
+                after.version, after.logged,
+                "a match that ends is snapshotted"
+            );
+            break;
+        }
+        if after.logged - before.version >= every {
+            assert_eq!(after.version, after.logged, "the snapshot was due");
+            snapshots_written += 1;
+        } else {
+            assert_eq!(
+                after.version, before.version,
+                "no snapshot before it is due"
+            );
+            assert_eq!(after.state, before.state, "the stored state is left alone");
+        }
+        // Whatever the snapshot, every read answers the match as it stands.
+        let read = app.read_match(&id, None).await.body;
+        assert_eq!(read["version"], reply["version"]);
+        before = after;
+    }
+    assert!(snapshots_written >= 2, "moves went past several snapshots");
+    app.audit_snapshots().await;
+}
+
+#[tokio::test]
+async fn a_match_read_with_events_beyond_its_snapshot_is_rebuilt_from_them_for_every_reader() {
+    let app = spawn_app_tuned(|settings| settings.moves.snapshot_every = 1000).await;
+    let created = app
+        .create_lucky_jack(
+            &["Ann", "Ben"],
+            json!({"rounds": 3, "max_turns_per_round": 40}),
+            "server",
+        )
+        .await;
+    let (id, tokens) = (match_id(&created), seat_tokens(&created));
+    for _ in 0..6 {
+        play_one(&app, &id, &tokens).await;
+    }
+    // A second instance has nothing cached: it reads the snapshot (still the deal) and the log.
+    let other = app.second_instance().await;
+    let here = app.read_match(&id, Some(&tokens[0])).await.body;
+    let there = other.read_match(&id, Some(&tokens[0])).await.body;
+    assert_eq!(here, there);
+    let mut db = app.db().await;
+    assert!(snapshot(&mut db, &id).await.version < here["version"].as_i64().unwrap());
+    // And it moves on from there.
+    play_one(&other, &id, &tokens).await;
+    app.audit_snapshots().await;
+}
+
+fn append_one(id: uuid::Uuid, version: i64, access_version: i64) -> Append {
+    let now = chrono::Utc::now();
+    Append {
+        id,
+        read_version: version,
+        read_access_version: access_version,
+        read_snapshot: version,
+        version: version + 1,
+        snapshot: None,
+        now,
+        events: vec![EventRow {
+            match_id: id,
+            ply: version + 1,
+            seat: Some(0),
+            payload: json!({"type": "draw"}),
+            idempotency_key: None,
+            request_hash: None,
+            response: None,
+            created_at: now,
+        }],
+    }
+}
+
+#[tokio::test]
+async fn moves_to_several_matches_committed_together_send_one_change_notice_naming_them_all() {
+    let app = spawn_app().await;
+    let mut expected = Vec::new();
+    let mut db = app.db().await;
+    let mut appends = Vec::new();
+    for _ in 0..3 {
+        let created = app
+            .create_lucky_jack(&["Ann", "Ben"], json!({"rounds": 3}), "server")
+            .await;
+        let id: uuid::Uuid = match_id(&created).parse().unwrap();
+        let (row, _, tail) = matches::find_current(&mut db, id).await.unwrap().unwrap();
+        assert!(tail.is_empty());
+        appends.push(append_one(id, row.version, row.access_version));
+        expected.push(format!("{id}:{}", row.version + 1));
+    }
+
+    let (client, mut connection) =
+        tokio_postgres::connect(&app.database_url(), tokio_postgres::NoTls)
+            .await
+            .unwrap();
+    let (notices, mut heard) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Some(Ok(message)) = poll_fn(|cx| connection.poll_message(cx)).await {
+            if let AsyncMessage::Notification(notice) = message {
+                let _ = notices.send(notice.payload().to_owned());
+            }
+        }
+    });
+    client
+        .batch_execute("LISTEN referee_changes")
+        .await
+        .unwrap();
+
+    // One statement, one commit: the three moves as one batch.
+    let manager = AsyncDieselConnectionManager::<AsyncPgConnection>::new(app.database_url());
+    let pool = Pool::builder(manager).max_size(2).build().unwrap();
+    let mut conn = pool.get().await.unwrap();
+    let batch: Vec<&Append> = appends.iter().collect();
+    let stored = append_moves(&mut conn, &batch).await.unwrap();
+    assert_eq!(stored, vec![true; 3]);
+    // Notices arrive in commit order: this one closes what the batch sent.
+    diesel::sql_query("NOTIFY referee_changes, 'end'")
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    let mut received = Vec::new();
+    while let Some(payload) = heard.recv().await {
+        if payload == "end" {
+            break;
+        }
+        received.push(payload);
+    }
+    assert_eq!(received.len(), 1, "one notice for the commit: {received:?}");
+    let mut named: Vec<String> = received[0].split(',').map(str::to_owned).collect();
+    named.sort();
+    expected.sort();
+    assert_eq!(named, expected);
+}
