@@ -43,8 +43,8 @@ pub(super) fn played_on<G: Game>(
     Ok(state)
 }
 
-/// Brings a row read with [`crate::store::matches::find_current`] up to its log: its `state`
-/// and `version` become the match's as it stands.
+/// Brings a row read with [`crate::store::matches::find_current`] up to its log: its `state`,
+/// `version` and `updated_at` become the match's as it stands.
 pub(super) fn catch_up(row: &mut MatchRow, tail: &[EventRow]) -> Result<(), Problem> {
     let Some(last) = tail.last() else {
         return Ok(());
@@ -55,5 +55,6 @@ pub(super) fn catch_up(row: &mut MatchRow, tail: &[EventRow]) -> Result<(), Prob
     });
     row.state = state;
     row.version = last.ply;
+    row.updated_at = last.created_at;
     Ok(())
 }

@@ -118,6 +118,10 @@ async fn a_match_read_with_events_beyond_its_snapshot_is_rebuilt_from_them_for_e
     assert_eq!(here, there);
     let mut db = app.db().await;
     assert!(snapshot(&mut db, &id).await.version < here["version"].as_i64().unwrap());
+    // It was last changed by its last event, not by its snapshot's write.
+    let log = app.get(&format!("/v1/matches/{id}/log"), None).await.body;
+    let last = log["entries"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(here["updated_at"], last["at"]);
     // And it moves on from there.
     play_one(&other, &id, &tokens).await;
     app.audit_snapshots().await;
