@@ -108,7 +108,7 @@ async fn walk<G: Game>(
     Ok(state)
 }
 
-/// The entries of the log with `after < ply <= after + limit`, as the viewer may see them.
+/// The entries of the log with `after < ply <= upto`, as the viewer may see them.
 async fn log_entries(
     conn: &mut AsyncPgConnection,
     row: &MatchRow,
