@@ -125,6 +125,7 @@ pub const TITLES: &[(&str, &str)] = &[
     ("match_finished", "The match is over"),
     ("match_not_finished", "The match is not over yet"),
     ("match_abandoned", "The match was abandoned"),
+    ("match_too_long", "The match has reached its length limit"),
     ("invite_redeemed", "The invite was already used"),
     ("play_started", "Play has started"),
     ("rematch_exists", "The rematch was already made"),

@@ -14,7 +14,7 @@ use crate::referee;
 use crate::store::created::{self, Created, NewParts};
 use crate::store::matches::{MatchRow, SeatRow};
 use crate::store::Store;
-use crate::vocabulary::{limits, name_key, normalise_name, MatchStatus};
+use crate::vocabulary::{limits, name_key, normalise_name, MatchKind, MatchStatus};
 use crate::with_game;
 
 #[derive(Debug, Clone, Deserialize, ToSchema)]
@@ -212,12 +212,40 @@ where
     }
 }
 
+/// Whether a match or sheet takes another move, report or entry: not abandoned, not over, not
+/// at its length limit, and at the version the client expects.
 pub(crate) fn check_open(row: &MatchRow, expected_version: Option<i64>) -> Result<(), Problem> {
     check_not_abandoned(row)?;
     if row.status == MatchStatus::Finished {
         return Err(Problem::conflict("match_finished", "the match is over"));
     }
+    check_length(row)?;
     check_version(row, expected_version)
+}
+
+/// A hosted match takes no move or chance report once its log holds [`limits::MATCH_PLIES`]
+/// plies. The check is on the version the match is at, not on what the request would add: one
+/// move may bring several chance plies with it (server randomness), so a match may end a little
+/// past the limit, but never grows once it is there. Sheets have their own, smaller cap
+/// ([`limits::SHEET_ENTRIES`]).
+pub(crate) fn check_length(row: &MatchRow) -> Result<(), Problem> {
+    if row.kind != MatchKind::Hosted || row.version < limits::MATCH_PLIES {
+        return Ok(());
+    }
+    let mut problem = Problem::conflict(
+        "match_too_long",
+        format!(
+            "this match has reached the limit of {} plies and takes no more moves or chance \
+             reports; its log, plies, result and export stay readable",
+            limits::MATCH_PLIES
+        ),
+    );
+    problem.params = Some(serde_json::json!({
+        "limit": "match_plies",
+        "max": limits::MATCH_PLIES,
+        "version": row.version,
+    }));
+    Err(problem)
 }
 
 /// An abandoned match or sheet takes no more moves, reports, entries or corrections.

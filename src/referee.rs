@@ -81,6 +81,9 @@ impl RefereeError {
         match self {
             RefereeError::Options(e) => {
                 params.insert("option".into(), e.option.into());
+                if let Some(max) = e.max {
+                    params.insert("max".into(), max.into());
+                }
             }
             RefereeError::Inconsistent(e) => {
                 params.insert("reason".into(), e.code.into());

@@ -127,6 +127,17 @@ pub mod limits {
     pub const TALLY_TEXT_CHARS: usize = 500;
     /// Characters of an entry's note.
     pub const NOTE_CHARS: usize = 500;
+    /// Plies (moves and chance outcomes) of one hosted match. A match at this version takes no
+    /// more moves or chance reports (`409 match_too_long`); one move may still add a few chance
+    /// plies past it. A rulebook game takes a few hundred to a few thousand plies even when every
+    /// seat picks its moves at random; only the longest targets the options allow, played that
+    /// badly, come near it (docs/security.md has the figures). Every read of a match replays at
+    /// most this many plies.
+    pub const MATCH_PLIES: i64 = 20_000;
+    /// Entries of one page of a match's log (`GET /v1/matches/{id}/log?limit=`), and the page
+    /// size when `limit` is left out.
+    pub const LOG_PAGE_MAX: i64 = 1_000;
+    pub const LOG_PAGE_DEFAULT: i64 = 200;
 }
 
 /// Characters that show nothing: whitespace, controls, and the default-ignorable format

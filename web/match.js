@@ -189,8 +189,14 @@ export function matchView(main, id) {
 
   async function renderLog() {
     try {
-      const log = await get(`/v1/matches/${id}/log`, { token });
-      replace(logList, ...log.entries.map((entry) => h('li', {},
+      // The log comes in pages; a long match takes a few.
+      const entries = [];
+      for (let after = 0; after !== null;) {
+        const page = await get(`/v1/matches/${id}/log?after=${after}&limit=1000`, { token });
+        entries.push(...page.entries);
+        after = page.next_after ?? null;
+      }
+      replace(logList, ...entries.map((entry) => h('li', {},
         h('span', { class: 'ply' }, `${entry.ply}. `), describePly(entry, names),
         h('span', { class: 'muted' }, ` ${formatTime(entry.at)}`))));
     } catch (error) {

@@ -70,18 +70,52 @@ pub enum ChanceOwner {
 pub struct OptionsError {
     pub option: &'static str,
     pub detail: String,
+    /// The option's documented maximum, when the value went past it (or out of a range that ends
+    /// there): problem documents show it as `max`.
+    pub max: Option<u64>,
 }
 
 impl OptionsError {
+    /// Options that cannot be played together, or a value the game has no rule for.
+    pub fn new(option: &'static str, detail: impl Into<String>) -> Self {
+        Self {
+            option,
+            detail: detail.into(),
+            max: None,
+        }
+    }
+
+    /// A value outside the option's documented range, whose upper end is `max`.
+    pub fn beyond(option: &'static str, max: u64, detail: impl Into<String>) -> Self {
+        Self {
+            option,
+            detail: detail.into(),
+            max: Some(max),
+        }
+    }
+
+    /// An option that counts something (rounds, a target, a cap) may be at most `max`: a match
+    /// must stay finite and of a size the service can replay.
+    pub fn check_at_most(option: &'static str, value: u64, max: u64) -> Result<(), Self> {
+        if value <= max {
+            return Ok(());
+        }
+        Err(Self::beyond(
+            option,
+            max,
+            format!("at most {max}, not {value}"),
+        ))
+    }
+
     /// An option that names a seat (the dealer, the first player) must name one at the table.
     pub fn check_seat(option: &'static str, seat: Seat, players: usize) -> Result<(), Self> {
         if seat < players {
             return Ok(());
         }
-        Err(Self {
+        Err(Self::new(
             option,
-            detail: format!("seat {seat} does not exist with {players} players"),
-        })
+            format!("seat {seat} does not exist with {players} players"),
+        ))
     }
 }
 
@@ -370,15 +404,15 @@ pub trait Game: Sized + 'static {
         if (Self::MIN_PLAYERS..=Self::MAX_PLAYERS).contains(&players) {
             return Ok(());
         }
-        Err(OptionsError {
-            option: "players",
-            detail: format!(
+        Err(OptionsError::new(
+            "players",
+            format!(
                 "{} is played by {} to {} players, not {players}",
                 Self::KIND.title(),
                 Self::MIN_PLAYERS,
                 Self::MAX_PLAYERS
             ),
-        })
+        ))
     }
 
     /// Applies a chance outcome, checking it was possible; on error the state is unchanged.

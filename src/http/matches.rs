@@ -1,6 +1,8 @@
 //! Hosted matches. Tokens travel as `Authorization: Bearer <token>`.
 
+use actix_web::http::header;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use futures_util::StreamExt;
 use uuid::Uuid;
 
 use super::body::Body;
@@ -11,11 +13,12 @@ use super::{bearer, idempotency_key, required_bearer};
 use crate::examples;
 use crate::matches::{
     self, AnyCreateMatch, AnyCreatedMatch, AnyMatchDetail, AnyMatchExport, AnyMatchLog,
-    AnyMatchResult, AnyMoveReply, AnyPlyView, CreateMatch, ListQuery, MatchDetail, MatchExport,
+    AnyMatchResult, AnyMoveReply, AnyPlyView, CreateMatch, ListQuery, LogQuery, MatchDetail,
     MatchLog, MatchPage, MatchResult, MoveReply, PlyView, SubmitChance, SubmitMove,
 };
 use crate::problem::Problem;
 use crate::store::Store;
+use crate::vocabulary::limits;
 
 /// Create a match: returns one secret token per seat and an owner token (shown only here). An
 /// `Idempotency-Key` makes retries safe: a retry within 24 hours gets the first answer (the same
@@ -151,13 +154,18 @@ pub async fn submit_chance(
     Ok(web::Json(reply))
 }
 
-/// The move log, with what the token's holder may not see left out. The token is optional
-/// (`Authorization: Bearer <token>`); without one, the log is a spectator's.
+/// The move log, a page at a time, with what the token's holder may not see left out: the plies
+/// after `after` (default 0), at most `limit` (default 200, at most 1 000). `next_after` and the
+/// `Link` header (`rel="next"`) give the next page; on the last page `next_after` is `null` and
+/// there is no `Link`. The token is optional (`Authorization: Bearer <token>`); without one, the
+/// log is a spectator's.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = Uuid, Path), IfNoneMatch),
+    params(("id" = Uuid, Path), LogQuery, IfNoneMatch),
     responses(
-        (status = 200, body = AnyMatchLog),
+        (status = 200, body = AnyMatchLog, headers(
+            ("Link" = String, description = "`</v1/matches/{id}/log?after=…&limit=…>; rel=\"next\"`: the next page, absent on the last page"),
+        )),
         NotModified,
         ReadProblems,
     )
@@ -166,11 +174,22 @@ pub async fn submit_chance(
 pub async fn get_log(
     store: web::Data<Store>,
     path: web::Path<Uuid>,
+    query: web::Query<LogQuery>,
     request: HttpRequest,
 ) -> Result<HttpResponse, Problem> {
     let token = bearer(&request)?;
-    let log: MatchLog = matches::log(&store, path.into_inner(), token.as_deref()).await?;
-    Ok(cached(&request, log.version, &log))
+    let id = path.into_inner();
+    let query = query.into_inner();
+    let log: MatchLog = matches::log_page(&store, id, token.as_deref(), query).await?;
+    let mut response = cached(&request, log.version, &log);
+    if let Some(after) = log.next_after {
+        let limit = query.limit.unwrap_or(limits::LOG_PAGE_DEFAULT);
+        let link = format!("</v1/matches/{id}/log?after={after}&limit={limit}>; rel=\"next\"");
+        if let Ok(value) = header::HeaderValue::from_str(&link) {
+            response.headers_mut().insert(header::LINK, value);
+        }
+    }
+    Ok(response)
 }
 
 /// The match as it stood after `ply` events (0 = before anything), rebuilt by replaying the log.
@@ -221,7 +240,8 @@ pub async fn get_result(
 
 /// Everything needed to replay and verify the match. Public once the match is over (with the
 /// seed); before that, the owner token only (without the seed), sent as
-/// `Authorization: Bearer <token>`.
+/// `Authorization: Bearer <token>`. The document is streamed as it is read, so a long match is
+/// never held in memory whole.
 #[utoipa::path(
     tag = "matches",
     responses(
@@ -234,9 +254,18 @@ pub async fn export_match(
     store: web::Data<Store>,
     path: web::Path<Uuid>,
     request: HttpRequest,
-) -> Result<web::Json<MatchExport>, Problem> {
+) -> Result<HttpResponse, Problem> {
     let token = bearer(&request)?;
-    Ok(web::Json(
-        matches::export(&store, path.into_inner(), token.as_deref()).await?,
-    ))
+    let export = matches::export(&store, path.into_inner(), token.as_deref()).await?;
+    let body = export.into_stream().map(|part| match part {
+        Ok(bytes) => Ok(web::Bytes::from(bytes)),
+        Err(problem) => {
+            // The status line is sent: the reader sees an unfinished document.
+            tracing::error!(code = %problem.code, detail = %problem.detail, "export stopped midway");
+            Err(std::io::Error::other(problem.detail.clone()))
+        }
+    });
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .streaming(body))
 }

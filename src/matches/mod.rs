@@ -28,13 +28,13 @@ pub use lobby::{
     abandon_match, abandon_sheet, invite, redeem_invite, reissue_invite, reissue_token, rematch,
     rename_seat, InviteError, InviteInfo, RedeemedInvite, Rematch, RenameSeat,
 };
-pub use replay::{at_ply, export, log, result, verify_export};
+pub use replay::{at_ply, export, log, log_page, result, verify_export, ExportBody};
 pub use submit::{submit_chance, submit_move};
 pub use wire::{
     AnyCreateMatch, AnyCreatedMatch, AnyMatchDetail, AnyMatchExport, AnyMatchLog, AnyMatchResult,
     AnyMoveReply, AnyPlyView, CreateMatch, CreatedMatch, ExportedInput, ListQuery, LogEntry,
-    MatchDetail, MatchExport, MatchLog, MatchPage, MatchResult, MatchSummary, MoveReply, PlyView,
-    SeatInvite, SeatToken, SubmitChance, SubmitMove,
+    LogQuery, MatchDetail, MatchExport, MatchLog, MatchPage, MatchResult, MatchSummary, MoveReply,
+    PlyView, SeatInvite, SeatToken, SubmitChance, SubmitMove,
 };
 // Kept under `matches` too, where they were first defined.
 pub use crate::records::{NewSeat, SeatInfo};

@@ -1,19 +1,25 @@
 //! The record of a match: its log and any earlier ply (rebuilt by replay), its result, its export
 //! and the check of an export by replaying it from scratch.
+//!
+//! A log can be long (up to [`limits::MATCH_PLIES`] plies), so nothing here reads it whole: a
+//! replay reads the events in keyset chunks ([`crate::store::events`]), a page of the log keeps
+//! only its own entries, and the export is streamed.
 
 use chrono::{DateTime, Utc};
+use diesel_async::AsyncPgConnection;
 use serde_json::Value;
 use uuid::Uuid;
 
 use super::access::{load, viewer_for, Credential};
-use super::wire::{ExportedInput, LogEntry, MatchExport, MatchLog, MatchResult, PlyView};
+use super::wire::{ExportedInput, LogEntry, LogQuery, MatchExport, MatchLog, MatchResult, PlyView};
 use crate::games::{Consistent, Game, Seat, Viewer};
 use crate::problem::Problem;
 use crate::records::{kind_of, seat_infos, stored, winner_names};
 use crate::referee::{self, GameInput, Input, RefereeError, ScoreReply, What};
-use crate::store::matches::{self as q, EventRow, MatchRow};
+use crate::store::events::{self, LoggedEvent};
+use crate::store::matches::MatchRow;
 use crate::store::Store;
-use crate::vocabulary::MatchStatus;
+use crate::vocabulary::{limits, MatchStatus};
 use crate::with_game;
 
 pub(super) fn score_of<G: Game>(state: &G::State) -> ScoreReply {
@@ -47,54 +53,150 @@ pub(super) fn log_entry<G: Game>(
     }
 }
 
-fn typed_inputs<G: Game>(rows: &[EventRow]) -> Result<Vec<GameInput<G>>, Problem> {
-    rows.iter()
-        .map(|r| {
-            Ok(match r.seat {
-                Some(seat) => Input::Move {
-                    seat: seat as Seat,
-                    mv: stored("move", &r.payload)?,
-                },
-                None => Input::Chance(stored("chance", &r.payload)?),
-            })
-        })
-        .collect()
-}
-
-fn replayed<G: Game>(
-    row: &MatchRow,
-    players: usize,
-    rows: &[EventRow],
-    upto: Option<usize>,
-) -> Result<referee::Replayed<G>, Problem> {
-    let inputs = typed_inputs::<G>(rows)?;
-    let options: G::Options = stored("options", &row.options)?;
-    let options = G::validate_options(&options, players)
-        .map_err(|e| Problem::internal(format!("match {} has invalid options: {e}", row.id)))?;
-    referee::replay::<G>(options, &inputs, upto).map_err(|(ply, e)| {
-        Problem::internal(format!(
-            "match {} fails to replay at ply {ply}: {e}",
-            row.id
-        ))
+fn typed_input<G: Game>(event: &LoggedEvent) -> Result<GameInput<G>, Problem> {
+    Ok(match event.seat {
+        Some(seat) => Input::Move {
+            seat: seat as Seat,
+            mv: stored("move", &event.payload)?,
+        },
+        None => Input::Chance(stored("chance", &event.payload)?),
     })
 }
 
+/// Replays a stored match from its setup through plies 1 to `upto`, reading its events in chunks
+/// of [`events::CHUNK_ROWS`], and hands each ply with its events to `each`. Memory stays bounded
+/// by one chunk (plus whatever `each` keeps), however long the match. A log that does not replay,
+/// or misses a ply, is an internal error naming the ply.
+async fn walk<G: Game>(
+    conn: &mut AsyncPgConnection,
+    row: &MatchRow,
+    players: usize,
+    upto: i64,
+    mut each: impl FnMut(&LoggedEvent, Vec<G::Event>),
+) -> Result<Consistent<G>, Problem> {
+    let options: G::Options = stored("options", &row.options)?;
+    let options = G::validate_options(&options, players)
+        .map_err(|e| Problem::internal(format!("match {} has invalid options: {e}", row.id)))?;
+    let mut state = Consistent::<G>::new(options);
+    let missing = |ply: i64| {
+        Problem::internal(format!(
+            "match {} is at version {} but its log has no ply {ply}",
+            row.id, row.version
+        ))
+    };
+    let mut last = 0;
+    while last < upto {
+        let chunk = events::chunk(conn, row.id, last, upto, events::CHUNK_ROWS).await?;
+        if chunk.is_empty() {
+            return Err(missing(last + 1));
+        }
+        for event in &chunk {
+            if event.ply != last + 1 {
+                return Err(missing(last + 1));
+            }
+            let events =
+                referee::play_input::<G>(&mut state, &typed_input::<G>(event)?).map_err(|e| {
+                    Problem::internal(format!(
+                        "match {} fails to replay at ply {}: {e}",
+                        row.id, event.ply
+                    ))
+                })?;
+            last = event.ply;
+            each(event, events);
+        }
+    }
+    Ok(state)
+}
+
+/// The entries of the log with `after < ply <= upto`, as the viewer may see them.
+async fn log_entries(
+    conn: &mut AsyncPgConnection,
+    row: &MatchRow,
+    players: usize,
+    viewer: Viewer,
+    after: i64,
+    upto: i64,
+) -> Result<Vec<LogEntry>, Problem> {
+    let mut entries = Vec::with_capacity((upto - after).clamp(0, limits::LOG_PAGE_MAX) as usize);
+    with_game!(kind_of(row)?, G => {
+        walk::<G>(conn, row, players, upto, |event, events| {
+            if event.ply > after {
+                entries.push(log_entry::<G>(
+                    event.ply,
+                    event.seat.map(|s| s as Seat),
+                    &event.payload,
+                    &events,
+                    viewer,
+                    event.created_at,
+                ));
+            }
+        })
+        .await?;
+    });
+    Ok(entries)
+}
+
+/// The whole log, every ply as the token's holder may see it (the live streams read it this
+/// way). `GET /log` answers it in pages: [`log_page`].
 #[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
 pub async fn log(store: &Store, id: Uuid, token: Option<&str>) -> Result<MatchLog, Problem> {
     let (mut conn, row, seats, credential) = load(store, id, token).await?;
     let viewer = viewer_for(&row, credential);
-    let rows = q::events(&mut conn, id).await?;
-    let entries = with_game!(kind_of(&row)?, G => {
-        let (_, events) = replayed::<G>(&row, seats.len(), &rows, None)?;
-        rows.iter()
-            .zip(&events)
-            .map(|(r, evs)| log_entry::<G>(r.ply, r.seat.map(|s| s as Seat), &r.payload, evs, viewer, r.created_at))
-            .collect()
-    });
+    let entries = log_entries(&mut conn, &row, seats.len(), viewer, 0, row.version).await?;
     Ok(MatchLog {
         game: kind_of(&row)?,
         version: row.version,
         entries,
+        next_after: None,
+    })
+}
+
+/// One page of the log: the plies after `after`, at most `limit` of them, as the token's holder
+/// may see them, and where the next page starts. Producing them replays the match from its
+/// setup, chunk by chunk: memory holds a chunk and a page, never the whole match.
+#[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
+pub async fn log_page(
+    store: &Store,
+    id: Uuid,
+    token: Option<&str>,
+    page: LogQuery,
+) -> Result<MatchLog, Problem> {
+    let limit = page.limit.unwrap_or(limits::LOG_PAGE_DEFAULT);
+    if !(1..=limits::LOG_PAGE_MAX).contains(&limit) {
+        let mut problem = Problem::bad_request(
+            "invalid_limit",
+            format!("limit is 1 to {}", limits::LOG_PAGE_MAX),
+        );
+        problem.params = Some(serde_json::json!({"max": limits::LOG_PAGE_MAX}));
+        return Err(problem);
+    }
+    let after = page.after.unwrap_or(0);
+    if after < 0 {
+        return Err(Problem::bad_request(
+            "invalid_query",
+            "after is a ply: 0 or more",
+        ));
+    }
+    let (mut conn, row, seats, credential) = load(store, id, token).await?;
+    if after > row.version {
+        let mut problem = Problem::not_found(
+            "unknown_ply",
+            format!(
+                "ply {after} is beyond this match's log (0 to {}); start again from a smaller `after`",
+                row.version
+            ),
+        );
+        problem.params = Some(serde_json::json!({"after": after, "version": row.version}));
+        return Err(problem);
+    }
+    let viewer = viewer_for(&row, credential);
+    let upto = after.saturating_add(limit).min(row.version);
+    let entries = log_entries(&mut conn, &row, seats.len(), viewer, after, upto).await?;
+    Ok(MatchLog {
+        game: kind_of(&row)?,
+        version: row.version,
+        entries,
+        next_after: (upto < row.version).then_some(upto),
     })
 }
 
@@ -117,9 +219,8 @@ pub async fn at_ply(
         ));
     }
     let viewer = viewer_for(&row, credential);
-    let rows = q::events(&mut conn, id).await?;
     with_game!(kind_of(&row)?, G => {
-        let (state, _) = replayed::<G>(&row, seats.len(), &rows, Some(ply as usize))?;
+        let state = walk::<G>(&mut conn, &row, seats.len(), ply, |_, _| {}).await?;
         Ok(PlyView {
             game: G::KIND,
             ply,
@@ -153,9 +254,32 @@ pub async fn result(store: &Store, id: Uuid, token: Option<&str>) -> Result<Matc
     })
 }
 
+/// A match's export, ready to be sent: the document of [`MatchExport`] written out piece by piece
+/// ([`ExportBody::into_stream`]), its log read in chunks, so that a long match is never held in
+/// memory whole.
+pub struct ExportBody {
+    store: Store,
+    id: Uuid,
+    version: i64,
+    /// The document up to and including `"log":[`.
+    head: String,
+    /// The document from the `]` that closes the log.
+    tail: String,
+}
+
+/// Where an export's stream has got to.
+enum Part {
+    Head,
+    Log { after: i64 },
+    Tail,
+    Done,
+}
+
+/// Everything about the match but its log, checked and ready to be streamed
+/// ([`ExportBody::into_stream`]).
 #[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
-pub async fn export(store: &Store, id: Uuid, token: Option<&str>) -> Result<MatchExport, Problem> {
-    let (mut conn, row, seats, credential) = load(store, id, token).await?;
+pub async fn export(store: &Store, id: Uuid, token: Option<&str>) -> Result<ExportBody, Problem> {
+    let (_, row, seats, credential) = load(store, id, token).await?;
     let finished = row.status == MatchStatus::Finished;
     if !finished && credential != Credential::Owner {
         return Err(Problem::forbidden(
@@ -163,8 +287,7 @@ pub async fn export(store: &Store, id: Uuid, token: Option<&str>) -> Result<Matc
             "before the match is over only the owner token may export it (the log holds hidden cards)",
         ));
     }
-    let rows = q::events(&mut conn, id).await?;
-    Ok(MatchExport {
+    let document = MatchExport {
         format: "referee.match/1".to_owned(),
         id: row.id,
         game: kind_of(&row)?,
@@ -176,18 +299,7 @@ pub async fn export(store: &Store, id: Uuid, token: Option<&str>) -> Result<Matc
         seed: if finished { row.seed.clone() } else { None },
         status: row.status,
         version: row.version,
-        log: rows
-            .into_iter()
-            .map(|r| {
-                let seat = r.seat.map(|s| s as Seat);
-                ExportedInput {
-                    ply: r.ply,
-                    seat,
-                    mv: seat.is_some().then(|| r.payload.clone()),
-                    chance: seat.is_none().then_some(r.payload),
-                }
-            })
-            .collect(),
+        log: Vec::new(),
         result: row
             .result
             .as_ref()
@@ -195,7 +307,110 @@ pub async fn export(store: &Store, id: Uuid, token: Option<&str>) -> Result<Matc
             .transpose()?,
         created_at: row.created_at,
         finished_at: row.finished_at,
+    };
+    let (head, tail) = cut_at_log(&document)?;
+    Ok(ExportBody {
+        store: store.clone(),
+        id,
+        version: row.version,
+        head,
+        tail,
     })
+}
+
+/// A serialised export with an empty log, cut where the log's rows go: the head ends with the
+/// log's `[`, the tail starts with its `]`. The cut is found, not searched for: the document is
+/// serialised again with one row in its log, and the two texts part exactly there.
+fn cut_at_log(document: &MatchExport) -> Result<(String, String), Problem> {
+    let serialise = |document: &MatchExport| {
+        serde_json::to_string(document)
+            .map_err(|e| Problem::internal(format!("an export does not serialise: {e}")))
+    };
+    let text = serialise(document)?;
+    let mut probe = document.clone();
+    probe.log = vec![ExportedInput {
+        ply: 0,
+        seat: None,
+        mv: None,
+        chance: None,
+    }];
+    let cut = text
+        .bytes()
+        .zip(serialise(&probe)?.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    match (text.get(..cut), text.get(cut..)) {
+        (Some(head), Some(tail))
+            if document.log.is_empty() && head.ends_with('[') && tail.starts_with(']') =>
+        {
+            Ok((head.to_owned(), tail.to_owned()))
+        }
+        _ => Err(Problem::internal(format!(
+            "the export of match {} cannot be cut at its log",
+            document.id
+        ))),
+    }
+}
+
+impl ExportBody {
+    /// The export's bytes: its head, then the log's rows a chunk at a time (each chunk read on a
+    /// connection taken from the pool for that read only, so a slow reader holds none), then its
+    /// tail. A failure midway ends the stream with the error, leaving the document unfinished.
+    pub fn into_stream(self) -> impl futures_util::Stream<Item = Result<Vec<u8>, Problem>> {
+        futures_util::stream::try_unfold((self, Part::Head), |(body, part)| async move {
+            match part {
+                Part::Head => {
+                    let bytes = body.head.as_bytes().to_vec();
+                    Ok(Some((bytes, (body, Part::Log { after: 0 }))))
+                }
+                Part::Log { after } if after < body.version => {
+                    let chunk = {
+                        let mut conn = body.store.conn().await?;
+                        events::chunk(&mut conn, body.id, after, body.version, events::CHUNK_ROWS)
+                            .await?
+                    };
+                    let Some(last) = chunk.last().map(|e| e.ply) else {
+                        return Err(Problem::internal(format!(
+                            "match {} is at version {} but its log stops at ply {after}",
+                            body.id, body.version
+                        )));
+                    };
+                    let bytes = exported_rows(chunk, after == 0)?;
+                    Ok(Some((bytes, (body, Part::Log { after: last }))))
+                }
+                Part::Log { .. } => Ok(Some((Vec::new(), (body, Part::Tail)))),
+                Part::Tail => {
+                    let bytes = body.tail.as_bytes().to_vec();
+                    Ok(Some((bytes, (body, Part::Done))))
+                }
+                Part::Done => Ok(None),
+            }
+        })
+    }
+}
+
+/// Rows of the exported log, comma-separated (and preceded by a comma unless they are the first).
+fn exported_rows(chunk: Vec<LoggedEvent>, first: bool) -> Result<Vec<u8>, Problem> {
+    let mut bytes = Vec::new();
+    for (index, event) in chunk.into_iter().enumerate() {
+        if index > 0 || !first {
+            bytes.push(b',');
+        }
+        let seat = event.seat.map(|s| s as Seat);
+        let (mv, chance) = match seat {
+            Some(_) => (Some(event.payload), None),
+            None => (None, Some(event.payload)),
+        };
+        let input: ExportedInput = ExportedInput {
+            ply: event.ply,
+            seat,
+            mv,
+            chance,
+        };
+        serde_json::to_writer(&mut bytes, &input)
+            .map_err(|e| Problem::internal(format!("an exported ply does not serialise: {e}")))?;
+    }
+    Ok(bytes)
 }
 
 /// Replays an export from scratch and returns the final score: anyone can check a match this way.
@@ -217,4 +432,99 @@ pub fn verify_export(export: &MatchExport) -> Result<ScoreReply, RefereeError> {
         }
         Ok(score_of::<G>(&state))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::GameKind;
+    use crate::vocabulary::RandomnessMode;
+
+    fn logged(ply: i64, seat: Option<i32>, payload: Value) -> LoggedEvent {
+        LoggedEvent {
+            ply,
+            seat,
+            payload,
+            created_at: DateTime::<Utc>::UNIX_EPOCH,
+        }
+    }
+
+    fn export_with(log: Vec<ExportedInput>, result: Option<ScoreReply>) -> MatchExport {
+        // The head is written before the log is read: the version is the stored one.
+        MatchExport {
+            format: "referee.match/1".to_owned(),
+            id: Uuid::nil(),
+            game: GameKind::LuckyJack,
+            rules_version: "1".to_owned(),
+            // Strings that look like the cut, escaped as JSON escapes them, must not move it.
+            options: serde_json::json!({"dealer": 0, "note": "\"log\":[]"}),
+            players: vec!["\"log\":[]".to_owned(), "Ben".to_owned()],
+            randomness: RandomnessMode::Table,
+            seed_sha256: None,
+            seed: None,
+            status: MatchStatus::Finished,
+            version: 4,
+            log,
+            result,
+            created_at: DateTime::<Utc>::UNIX_EPOCH,
+            finished_at: Some(DateTime::<Utc>::UNIX_EPOCH),
+        }
+    }
+
+    #[test]
+    fn a_streamed_export_is_byte_for_byte_the_document_it_streams() {
+        let events = [
+            logged(
+                1,
+                None,
+                serde_json::json!({"type": "deal", "hands": [[1], [2]]}),
+            ),
+            logged(2, Some(0), serde_json::json!({"type": "draw"})),
+            logged(3, None, serde_json::json!({"type": "draw", "cards": [7]})),
+            logged(
+                4,
+                Some(1),
+                serde_json::json!({"type": "discard", "card": 2}),
+            ),
+        ];
+        let inputs: Vec<ExportedInput> = events
+            .iter()
+            .map(|e| ExportedInput {
+                ply: e.ply,
+                seat: e.seat.map(|s| s as Seat),
+                mv: e.seat.is_some().then(|| e.payload.clone()),
+                chance: e.seat.is_none().then(|| e.payload.clone()),
+            })
+            .collect();
+        let score = ScoreReply {
+            breakdown: serde_json::json!({"rounds": [{"log": []}]}),
+            standings: crate::games::Standings::rank(
+                vec![3, 1],
+                crate::games::Order::HighestWins,
+                true,
+            ),
+            over: true,
+        };
+        for result in [None, Some(score)] {
+            let whole =
+                serde_json::to_string(&export_with(inputs.clone(), result.clone())).unwrap();
+            let (head, tail) = cut_at_log(&export_with(Vec::new(), result)).unwrap();
+            // In chunks of three and one, as the stream reads them.
+            let mut streamed = head.into_bytes();
+            streamed.extend(exported_rows(events[..3].to_vec(), true).unwrap());
+            streamed.extend(exported_rows(events[3..].to_vec(), false).unwrap());
+            streamed.extend(tail.into_bytes());
+            assert_eq!(String::from_utf8(streamed).unwrap(), whole);
+        }
+    }
+
+    #[test]
+    fn an_export_of_an_empty_log_streams_an_empty_array() {
+        let (head, tail) = cut_at_log(&export_with(Vec::new(), None)).unwrap();
+        let text = head + &tail;
+        assert_eq!(
+            text,
+            serde_json::to_string(&export_with(Vec::new(), None)).unwrap()
+        );
+    }
 }

@@ -206,9 +206,30 @@ pub struct MoveReply<P: Payloads = Json> {
 #[schema(bound = "P: Payloads")]
 pub struct MatchLog<P: Payloads = Json> {
     pub game: P::Game,
+    /// The match's version: the ply of the last entry of the whole log.
     #[schema(minimum = 0)]
     pub version: i64,
+    /// The page's entries, in ply order: the plies after `after`, at most `limit` of them.
     pub entries: Vec<LogEntry<P>>,
+    /// Pass as `after` for the next page (it is the last ply of this one); `null` on the last
+    /// page. The `Link` header (`rel="next"`) holds the same next page as a link.
+    #[schema(minimum = 1)]
+    pub next_after: Option<i64>,
+}
+
+/// Which page of the log: the plies after `after`, at most `limit` of them.
+#[derive(Debug, Clone, Copy, Default, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct LogQuery {
+    /// The ply to start after: the page holds the plies from `after + 1` (default 0, the whole
+    /// log from its start). Beyond the match's version: 404 `unknown_ply`. `next_after` of the
+    /// previous page, or the version a client already has, to read only what is new.
+    #[param(minimum = 0)]
+    pub after: Option<i64>,
+    /// Entries per page, 1 to 1 000 (default 200). Above 1 000: 400 `invalid_limit`.
+    #[param(minimum = 1, maximum = 1000)]
+    pub limit: Option<i64>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]

@@ -15,6 +15,7 @@
 
 pub mod columns;
 pub mod created;
+pub mod events;
 pub mod history;
 pub mod lobby;
 pub mod matches;

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod bad_input;
+mod bounds;
 mod caching;
 mod chance_authority;
 mod distribution;

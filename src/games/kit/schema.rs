@@ -11,6 +11,8 @@ pub fn integer_in(allowed: &[u32]) -> ObjectBuilder {
         .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
             utoipa::openapi::KnownFormat::UInt32,
         )))
+        .minimum(allowed.iter().min().map(|&n| f64::from(n)))
+        .maximum(allowed.iter().max().map(|&n| f64::from(n)))
         .enum_values(Some(allowed.iter().copied()))
 }
 

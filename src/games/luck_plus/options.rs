@@ -5,6 +5,15 @@ use crate::games::{Order, Seat};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+/// Largest `target` in `hands` scoring: twice the rulebook's longest game ("such as 5 or 10"
+/// hands, RULINGS 1.9). Each player must win that many hands, so 8 players may play well over
+/// a hundred hands.
+pub const MAX_TARGET_HANDS: u32 = 20;
+
+/// Largest `target` in the two points modes: twice the rulebook's longest game (250 or 500
+/// points, RULINGS 1.10).
+pub const MAX_TARGET_POINTS: u32 = 1_000;
+
 /// How the game is scored (rulebook "SCORING"; RULINGS 1.9).
 #[derive(
     Serialize, Deserialize, ToSchema, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord,
@@ -79,8 +88,8 @@ pub struct Options {
     /// Scoring mode: `hands` (default), `points_to_winner` or `penalty_points`.
     pub scoring: ScoringMode,
     /// The score that ends the game: hands won, or points. `null` means the mode's default:
-    /// 5 hands, 250 points.
-    #[schema(example = json!(null), minimum = 1)]
+    /// 5 hands, 250 points. At most 20 hands, or 1 000 points.
+    #[schema(example = json!(null), minimum = 1, maximum = 1000)]
     pub target: Option<u32>,
     /// After a LUCK OUT every other player still in the hand gets one complete turn; several
     /// players may go out (rulebook "GOING OUT AND WINNING" 1, OPTION).
@@ -143,11 +152,24 @@ impl crate::games::OptionRules for Options {
     fn check(&self, players: usize) -> Result<(), OptionsError> {
         let options = self;
         OptionsError::check_seat("dealer", options.dealer, players)?;
-        if options.target == Some(0) {
-            return Err(OptionsError {
-                option: "target",
-                detail: "the target must be at least 1".into(),
-            });
+        match options.target {
+            Some(0) => return Err(OptionsError::new("target", "the target must be at least 1")),
+            Some(target) => {
+                let (max, unit) = match options.scoring {
+                    ScoringMode::Hands => (MAX_TARGET_HANDS, "hands"),
+                    ScoringMode::PointsToWinner | ScoringMode::PenaltyPoints => {
+                        (MAX_TARGET_POINTS, "points")
+                    }
+                };
+                if target > max {
+                    return Err(OptionsError::beyond(
+                        "target",
+                        max.into(),
+                        format!("a target of at most {max} {unit}, not {target}"),
+                    ));
+                }
+            }
+            None => {}
         }
         Ok(())
     }

@@ -37,6 +37,9 @@ pub const FACES: usize = 6;
 pub const MAX_COASTER_SET: usize = 100;
 /// Largest number of extra rolls accepted as an option.
 pub const MAX_EXTRA_ROLLS: u32 = 10;
+/// Largest `coaster_target`: two players at most share the largest coaster set, so a larger target
+/// could never be reached (and `until_pile_empty` does not read it).
+pub const MAX_COASTER_TARGET: u32 = (MAX_COASTER_SET / 2) as u32;
 
 /// The Lucky Dice rules engine.
 pub struct LuckyDice;

@@ -26,9 +26,9 @@ pub enum EndMode {
 pub struct Options {
     /// `three_coasters` (default) or `until_pile_empty`.
     pub end_mode: EndMode,
-    /// Face-down coasters that win the game in `three_coasters` mode (default 3). Players ×
-    /// target may not exceed the coaster set, so the pile can never run out.
-    #[schema(example = 3, minimum = 1)]
+    /// Face-down coasters that win the game in `three_coasters` mode (default 3, at most 50).
+    /// Players × target may not exceed the coaster set, so the pile can never run out.
+    #[schema(example = 3, minimum = 1, maximum = 50)]
     pub coaster_target: u32,
     /// The coasters in the box (default: RULINGS 3.1's balanced 18). At least one per player,
     /// at most 100; a coaster with the same symbol twice passes that symbol left (D7).
@@ -64,38 +64,43 @@ impl crate::games::OptionRules for Options {
         let options = self;
         let set = options.coaster_set.len();
         if set < players || set > MAX_COASTER_SET {
-            return Err(OptionsError {
-                option: "coaster_set",
-                detail: format!(
-                    "{set} coasters: every player needs one and at most {MAX_COASTER_SET} fit"
-                ),
-            });
+            return Err(OptionsError::beyond(
+                "coaster_set",
+                MAX_COASTER_SET as u64,
+                format!("{set} coasters: every player needs one and at most {MAX_COASTER_SET} fit"),
+            ));
         }
         if options.coaster_target == 0 {
-            return Err(OptionsError {
-                option: "coaster_target",
-                detail: "the target must be at least 1 coaster".into(),
-            });
+            return Err(OptionsError::new(
+                "coaster_target",
+                "the target must be at least 1 coaster",
+            ));
         }
+        OptionsError::check_at_most(
+            "coaster_target",
+            options.coaster_target.into(),
+            MAX_COASTER_TARGET.into(),
+        )?;
         if options.end_mode == EndMode::ThreeCoasters
             && players * options.coaster_target as usize > set
         {
-            return Err(OptionsError {
-                option: "coaster_target",
-                detail: format!(
+            return Err(OptionsError::new(
+                "coaster_target",
+                format!(
                     "{players} players × {} coasters exceeds the {set} coasters: the pile could run out",
                     options.coaster_target
                 ),
-            });
+            ));
         }
         if options.extra_rolls > MAX_EXTRA_ROLLS {
-            return Err(OptionsError {
-                option: "extra_rolls",
-                detail: format!(
+            return Err(OptionsError::beyond(
+                "extra_rolls",
+                MAX_EXTRA_ROLLS.into(),
+                format!(
                     "at most {MAX_EXTRA_ROLLS} extra rolls, not {}",
                     options.extra_rolls
                 ),
-            });
+            ));
         }
         Ok(())
     }

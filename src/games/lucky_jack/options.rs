@@ -5,6 +5,10 @@ use crate::games::Seat;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+/// Largest `max_turns_per_round`: a cap is there to end a round that would not end, and a real
+/// round takes a few dozen turns (RULINGS J12 leaves the cap's value to the table).
+pub const MAX_TURNS_PER_ROUND: u32 = 1_000;
+
 /// Per-match options. Every field is optional in JSON; missing fields take the defaults of the
 /// rulebook and RULINGS §2.8.
 #[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq, Hash)]
@@ -33,8 +37,8 @@ pub struct Options {
     /// false the seat on the starter's left does.
     pub starter_plays_after_flip: bool,
     /// Safety cap: a round that reaches this many completed turns without a jackpot ends with
-    /// nobody scoring. `null` (default) means no cap.
-    #[schema(example = json!(null), minimum = 1)]
+    /// nobody scoring. `null` (default) means no cap. 1 to 1 000.
+    #[schema(example = json!(null), minimum = 1, maximum = 1000)]
     pub max_turns_per_round: Option<u32>,
 }
 
@@ -63,17 +67,26 @@ impl crate::games::OptionRules for Options {
     fn check(&self, players: usize) -> Result<(), OptionsError> {
         let options = self;
         if options.rounds != 3 && options.rounds != 5 {
-            return Err(OptionsError {
-                option: "rounds",
-                detail: format!("a game has 3 or 5 rounds, not {}", options.rounds),
+            let detail = format!("a game has 3 or 5 rounds, not {}", options.rounds);
+            return Err(if options.rounds > 5 {
+                OptionsError::beyond("rounds", 5, detail)
+            } else {
+                OptionsError::new("rounds", detail)
             });
         }
         OptionsError::check_seat("dealer", options.dealer, players)?;
-        if options.max_turns_per_round == Some(0) {
-            return Err(OptionsError {
-                option: "max_turns_per_round",
-                detail: "the cap must allow at least one turn".into(),
-            });
+        if let Some(cap) = options.max_turns_per_round {
+            if cap == 0 {
+                return Err(OptionsError::new(
+                    "max_turns_per_round",
+                    "the cap must allow at least one turn",
+                ));
+            }
+            OptionsError::check_at_most(
+                "max_turns_per_round",
+                cap.into(),
+                MAX_TURNS_PER_ROUND.into(),
+            )?;
         }
         Ok(())
     }

@@ -69,10 +69,10 @@ pub enum RainbowAssignment {
 #[schema(as = LuckyLuauOptions)]
 pub struct Options {
     /// Value of a Pink Flower (INFERRED, RULINGS 4.6: 9 − copies = 5). 0–20.
-    #[schema(example = 5)]
+    #[schema(example = 5, minimum = 0, maximum = 20)]
     pub pink_value: i64,
     /// Value of a Ti Leaf next to a leaf (INFERRED, RULINGS 4.6: 9 − copies = 1). 0–20.
-    #[schema(example = 1)]
+    #[schema(example = 1, minimum = 0, maximum = 20)]
     pub ti_value: i64,
     /// The two plain colours an Orange Flower is made of (INFERRED: red and yellow). Two
     /// different colours.
@@ -134,24 +134,24 @@ impl crate::games::OptionRules for Options {
             ("ti_value", options.ti_value),
         ] {
             if !(0..=MAX_CARD_VALUE).contains(&value) {
-                return Err(OptionsError {
+                return Err(OptionsError::beyond(
                     option,
-                    detail: format!("a card value is 0 to {MAX_CARD_VALUE}, not {value}"),
-                });
+                    MAX_CARD_VALUE as u64,
+                    format!("a card value is 0 to {MAX_CARD_VALUE}, not {value}"),
+                ));
             }
         }
         if options.orange_colours[0] == options.orange_colours[1] {
-            return Err(OptionsError {
-                option: "orange_colours",
-                detail: "a rare flower is made of two different colours".into(),
-            });
+            return Err(OptionsError::new(
+                "orange_colours",
+                "a rare flower is made of two different colours",
+            ));
         }
         if options.unused_tools_in_pile {
-            return Err(OptionsError {
-                option: "unused_tools_in_pile",
-                detail: "only false is supported: the rulebook gives no rule for drawing a tool"
-                    .into(),
-            });
+            return Err(OptionsError::new(
+                "unused_tools_in_pile",
+                "only false is supported: the rulebook gives no rule for drawing a tool",
+            ));
         }
         OptionsError::check_seat("first_player", options.first_player, players)?;
         Ok(())

@@ -5,6 +5,10 @@ use crate::games::Seat;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+/// Largest `rounds`: ten deals each at the largest table (the rulebook's game is one deal each,
+/// RULINGS P12).
+pub const MAX_ROUNDS: u32 = 60;
+
 /// Which face-up card of the deal counts as "higher" and starts the Plus stack.
 #[derive(Serialize, Deserialize, ToSchema, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[serde(rename_all = "snake_case")]
@@ -24,8 +28,9 @@ pub enum HigherBy {
 #[schema(as = PlusMinusOptions)]
 pub struct Options {
     /// Rounds in the game. `null` (default) means one per player, so that every player deals
-    /// once (rulebook step 8); a smaller number shortens the game.
-    #[schema(example = json!(null), minimum = 1)]
+    /// once (rulebook step 8); a smaller number shortens the game, a larger one lengthens it
+    /// (at most 60).
+    #[schema(example = json!(null), minimum = 1, maximum = 60)]
     pub rounds: Option<u32>,
     /// The seat that deals round 1; the deal moves one seat left each round. Must be below the
     /// number of players.
@@ -60,11 +65,11 @@ impl Default for Options {
 impl crate::games::OptionRules for Options {
     fn check(&self, players: usize) -> Result<(), OptionsError> {
         let options = self;
-        if options.rounds == Some(0) {
-            return Err(OptionsError {
-                option: "rounds",
-                detail: "a game has at least one round".into(),
-            });
+        if let Some(rounds) = options.rounds {
+            if rounds == 0 {
+                return Err(OptionsError::new("rounds", "a game has at least one round"));
+            }
+            OptionsError::check_at_most("rounds", rounds.into(), MAX_ROUNDS.into())?;
         }
         OptionsError::check_seat("first_dealer", options.first_dealer, players)?;
         Ok(())

@@ -82,6 +82,29 @@ impl Hosted {
         reply
     }
 
+    /// The whole log as `caller` reads it, page after page of `limit` entries (each page checked
+    /// for secrets like any answer), following `next_after` to the last page.
+    pub(super) async fn log_in_pages(&self, caller: Caller, over: bool, limit: u64) -> Vec<Value> {
+        let mut entries = Vec::new();
+        let mut after = 0;
+        loop {
+            let page = self
+                .get(&format!("/log?after={after}&limit={limit}"), caller, over)
+                .await;
+            assert_eq!(
+                page.status,
+                reqwest::StatusCode::OK,
+                "{caller:?}: {}",
+                page.body
+            );
+            entries.extend(page.body["entries"].as_array().unwrap().iter().cloned());
+            match page.body["next_after"].as_i64() {
+                Some(next) => after = next,
+                None => return entries,
+            }
+        }
+    }
+
     pub(super) async fn post(
         &self,
         tail: &str,
