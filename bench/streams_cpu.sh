@@ -75,6 +75,22 @@ streams_at() {
     return 1
 }
 
+# After the curls are gone, the service notices a closed stream only when it next writes to it,
+# after a change: until then a dead stream still reads every change, at the next phase's expense.
+# So unmeasured moves are played until /metrics shows no stream open.
+streams_gone() {
+    local open line
+    for _ in $(seq 1 50); do
+        open=$(curl -fs "http://$addr/metrics" | sed -n 's/^referee_live_streams_open \([0-9]*\).*/\1/p')
+        [ "${open:-0}" -eq 0 ] && return 0
+        line=$("$load" long "http://$addr" "$work/match" 1)
+        version=$(field version "$line")
+        sleep 0.2
+    done
+    echo "$open streams still open on the service" >&2
+    return 1
+}
+
 phase() {
     local open=$1 before after line load1 i
     read -r load1 _ </proc/loadavg
@@ -95,6 +111,7 @@ phase() {
     [ "$open" -eq 0 ] || streams_at "$version"
     after=$(cpu_ms)
     close_streams
+    [ "$open" -eq 0 ] || streams_gone
     echo "phase streams=$open load1=$load1 moves=$(field requests "$line") version=$version" \
         "cpu_ms=$((after - before)) cpu_ms_per_move=$(awk -v c="$((after - before))" \
         -v m="$(field requests "$line")" 'BEGIN { printf "%.3f", c / m }')" \
