@@ -204,5 +204,14 @@ for round in $(seq 1 "$rounds"); do
                 l[int((NR - 1) * 0.5 + 1.5)] / 1000, l[int((NR - 1) * 0.99 + 1.5)] / 1000 }'
     } | sed "s/^/round=$round /" | tee -a "$work/results"
 done
+# What the rounds left behind. The server's autovacuum setting matters here: with it off, the
+# dead versions of updated match rows pile up from round to round.
+psql "$pg/referee_load" -Atc "SELECT 'service tables after the rounds (autovacuum '
+    || current_setting('autovacuum') || '): match_events ' || n_live_tup || ' rows, '
+    || pg_size_pretty(pg_total_relation_size('match_events')) || '; matches ' FROM pg_stat_user_tables
+    WHERE relname = 'match_events'" | tr -d '\n'
+psql "$pg/referee_load" -Atc "SELECT n_live_tup || ' live and ' || n_dead_tup || ' dead row versions, '
+    || pg_size_pretty(pg_total_relation_size('matches')) FROM pg_stat_user_tables
+    WHERE relname = 'matches'"
 peak_kib=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$service_pid/status")
 python3 bench/summary.py "$work/results" "$peak_kib"
