@@ -131,11 +131,12 @@ CREATE TABLE match_events (
 CREATE TABLE floor_seed (state jsonb NOT NULL);
 SQL
 echo "INSERT INTO t (v) VALUES (1);" >"$work/insert.sql"
-# The state of an in-progress Lucky Jack match whose stored state is nearest 750 bytes, which
-# with the fixed columns below makes a row of about 1.3 KB. Only the state is copied, and it is
-# chosen by its own size: a column added to or dropped from the service's table changes nothing.
+# The state of an in-progress Lucky Jack match whose state takes nearest 1.6 KB uncompressed (as
+# jsonb). With the fixed columns below the row passes PostgreSQL's 2 KB threshold and is stored
+# compressed, like the service's rows, at about 1.3 KB. Only the state is copied, chosen by its
+# own size: a column added to or dropped from the service's table changes nothing.
 psql "$pg/referee_load" -Atc "SELECT state FROM matches WHERE status = 'in_progress'
-    AND game = 'lucky-jack' ORDER BY abs(pg_column_size(state) - 750), id LIMIT 1" \
+    AND game = 'lucky-jack' ORDER BY abs(pg_column_size(state::text::jsonb) - 1600), id LIMIT 1" \
     >"$work/state.json"
 echo "INSERT INTO floor_seed VALUES (:'state');" |
     psql "$pg/referee_pgbench" -q -v ON_ERROR_STOP=1 -v state="$(cat "$work/state.json")"
