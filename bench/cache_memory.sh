@@ -1,28 +1,41 @@
 #!/usr/bin/env bash
-# The move cache's memory: the service's peak resident memory (VmHWM) with MATCHES live matches
-# cached (default 10,000: the default capacity), each created and moved once.
+# The service's peak resident memory (VmHWM) with MATCHES live matches cached (default 10,000:
+# the default capacity), each created and moved once, then with STREAMS spectator streams open
+# on top of them (default 1,000, over 20 more matches, by examples/live_streams.rs, which also
+# plays STREAM_MOVES moves on one of them with its 50 subscribers watching).
 #
-#   bash bench/cache_memory.sh      # MATCHES=10000 CONCURRENCY=16
+#   bash bench/cache_memory.sh      # MATCHES=10000 CONCURRENCY=16 STREAMS=1000 STREAM_MOVES=50
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . .ci/lib.sh
 matches=${MATCHES:-10000}
 concurrency=${CONCURRENCY:-16}
+streams=${STREAMS:-1000}
+stream_moves=${STREAM_MOVES:-50}
 pg=postgres://postgres@127.0.0.1:5432
 addr=127.0.0.1:18183
 
 referee=$(built_executable referee --release --bin referee)
 load=$(built_executable load --release --example load)
+live_streams=$(built_executable live_streams --release --example live_streams)
 psql "$pg/postgres" -qc "DROP DATABASE IF EXISTS referee_cache_memory WITH (FORCE)"
+# Stream caps raised above the defaults (64 per match, 4,096 per instance) only as far as needed.
 DATABASE_URL="$pg/referee_cache_memory" BIND_ADDRESS="$addr" RATE_LIMIT_PER_SECOND=0 \
-    MOVE_CACHE_MATCHES="$matches" RUST_LOG=warn "$referee" &
+    MOVE_CACHE_MATCHES="$matches" LIVE_STREAMS_PER_MATCH=$((streams / 20 + 16)) \
+    LIVE_STREAMS_PER_INSTANCE=$((streams > 4096 ? streams + 64 : 4096)) RUST_LOG=warn "$referee" &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
 for _ in $(seq 1 50); do curl -fs "http://$addr/readyz" >/dev/null && break; sleep 0.2; done
 
 kib() { sed -n "s/^$1:[[:space:]]*\([0-9]*\) kB/\1/p" "/proc/$pid/status"; }
-echo "before: VmRSS $(($(kib VmRSS) / 1024)) MiB"
+read -r load1 _ </proc/loadavg
+echo "load average $load1; before: VmRSS $(($(kib VmRSS) / 1024)) MiB"
 "$load" warm "http://$addr" "$concurrency" "$matches"
 live=$(psql "$pg/referee_cache_memory" -Atc "SELECT count(*) FROM matches WHERE status = 'in_progress'")
 echo "after $matches matches warmed ($live in progress): VmRSS $(($(kib VmRSS) / 1024)) MiB," \
     "peak VmHWM $(($(kib VmHWM) / 1024)) MiB"
+if [ "$streams" -gt 0 ]; then
+    "$live_streams" "http://$addr" "$pid" "$streams" "$stream_moves"
+    echo "after $streams streams open on top: VmRSS $(($(kib VmRSS) / 1024)) MiB," \
+        "peak VmHWM $(($(kib VmHWM) / 1024)) MiB"
+fi

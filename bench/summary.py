@@ -37,9 +37,10 @@ def main():
     }
     series = {name: [] for name in list(ratios) + list(latencies)}
 
-    print("\nper round (concurrent runs; client_cores = the load client's CPU use)")
-    print("round    echo/s   check/s   moves/s  insert/s   floor/s  check÷echo  moves÷ins  "
-          "moves÷floor  client cores echo/check/moves")
+    print("\nper round (concurrent runs; client_cores = the load client's CPU use; load = the load"
+          " average as the round began; events = match_events rows after its moves run)")
+    print("round  load    echo/s   check/s   moves/s  insert/s   floor/s  check÷echo  moves÷ins  "
+          "moves÷floor  client cores echo/check/moves    events")
     for number, r in sorted(rounds.items()):
         values = {}
         for name, (a, ka, b, kb, _) in ratios.items():
@@ -47,12 +48,14 @@ def main():
             series[name].append(values[name])
         for name, run in latencies.items():
             series[name].append((float(r[run]["p50_ms"]), float(r[run]["p99_ms"])))
-        print(f"{number:>5} {float(r['echo']['rps']):>9.0f} {float(r['check']['rps']):>9.0f} "
+        print(f"{number:>5} {r.get('load', {}).get('load1', '?'):>5} "
+              f"{float(r['echo']['rps']):>9.0f} {float(r['check']['rps']):>9.0f} "
               f"{float(r['moves']['rps']):>9.0f} {float(r['insert']['tps']):>9.0f} "
               f"{float(r['floor']['tps']):>9.0f} "
               + "".join(f"{values[n]:>11.3f}" for n in ratios)
               + f"   {r['echo']['client_cores']}/{r['check']['client_cores']}"
-              f"/{r['moves']['client_cores']}")
+              f"/{r['moves']['client_cores']}"
+              f"{r['moves'].get('events_total', '?'):>20}")
 
     n = len(rounds)
     print(f"\nmedian [min–max] over {n} round{'s' if n != 1 else ''}")
@@ -65,6 +68,15 @@ def main():
         p99 = [p for _, p in series[name]]
         print(f"  {name:<32} p50 {statistics.median(p50):.3f} ms [{min(p50):.3f}–{max(p50):.3f}]"
               f"  p99 {statistics.median(p99):.3f} ms [{min(p99):.3f}–{max(p99):.3f}]")
+    # The service's tables grow from round to round (never reset); the floor starts afresh in
+    # every run. A move whose cost grows with the tables makes these fall below 1.
+    first, last = rounds[min(rounds)], rounds[max(rounds)]
+    raw = float(last["moves"]["rps"]) / float(first["moves"]["rps"])
+    name = "moves ÷ pgbench floor"
+    against_floor = series["moves / pgbench floor"][-1] / series["moves / pgbench floor"][0]
+    print(f"  moves/s, last round ÷ first       {raw:.3f}  ({first['moves']['rps']} → "
+          f"{last['moves']['rps']}/s; as {name}: {against_floor:.3f}; match_events "
+          f"{first['moves'].get('events_total', '?')} → {last['moves'].get('events_total', '?')})")
     acknowledged = sum(int(r[m]["requests"]) for r in rounds.values() for m in ("moves", "moves_1"))
     stored = sum(int(r[m]["stored"]) for r in rounds.values() for m in ("moves", "moves_1"))
     print(f"  moves acknowledged {acknowledged}; events stored {stored} "

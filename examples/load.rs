@@ -14,13 +14,19 @@
 //! - `check`: POSTs it to `/v1/games/lucky-jack/check` (stateless: parse, referee, answer);
 //! - `moves`: each worker hosts Lucky Jack matches (server randomness) and plays moves picked at
 //!   random from the acting seat's `legal_moves`, so players discard as well as keep, rounds
-//!   end by jackpots and matches end and are replaced. The reply's view lists the submitter's next legal moves; when
-//!   another seat acts next, that seat reads its view first (`GET`, untimed, counted as `reads`).
-//!   Only the move submissions are timed. `stored_expected` is what the database must now hold
-//!   more than before: every acknowledged move, the chance plies it triggered, and the deal
-//!   stored when each match was created; `bench/load.sh` counts the rows and compares.
+//!   end by jackpots and matches end and are replaced. Before every move the acting seat reads
+//!   its view (`GET`, untimed but on the server's time, counted as `reads`), as a player's client
+//!   does, and picks from the legal moves it lists. Only the move submissions are timed.
+//!   `stored_expected` is what the database must now hold more than before: every acknowledged
+//!   move, the chance plies it triggered, and the deal stored when each match was created;
+//!   `bench/load.sh` counts the rows and compares.
 //! - `warm`: `load warm <base_url> <concurrency> <matches>` creates that many matches and makes
 //!   one move in each, so the service holds them all in its move cache (`bench/cache_memory.sh`).
+//! - `long`: `load long <base_url> <match_file> <moves>` plays one long Plus & Minus match
+//!   (3 seats, server randomness, 10 000 rounds, so it does not end) with one client, one move
+//!   at a time, each after the acting seat's view read; the match's id and seat tokens are kept
+//!   in `match_file` (created with the match when missing), so successive calls play on
+//!   (`bench/streams_cpu.sh`). Prints the moves' latencies and the match's version after them.
 //!
 //! The client is a minimal keep-alive HTTP/1.1 client over one connection per worker, sending
 //! pre-serialised requests and parsing only the status line and `content-length`, so that it
@@ -285,8 +291,6 @@ struct Game {
     version: i64,
     finished: bool,
     to_act: Vec<usize>,
-    /// The legal moves of a seat, from the last view that seat received.
-    legal: Option<(usize, Vec<Value>)>,
 }
 
 impl Game {
@@ -305,9 +309,107 @@ impl Game {
             version: created.detail.version,
             finished: created.detail.status == "finished",
             to_act: created.detail.to_act,
-            legal: None,
         })
     }
+}
+
+/// The long match of the `long` workload: Plus & Minus, whose rounds option has no upper bound.
+const LONG_MATCH: &str = r#"{"game":"plus-minus","seats":[{"name":"Ann"},{"name":"Ben"},{"name":"Cleo"}],"options":{"rounds":10000}}"#;
+
+/// Plays `moves` moves in the long match kept in `file` (creating it first if the file is
+/// missing): the acting seat reads its view, then submits a legal move picked at random.
+async fn long(host: &str, file: &str, moves: usize) -> Result<String> {
+    let mut connection = Connection::open(host).await.map_err(|e| e.to_string())?;
+    let mut tally = Tally::default();
+    let (id, tokens) = match std::fs::read_to_string(file) {
+        Ok(text) => {
+            let mut lines = text.lines().map(str::to_owned);
+            let id = lines.next().ok_or(format!("{file}: empty"))?;
+            (id, lines.collect::<Vec<_>>())
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let created: Created = connection
+                .json("POST", "/v1/matches", None, LONG_MATCH.as_bytes())
+                .await?;
+            let tokens: Vec<String> = created.seat_tokens.into_iter().map(|t| t.token).collect();
+            let mut text = format!("{}\n", created.detail.id);
+            for token in &tokens {
+                text += &format!("{token}\n");
+            }
+            std::fs::write(file, text).map_err(|e| format!("{file}: {e}"))?;
+            (created.detail.id, tokens)
+        }
+        Err(e) => return Err(format!("{file}: {e}")),
+    };
+    let path = format!("/v1/matches/{id}");
+    let first = tokens.first().ok_or(format!("{file}: no seat token"))?;
+    let current: MatchState = connection.json("GET", &path, Some(first), b"").await?;
+    let (mut version, mut to_act) = (current.version, current.to_act);
+    let mut rng = ChaCha8Rng::seed_from_u64(version as u64);
+    for _ in 0..moves {
+        let seat = *to_act
+            .get(rng.next_u64() as usize % to_act.len().max(1))
+            .ok_or(format!("match {id}: nobody to act at version {version}"))?;
+        let token = tokens
+            .get(seat)
+            .ok_or(format!("match {id}: no token for seat {seat}"))?;
+        let view: MatchState = connection.json("GET", &path, Some(token), b"").await?;
+        tally.reads += 1;
+        if view.version != version {
+            return Err(format!("match {id}: moved behind our back"));
+        }
+        let legal = view.view.legal_moves;
+        if legal.is_empty() {
+            return Err(format!("match {id}: seat {seat} acts with no legal move"));
+        }
+        let mv = &legal[rng.next_u64() as usize % legal.len()];
+        let body = json!({"expected_version": version, "move": mv}).to_string();
+        let request = connection.request(
+            "POST",
+            &format!("{path}/moves"),
+            Some(token),
+            body.as_bytes(),
+        );
+        let started = Instant::now();
+        let response = connection.send(&request).await.map_err(|e| e.to_string())?;
+        let elapsed = started.elapsed();
+        if response.status != 200 {
+            return Err(format!(
+                "move {mv} in {id}: {} {}",
+                response.status,
+                String::from_utf8_lossy(&response.body)
+            ));
+        }
+        let reply: MatchState =
+            serde_json::from_slice(&response.body).map_err(|e| format!("move reply: {e}"))?;
+        let plies = reply.entries.len() as i64;
+        if reply.version != version + plies || plies < 1 {
+            return Err(format!(
+                "match {id}: version {version} + {plies} plies answered as {}",
+                reply.version
+            ));
+        }
+        if reply.status != "in_progress" {
+            return Err(format!(
+                "match {id}: {} at version {}",
+                reply.status, reply.version
+            ));
+        }
+        tally.latencies.push(elapsed);
+        tally.chance_plies += (plies - 1) as u64;
+        version = reply.version;
+        to_act = reply.to_act;
+    }
+    let mut latencies = tally.latencies;
+    latencies.sort();
+    Ok(format!(
+        "long match={id} requests={} reads={} chance_plies={} version={version} p50_ms={:.3} p99_ms={:.3}",
+        latencies.len(),
+        tally.reads,
+        tally.chance_plies,
+        percentile(&latencies, 0.50).as_secs_f64() * 1000.0,
+        percentile(&latencies, 0.99).as_secs_f64() * 1000.0,
+    ))
 }
 
 /// Creates `count` matches and makes one move in each, so the service holds them all live.
@@ -362,17 +464,14 @@ async fn play(host: String, seed: u64, deadline: Instant) -> Result<Tally> {
         };
         let token = game.tokens[seat].clone();
         let path = format!("/v1/matches/{}", game.id);
-        let legal = match game.legal.take() {
-            Some((s, moves)) if s == seat => moves,
-            _ => {
-                let view: MatchState = connection.json("GET", &path, Some(&token), b"").await?;
-                tally.reads += 1;
-                if view.version != game.version {
-                    return Err(format!("match {}: moved behind our back", game.id));
-                }
-                view.view.legal_moves
-            }
-        };
+        // The acting seat reads its view before every move, even when the last reply already
+        // listed its legal moves: a player's client shows the match, then moves.
+        let view: MatchState = connection.json("GET", &path, Some(&token), b"").await?;
+        tally.reads += 1;
+        if view.version != game.version {
+            return Err(format!("match {}: moved behind our back", game.id));
+        }
+        let legal = view.view.legal_moves;
         if legal.is_empty() {
             return Err(format!(
                 "match {}: seat {seat} acts with no legal move",
@@ -407,7 +506,6 @@ async fn play(host: String, seed: u64, deadline: Instant) -> Result<Tally> {
                 game.version = reply.version;
                 game.finished = reply.status == "finished";
                 game.to_act = reply.to_act;
-                game.legal = Some((seat, reply.view.legal_moves));
             }
             Ok(r) => {
                 tally.error(format!(
@@ -458,10 +556,17 @@ async fn run(args: &[String]) -> Result<()> {
             return Ok(());
         }
     }
+    if let [mode, base, file, moves] = args {
+        if mode == "long" {
+            let moves = moves.parse().map_err(|_| "moves: a number")?;
+            println!("{}", long(host_of(base)?, file, moves).await?);
+            return Ok(());
+        }
+    }
     let (mode, base, concurrency, seconds, body_file) = match args {
         [m, b, c, s] => (m, b, c, s, None),
         [m, b, c, s, f] => (m, b, c, s, Some(f)),
-        _ => return Err("usage: load <echo|check|moves> <base_url> <concurrency> <seconds> [body.json] | load warm <base_url> <concurrency> <matches> | load check-body <service_url>".to_owned()),
+        _ => return Err("usage: load <echo|check|moves> <base_url> <concurrency> <seconds> [body.json] | load warm <base_url> <concurrency> <matches> | load long <base_url> <match_file> <moves> | load check-body <service_url>".to_owned()),
     };
     let hosts = hosts_of(base)?;
     let host = hosts[0].clone();
