@@ -10,14 +10,17 @@ use crate::referee::{self, GameInput, Input};
 use crate::store::matches::{EventRow, MatchRow};
 use crate::with_game;
 
-/// A stored event as the input its game replays.
-pub(super) fn typed_input<G: Game>(event: &EventRow) -> Result<GameInput<G>, Problem> {
-    Ok(match event.seat {
+/// A stored event (its seat, or none for chance, and its payload) as the input its game replays.
+pub(super) fn typed_input<G: Game>(
+    seat: Option<i32>,
+    payload: &Value,
+) -> Result<GameInput<G>, Problem> {
+    Ok(match seat {
         Some(seat) => Input::Move {
             seat: seat as Seat,
-            mv: stored("move", &event.payload)?,
+            mv: stored("move", payload)?,
         },
-        None => Input::Chance(stored("chance", &event.payload)?),
+        None => Input::Chance(stored("chance", payload)?),
     })
 }
 
@@ -33,12 +36,13 @@ pub(super) fn played_on<G: Game>(
     tail: &[EventRow],
 ) -> Result<Consistent<G>, Problem> {
     for event in tail {
-        referee::play_input::<G>(&mut state, &typed_input::<G>(event)?).map_err(|e| {
-            Problem::internal(format!(
-                "match {}: ply {} does not replay on its snapshot: {e}",
-                event.match_id, event.ply
-            ))
-        })?;
+        referee::play_input::<G>(&mut state, &typed_input::<G>(event.seat, &event.payload)?)
+            .map_err(|e| {
+                Problem::internal(format!(
+                    "match {}: ply {} does not replay on its snapshot: {e}",
+                    event.match_id, event.ply
+                ))
+            })?;
     }
     Ok(state)
 }

@@ -11,6 +11,7 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use super::access::{load, viewer_for, Credential};
+use super::current::typed_input;
 use super::wire::{ExportedInput, LogEntry, LogQuery, MatchExport, MatchLog, MatchResult, PlyView};
 use crate::games::{Consistent, Game, Seat, Viewer};
 use crate::problem::Problem;
@@ -53,16 +54,6 @@ pub(super) fn log_entry<G: Game>(
     }
 }
 
-fn typed_input<G: Game>(event: &LoggedEvent) -> Result<GameInput<G>, Problem> {
-    Ok(match event.seat {
-        Some(seat) => Input::Move {
-            seat: seat as Seat,
-            mv: stored("move", &event.payload)?,
-        },
-        None => Input::Chance(stored("chance", &event.payload)?),
-    })
-}
-
 /// Replays a stored match from its setup through plies 1 to `upto`, reading its events in chunks
 /// of [`events::CHUNK_ROWS`], and hands each ply with its events to `each`. Memory stays bounded
 /// by one chunk (plus whatever `each` keeps), however long the match. A log that does not replay,
@@ -94,13 +85,16 @@ async fn walk<G: Game>(
             if event.ply != last + 1 {
                 return Err(missing(last + 1));
             }
-            let events =
-                referee::play_input::<G>(&mut state, &typed_input::<G>(event)?).map_err(|e| {
-                    Problem::internal(format!(
-                        "match {} fails to replay at ply {}: {e}",
-                        row.id, event.ply
-                    ))
-                })?;
+            let events = referee::play_input::<G>(
+                &mut state,
+                &typed_input::<G>(event.seat, &event.payload)?,
+            )
+            .map_err(|e| {
+                Problem::internal(format!(
+                    "match {} fails to replay at ply {}: {e}",
+                    row.id, event.ply
+                ))
+            })?;
             last = event.ply;
             each(event, events);
         }
