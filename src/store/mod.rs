@@ -15,6 +15,7 @@
 pub mod cache;
 pub mod columns;
 pub mod created;
+pub mod feed;
 pub mod group;
 pub mod history;
 pub mod lobby;
