@@ -24,6 +24,7 @@ pub struct Metrics {
     dropped_streams: IntCounterVec,
     stream_events: IntCounterVec,
     change_notices: IntCounter,
+    feed_reads: IntCounter,
     listener_reconnects: IntCounter,
     move_batches: Histogram,
     history_reads: IntCounterVec,
@@ -81,6 +82,12 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         "Change notices received from PostgreSQL (LISTEN referee_changes)",
     )
     .expect("valid metric");
+    let feed_reads = IntCounter::new(
+        "referee_live_feed_reads_total",
+        "Reads of what is new in a match for its live streams: one per change notice and per \
+         match followed, however many streams follow it in this instance",
+    )
+    .expect("valid metric");
     let listener_reconnects = IntCounter::new(
         "referee_live_listener_reconnects_total",
         "Times the change listener lost or could not open its connection",
@@ -123,6 +130,7 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         Box::new(dropped_streams.clone()),
         Box::new(stream_events.clone()),
         Box::new(change_notices.clone()),
+        Box::new(feed_reads.clone()),
         Box::new(listener_reconnects.clone()),
     ] {
         registry.register(metric).expect("registered once");
@@ -142,6 +150,7 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         dropped_streams,
         stream_events,
         change_notices,
+        feed_reads,
         listener_reconnects,
         move_batches,
         history_reads,
@@ -204,6 +213,11 @@ impl Metrics {
 
     pub fn record_change_notice(&self) {
         self.change_notices.inc();
+    }
+
+    /// A live feed read what is new in its match.
+    pub fn record_feed_read(&self) {
+        self.feed_reads.inc();
     }
 
     pub fn record_listener_reconnect(&self) {
