@@ -3,7 +3,7 @@
 //! Each file answers one question: what the endpoints take and answer (`wire`), who may see and
 //! do what (`access`), how a match is created and read (`create`), how a move or chance report
 //! is played and written (`submit`), what the log, an earlier ply, the result and the export say
-//! (`replay`), and how matches are listed (`list`). What matches share with score sheets lives
+//! (`replay`), how matches are listed (`list`), and how a match's live streams are fed (`feed`). What matches share with score sheets lives
 //! in [`crate::records`].
 //!
 //! A move is not one locked transaction. Each instance keeps its live matches in memory
@@ -19,6 +19,7 @@
 
 mod access;
 mod create;
+mod feed;
 mod list;
 mod lobby;
 mod replay;
@@ -27,6 +28,7 @@ mod wire;
 
 pub use access::{authenticate, Credential};
 pub use create::{create, read};
+pub use feed::{Feeds, Followed, Follower, Frame, Framing, MatchStreamEvent};
 pub use list::list;
 pub use lobby::{
     abandon_match, abandon_sheet, invite, redeem_invite, reissue_invite, reissue_token, rematch,
