@@ -23,6 +23,8 @@ pub struct Metrics {
     open_streams: IntGauge,
     dropped_streams: IntCounterVec,
     stream_events: IntCounterVec,
+    /// `stream_events` for each event type, resolved once: streams count every event they write.
+    stream_event_types: [(&'static str, IntCounter); 5],
     change_notices: IntCounter,
     feed_reads: IntCounter,
     listener_reconnects: IntCounter,
@@ -77,6 +79,8 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         &["type"],
     )
     .expect("valid metric");
+    let stream_event_types = ["entry", "view", "end", "error", "heartbeat"]
+        .map(|kind| (kind, stream_events.with_label_values(&[kind])));
     let change_notices = IntCounter::new(
         "referee_live_change_notices_total",
         "Change notices received from PostgreSQL (LISTEN referee_changes)",
@@ -149,6 +153,7 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         open_streams,
         dropped_streams,
         stream_events,
+        stream_event_types,
         change_notices,
         feed_reads,
         listener_reconnects,
@@ -208,7 +213,14 @@ impl Metrics {
 
     /// An event of `kind` written to a live stream.
     pub fn record_stream_event(&self, kind: &str) {
-        self.stream_events.with_label_values(&[kind]).inc();
+        match self
+            .stream_event_types
+            .iter()
+            .find(|(known, _)| *known == kind)
+        {
+            Some((_, counter)) => counter.inc(),
+            None => self.stream_events.with_label_values(&[kind]).inc(),
+        }
     }
 
     pub fn record_change_notice(&self) {
