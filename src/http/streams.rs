@@ -363,7 +363,9 @@ impl Following {
         if self.follower.is_done() {
             return None;
         }
-        let quiet_until = tokio::time::Instant::now() + self.heartbeat;
+        // One timer for the whole wait, not one per nudge.
+        let quiet = tokio::time::sleep(self.heartbeat);
+        tokio::pin!(quiet);
         loop {
             tokio::select! {
                 nudge = self.subscription.changed() => match nudge {
@@ -380,7 +382,7 @@ impl Following {
                     }
                     Followed::Ended => return None,
                 },
-                () = tokio::time::sleep_until(quiet_until) => {
+                () = &mut quiet => {
                     let beat = heartbeat(self.format, &MatchStreamEvent::Heartbeat);
                     return Some((Ok(beat), self));
                 }
