@@ -171,7 +171,8 @@ struct Read<E: StreamEvent> {
     status: MatchStatus,
 }
 
-/// What a stream reads on each change: the part that differs between matches and sheets.
+/// What a sheet stream reads on each change (kept apart from the sheet so that another kind of
+/// record could be read the same way).
 trait Source: Clone + 'static {
     type Event: StreamEvent;
     fn id(&self) -> Uuid;
