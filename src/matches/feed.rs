@@ -792,26 +792,26 @@ where
             };
             let after = shared.lock().version;
             let read = self.read(after).await;
-            let mut core = shared.lock();
-            let access = core.access.version;
-            let published = read.and_then(|(row, seats, events)| {
-                let (plies, changed) = core.absorb(row, seats, events)?;
-                let access_changed = core.access.version != access;
-                core.publish(&plies, changed, access_changed);
-                Ok(core.closed())
-            });
-            match published {
-                Ok(false) => {}
-                Ok(true) => {
-                    shared.retired.store(true, Ordering::Release);
-                    return;
-                }
-                Err(problem) => {
+            let ended = {
+                let mut core = shared.lock();
+                let access = core.access.version;
+                let published = read.and_then(|(row, seats, events)| {
+                    let (plies, changed) = core.absorb(row, seats, events)?;
+                    let access_changed = core.access.version != access;
+                    core.publish(&plies, changed, access_changed);
+                    Ok(core.closed())
+                });
+                published.unwrap_or_else(|problem| {
                     tracing::warn!(match_id = %self.id, code = %problem.code, "live feed failed");
                     core.fail(&problem);
-                    shared.retired.store(true, Ordering::Release);
-                    return;
-                }
+                    true
+                })
+            };
+            // Each stream wakes once, with its update (if any) ready.
+            self.feeds.inner.hub.fed(self.id);
+            if ended {
+                shared.retired.store(true, Ordering::Release);
+                return;
             }
         }
     }
