@@ -11,6 +11,9 @@
 //! joined; one that resumes from a point behind the feed catches up from the log first, then
 //! goes on with the feed with no gap and no duplicate.
 //!
+//! The hub nudges a followed match's feed, not its streams; the feed nudges its streams once it
+//! has published what it read, so each stream wakes once per change, its update ready.
+//!
 //! A stream checks on each update that its seat token still stands (a token re-issued ends it
 //! with an `error` event, as a read with it would be refused); a stream whose client reads too
 //! slowly falls behind the broadcast and is ended (it can resume with `Last-Event-ID`).
