@@ -23,7 +23,10 @@ pub struct Metrics {
     open_streams: IntGauge,
     dropped_streams: IntCounterVec,
     stream_events: IntCounterVec,
+    /// `stream_events` for each event type, resolved once: streams count every event they write.
+    stream_event_types: [(&'static str, IntCounter); 5],
     change_notices: IntCounter,
+    feed_reads: IntCounter,
     listener_reconnects: IntCounter,
     move_batches: Histogram,
     history_reads: IntCounterVec,
@@ -76,9 +79,17 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         &["type"],
     )
     .expect("valid metric");
+    let stream_event_types = ["entry", "view", "end", "error", "heartbeat"]
+        .map(|kind| (kind, stream_events.with_label_values(&[kind])));
     let change_notices = IntCounter::new(
         "referee_live_change_notices_total",
         "Change notices received from PostgreSQL (LISTEN referee_changes)",
+    )
+    .expect("valid metric");
+    let feed_reads = IntCounter::new(
+        "referee_live_feed_reads_total",
+        "Reads of what is new in a match for its live streams: one per change notice and per \
+         match followed, however many streams follow it in this instance",
     )
     .expect("valid metric");
     let listener_reconnects = IntCounter::new(
@@ -123,6 +134,7 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         Box::new(dropped_streams.clone()),
         Box::new(stream_events.clone()),
         Box::new(change_notices.clone()),
+        Box::new(feed_reads.clone()),
         Box::new(listener_reconnects.clone()),
     ] {
         registry.register(metric).expect("registered once");
@@ -141,7 +153,9 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         open_streams,
         dropped_streams,
         stream_events,
+        stream_event_types,
         change_notices,
+        feed_reads,
         listener_reconnects,
         move_batches,
         history_reads,
@@ -199,11 +213,23 @@ impl Metrics {
 
     /// An event of `kind` written to a live stream.
     pub fn record_stream_event(&self, kind: &str) {
-        self.stream_events.with_label_values(&[kind]).inc();
+        match self
+            .stream_event_types
+            .iter()
+            .find(|(known, _)| *known == kind)
+        {
+            Some((_, counter)) => counter.inc(),
+            None => self.stream_events.with_label_values(&[kind]).inc(),
+        }
     }
 
     pub fn record_change_notice(&self) {
         self.change_notices.inc();
+    }
+
+    /// A live feed read what is new in its match.
+    pub fn record_feed_read(&self) {
+        self.feed_reads.inc();
     }
 
     pub fn record_listener_reconnect(&self) {

@@ -9,6 +9,7 @@ use actix_web::dev::Server;
 use crate::config::Settings;
 use crate::http::{self, Drain};
 use crate::live::Hub;
+use crate::matches::Feeds;
 use crate::store::Store;
 
 /// The service, listening but not yet serving.
@@ -17,6 +18,7 @@ pub struct Application {
     address: SocketAddr,
     store: Store,
     hub: Hub,
+    feeds: Feeds,
     drain: Drain,
     settings: Settings,
 }
@@ -41,12 +43,15 @@ pub fn build(settings: Settings) -> std::io::Result<Application> {
     // One hub and one change listener per instance, shared by every worker.
     let hub = Hub::new(settings.live);
     crate::live::listen(settings.database_url.clone(), hub.clone());
+    // One feed per followed match, shared by that match's streams in this instance.
+    let feeds = Feeds::new(store.clone(), hub.clone());
     let listener = TcpListener::bind(settings.bind_address)?;
     let address = listener.local_addr()?;
     let drain = Drain::new(settings.shutdown_drain);
     let server = http::server(
         store.clone(),
         hub.clone(),
+        feeds.clone(),
         drain.clone(),
         &settings,
         listener,
@@ -56,6 +61,7 @@ pub fn build(settings: Settings) -> std::io::Result<Application> {
         address,
         store,
         hub,
+        feeds,
         drain,
         settings,
     })
@@ -70,6 +76,11 @@ impl Application {
     /// The service's store, e.g. to wait until the database is ready.
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// The service's live feeds, e.g. to count how often they read.
+    pub fn feeds(&self) -> &Feeds {
+        &self.feeds
     }
 
     /// Serves until the runtime running it ends (a test's), handling no signals.

@@ -34,6 +34,7 @@ use utoipa_swagger_ui::SwaggerUi;
 
 use crate::config::Settings;
 use crate::live::Hub;
+use crate::matches::Feeds;
 use crate::problem::Problem;
 use crate::store::Store;
 
@@ -286,6 +287,7 @@ pub(crate) fn idempotency_key(request: &HttpRequest) -> Result<Option<String>, P
 pub(crate) fn server(
     store: Store,
     hub: Hub,
+    feeds: Feeds,
     drain: Drain,
     settings: &Settings,
     listener: TcpListener,
@@ -301,6 +303,7 @@ pub(crate) fn server(
     let origins = settings.cors_allowed_origins.clone();
     let prometheus = crate::metrics::METRICS.http.clone();
     let hub = web::Data::new(hub);
+    let feeds = web::Data::new(feeds);
     let drain = web::Data::new(drain);
     let mut server = HttpServer::new(move || {
         let table = table.clone();
@@ -320,6 +323,7 @@ pub(crate) fn server(
             .wrap(tracing_actix_web::TracingLogger::default())
             .app_data(store.clone())
             .app_data(hub.clone())
+            .app_data(feeds.clone())
             .app_data(drain.clone())
             .app_data(invite_guard.clone())
             .app_data(json_config(limit))

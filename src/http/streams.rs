@@ -7,6 +7,11 @@
 //! so a stream never shows more than that viewer's `/log`. A stream ends after the final entries
 //! and view of a match that is over (an `end` event), when its token stops being valid (an
 //! `error` event) or when the client reads too slowly (it can resume where it stopped).
+//!
+//! A match stream follows its match's feed ([`crate::matches::Feeds`]), which reads and frames
+//! each change once for all the streams of this instance; this module only subscribes (the caps),
+//! frames heartbeats and writes what the feed hands it. A sheet stream reads its sheet on each
+//! change: sheets are small, and a correction rewrites them.
 
 use std::time::Duration;
 
@@ -23,7 +28,8 @@ use super::bearer;
 use super::params::LastEventId;
 use super::responses::*;
 use crate::live::{Hub, SubscribeError, Subscription};
-use crate::matches::{self, LogEntry, MatchDetail};
+pub use crate::matches::MatchStreamEvent;
+use crate::matches::{Feeds, Followed, Follower, Frame, Framing};
 use crate::metrics::METRICS;
 use crate::problem::{Problem, ProblemDocument};
 use crate::sheets::{self, SheetDetail, SheetEntry};
@@ -53,29 +59,6 @@ pub struct StreamQuery {
     pub after: Option<i64>,
 }
 
-/// One event of a match stream. In SSE its `type` is also the event name and its `version` the
-/// event id; in NDJSON it is one line.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum MatchStreamEvent {
-    /// A new log entry, as this viewer's `/log` shows it; `version` is the version it made.
-    Entry { version: i64, entry: LogEntry },
-    /// The viewer's view after the entries sent before it (the match as `GET /v1/matches/{id}`
-    /// answers it).
-    View {
-        version: i64,
-        #[serde(rename = "match")]
-        detail: Box<MatchDetail>,
-    },
-    /// The match is over and everything has been sent: the server closes the stream.
-    End { version: i64, status: MatchStatus },
-    /// The stream cannot go on (the token was revoked, the database is unreachable); the server
-    /// closes it. Reconnect with `Last-Event-ID` once the cause is gone.
-    Error { problem: ProblemDocument },
-    /// Sent when nothing else was for a while (NDJSON only; SSE sends a comment line).
-    Heartbeat,
-}
-
 /// One event of a score sheet stream.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -101,8 +84,8 @@ pub enum SheetStreamEvent {
     Heartbeat,
 }
 
-/// What the two kinds of stream events share: their framing, and how a record's read becomes
-/// events.
+/// A sheet stream's events: their framing, and how a sheet's read becomes events. (A match
+/// stream's events are built by its feed.)
 trait StreamEvent: Serialize {
     /// A log entry of the record, and the view of it that follows entries.
     type Entry;
@@ -118,66 +101,37 @@ trait StreamEvent: Serialize {
     fn closed(status: MatchStatus) -> bool;
 }
 
-/// The framing part of [`StreamEvent`], the same for both event types.
-macro_rules! stream_event_frame {
-    () => {
-        fn name(&self) -> &'static str {
-            match self {
-                Self::Entry { .. } => "entry",
-                Self::View { .. } => "view",
-                Self::End { .. } => "end",
-                Self::Error { .. } => "error",
-                Self::Heartbeat => "heartbeat",
-            }
-        }
-        fn version(&self) -> Option<i64> {
-            match self {
-                Self::Entry { version, .. }
-                | Self::View { version, .. }
-                | Self::End { version, .. } => Some(*version),
-                Self::Error { .. } | Self::Heartbeat => None,
-            }
-        }
-        fn end(version: i64, status: MatchStatus) -> Self {
-            Self::End { version, status }
-        }
-        fn error(problem: &Problem) -> Self {
-            Self::Error {
-                problem: (**problem).clone(),
-            }
-        }
-        fn heartbeat() -> Self {
-            Self::Heartbeat
-        }
-    };
-}
-
-impl StreamEvent for MatchStreamEvent {
-    type Entry = LogEntry;
-    type View = MatchDetail;
-    stream_event_frame!();
-    fn entry(version: i64, entry: LogEntry) -> Self {
-        Self::Entry { version, entry }
-    }
-    fn view(version: i64, detail: MatchDetail) -> Self {
-        Self::View {
-            version,
-            detail: Box::new(detail),
-        }
-    }
-    /// A match is over when finished or abandoned.
-    fn closed(status: MatchStatus) -> bool {
-        match status {
-            MatchStatus::InProgress => false,
-            MatchStatus::Finished | MatchStatus::Abandoned => true,
-        }
-    }
-}
-
 impl StreamEvent for SheetStreamEvent {
     type Entry = SheetEntry;
     type View = SheetDetail;
-    stream_event_frame!();
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Entry { .. } => "entry",
+            Self::View { .. } => "view",
+            Self::End { .. } => "end",
+            Self::Error { .. } => "error",
+            Self::Heartbeat => "heartbeat",
+        }
+    }
+    fn version(&self) -> Option<i64> {
+        match self {
+            Self::Entry { version, .. }
+            | Self::View { version, .. }
+            | Self::End { version, .. } => Some(*version),
+            Self::Error { .. } | Self::Heartbeat => None,
+        }
+    }
+    fn end(version: i64, status: MatchStatus) -> Self {
+        Self::End { version, status }
+    }
+    fn error(problem: &Problem) -> Self {
+        Self::Error {
+            problem: (**problem).clone(),
+        }
+    }
+    fn heartbeat() -> Self {
+        Self::Heartbeat
+    }
     fn entry(version: i64, entry: SheetEntry) -> Self {
         Self::Entry { version, entry }
     }
@@ -217,40 +171,12 @@ struct Read<E: StreamEvent> {
     status: MatchStatus,
 }
 
-/// What a stream reads on each change: the part that differs between matches and sheets.
+/// What a sheet stream reads on each change (kept apart from the sheet so that another kind of
+/// record could be read the same way).
 trait Source: Clone + 'static {
     type Event: StreamEvent;
     fn id(&self) -> Uuid;
     async fn read(&self, store: &Store) -> Result<Read<Self::Event>, Problem>;
-}
-
-/// A match, as the holder of `token` (if any) sees it.
-#[derive(Clone)]
-struct MatchSource {
-    id: Uuid,
-    token: Option<String>,
-}
-
-impl Source for MatchSource {
-    type Event = MatchStreamEvent;
-    fn id(&self) -> Uuid {
-        self.id
-    }
-    async fn read(&self, store: &Store) -> Result<Read<MatchStreamEvent>, Problem> {
-        // The log and the view are two reads. A move committed between them makes the view
-        // newer than the log: the entries are sent alone, and the view follows with the rest of
-        // the entries on the next read (that commit's notice is on its way).
-        let token = self.token.as_deref();
-        let log = matches::log(store, self.id, token).await?;
-        let detail = matches::read(store, self.id, token).await?;
-        Ok(Read {
-            entries: log.entries.into_iter().map(|e| (e.ply, e)).collect(),
-            logged: log.version,
-            viewed: detail.version,
-            status: detail.status,
-            view: detail,
-        })
-    }
 }
 
 /// A score sheet (which anyone may read).
@@ -373,11 +299,7 @@ impl<S: Source> Live<S> {
             let nudged = tokio::time::timeout(self.heartbeat, self.subscription.changed()).await;
             match nudged {
                 Err(_quiet) => {
-                    METRICS.record_stream_event("heartbeat");
-                    let beat = match self.format {
-                        StreamFormat::Sse => Bytes::from_static(b": heartbeat\n\n"),
-                        StreamFormat::Ndjson => frame(self.format, &[S::Event::heartbeat()]),
-                    };
+                    let beat = heartbeat(self.format, &S::Event::heartbeat());
                     return Some((Ok(beat), self));
                 }
                 // Dropped by the hub: the client stopped reading.
@@ -396,27 +318,78 @@ impl<S: Source> Live<S> {
     }
 }
 
+/// The wire format as the feeds name it.
+fn framing(format: StreamFormat) -> Framing {
+    match format {
+        StreamFormat::Sse => Framing::Sse,
+        StreamFormat::Ndjson => Framing::Ndjson,
+    }
+}
+
 /// Events as SSE (`id:` is the version, `event:` the type, `data:` the JSON) or NDJSON lines.
 fn frame<E: StreamEvent>(format: StreamFormat, events: &[E]) -> Bytes {
-    let mut out = String::new();
+    let mut out = Vec::new();
     for event in events {
         METRICS.record_stream_event(event.name());
-        // Serialising our own event types cannot fail.
-        let json = serde_json::to_string(event).unwrap_or_default();
-        match format {
-            StreamFormat::Sse => {
-                if let Some(version) = event.version() {
-                    out.push_str(&format!("id: {version}\n"));
+        let frame = Frame::encode(event.name(), event.version(), event);
+        out.extend_from_slice(frame.bytes(framing(format)));
+    }
+    Bytes::from(out)
+}
+
+/// A heartbeat: an SSE comment, or `event` (a `heartbeat` event) as a line.
+fn heartbeat(format: StreamFormat, event: &impl Serialize) -> Bytes {
+    METRICS.record_stream_event("heartbeat");
+    match format {
+        StreamFormat::Sse => Bytes::from_static(b": heartbeat\n\n"),
+        StreamFormat::Ndjson => Frame::encode("heartbeat", None, event)
+            .bytes(Framing::Ndjson)
+            .clone(),
+    }
+}
+
+/// A match stream between two chunks of its body: its place in the hub (the caps; ended when the
+/// hub drops it or closes) and in its match's feed.
+struct Following {
+    subscription: Subscription,
+    follower: Follower,
+    format: StreamFormat,
+    heartbeat: Duration,
+}
+
+impl Following {
+    /// The next chunk: what the feed has for this stream, or a heartbeat after a quiet spell;
+    /// `None` ends the body.
+    async fn next_chunk(mut self) -> Option<(Result<Bytes, actix_web::Error>, Self)> {
+        if self.follower.is_done() {
+            return None;
+        }
+        // One timer for the whole wait, not one per nudge.
+        let quiet = tokio::time::sleep(self.heartbeat);
+        tokio::pin!(quiet);
+        loop {
+            tokio::select! {
+                nudge = self.subscription.changed() => match nudge {
+                    // The feed reads the change; the nudge only shows the stream is read.
+                    Some(()) => continue,
+                    // Dropped by the hub: the client stopped reading, or the instance stops.
+                    None => return None,
+                },
+                followed = self.follower.next() => match followed {
+                    Followed::Chunk(chunk) => return Some((Ok(chunk), self)),
+                    Followed::Lagged => {
+                        METRICS.record_stream_dropped("slow");
+                        return None;
+                    }
+                    Followed::Ended => return None,
+                },
+                () = &mut quiet => {
+                    let beat = heartbeat(self.format, &MatchStreamEvent::Heartbeat);
+                    return Some((Ok(beat), self));
                 }
-                out.push_str(&format!("event: {}\ndata: {json}\n\n", event.name()));
-            }
-            StreamFormat::Ndjson => {
-                out.push_str(&json);
-                out.push('\n');
             }
         }
     }
-    Bytes::from(out)
 }
 
 /// Where to resume: `Last-Event-ID` (what `EventSource` sends when it reconnects), else `after`.
@@ -478,8 +451,8 @@ fn subscribe(hub: &Hub, id: Uuid) -> Result<Subscription, Problem> {
     })
 }
 
-/// Opens a stream: subscribes first (so no change committed after the first read is missed),
-/// then reads, so that an unknown record or a bad token is an ordinary error answer.
+/// Opens a sheet stream: subscribes first (so no change committed after the first read is
+/// missed), then reads, so that an unknown record or a bad token is an ordinary error answer.
 async fn open<S: Source>(
     store: &Store,
     hub: &Hub,
@@ -500,19 +473,28 @@ async fn open<S: Source>(
         viewed: batch.view,
         done: batch.closed,
     };
-    let body: std::pin::Pin<Box<dyn Stream<Item = Result<Bytes, actix_web::Error>>>> =
-        Box::pin(stream::unfold(live, Live::next_chunk));
+    Ok(streaming(
+        format,
+        first,
+        Box::pin(stream::unfold(live, Live::next_chunk)),
+    ))
+}
+
+type Body = std::pin::Pin<Box<dyn Stream<Item = Result<Bytes, actix_web::Error>>>>;
+
+/// The streaming answer: `first`, then the rest of `body`.
+fn streaming(format: StreamFormat, first: Bytes, body: Body) -> HttpResponse {
     let body = stream::once(async move { Ok::<_, actix_web::Error>(first) }).chain(body);
     let content_type = match format {
         StreamFormat::Sse => "text/event-stream",
         StreamFormat::Ndjson => "application/x-ndjson",
     };
-    Ok(HttpResponse::Ok()
+    HttpResponse::Ok()
         .content_type(content_type)
         .insert_header((header::CACHE_CONTROL, "no-store"))
         // Proxies such as nginx would otherwise hold events back to fill a buffer.
         .insert_header(("X-Accel-Buffering", "no"))
-        .streaming(body))
+        .streaming(body)
 }
 
 const SSE_EXAMPLE: &str = "id: 3\nevent: entry\ndata: {\"type\":\"entry\",\"version\":3,\"entry\":{\"ply\":3,\"seat\":1,\"events\":[{\"type\":\"drew\",\"seat\":1}],\"at\":\"2026-11-23T20:15:03Z\"}}\n\nid: 3\nevent: view\ndata: {\"type\":\"view\",\"version\":3,\"match\":{\"...\":\"as GET /v1/matches/{id}\"}}\n\n: heartbeat\n\n";
@@ -536,25 +518,32 @@ const SSE_EXAMPLE: &str = "id: 3\nevent: entry\ndata: {\"type\":\"entry\",\"vers
 )]
 #[get("/matches/{id}/stream")]
 pub async fn stream_match(
-    store: web::Data<Store>,
+    feeds: web::Data<Feeds>,
     hub: web::Data<Hub>,
     path: web::Path<Uuid>,
     query: web::Query<StreamQuery>,
     request: HttpRequest,
 ) -> Result<HttpResponse, Problem> {
     let after = resume_point(&request, &query)?;
-    let source = MatchSource {
-        id: path.into_inner(),
-        token: bearer(&request)?,
+    let id = path.into_inner();
+    let token = bearer(&request)?;
+    let format = query.format.unwrap_or_default();
+    // Subscribed first: the caps, and the instance's stop, apply before anything is read.
+    let subscription = subscribe(&hub, id)?;
+    let (first, follower) = feeds
+        .follow(id, token.as_deref(), after, framing(format))
+        .await?;
+    let following = Following {
+        subscription,
+        follower,
+        format,
+        heartbeat: hub.settings().heartbeat,
     };
-    open(
-        &store,
-        &hub,
-        source,
-        after,
-        query.format.unwrap_or_default(),
-    )
-    .await
+    Ok(streaming(
+        format,
+        first,
+        Box::pin(stream::unfold(following, Following::next_chunk)),
+    ))
 }
 
 /// A live stream of a score sheet: each new entry, then the sheet with its new standings, with

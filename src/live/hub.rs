@@ -24,6 +24,9 @@ pub enum SubscribeError {
 
 struct Subscriber {
     key: u64,
+    /// A stream, counted against the caps; a feed's watch (see [`Hub::watch`]) is not, and is
+    /// never dropped as slow.
+    counted: bool,
     /// Holds at most one nudge: nudges say only "read again", so one waiting covers any number.
     nudge: mpsc::Sender<()>,
     /// When the waiting nudge was sent (milliseconds since the hub started, plus one), or 0 when
@@ -78,6 +81,17 @@ impl Hub {
 
     /// Registers a stream on `id`, within the caps.
     pub fn subscribe(&self, id: Uuid) -> Result<Subscription, SubscribeError> {
+        self.register(id, true)
+    }
+
+    /// Registers the one reader that serves every stream of `id` in this instance (a match's
+    /// feed): nudged like a stream, but not counted against the caps, and never dropped as slow
+    /// (a read taking long is not a client that stopped reading). It ends when the hub closes.
+    pub fn watch(&self, id: Uuid) -> Result<Subscription, SubscribeError> {
+        self.register(id, false)
+    }
+
+    fn register(&self, id: Uuid, counted: bool) -> Result<Subscription, SubscribeError> {
         let (nudge, nudges) = mpsc::channel(1);
         let waiting_since = Arc::new(AtomicU64::new(0));
         let key = self.next_key.fetch_add(1, Ordering::Relaxed);
@@ -85,21 +99,22 @@ impl Hub {
         if subscribers.closed {
             return Err(SubscribeError::Stopping);
         }
-        if subscribers.total >= self.settings.streams_per_instance {
+        if counted && subscribers.total >= self.settings.streams_per_instance {
             return Err(SubscribeError::InstanceFull(
                 self.settings.streams_per_instance,
             ));
         }
         let on_id = subscribers.by_id.entry(id).or_default();
-        if on_id.len() >= self.settings.streams_per_match {
+        if counted && counted_in(on_id) >= self.settings.streams_per_match {
             return Err(SubscribeError::MatchFull(self.settings.streams_per_match));
         }
         on_id.push(Subscriber {
             key,
+            counted,
             nudge,
             waiting_since: waiting_since.clone(),
         });
-        subscribers.total += 1;
+        subscribers.total += usize::from(counted);
         METRICS.set_open_streams(subscribers.total);
         Ok(Subscription {
             hub: self.clone(),
@@ -115,9 +130,9 @@ impl Hub {
         let Some(on_id) = subscribers.by_id.get_mut(&id) else {
             return;
         };
-        let before = on_id.len();
+        let before = counted_in(on_id);
         on_id.retain(|s| s.key != key);
-        let removed = before - on_id.len();
+        let removed = before - counted_in(on_id);
         if on_id.is_empty() {
             subscribers.by_id.remove(&id);
         }
@@ -125,10 +140,22 @@ impl Hub {
         METRICS.set_open_streams(subscribers.total);
     }
 
-    /// Nudges every subscriber of `id`. One that has left a nudge untaken for longer than
-    /// `slow_subscriber` is stuck (its client stopped reading, so its stream is not polled): it
-    /// is dropped and its stream ends, rather than holding its place for ever.
+    /// A change to `id`: nudges the feed watching it, if one does (the feed reads the change,
+    /// then nudges the streams with [`Hub::fed`]), else every stream of `id`.
     pub fn changed(&self, id: Uuid) {
+        self.nudge(id, Nudged::Readers);
+    }
+
+    /// The feed of `id` has read a change and handed it to its streams: nudges them, so that
+    /// each wakes once, with its update ready.
+    pub fn fed(&self, id: Uuid) {
+        self.nudge(id, Nudged::Streams);
+    }
+
+    /// Nudges the subscribers of `id` that `which` names. A stream that has left a nudge untaken
+    /// for longer than `slow_subscriber` is stuck (its client stopped reading, so its stream is
+    /// not polled): it is dropped and its stream ends, rather than holding its place for ever.
+    fn nudge(&self, id: Uuid, which: Nudged) {
         // Never 0, which means "nothing waiting".
         let now = self.started.elapsed().as_millis() as u64 + 1;
         let slow_after = self.settings.slow_subscriber.as_millis() as u64;
@@ -136,24 +163,34 @@ impl Hub {
         let Some(on_id) = subscribers.by_id.get_mut(&id) else {
             return;
         };
-        let before = on_id.len();
-        on_id.retain(|s| match s.nudge.try_send(()) {
-            Ok(()) => {
-                s.waiting_since.store(now, Ordering::Relaxed);
-                true
+        let watched = on_id.iter().any(|s| !s.counted);
+        let nudged = |s: &Subscriber| match which {
+            Nudged::Readers => s.counted != watched,
+            Nudged::Streams => s.counted,
+        };
+        let before = counted_in(on_id);
+        on_id.retain(|s| {
+            if !nudged(s) {
+                return true;
             }
-            Err(mpsc::error::TrySendError::Full(())) => {
-                let since = s.waiting_since.load(Ordering::Relaxed);
-                let stuck = since != 0 && now.saturating_sub(since) >= slow_after;
-                if stuck {
-                    METRICS.record_stream_dropped("slow");
+            match s.nudge.try_send(()) {
+                Ok(()) => {
+                    s.waiting_since.store(now, Ordering::Relaxed);
+                    true
                 }
-                !stuck
+                Err(mpsc::error::TrySendError::Full(())) => {
+                    let since = s.waiting_since.load(Ordering::Relaxed);
+                    let stuck = s.counted && since != 0 && now.saturating_sub(since) >= slow_after;
+                    if stuck {
+                        METRICS.record_stream_dropped("slow");
+                    }
+                    !stuck
+                }
+                // The stream has ended; its subscription is being dropped.
+                Err(mpsc::error::TrySendError::Closed(())) => false,
             }
-            // The stream has ended; its subscription is being dropped.
-            Err(mpsc::error::TrySendError::Closed(())) => false,
         });
-        let removed = before - on_id.len();
+        let removed = before - counted_in(on_id);
         if on_id.is_empty() {
             subscribers.by_id.remove(&id);
         }
@@ -185,6 +222,20 @@ impl Hub {
     pub fn open(&self) -> usize {
         self.lock().total
     }
+}
+
+/// Whom a nudge is for.
+#[derive(Clone, Copy)]
+enum Nudged {
+    /// Whoever reads a change: the feed watching the id, or, without one, every stream.
+    Readers,
+    /// The streams, once their feed has read the change.
+    Streams,
+}
+
+/// The streams among `id`'s subscribers (a feed's watch is not one).
+fn counted_in(on_id: &[Subscriber]) -> usize {
+    on_id.iter().filter(|s| s.counted).count()
 }
 
 impl Subscription {
@@ -247,6 +298,47 @@ mod tests {
         drop(first);
         assert_eq!(hub.open(), 2);
         assert!(hub.subscribe(a).is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_feeds_watch_takes_the_changes_and_no_place_under_the_caps_and_its_streams_are_fed_after(
+    ) {
+        let hub = hub(1, 1, std::time::Duration::ZERO);
+        let id = Uuid::new_v4();
+        let mut stream = hub.subscribe(id).unwrap();
+        hub.changed(id);
+        assert_eq!(
+            stream.changed().await,
+            Some(()),
+            "without a feed, streams read"
+        );
+        let mut watch = hub.watch(id).unwrap();
+        assert_eq!(hub.open(), 1, "the watch is not a stream");
+        hub.changed(id);
+        hub.changed(id);
+        assert_eq!(hub.open(), 1, "with a feed, the change is the feed's");
+        assert_eq!(watch.changed().await, Some(()));
+        assert!(
+            stream.nudges.try_recv().is_err(),
+            "the stream waits for its feed"
+        );
+        hub.fed(id);
+        assert_eq!(hub.open(), 1, "a first nudge waits for the stream");
+        hub.fed(id);
+        assert_eq!(hub.open(), 0, "the stream that took no nudge is dropped");
+        hub.changed(id);
+        hub.changed(id);
+        hub.close();
+        assert_eq!(
+            watch.changed().await,
+            Some(()),
+            "an idle watch is never dropped"
+        );
+        assert_eq!(
+            watch.changed().await,
+            None,
+            "closing the hub ends the watch"
+        );
     }
 
     #[tokio::test]

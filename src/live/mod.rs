@@ -5,10 +5,11 @@
 //! `pg_notify('referee_changes', '<id>:<v>,<id>:<v>,…')` for all of them (statement triggers, see
 //! the `move_log` migration): a batch of moves is one notice, not one per match. One [`listener`] task per instance
 //! holds a plain connection that `LISTEN`s on that channel and passes each notice to the [`Hub`],
-//! which nudges the subscribers of that id. A nudge carries no content: the stream reads what is
-//! new from the tables, so it shows exactly what the viewer's `/log` would, and a lost or
-//! duplicated nudge costs at most one extra read. Every instance on the database gets every
-//! notice, so a move made through any of them reaches the subscribers of all.
+//! which nudges the subscribers of that id. A nudge carries no content: what is new is read from
+//! the tables (for a match, once by its feed for all its streams, see `crate::matches::Feeds`;
+//! for a sheet, by each stream), so a stream shows exactly what the viewer's `/log` would, and a
+//! lost or duplicated nudge costs at most one extra read. Every instance on the database gets
+//! every notice, so a move made through any of them reaches the subscribers of all.
 
 mod hub;
 mod listener;

@@ -6,7 +6,7 @@ use uuid::Uuid;
 
 use super::access::{load, viewer_for, Credential};
 use super::wire::{CreateMatch, CreatedMatch, MatchDetail, SeatInvite, SeatToken};
-use crate::games::{Consistent, Game, Order, Seat};
+use crate::games::{Consistent, Game, Order, Seat, Viewer};
 use crate::problem::Problem;
 use crate::records::{check_names, fingerprint, insert_created, kind_of, seat_infos, stored};
 use crate::referee;
@@ -222,34 +222,43 @@ pub(super) fn detail(
     credential: Credential,
 ) -> Result<MatchDetail, Problem> {
     let viewer = viewer_for(row, credential);
-    let kind = kind_of(row)?;
-    let finished = row.status == MatchStatus::Finished;
-    with_game!(kind, G => {
+    with_game!(kind_of(row)?, G => {
         let state: <G as Game>::State = stored("state", &row.state)?;
-        Ok(MatchDetail {
-            id: row.id,
-            game: kind,
-            rules_version: row.rules_version.clone(),
-            randomness: row.randomness,
-            chance_reporters: row.chance_reporters,
-            status: row.status,
-            version: row.version,
-            options: row.options.clone(),
-            seats: seat_infos(seats),
-            viewer,
-            to_act: G::to_act(&state),
-            chance_pending: G::chance_pending(&state),
-            view: referee::to_json(&G::view(&state, viewer)),
-            standings: G::standings(&state),
-            seed_sha256: row.seed_sha256.clone(),
-            seed: if finished { row.seed.clone() } else { None },
-            created_at: row.created_at,
-            updated_at: row.updated_at,
-            finished_at: row.finished_at,
-            rematch_of: None,
-            rematch: None,
-        })
+        Ok(detail_of::<G>(row, seats, viewer, &state))
     })
+}
+
+/// The match as `viewer` sees it, its state already typed (`row.state` is not read).
+pub(super) fn detail_of<G: Game>(
+    row: &MatchRow,
+    seats: &[SeatRow],
+    viewer: Viewer,
+    state: &G::State,
+) -> MatchDetail {
+    let finished = row.status == MatchStatus::Finished;
+    MatchDetail {
+        id: row.id,
+        game: G::KIND,
+        rules_version: row.rules_version.clone(),
+        randomness: row.randomness,
+        chance_reporters: row.chance_reporters,
+        status: row.status,
+        version: row.version,
+        options: row.options.clone(),
+        seats: seat_infos(seats),
+        viewer,
+        to_act: G::to_act(state),
+        chance_pending: G::chance_pending(state),
+        view: referee::to_json(&G::view(state, viewer)),
+        standings: G::standings(state),
+        seed_sha256: row.seed_sha256.clone(),
+        seed: if finished { row.seed.clone() } else { None },
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        finished_at: row.finished_at,
+        rematch_of: None,
+        rematch: None,
+    }
 }
 
 #[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]

@@ -3,8 +3,8 @@
 //! Each file answers one question: what the endpoints take and answer (`wire`), who may see and
 //! do what (`access`), how a match is created and read (`create`), how a move or chance report
 //! is played and written (`submit`), what the log, an earlier ply, the result and the export say
-//! (`replay`), and how matches are listed (`list`). What matches share with score sheets lives
-//! in [`crate::records`].
+//! (`replay`), how matches are listed (`list`), and how a match's live streams are fed (`feed`).
+//! What matches share with score sheets lives in [`crate::records`].
 //!
 //! The log is the truth: a move appends its events, and the state on the match row is a snapshot
 //! written every few plies and when the match ends ([`current`] plays the events after it). How
@@ -15,6 +15,7 @@
 mod access;
 mod create;
 mod current;
+mod feed;
 mod list;
 mod lobby;
 mod replay;
@@ -23,12 +24,13 @@ mod wire;
 
 pub use access::{authenticate, Credential};
 pub use create::{create, read};
+pub use feed::{Feeds, Followed, Follower, Frame, Framing, MatchStreamEvent};
 pub use list::list;
 pub use lobby::{
     abandon_match, abandon_sheet, invite, redeem_invite, reissue_invite, reissue_token, rematch,
     rename_seat, InviteError, InviteInfo, RedeemedInvite, Rematch, RenameSeat,
 };
-pub use replay::{at_ply, export, log, log_page, result, verify_export, ExportBody};
+pub use replay::{at_ply, export, log_page, result, verify_export, ExportBody};
 pub use submit::{submit_chance, submit_move};
 pub use wire::{
     AnyCreateMatch, AnyCreatedMatch, AnyMatchDetail, AnyMatchExport, AnyMatchLog, AnyMatchResult,

@@ -130,13 +130,18 @@ async fn log_entries(
     Ok(entries)
 }
 
-/// The whole log, every ply as the token's holder may see it (the live streams read it this
-/// way). `GET /log` answers it in pages: [`log_page`].
+/// The log after ply `after`, every ply as the token's holder may see it: what a live stream
+/// resumed at `after` has missed. `GET /log` answers it in pages: [`log_page`].
 #[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
-pub async fn log(store: &Store, id: Uuid, token: Option<&str>) -> Result<MatchLog, Problem> {
+pub(super) async fn log_after(
+    store: &Store,
+    id: Uuid,
+    token: Option<&str>,
+    after: i64,
+) -> Result<MatchLog, Problem> {
     let (mut conn, row, seats, credential) = load(store, id, token).await?;
     let viewer = viewer_for(&row, credential);
-    let entries = log_entries(&mut conn, &row, seats.len(), viewer, 0, row.version).await?;
+    let entries = log_entries(&mut conn, &row, seats.len(), viewer, after, row.version).await?;
     Ok(MatchLog {
         game: kind_of(&row)?,
         version: row.version,

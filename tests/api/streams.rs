@@ -12,8 +12,12 @@ use crate::support::{
 
 /// Plays up to `moves` legal moves (a fixed pseudo-random choice); returns the version reached.
 async fn play(app: &TestApp, created: &Value, moves: usize) -> i64 {
-    let id = match_id(created);
-    let tokens = seat_tokens(created);
+    play_with(app, &match_id(created), &seat_tokens(created), moves).await
+}
+
+/// [`play`] with these seat tokens.
+async fn play_with(app: &TestApp, id: &str, tokens: &[String], moves: usize) -> i64 {
+    let id = id.to_owned();
     let mut pick: u64 = 0x9E37_79B9_7F4A_7C15;
     for _ in 0..moves {
         let public = app.read_match(&id, None).await.body;
@@ -428,4 +432,163 @@ async fn a_renamed_seat_sends_a_new_view_and_an_abandoned_match_ends_its_streams
     let kinds: Vec<&str> = rest.iter().map(|e| e.kind.as_str()).collect();
     assert_eq!(kinds, ["view", "end"]);
     assert_eq!(rest[1].data["status"], "abandoned");
+}
+
+#[tokio::test]
+async fn spectators_of_one_match_cost_one_read_of_what_is_new_per_change_however_many_they_are() {
+    let app = spawn_app().await;
+    let created = new_match(&app).await;
+    let id = match_id(&created);
+    let mut spectators = Vec::new();
+    for n in 0..16 {
+        let format = if n % 2 == 0 { "" } else { "?format=ndjson" };
+        let mut stream = app
+            .stream(&format!("/v1/matches/{id}/stream{format}"), None, &[])
+            .await
+            .unwrap();
+        let opening = stream.next().await.unwrap();
+        assert_eq!(opening.kind, "view");
+        spectators.push((opening.id.unwrap(), stream));
+    }
+    let before = app.feeds.reads();
+
+    let moves = 6;
+    let reached = play(&app, &created, moves).await;
+    let mut seen = Vec::new();
+    for (start, stream) in &mut spectators {
+        let events = stream.until_view(reached).await;
+        let plies: Vec<i64> = entries(&events)
+            .iter()
+            .map(|e| e["ply"].as_i64().unwrap())
+            .collect();
+        assert_eq!(plies, (*start + 1..=reached).collect::<Vec<_>>());
+        seen.push(entries(&events));
+    }
+    assert!(
+        seen.windows(2).all(|pair| pair[0] == pair[1]),
+        "every spectator sees the same entries"
+    );
+    let reads = app.feeds.reads() - before;
+    // One read per move (each is one commit, so one notice), however many streams; one more at
+    // most if the change listener (re)connected meanwhile, which has every feed read again.
+    assert!(
+        (1..=moves as u64 + 1).contains(&reads),
+        "{reads} reads for {moves} moves and {} streams",
+        spectators.len()
+    );
+}
+
+#[tokio::test]
+async fn a_stream_resumed_behind_the_feed_gets_every_entry_once_in_order() {
+    let app = spawn_app().await;
+    let created = new_match(&app).await;
+    let id = match_id(&created);
+    let seat = seat_token(&created, 1);
+    // A spectator keeps the match's feed going, ahead of the stream resumed below.
+    let mut watcher = app
+        .stream(&format!("/v1/matches/{id}/stream"), None, &[])
+        .await
+        .unwrap();
+    let start = watcher.next().await.unwrap().id.unwrap();
+    let middle = play(&app, &created, 4).await;
+    assert!(middle > start);
+    watcher.until_view(middle).await;
+
+    let mut resumed = app
+        .stream(
+            &format!("/v1/matches/{id}/stream?format=ndjson"),
+            Some(&seat),
+            &[("Last-Event-ID", &start.to_string())],
+        )
+        .await
+        .unwrap();
+    let caught_up = resumed.until_view(middle).await;
+    let end = play(&app, &created, 4).await;
+    let live = resumed.until_view(end).await;
+
+    let mut all = entries(&caught_up);
+    all.extend(entries(&live));
+    let plies: Vec<i64> = all.iter().map(|e| e["ply"].as_i64().unwrap()).collect();
+    assert_eq!(
+        plies,
+        (start + 1..=end).collect::<Vec<_>>(),
+        "no gap, no duplicate"
+    );
+    let logged: Vec<Value> = log_entries(&app, &id, Some(&seat))
+        .await
+        .into_iter()
+        .filter(|e| e["ply"].as_i64().unwrap() > start)
+        .collect();
+    assert_eq!(all, logged, "as the seat's log shows them");
+    assert_eq!(
+        live.last().unwrap().data["match"]["viewer"],
+        json!({"seat": 1})
+    );
+}
+
+#[tokio::test]
+async fn a_seat_stream_ends_with_an_error_once_its_token_is_reissued_and_the_new_token_streams_on()
+{
+    let app = spawn_app().await;
+    let created = new_match(&app).await;
+    let id = match_id(&created);
+    let owner = owner_token(&created);
+    let mut tokens = seat_tokens(&created);
+    let path = format!("/v1/matches/{id}/stream?format=ndjson");
+    let mut old = app.stream(&path, Some(&tokens[1]), &[]).await.unwrap();
+    let start = old.next().await.unwrap().id.unwrap();
+
+    let reissued = app
+        .post(
+            &format!("/v1/matches/{id}/seats/1/token"),
+            &json!({}),
+            Some(&owner),
+        )
+        .await;
+    assert_eq!(reissued.status, StatusCode::OK, "{}", reissued.body);
+    tokens[1] = reissued.body["token"].as_str().unwrap().to_owned();
+    let mut new = app.stream(&path, Some(&tokens[1]), &[]).await.unwrap();
+    assert_eq!(new.next().await.unwrap().kind, "view");
+
+    let reached = play_with(&app, &id, &tokens, 2).await;
+    let rest = old.until_closed().await;
+    let kinds: Vec<&str> = rest.iter().map(|e| e.kind.as_str()).collect();
+    assert_eq!(
+        kinds,
+        ["error"],
+        "nothing new for the old token, then the end"
+    );
+    assert_eq!(rest[0].data["problem"]["status"], 401);
+    let seen = new.until_view(reached).await;
+    let plies: Vec<i64> = entries(&seen)
+        .iter()
+        .map(|e| e["ply"].as_i64().unwrap())
+        .collect();
+    assert_eq!(plies, (start + 1..=reached).collect::<Vec<_>>());
+}
+
+#[tokio::test]
+async fn streams_opened_while_moves_land_get_every_entry_once_in_order() {
+    let app = spawn_app().await;
+    let created = new_match(&app).await;
+    let id = match_id(&created);
+    // The moves go through another instance, while streams open on this one, one after the
+    // other: each joins the feed at whatever point it has reached.
+    let other = app.second_instance().await;
+    let playing = {
+        let created = created.clone();
+        tokio::spawn(async move { play(&other, &created, 12).await })
+    };
+    let path = format!("/v1/matches/{id}/stream?after=0&format=ndjson");
+    let mut streams = Vec::new();
+    // At least two, and fewer than the cap of 64 per match however long the moves take.
+    while (!playing.is_finished() && streams.len() < 48) || streams.len() < 2 {
+        streams.push(app.stream(&path, None, &[]).await.unwrap());
+    }
+    let end = playing.await.unwrap();
+    let logged = log_entries(&app, &id, None).await;
+    for stream in &mut streams {
+        let seen = stream.until_view(end).await;
+        assert_eq!(entries(&seen), logged, "every entry once, in order");
+    }
 }

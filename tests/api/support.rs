@@ -113,6 +113,8 @@ pub struct TestApp {
     pub base: String,
     pub client: reqwest::Client,
     database: Option<String>,
+    /// The instance's live feeds, to count their reads.
+    pub feeds: referee::matches::Feeds,
 }
 
 impl TestApp {
@@ -144,10 +146,12 @@ impl TestApp {
 
     /// Another instance of the service on this test's database, as a second replica would be.
     pub async fn second_instance(&self) -> TestApp {
+        let (base, feeds) = start(self.database_url(), true, |_| {}).await;
         TestApp {
-            base: start(self.database_url(), true, |_| {}).await,
+            base,
             client: reqwest::Client::new(),
             database: None,
+            feeds,
         }
     }
 
@@ -203,7 +207,11 @@ fn test_settings(database_url: String) -> Settings {
 
 /// Starts the service as the binary does ([`referee::startup::build`]) with the test settings
 /// adjusted by `tweak`; waits until its database is ready when `ready` says it can be.
-async fn start(database_url: String, ready: bool, tweak: impl FnOnce(&mut Settings)) -> String {
+async fn start(
+    database_url: String,
+    ready: bool,
+    tweak: impl FnOnce(&mut Settings),
+) -> (String, referee::matches::Feeds) {
     let mut settings = test_settings(database_url);
     tweak(&mut settings);
     let app = referee::startup::build(settings).unwrap();
@@ -211,8 +219,9 @@ async fn start(database_url: String, ready: bool, tweak: impl FnOnce(&mut Settin
     if ready {
         app.store().prepare().await.unwrap();
     }
+    let feeds = app.feeds().clone();
     tokio::spawn(app.run());
-    format!("http://{address}")
+    (format!("http://{address}"), feeds)
 }
 
 /// The app with its own fresh, migrated database.
@@ -224,19 +233,23 @@ pub async fn spawn_app() -> TestApp {
 pub async fn spawn_app_tuned(tweak: impl FnOnce(&mut Settings)) -> TestApp {
     let name = fresh_database().await;
     let url = format!("{}/{name}", server_url());
+    let (base, feeds) = start(url, true, tweak).await;
     TestApp {
-        base: start(url, true, tweak).await,
+        base,
         client: reqwest::Client::new(),
         database: Some(name),
+        feeds,
     }
 }
 
 /// The app without a database, with its settings adjusted (rate limits, CORS...).
 pub async fn spawn_app_with(tweak: impl FnOnce(&mut Settings)) -> TestApp {
+    let (base, feeds) = start(NOWHERE.to_owned(), false, tweak).await;
     TestApp {
-        base: start(NOWHERE.to_owned(), false, tweak).await,
+        base,
         client: reqwest::Client::new(),
         database: None,
+        feeds,
     }
 }
 

@@ -126,7 +126,9 @@ impl QueryFragment<diesel::pg::Pg> for AppendMoves<'_> {
         use diesel::sql_types::{Timestamptz, Uuid as SqlUuid};
         // `snapshot` writes the row of the moves whose snapshot is due, `appending` only locks
         // the others' rows (shared: appends to different matches never wait on each other); a
-        // move passes either only if nothing was appended after the version it read. The events
+        // move passes either only if its match's log still ends at the version it read (a
+        // scalar subquery, so that it stays one probe of the log's key per move: as `NOT
+        // EXISTS` the planner may hash the whole log instead). The events
         // go in only for the moves that passed; a data-modifying WITH runs to completion whether
         // or not the final SELECT reads it.
         out.push_sql("WITH input AS (SELECT * FROM unnest(");
@@ -146,9 +148,9 @@ impl QueryFragment<diesel::pg::Pg> for AppendMoves<'_> {
         out.push_sql(
             "::timestamptz[]) AS i (id, read_version, read_access_version, read_snapshot, \
                                     version, snapshot, at)), \
-             unmoved AS (SELECT i.* FROM input AS i WHERE NOT EXISTS \
-                 (SELECT 1 FROM match_events AS e WHERE e.match_id = i.id \
-                  AND e.ply > i.read_version)), \
+             unmoved AS (SELECT i.* FROM input AS i WHERE i.read_version = \
+                 (SELECT coalesce(max(e.ply), 0) FROM match_events AS e \
+                  WHERE e.match_id = i.id)), \
              snapshot AS (UPDATE matches AS m \
                  SET version = i.version, state = i.snapshot::jsonb, updated_at = i.at \
                  FROM unmoved AS i \
