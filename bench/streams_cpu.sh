@@ -4,7 +4,7 @@
 #   bash bench/streams_cpu.sh     # VERSIONS=2000 MOVES=200 STREAMS=64
 #
 # Starts the release service, plays one long Plus & Minus match (3 seats, server randomness,
-# 10 000 rounds so that it never ends; `load long`, one client, one move at a time, each after
+# 60 rounds, its maximum; `load long`, one client, one move at a time, each after
 # the acting seat's view read) up to VERSIONS versions, then measures the service process's CPU
 # time (utime + stime from /proc/<pid>/stat) over MOVES more moves in three phases:
 #

@@ -23,7 +23,7 @@
 //! - `warm`: `load warm <base_url> <concurrency> <matches>` creates that many matches and makes
 //!   one move in each, so the service holds them all in its move cache (`bench/cache_memory.sh`).
 //! - `long`: `load long <base_url> <match_file> <moves>` plays one long Plus & Minus match
-//!   (3 seats, server randomness, 10 000 rounds, so it does not end) with one client, one move
+//!   (3 seats, server randomness, 60 rounds, the most it allows) with one client, one move
 //!   at a time, each after the acting seat's view read; the match's id and seat tokens are kept
 //!   in `match_file` (created with the match when missing), so successive calls play on
 //!   (`bench/streams_cpu.sh`). Prints the moves' latencies and the match's version after them.
@@ -313,8 +313,8 @@ impl Game {
     }
 }
 
-/// The long match of the `long` workload: Plus & Minus, whose rounds option has no upper bound.
-const LONG_MATCH: &str = r#"{"game":"plus-minus","seats":[{"name":"Ann"},{"name":"Ben"},{"name":"Cleo"}],"options":{"rounds":10000}}"#;
+/// The long match of the `long` workload: Plus & Minus at its most rounds (some 3 000 plies).
+const LONG_MATCH: &str = r#"{"game":"plus-minus","seats":[{"name":"Ann"},{"name":"Ben"},{"name":"Cleo"}],"options":{"rounds":60}}"#;
 
 /// Plays `moves` moves in the long match kept in `file` (creating it first if the file is
 /// missing): the acting seat reads its view, then submits a legal move picked at random.

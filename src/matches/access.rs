@@ -6,7 +6,7 @@ use super::current::catch_up;
 use crate::games::{ChanceOwner, Seat, Viewer};
 use crate::problem::Problem;
 use crate::records::note_game;
-use crate::store::matches::{self as q, MatchRow, SeatRow};
+use crate::store::matches::{self as q, EventRow, MatchRow, SeatRow};
 use crate::store::moves::UnknownMatch;
 use crate::store::Store;
 use crate::tokens;
@@ -67,10 +67,31 @@ pub(super) async fn load(
     id: Uuid,
     token: Option<&str>,
 ) -> Result<(crate::store::Conn, MatchRow, Vec<SeatRow>, Credential), Problem> {
-    let mut conn = store.conn().await?;
-    let (row, seats) = current(&mut conn, id).await?;
-    let credential = authenticate(&row, &seats, token)?;
+    let (conn, mut row, seats, tail, credential) = load_as_stored(store, id, token).await?;
+    catch_up(&mut row, &tail)?;
     Ok((conn, row, seats, credential))
+}
+
+/// Loads a match as stored, its snapshot and the events after it apart (for a reader that plays
+/// them on the typed state itself: [`super::current::typed_state`]), and checks the token.
+pub(super) async fn load_as_stored(
+    store: &Store,
+    id: Uuid,
+    token: Option<&str>,
+) -> Result<
+    (
+        crate::store::Conn,
+        MatchRow,
+        Vec<SeatRow>,
+        Vec<EventRow>,
+        Credential,
+    ),
+    Problem,
+> {
+    let mut conn = store.conn().await?;
+    let (row, seats, tail) = as_stored(&mut conn, id).await?;
+    let credential = authenticate(&row, &seats, token)?;
+    Ok((conn, row, seats, tail, credential))
 }
 
 /// A hosted match as it stands, with its seats.
@@ -78,13 +99,21 @@ pub(super) async fn current(
     conn: &mut diesel_async::AsyncPgConnection,
     id: Uuid,
 ) -> Result<(MatchRow, Vec<SeatRow>), Problem> {
-    let (mut row, seats, tail) = q::find_current(conn, id)
+    let (mut row, seats, tail) = as_stored(conn, id).await?;
+    catch_up(&mut row, &tail)?;
+    Ok((row, seats))
+}
+
+async fn as_stored(
+    conn: &mut diesel_async::AsyncPgConnection,
+    id: Uuid,
+) -> Result<(MatchRow, Vec<SeatRow>, Vec<EventRow>), Problem> {
+    let found = q::find_current(conn, id)
         .await?
         .filter(|(row, _, _)| row.kind == MatchKind::Hosted)
         .ok_or_else(|| unknown_match(id))?;
-    note_game(row.game.kind());
-    catch_up(&mut row, &tail)?;
-    Ok((row, seats))
+    note_game(found.0.game.kind());
+    Ok(found)
 }
 
 /// The seat a move is for: the seat token's own, or the one the owner names.

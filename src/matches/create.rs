@@ -4,7 +4,8 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::access::{load, viewer_for, Credential};
+use super::access::{load_as_stored, viewer_for, Credential};
+use super::current::typed_state;
 use super::wire::{CreateMatch, CreatedMatch, MatchDetail, SeatInvite, SeatToken};
 use crate::games::{Consistent, Game, Order, Seat, Viewer};
 use crate::problem::Problem;
@@ -263,8 +264,13 @@ pub(super) fn detail_of<G: Game>(
 
 #[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
 pub async fn read(store: &Store, id: Uuid, token: Option<&str>) -> Result<MatchDetail, Problem> {
-    let (mut conn, row, seats, credential) = load(store, id, token).await?;
-    let mut detail = detail(&row, &seats, credential)?;
+    // The state is played on in its typed form and read from there: no JSON round trip.
+    let (mut conn, mut row, seats, tail, credential) = load_as_stored(store, id, token).await?;
+    let viewer = viewer_for(&row, credential);
+    let mut detail = with_game!(kind_of(&row)?, G => {
+        let state = typed_state::<G>(&mut row, &tail)?;
+        detail_of::<G>(&row, &seats, viewer, &state)
+    });
     (detail.rematch_of, detail.rematch) = lobby::rematch_links(&mut conn, id).await?;
     Ok(detail)
 }

@@ -50,15 +50,26 @@ pub(super) fn played_on<G: Game>(
 /// Brings a row read with [`crate::store::matches::find_current`] up to its log: its `state`,
 /// `version` and `updated_at` become the match's as it stands.
 pub(super) fn catch_up(row: &mut MatchRow, tail: &[EventRow]) -> Result<(), Problem> {
-    let Some(last) = tail.last() else {
+    if tail.is_empty() {
         return Ok(());
-    };
-    let state: Value = with_game!(kind_of(row)?, G => {
-        let snapshot = stored_state::<G>(stored("state", &row.state)?)?;
-        referee::to_json(&played_on::<G>(snapshot, tail)?)
-    });
+    }
+    let state: Value =
+        with_game!(kind_of(row)?, G => referee::to_json(&typed_state::<G>(row, tail)?));
     row.state = state;
-    row.version = last.ply;
-    row.updated_at = last.created_at;
     Ok(())
+}
+
+/// The typed state of a row read with [`crate::store::matches::find_current`]: its snapshot
+/// with `tail` played on it. The row's `version` and `updated_at` become the match's as it
+/// stands; its `state` is left as it was read.
+pub(super) fn typed_state<G: Game>(
+    row: &mut MatchRow,
+    tail: &[EventRow],
+) -> Result<Consistent<G>, Problem> {
+    let state = played_on::<G>(stored_state::<G>(stored("state", &row.state)?)?, tail)?;
+    if let Some(last) = tail.last() {
+        row.version = last.ply;
+        row.updated_at = last.created_at;
+    }
+    Ok(state)
 }
