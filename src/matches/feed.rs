@@ -41,9 +41,10 @@ use crate::metrics::METRICS;
 use crate::problem::{Problem, ProblemDocument};
 use crate::records::{kind_of, stored};
 use crate::referee;
-use crate::store::feed as q;
 use crate::store::lobby::rematch_links;
-use crate::store::matches::{find_current, EventRow, MatchRow, SeatRow};
+use crate::store::matches::{
+    find_current, find_with_events, EventRow, EventsAfter, MatchRow, SeatRow,
+};
 use crate::store::Store;
 use crate::vocabulary::{MatchKind, MatchStatus};
 use crate::with_game;
@@ -810,7 +811,7 @@ where
         self.feeds.inner.reads.fetch_add(1, Ordering::Relaxed);
         METRICS.record_feed_read();
         let mut conn = self.feeds.inner.store.conn().await?;
-        q::changes(&mut conn, self.id, after)
+        find_with_events(&mut conn, self.id, EventsAfter::Ply(after))
             .await?
             .ok_or_else(|| unknown_match(self.id))
     }

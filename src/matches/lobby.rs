@@ -186,7 +186,7 @@ pub async fn invite(store: &Store, code: &str) -> Result<InviteInfo, InviteError
     let hash = code_hash(code)?;
     let mut conn = store.conn().await?;
     let invite = find_invite(&mut conn, &hash).await?;
-    let (row, seats) = matches_q::find_with_seats(&mut conn, invite.match_id)
+    let (row, seats, _) = matches_q::find_current(&mut conn, invite.match_id)
         .await?
         .ok_or_else(|| unknown_match(invite.match_id))?;
     note_game(row.game.kind());

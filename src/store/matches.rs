@@ -245,14 +245,28 @@ pub async fn seats(conn: &mut AsyncPgConnection, id: Uuid) -> Result<Vec<SeatRow
         .await?)
 }
 
-/// The match and its seats, the two queries sent together (pipelined on the one connection):
-/// one round trip instead of two. `None` when there is no such match.
-pub async fn find_with_seats(
+/// Which of a match's events to read with it.
+#[derive(Clone, Copy, Debug)]
+pub enum EventsAfter {
+    /// The events its snapshot does not hold yet: with the snapshot, the match as it stands.
+    Snapshot,
+    /// The events after this ply (what a reader that is there already has not seen).
+    Ply(i64),
+}
+
+/// The match, its seats and its events after `after`, the three queries sent together
+/// (pipelined on the one connection): one round trip. `None` when there is no such match.
+///
+/// Each statement sees the database as of its own start. With [`EventsAfter::Snapshot`], a
+/// snapshot written between the row's read and the events' leaves a gap, read again here; the
+/// other way round, events the row's snapshot already holds are dropped.
+pub async fn find_with_events(
     conn: &mut AsyncPgConnection,
     id: Uuid,
-) -> Result<Option<(MatchRow, Vec<SeatRow>)>, StoreError> {
+    after: EventsAfter,
+) -> Result<Option<(MatchRow, Vec<SeatRow>, Vec<EventRow>)>, StoreError> {
     // diesel-async pipelines queries whose futures run at once on shared references.
-    let (mut for_match, mut for_seats) = (&*conn, &*conn);
+    let (mut for_match, mut for_seats, mut for_events) = (&*conn, &*conn, &*conn);
     let row = matches::table
         .find(id)
         .select(MatchRow::as_select())
@@ -262,57 +276,47 @@ pub async fn find_with_seats(
         .order(match_seats::seat)
         .select(SeatRow::as_select())
         .load(&mut for_seats);
-    let (row, seats) = tokio::join!(row, seats);
+    let events = match_events::table
+        .filter(match_events::match_id.eq(id))
+        .order(match_events::ply)
+        .select(EventRow::as_select())
+        .into_boxed();
+    let events = match after {
+        EventsAfter::Snapshot => events.filter(
+            match_events::ply.gt(matches::table
+                .find(id)
+                .select(matches::version)
+                .single_value()
+                .assume_not_null()),
+        ),
+        EventsAfter::Ply(ply) => events.filter(match_events::ply.gt(ply)),
+    };
+    let events = events.load(&mut for_events);
+    let (row, seats, events) = tokio::join!(row, seats, events);
     let Some(row) = row.optional()? else {
         return Ok(None);
     };
-    Ok(Some((row, seats?)))
+    let mut events = events?;
+    if let EventsAfter::Snapshot = after {
+        events.retain(|event| event.ply > row.version);
+        if events
+            .as_slice()
+            .first()
+            .is_some_and(|event| event.ply != row.version + 1)
+        {
+            events = events_after(conn, id, row.version).await?;
+        }
+    }
+    Ok(Some((row, seats?, events)))
 }
 
 /// A hosted match as it stands: its row (with the snapshot), its seats, and the events after
-/// the snapshot, the three queries sent together (pipelined): one round trip.
+/// the snapshot, in one round trip.
 pub async fn find_current(
     conn: &mut AsyncPgConnection,
     id: Uuid,
 ) -> Result<Option<(MatchRow, Vec<SeatRow>, Vec<EventRow>)>, StoreError> {
-    let (mut for_match, mut for_seats, mut for_tail) = (&*conn, &*conn, &*conn);
-    let row = matches::table
-        .find(id)
-        .select(MatchRow::as_select())
-        .first(&mut for_match);
-    let seats = match_seats::table
-        .filter(match_seats::match_id.eq(id))
-        .order(match_seats::seat)
-        .select(SeatRow::as_select())
-        .load(&mut for_seats);
-    let snapshot = matches::table
-        .find(id)
-        .select(matches::version)
-        .single_value()
-        .assume_not_null();
-    let tail = match_events::table
-        .filter(match_events::match_id.eq(id))
-        .filter(match_events::ply.gt(snapshot))
-        .order(match_events::ply)
-        .select(EventRow::as_select())
-        .load(&mut for_tail);
-    let (row, seats, tail) = tokio::join!(row, seats, tail);
-    let Some(row) = row.optional()? else {
-        return Ok(None);
-    };
-    // Each statement sees the database as of its own start: a snapshot written between the
-    // row's read and the tail's leaves a gap, read again here (the other way round, the tail
-    // holds events the snapshot already has, dropped here).
-    let mut tail = tail?;
-    tail.retain(|event| event.ply > row.version);
-    if tail
-        .as_slice()
-        .first()
-        .is_some_and(|event| event.ply != row.version + 1)
-    {
-        tail = events_after(conn, id, row.version).await?;
-    }
-    Ok(Some((row, seats?, tail)))
+    find_with_events(conn, id, EventsAfter::Snapshot).await
 }
 
 /// The events after `ply`, in order.

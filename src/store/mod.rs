@@ -16,7 +16,6 @@
 pub mod columns;
 pub mod created;
 pub mod events;
-pub mod feed;
 pub mod history;
 pub mod lobby;
 pub mod matches;
