@@ -720,7 +720,11 @@ impl Feeds {
         let mut frames = Vec::new();
         let mut sent = after.map_or(joined.version, |after| after.max(joined.version));
         let mut view = joined.view;
-        if let Some(after) = after.filter(|after| *after < joined.version) {
+        // A feed that has yet to read the latest notice stands behind the match as just read:
+        // what lies between is caught up from the log too, and the feed's older view is not
+        // sent (its view at the newer version follows once it has read that far).
+        let latest = joined.version.max(row.version);
+        if let Some(after) = after.filter(|after| *after < latest) {
             let entries: Vec<LogEntry> = log_after(&self.inner.store, id, token, after)
                 .await?
                 .entries;

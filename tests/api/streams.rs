@@ -592,3 +592,60 @@ async fn streams_opened_while_moves_land_get_every_entry_once_in_order() {
         assert_eq!(entries(&seen), logged, "every entry once, in order");
     }
 }
+
+#[tokio::test]
+async fn a_stream_opened_while_its_feed_has_a_notice_still_to_read_starts_with_the_log_not_an_old_view(
+) {
+    let app = spawn_app().await;
+    let created = new_match(&app).await;
+    let id = match_id(&created);
+    let seat = seat_token(&created, 1);
+    let mut watcher = app
+        .stream(&format!("/v1/matches/{id}/stream"), None, &[])
+        .await
+        .unwrap();
+    let start = watcher.next().await.unwrap().id.unwrap();
+    // Moves whose notices never come: the feed stays at `start` while the match moves on.
+    app.sql("ALTER TABLE match_events DISABLE TRIGGER match_events_notify_change")
+        .await;
+    let moved = play(&app, &created, 3).await;
+    app.sql("ALTER TABLE match_events ENABLE TRIGGER match_events_notify_change")
+        .await;
+    assert!(moved > start);
+
+    let mut stream = app
+        .stream(
+            &format!("/v1/matches/{id}/stream?after={start}&format=ndjson"),
+            Some(&seat),
+            &[],
+        )
+        .await
+        .unwrap();
+    let first = stream.next().await.unwrap();
+    assert_eq!(
+        first.kind, "entry",
+        "the log comes first, not the feed's older view"
+    );
+    // The next move's notice brings the feed up to date, and the stream goes on from there.
+    let end = play(&app, &created, 1).await;
+    let mut seen = vec![first];
+    seen.extend(stream.until_view(end).await);
+    let plies: Vec<i64> = entries(&seen)
+        .iter()
+        .map(|e| e["ply"].as_i64().unwrap())
+        .collect();
+    assert_eq!(
+        plies,
+        (start + 1..=end).collect::<Vec<_>>(),
+        "no gap, no duplicate"
+    );
+    let views: Vec<i64> = seen
+        .iter()
+        .filter(|e| e.kind == "view")
+        .map(|e| e.id.unwrap())
+        .collect();
+    assert!(
+        views.iter().all(|v| *v >= moved),
+        "no view older than the match: {views:?}"
+    );
+}
