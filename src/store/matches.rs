@@ -257,9 +257,11 @@ pub enum EventsAfter {
 /// The match, its seats and its events after `after`, the three queries sent together
 /// (pipelined on the one connection): one round trip. `None` when there is no such match.
 ///
-/// Each statement sees the database as of its own start. With [`EventsAfter::Snapshot`], a
-/// snapshot written between the row's read and the events' leaves a gap, read again here; the
-/// other way round, events the row's snapshot already holds are dropped.
+/// Each statement sees the database as of its own start, and they run in order. With
+/// [`EventsAfter::Snapshot`], the events are read from the snapshot's own ply on, as the events'
+/// statement sees it: when a snapshot was written after the row was read, the first event read
+/// is past the row's version + 1, and the gap is read again here (reading only the events after
+/// that newer snapshot, an empty answer could not tell a gap from nothing new).
 pub async fn find_with_events(
     conn: &mut AsyncPgConnection,
     id: Uuid,
@@ -283,7 +285,7 @@ pub async fn find_with_events(
         .into_boxed();
     let events = match after {
         EventsAfter::Snapshot => events.filter(
-            match_events::ply.gt(matches::table
+            match_events::ply.ge(matches::table
                 .find(id)
                 .select(matches::version)
                 .single_value()
@@ -298,12 +300,12 @@ pub async fn find_with_events(
     };
     let mut events = events?;
     if let EventsAfter::Snapshot = after {
-        events.retain(|event| event.ply > row.version);
-        if events
+        let gap = events
             .as_slice()
             .first()
-            .is_some_and(|event| event.ply != row.version + 1)
-        {
+            .is_some_and(|event| event.ply > row.version + 1);
+        events.retain(|event| event.ply > row.version);
+        if gap {
             events = events_after(conn, id, row.version).await?;
         }
     }
