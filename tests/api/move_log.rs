@@ -11,9 +11,9 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 use tokio_postgres::AsyncMessage;
 
-use referee::store::matches::{self, EventRow};
 use referee::store::moves::batch::{append_moves, Append};
 
+use crate::moves_cache::append_for;
 use crate::support::*;
 
 #[derive(QueryableByName)]
@@ -127,29 +127,6 @@ async fn a_match_read_with_events_beyond_its_snapshot_is_rebuilt_from_them_for_e
     app.audit_snapshots().await;
 }
 
-fn append_one(id: uuid::Uuid, version: i64, access_version: i64) -> Append {
-    let now = chrono::Utc::now();
-    Append {
-        id,
-        read_version: version,
-        read_access_version: access_version,
-        read_snapshot: version,
-        version: version + 1,
-        snapshot: None,
-        now,
-        events: vec![EventRow {
-            match_id: id,
-            ply: version + 1,
-            seat: Some(0),
-            payload: json!({"type": "draw"}),
-            idempotency_key: None,
-            request_hash: None,
-            response: None,
-            created_at: now,
-        }],
-    }
-}
-
 #[tokio::test]
 async fn moves_to_several_matches_committed_together_send_one_change_notice_naming_them_all() {
     let app = spawn_app().await;
@@ -160,11 +137,13 @@ async fn moves_to_several_matches_committed_together_send_one_change_notice_nami
         let created = app
             .create_lucky_jack(&["Ann", "Ben"], json!({"rounds": 3}), "server")
             .await;
-        let id: uuid::Uuid = match_id(&created).parse().unwrap();
-        let (row, _, tail) = matches::find_current(&mut db, id).await.unwrap().unwrap();
-        assert!(tail.is_empty());
-        appends.push(append_one(id, row.version, row.access_version));
-        expected.push(format!("{id}:{}", row.version + 1));
+        let append = append_for(&mut db, &match_id(&created), false, None).await;
+        assert_eq!(
+            append.read_snapshot, append.read_version,
+            "a new match's log is its snapshot"
+        );
+        expected.push(format!("{}:{}", append.id, append.version));
+        appends.push(append);
     }
 
     let (client, mut connection) =

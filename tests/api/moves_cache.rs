@@ -195,7 +195,7 @@ struct Count {
 }
 
 /// What a move's append would be for this match, one ply on; `stale` read an older version.
-async fn append_for(
+pub(crate) async fn append_for(
     db: &mut diesel_async::AsyncPgConnection,
     id: &str,
     stale: bool,
