@@ -6,6 +6,7 @@ mod body;
 mod caching;
 mod exports;
 mod games;
+mod headers;
 mod limits;
 mod links;
 mod lobby;
@@ -319,6 +320,7 @@ pub(crate) fn server(
                 !origins.is_empty(),
                 limits::cors(&origins),
             ))
+            .wrap(middleware::from_fn(headers::protect))
             .wrap(prometheus.clone())
             .wrap(tracing_actix_web::TracingLogger::default())
             .app_data(store.clone())

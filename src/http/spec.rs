@@ -398,6 +398,14 @@ fn bound_seats_per_game(spec: &mut Value, documents: &[String]) {
         for name in own {
             let schema = &mut schemas_mut(spec)[&name];
             rewrite_refs(schema, &mut |r| (r == "Seat").then(|| seat.clone()));
+        }
+        // The game's own types count players too (a state's `players`, a tally's rows): a
+        // stateless client's state with a table the game does not seat is refused, so the
+        // schema says so.
+        for (name, schema) in schemas_mut(spec).iter_mut() {
+            if !name.starts_with(&prefix) {
+                continue;
+            }
             let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut)
             else {
                 continue;

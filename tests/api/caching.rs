@@ -201,3 +201,87 @@ async fn a_sheet_has_an_etag_and_takes_if_match_on_entries() {
     let next = post_with(&app, &entries, &entry, &token, "\"v1\"").await;
     assert_eq!(next.status, StatusCode::OK, "{}", next.body);
 }
+
+fn cache_control(reply: &Reply) -> Option<&str> {
+    reply
+        .headers
+        .get("cache-control")
+        .map(|value| value.to_str().unwrap())
+}
+
+/// Issue 25, item 12: a read made with a token holds what only that token may see (a seat's
+/// hand, an owner's draw pile), so no cache may keep it; nor the answer to a write, which may
+/// hold new tokens.
+#[tokio::test]
+async fn answers_for_a_token_holder_and_to_writes_may_not_be_stored_by_any_cache() {
+    let app = spawn_app().await;
+    let created = app
+        .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
+        .await;
+    let id = match_id(&created);
+    let seat = seat_tokens(&created)[0].clone();
+    let owner = owner_token(&created);
+    for tail in ["", "/log", "/plies/0", "/stream?format=ndjson&after=0"] {
+        let path = format!("/v1/matches/{id}{tail}");
+        for token in [&seat, &owner] {
+            let reply = if tail.contains("stream") {
+                let response = app
+                    .client
+                    .get(format!("{}{path}", app.base))
+                    .bearer_auth(token)
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(response.status(), StatusCode::OK);
+                assert_eq!(
+                    response.headers()["cache-control"].to_str().unwrap(),
+                    "private, no-store",
+                    "{path}"
+                );
+                continue;
+            } else {
+                get_with(&app, &path, Some(token), &[]).await
+            };
+            assert_eq!(reply.status, StatusCode::OK, "{path}");
+            assert_eq!(cache_control(&reply), Some("private, no-store"), "{path}");
+        }
+    }
+    // A refusal to a token holder is private too: it says what that token may not do.
+    let refused = get_with(&app, &format!("/v1/matches/{id}/export"), Some(&seat), &[]).await;
+    assert!(refused.status.is_client_error());
+    assert_eq!(cache_control(&refused), Some("private, no-store"));
+    // Creating a match answers with its tokens.
+    let body = json!({
+        "game": "lucky-jack", "seats": [{"name": "Cy"}, {"name": "Di"}], "randomness": "server"
+    });
+    let created = app.post("/v1/matches", &body, None).await;
+    assert_eq!(created.status, StatusCode::CREATED);
+    assert_eq!(cache_control(&created), Some("private, no-store"));
+    // What anyone may read, with no token, stays cacheable by its ETag.
+    let public = get_with(&app, &format!("/v1/matches/{id}"), None, &[]).await;
+    assert_eq!(public.status, StatusCode::OK);
+    assert_eq!(cache_control(&public), None);
+}
+
+/// Issue 25, item 11: the docs page shares its origin with the table page, whose owner tokens
+/// live in `localStorage`, so no other site may frame it, and it runs only its own scripts.
+#[tokio::test]
+async fn the_docs_page_refuses_framing_and_sends_a_content_security_policy() {
+    let app = spawn_app().await;
+    for path in [
+        "/docs/",
+        "/docs/swagger-initializer.js",
+        "/docs/swagger-ui.css",
+    ] {
+        let reply = get_with(&app, path, None, &[]).await;
+        assert_eq!(reply.status, StatusCode::OK, "{path}");
+        let policy = reply.headers["content-security-policy"].to_str().unwrap();
+        assert!(
+            policy.contains("frame-ancestors 'none'"),
+            "{path}: {policy}"
+        );
+        assert!(policy.contains("script-src 'self'"), "{path}: {policy}");
+        assert!(!policy.contains("unsafe-eval"), "{path}: {policy}");
+        assert_eq!(reply.headers["x-frame-options"], "DENY", "{path}");
+    }
+}

@@ -1,6 +1,10 @@
 //! The committed OpenAPI document is the one the code generates, so clients generating code from
 //! `openapi/openapi.json` always match the service.
 
+use serde_json::{json, Value};
+
+use crate::support::spawn_app;
+
 #[test]
 fn the_committed_openapi_document_matches_the_code() {
     let generated = referee::http::openapi_text();
@@ -183,4 +187,45 @@ fn every_documented_problem_example_is_a_real_problem() {
         seen > 50,
         "the operations document their problems ({seen} examples)"
     );
+}
+
+/// Issue 25, item 15: a stateless client's state names its table size, and the service refuses
+/// a size its game does not seat (`inconsistent_state`), so each game's state schema bounds
+/// `players` by the game's own range, as the catalogue states it (a fuzzer found `players: 0`
+/// schema-valid).
+#[tokio::test]
+async fn each_games_state_schema_bounds_players_by_the_seats_the_game_has() {
+    let app = spawn_app().await;
+    let spec: Value = serde_json::from_str(&referee::http::openapi_text()).unwrap();
+    let catalogue = app.get("/v1/games", None).await.body;
+    let games = catalogue.as_array().unwrap();
+    assert_eq!(games.len(), 5);
+    for game in games {
+        let title: String = game["title"]
+            .as_str()
+            .unwrap()
+            .split([' ', '&'])
+            .filter(|word| !word.is_empty())
+            .collect();
+        let players =
+            &spec["components"]["schemas"][format!("{title}State")]["properties"]["players"];
+        assert_eq!(
+            players["minimum"], game["min_players"],
+            "{title}: {players}"
+        );
+        assert_eq!(
+            players["maximum"], game["max_players"],
+            "{title}: {players}"
+        );
+        let slug = game["slug"].as_str().unwrap();
+        let path = format!("/v1/games/{slug}/view");
+        let refused = app
+            .post(
+                &path,
+                &json!({"state": {"players": 0}, "viewer": "full"}),
+                None,
+            )
+            .await;
+        assert!(refused.status.is_client_error(), "{path}: {}", refused.body);
+    }
 }

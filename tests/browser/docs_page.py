@@ -190,6 +190,22 @@ def path_values(
     return values, token
 
 
+def framing_refused(context, base: str) -> bool:
+    """Whether a page of another origin that frames /docs/ is refused (issue 25, item 11): the
+    docs share their origin with the table page, whose owner tokens live in localStorage, so a
+    framing site could trick a click. The frame must never show Swagger UI."""
+    page = context.new_page()
+    try:
+        page.set_content(f'<iframe id="docs" src="{base}/docs/" width="800" height="600"></iframe>')
+        page.wait_for_timeout(3_000)
+        loaded = [frame for frame in page.frames[1:] if frame.url.startswith(base)]
+        shows_docs = any(frame.locator("#swagger-ui").count() > 0 for frame in loaded)
+        print(f"framing /docs/ from another page: {'shown (FAIL)' if shows_docs else 'refused'}", flush=True)
+        return not shows_docs
+    finally:
+        page.close()
+
+
 def main() -> int:
     base = sys.argv[1].rstrip("/")
     shots = Path(sys.argv[2] if len(sys.argv) > 2 else "target/browser/docs")
@@ -223,7 +239,15 @@ def main() -> int:
         )
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
         context.route("**/*", keep_local)
+        framed = framing_refused(context, base)
         page = context.new_page()
+        # The page runs under its Content-Security-Policy (issue 25): anything it refuses shows as
+        # a console message, and fails the run, so the policy can never quietly break the page.
+        refused: list[str] = []
+        page.on(
+            "console",
+            lambda message: refused.append(message.text) if "Content Security Policy" in message.text else None,
+        )
         # An element that does not come within seconds will not come: fail that operation fast.
         page.set_default_timeout(10_000)
         page.goto(f"{base}/docs/")
@@ -283,8 +307,14 @@ def main() -> int:
         print(f"\nFAIL: the page tried to reach {len(outside)} address(es) off this machine (blocked):")
         for url in sorted(set(outside)):
             print(f"  {url}")
+    if refused:
+        print(f"\nFAIL: the page broke its own Content-Security-Policy {len(refused)} time(s):")
+        for text in sorted(set(refused)):
+            print(f"  {text[:300]}")
+    if not framed:
+        print("\nFAIL: another page could frame /docs/ (it must send frame-ancestors 'none')")
     print(f"\n{len(results) - len(failed)} of {len(results)} operations answered their documented success")
-    return 1 if failed or outside else 0
+    return 1 if failed or outside or refused or not framed else 0
 
 
 if __name__ == "__main__":
