@@ -95,6 +95,7 @@ pub struct TallyJackpot {
     /// The symbol of the identical cards laid down.
     pub symbol: Symbol,
     /// 3 or 4 cards.
+    #[schema(minimum = 3, maximum = 4)]
     pub size: usize,
 }
 
