@@ -131,13 +131,14 @@ pub fn openapi() -> serde_json::Value {
         .split_for_parts()
         .1;
     // After the routes' paths are in: each works on operations or schemas they bring.
-    let modifiers: [&dyn Modify; 6] = [
+    let modifiers: [&dyn Modify; 7] = [
         &links::CreatedLinks,
         &responses::CachedReads,
         &spec::NdjsonStreams,
         &spec::AnyGameUnions,
         &spec::TaggedVariantTitles,
         &spec::DefaultsInDescriptions,
+        &spec::HeadersNeverNull,
     ];
     for modifier in modifiers {
         modifier.modify(&mut derived);

@@ -12,8 +12,8 @@
 
 use serde_json::{json, Map, Value};
 use utoipa::openapi::extensions::ExtensionsBuilder;
-use utoipa::openapi::path::{Operation, PathItem};
-use utoipa::openapi::schema::{AnyOf, Object, ObjectBuilder, Schema, Type};
+use utoipa::openapi::path::{Operation, ParameterIn, PathItem};
+use utoipa::openapi::schema::{AnyOf, Object, ObjectBuilder, Schema, SchemaType, Type};
 use utoipa::openapi::{OpenApi, RefOr};
 use utoipa::Modify;
 
@@ -120,6 +120,40 @@ impl Modify for NdjsonStreams {
             let mut extensions = media.extensions.take().unwrap_or_default();
             extensions.merge(ExtensionsBuilder::new().add("x-item-schema", line).build());
             media.extensions = Some(extensions);
+        }
+    }
+}
+
+/// A header is sent or not; it cannot be `null`. utoipa derives an optional header (an
+/// `Option`) as `["string", "null"]`, which tells a client or a fuzzer that the text `null` is
+/// a valid `Last-Event-ID`; the service refuses it. Optional headers keep `required: false`
+/// and lose the `null`.
+pub struct HeadersNeverNull;
+
+impl Modify for HeadersNeverNull {
+    fn modify(&self, openapi: &mut OpenApi) {
+        let headers = openapi
+            .paths
+            .paths
+            .values_mut()
+            .flat_map(operations_mut)
+            .flat_map(|operation| operation.parameters.iter_mut().flatten())
+            .filter(|parameter| parameter.parameter_in == ParameterIn::Header);
+        for header in headers {
+            let Some(RefOr::T(Schema::Object(schema))) = &mut header.schema else {
+                continue;
+            };
+            if let SchemaType::Array(types) = &schema.schema_type {
+                let mut types: Vec<Type> = types
+                    .iter()
+                    .filter(|t| **t != Type::Null)
+                    .cloned()
+                    .collect();
+                schema.schema_type = match types.len() {
+                    1 => SchemaType::Type(types.remove(0)),
+                    _ => SchemaType::Array(types),
+                };
+            }
         }
     }
 }

@@ -229,3 +229,26 @@ async fn each_games_state_schema_bounds_players_by_the_seats_the_game_has() {
         assert!(refused.status.is_client_error(), "{path}: {}", refused.body);
     }
 }
+
+/// Issue 25, item 15: a header is sent or not, never `null`; a schema that allowed `null` let a
+/// fuzzer send `Last-Event-ID: null`, which the service refuses.
+#[test]
+fn no_header_parameter_admits_null() {
+    let spec: Value = serde_json::from_str(&referee::http::openapi_text()).unwrap();
+    let mut headers = 0;
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let parameters = operation["parameters"].as_array().into_iter().flatten();
+            for parameter in parameters.filter(|p| p["in"] == "header") {
+                headers += 1;
+                let kind = &parameter["schema"]["type"];
+                assert!(
+                    kind.is_string() && kind != "null",
+                    "{method} {path}: {} is {kind}",
+                    parameter["name"]
+                );
+            }
+        }
+    }
+    assert!(headers > 10, "only {headers} header parameters found");
+}
