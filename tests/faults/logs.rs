@@ -152,7 +152,7 @@ async fn play_with_secrets(
 
 /// Takes a table's seats by invite on the service, every way a code reaches it: a lookup, a
 /// lookup and a redeem of wrong codes, a redeem typed in lower case with a hyphen, a refused
-/// second redeem, a malformed code; returns the codes (as issued, as typed, wrong), their stored
+/// second redeem, a malformed code, paths no route takes; returns the codes (as issued, as typed, wrong), their stored
 /// hashes and the seat tokens redeemed, each of which the log must not show.
 async fn join_by_invites(
     client: &reqwest::Client,
@@ -217,6 +217,19 @@ async fn join_by_invites(
         reqwest::Method::POST,
         "/v1/invites/SECRETLY-MALFORMED/redeem".to_owned(),
         StatusCode::BAD_REQUEST,
+    )
+    .await;
+    // Paths no route takes, still holding a right code: a trailing slash, a wrong method.
+    call(
+        reqwest::Method::GET,
+        format!("/v1/invites/{}/", codes[1]),
+        StatusCode::NOT_FOUND,
+    )
+    .await;
+    call(
+        reqwest::Method::DELETE,
+        format!("/v1/invites/{}", codes[1]),
+        StatusCode::METHOD_NOT_ALLOWED,
     )
     .await;
     for path in [
