@@ -175,25 +175,29 @@ pub fn check_invite_code(code: &str) -> Result<(), Problem> {
         .ok_or_else(invalid_invite_code)
 }
 
-/// The invite a typed code names, under any key it may be stored with, or why there is none.
-async fn find_invite(
-    store: &Store,
-    conn: &mut diesel_async::AsyncPgConnection,
-    code: &str,
-) -> Result<q::InviteRow, InviteError> {
-    let hashes = store
+/// Every form a typed code may be stored in (under the current key, a previous one, unkeyed).
+fn stored_forms(store: &Store, code: &str) -> Result<Vec<Vec<u8>>, InviteError> {
+    store
         .invite_keys()
         .candidates(code)
-        .ok_or_else(|| InviteError::WrongCode(invalid_invite_code()))?;
-    q::invite_by_code(conn, &hashes)
+        .ok_or_else(|| InviteError::WrongCode(invalid_invite_code()))
+}
+
+/// The invite one of a code's stored forms names, or why there is none.
+async fn find_invite(
+    conn: &mut diesel_async::AsyncPgConnection,
+    hashes: &[Vec<u8>],
+) -> Result<q::InviteRow, InviteError> {
+    q::invite_by_code(conn, hashes)
         .await?
         .ok_or_else(|| InviteError::WrongCode(unknown_invite()))
 }
 
 /// What an invite's link shows: the match, the seat and whether it is taken.
 pub async fn invite(store: &Store, code: &str) -> Result<InviteInfo, InviteError> {
+    let hashes = stored_forms(store, code)?;
     let mut conn = store.conn().await?;
-    let invite = find_invite(store, &mut conn, code).await?;
+    let invite = find_invite(&mut conn, &hashes).await?;
     let (row, seats, _) = matches_q::find_current(&mut conn, invite.match_id)
         .await?
         .ok_or_else(|| unknown_match(invite.match_id))?;
@@ -214,8 +218,9 @@ pub async fn invite(store: &Store, code: &str) -> Result<InviteInfo, InviteError
 
 /// Takes an open seat: the invite is spent and the seat gets a new token, all at once.
 pub async fn redeem_invite(store: &Store, code: &str) -> Result<RedeemedInvite, InviteError> {
+    let hashes = stored_forms(store, code)?;
     let mut conn = store.conn().await?;
-    let invite = find_invite(store, &mut conn, code).await?;
+    let invite = find_invite(&mut conn, &hashes).await?;
     let id = invite.match_id;
     let (token, token_hash) = tokens::issue("seat").map_err(Problem::internal)?;
     let now = Utc::now();
