@@ -44,6 +44,72 @@ pub struct Settings {
     /// are still served, so that a load balancer stops sending before the listener closes; 0
     /// (the default) stops at once.
     pub shutdown_drain: Duration,
+    /// Invites: the guessing budget per address and the keys codes are stored under.
+    pub invites: InviteSettings,
+}
+
+/// The lobby's invite codes: how fast one address may try them, and the keys they are stored
+/// under (see docs/security.md).
+#[derive(Clone, Debug)]
+pub struct InviteSettings {
+    /// `INVITE_TRIES_BURST`: invite lookups and redeems one address (an IPv6 /64) may make at
+    /// once; each takes a try before the code is looked up, and a code that names an invite
+    /// gives its try back.
+    pub tries_burst: u32,
+    /// `INVITE_TRY_REFILL_SECONDS`: one try comes back every this many seconds (at least 1).
+    pub try_refill: Duration,
+    /// `INVITE_KEY`, `INVITE_KEY_PREVIOUS` and `INVITE_ACCEPT_UNKEYED`; without `INVITE_KEY`, a
+    /// random key for this process (a warning says invites then end with it).
+    pub keys: crate::tokens::InviteKeys,
+}
+
+impl Default for InviteSettings {
+    fn default() -> Self {
+        Self {
+            tries_burst: 10,
+            try_refill: Duration::from_secs(6),
+            keys: crate::tokens::InviteKeys::default(),
+        }
+    }
+}
+
+impl InviteSettings {
+    pub fn from_env() -> Result<Self, String> {
+        use crate::tokens::InviteKeys;
+        let default = Self::default();
+        let accept_unkeyed = parsed("INVITE_ACCEPT_UNKEYED", true)?;
+        let previous = var("INVITE_KEY_PREVIOUS")
+            .map(|v| {
+                v.split(',')
+                    .map(str::trim)
+                    .filter(|k| !k.is_empty())
+                    .map(|k| {
+                        InviteKeys::parse_key(k)
+                            .map_err(|e| format!("INVITE_KEY_PREVIOUS: a key {e}"))
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?
+            .unwrap_or_default();
+        let keys = match var("INVITE_KEY") {
+            Some(key) => InviteKeys::new(
+                InviteKeys::parse_key(&key).map_err(|e| format!("INVITE_KEY {e}"))?,
+                previous,
+                accept_unkeyed,
+            ),
+            None if !previous.is_empty() => {
+                return Err("INVITE_KEY_PREVIOUS is set without INVITE_KEY".to_owned())
+            }
+            None => default.keys.accepting_unkeyed(accept_unkeyed),
+        };
+        Ok(Self {
+            tries_burst: parsed("INVITE_TRIES_BURST", default.tries_burst)?.max(1),
+            try_refill: Duration::from_secs(
+                parsed("INVITE_TRY_REFILL_SECONDS", default.try_refill.as_secs())?.max(1),
+            ),
+            keys,
+        })
+    }
 }
 
 /// A streaming replica of the primary that serves history reads while it keeps up.
@@ -324,6 +390,7 @@ impl Settings {
             live: LiveSettings::from_env()?,
             read_replica: ReadReplicaSettings::from_env()?,
             shutdown_drain: Duration::from_secs(parsed("SHUTDOWN_DRAIN_SECONDS", 0)?),
+            invites: InviteSettings::from_env()?,
         })
     }
 }

@@ -34,7 +34,14 @@ pub fn build(settings: Settings) -> std::io::Result<Application> {
         settings.pool_size,
         settings.database_timeouts,
     )
-    .with_moves(settings.moves);
+    .with_moves(settings.moves)
+    .with_invite_keys(settings.invites.keys.clone());
+    if settings.invites.keys.random {
+        tracing::warn!(
+            "INVITE_KEY is not set: invite codes are stored under a random key of this process, \
+             so open invites stop working when it restarts and no other instance can redeem them"
+        );
+    }
     let store = match &settings.read_replica {
         Some(replica) => store.with_read_replica(replica),
         None => store,

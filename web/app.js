@@ -6,11 +6,12 @@
 //   token=<seat token>   (with match=<id>) remembers the token, then drops it from the address
 //   look, player=<name>, board=<game>   look back
 //   watch                open a match by id, or join one with an invite code
-//   invite=<code>        redeems the code (a QR code's link) and opens the seat's view
+//   invite=<code>        shows the code's seat (a QR code's link); a tap redeems it, never the
+//                        opening alone, so a link previewer that runs the page takes nothing
 
 import { h, replace } from './dom.js';
 import { homeView, sheetView } from './sheet.js';
-import { matchView, watchForm, redeemInvite } from './match.js';
+import { matchView, watchForm, inviteView } from './match.js';
 import { lookBackView } from './history.js';
 import { rememberSeat } from './store.js';
 
@@ -35,11 +36,13 @@ async function route() {
   }
   if (params.has('invite')) {
     try {
-      await redeemInvite(params.get('invite'));
+      await inviteView(main, params.get('invite'));
     } catch (error) {
       replace(main, h('h1', { tabindex: -1 }, 'This invite cannot be used'), h('p', { class: 'error', role: 'alert' }, error.message),
         h('p', {}, h('a', { href: '#watch' }, 'Try another code')));
     }
+    const heading = main.querySelector('h1');
+    if (heading) heading.focus();
     return;
   }
   const nav = currentNav(params);

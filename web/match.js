@@ -96,11 +96,48 @@ export async function watchForm(main) {
 }
 
 /** Redeems an invite code for its seat's token, keeps the token on this phone and opens the
- * seat's view. A code works once; a refusal (taken, unknown) is thrown with its message. */
+ * seat's view: only ever on a tap. A code works once; a refusal (taken, unknown) is thrown with
+ * its message. */
 export async function redeemInvite(code) {
   const seat = await post(`/v1/invites/${encodeURIComponent(code)}/redeem`);
   rememberSeat(seat.match_id, seat.token);
   location.hash = `match=${seat.match_id}`;
+}
+
+/** What an invite link opens: the seat it offers and a button. Opening the link only reads the
+ * invite; the seat is taken when the person holding the phone taps, so a link previewer or
+ * scanner that runs the page leaves the seat open. */
+export async function inviteView(main, code) {
+  await games();
+  const invite = await get(`/v1/invites/${encodeURIComponent(code)}`);
+  const title = `${gameTitle(invite.game)}: ${invite.name}’s seat`;
+  if (invite.redeemed) {
+    replace(main, h('h1', { tabindex: -1 }, title),
+      h('p', { class: 'error', role: 'alert' }, 'A phone already took this seat with this code. Ask the match’s owner for a new invite.'),
+      h('p', {}, h('a', { href: `#match=${encodeURIComponent(invite.match_id)}` }, 'Watch the match')));
+    return;
+  }
+  const refusal = h('p', { class: 'error', role: 'alert', hidden: true, tabindex: -1 });
+  const take = h('button', {
+    type: 'button',
+    async onclick() {
+      take.disabled = true;
+      refusal.hidden = true;
+      try {
+        await redeemInvite(code);
+      } catch (error) {
+        take.disabled = false;
+        showRefusal(error, null, refusal);
+      }
+    },
+  }, `Take ${invite.name}’s seat`);
+  replace(main, h('h1', { tabindex: -1 }, title),
+    h('section', { class: 'card', 'aria-labelledby': 'invite-title' },
+      h('h2', { id: 'invite-title' }, `You are invited to play as ${invite.name}`),
+      h('p', {}, 'This phone will hold the seat’s token and play for it. The code works once: tap only on the phone that will play.'),
+      refusal,
+      take),
+    h('p', {}, h('a', { href: `#match=${encodeURIComponent(invite.match_id)}` }, 'Only watch the match')));
 }
 
 export function matchView(main, id) {

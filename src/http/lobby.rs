@@ -24,27 +24,49 @@ use crate::problem::Problem;
 use crate::sheets::{AnySheetDetail, SheetDetail};
 use crate::store::Store;
 
-/// Wrong invite codes one address may send per [`FAILURE_WINDOW`]. A table mistypes a code now
-/// and then; a guesser needs about 2^50 / (open invites) tries, so at this rate guessing is
-/// hopeless, while a phone that mistyped waits minutes at worst. Failures, not attempts, are
-/// counted: four phones behind one café router redeem their codes without meeting the limit.
-pub const MAX_INVITE_FAILURES: u32 = 10;
-pub const FAILURE_WINDOW: Duration = Duration::from_secs(600);
-/// Addresses remembered at most; past it, windows that ended are forgotten first.
+/// Addresses remembered at most; past it, the fullest buckets are forgotten first (a forgotten
+/// address starts full, so forgetting a full one changes nothing).
 const REMEMBERED_ADDRESSES: usize = 10_000;
 
-/// Wrong invite codes per client address, in fixed windows. Stricter than the service's rate
-/// limit, which counts every request.
+/// Invite tries per client address, in a token bucket: every lookup or redeem of a well-formed
+/// code takes a try *before* the code is looked up, under one lock, so concurrent guesses
+/// cannot outrun the budget; a code that names an invite gives its try back, so only wrong
+/// codes spend it. Tries come back one every `refill`, up to `burst`.
+///
+/// With the defaults (burst 10, one try per 6 s), a family behind one router whose phone
+/// mistyped ten times, or who shares the router with a guesser who stopped, waits at most 6 s
+/// for the next try, while a guesser gets 14,400 tries a day per address: with 10,000 invites
+/// open, finding one takes about 2^50 / 10,000 tries, some 21,000 years per address.
+/// IPv6 clients are counted per /64, the block one household (or one attacker) gets.
 pub struct InviteGuard {
     trusted_proxies: Vec<Network>,
-    failures: Mutex<HashMap<IpAddr, (Instant, u32)>>,
+    burst: f64,
+    refill: Duration,
+    buckets: Mutex<HashMap<IpAddr, Bucket>>,
+}
+
+/// An address's tries, as they stood at `at`.
+#[derive(Clone, Copy)]
+struct Bucket {
+    tries: f64,
+    at: Instant,
 }
 
 impl InviteGuard {
     pub fn new(settings: &Settings) -> Self {
+        Self::with(
+            settings.trusted_proxies.clone(),
+            settings.invites.tries_burst,
+            settings.invites.try_refill,
+        )
+    }
+
+    fn with(trusted_proxies: Vec<Network>, burst: u32, refill: Duration) -> Self {
         Self {
-            trusted_proxies: settings.trusted_proxies.clone(),
-            failures: Mutex::new(HashMap::new()),
+            trusted_proxies,
+            burst: f64::from(burst.max(1)),
+            refill: refill.max(Duration::from_millis(1)),
+            buckets: Mutex::new(HashMap::new()),
         }
     }
 
@@ -52,67 +74,97 @@ impl InviteGuard {
         let peer = request
             .peer_addr()
             .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |a| a.ip());
-        client_address(peer, request.headers(), &self.trusted_proxies)
+        household(client_address(
+            peer,
+            request.headers(),
+            &self.trusted_proxies,
+        ))
     }
 
-    /// Refuses an address that used up its failures, with the seconds left in its window.
-    fn check(&self, client: IpAddr, now: Instant) -> Result<(), Problem> {
-        let failures = self.failures.lock().unwrap_or_else(PoisonError::into_inner);
-        match failures.get(&client) {
-            Some(&(start, count))
-                if count >= MAX_INVITE_FAILURES && now < start + FAILURE_WINDOW =>
-            {
-                let wait = (start + FAILURE_WINDOW - now).as_secs().max(1);
-                let mut problem = Problem::new(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "rate_limited",
-                    format!("too many wrong invite codes from this address; retry in {wait} s"),
-                );
-                problem.retry_after = Some(u32::try_from(wait).unwrap_or(u32::MAX));
-                Err(problem)
-            }
-            _ => Ok(()),
-        }
+    /// The tries a bucket holds at `now`.
+    fn tries(&self, bucket: &Bucket, now: Instant) -> f64 {
+        let refilled =
+            now.saturating_duration_since(bucket.at).as_secs_f64() / self.refill.as_secs_f64();
+        (bucket.tries + refilled).min(self.burst)
     }
 
-    fn fail(&self, client: IpAddr, now: Instant) {
-        let mut failures = self.failures.lock().unwrap_or_else(PoisonError::into_inner);
-        if failures.len() >= REMEMBERED_ADDRESSES && !failures.contains_key(&client) {
-            failures.retain(|_, (start, _)| now < *start + FAILURE_WINDOW);
-            if failures.len() >= REMEMBERED_ADDRESSES {
-                // All still counting: the oldest window goes, so memory stays bounded.
-                let oldest = failures
+    /// Takes one try from `client`, or refuses with the seconds until the next one comes back.
+    fn take(&self, client: IpAddr, now: Instant) -> Result<(), Problem> {
+        let mut buckets = self.buckets.lock().unwrap_or_else(PoisonError::into_inner);
+        if buckets.len() >= REMEMBERED_ADDRESSES && !buckets.contains_key(&client) {
+            buckets.retain(|_, bucket| self.tries(bucket, now) < self.burst);
+            if buckets.len() >= REMEMBERED_ADDRESSES {
+                // All still refilling: the fullest goes, so memory stays bounded.
+                let fullest = buckets
                     .iter()
-                    .min_by_key(|(_, (start, _))| *start)
+                    .max_by(|a, b| self.tries(a.1, now).total_cmp(&self.tries(b.1, now)))
                     .map(|(ip, _)| *ip);
-                if let Some(ip) = oldest {
-                    failures.remove(&ip);
+                if let Some(ip) = fullest {
+                    buckets.remove(&ip);
                 }
             }
         }
-        let entry = failures.entry(client).or_insert((now, 0));
-        if now >= entry.0 + FAILURE_WINDOW {
-            *entry = (now, 0);
+        let bucket = buckets.entry(client).or_insert(Bucket {
+            tries: self.burst,
+            at: now,
+        });
+        let tries = self.tries(bucket, now);
+        if tries >= 1.0 {
+            *bucket = Bucket {
+                tries: tries - 1.0,
+                at: now,
+            };
+            return Ok(());
         }
-        entry.1 += 1;
+        let wait = ((1.0 - tries) * self.refill.as_secs_f64()).ceil().max(1.0);
+        let mut problem = Problem::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            format!("too many wrong invite codes from this address; retry in {wait} s"),
+        );
+        problem.retry_after = Some(wait as u32);
+        Err(problem)
     }
 
-    /// Runs an invite lookup for `request`'s client, counting a code that matched nothing.
+    /// Returns a try taken for a code that turned out to name an invite.
+    fn give_back(&self, client: IpAddr, now: Instant) {
+        let mut buckets = self.buckets.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(bucket) = buckets.get_mut(&client) {
+            let tries = (self.tries(bucket, now) + 1.0).min(self.burst);
+            *bucket = Bucket { tries, at: now };
+        }
+    }
+
+    /// Runs an invite lookup for `request`'s client: a malformed code is refused for free, any
+    /// other takes a try first, kept only if the code named no invite.
     async fn guard<T>(
         &self,
         request: &HttpRequest,
+        code: &str,
         lookup: impl std::future::Future<Output = Result<T, InviteError>>,
     ) -> Result<T, Problem> {
+        matches::check_invite_code(code)?;
         let client = self.client(request);
-        self.check(client, Instant::now())?;
+        self.take(client, Instant::now())?;
         match lookup.await {
-            Ok(answer) => Ok(answer),
-            Err(InviteError::WrongCode(problem)) => {
-                self.fail(client, Instant::now());
-                Err(problem)
+            Err(InviteError::WrongCode(problem)) => Err(problem),
+            answer => {
+                self.give_back(client, Instant::now());
+                answer.map_err(Problem::from)
             }
-            Err(InviteError::Other(problem)) => Err(problem),
         }
+    }
+}
+
+/// The unit an address is counted in: an IPv4 address, or an IPv6 /64 (one household's block:
+/// its phones have different addresses in it, and so could a guesser's requests).
+fn household(address: IpAddr) -> IpAddr {
+    match address {
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6((u128::from(v6) & !u128::from(u64::MAX)).into()),
+        },
+        v4 => v4,
     }
 }
 
@@ -135,14 +187,15 @@ pub async fn get_invite(
 ) -> Result<web::Json<InviteInfo>, Problem> {
     let code = path.into_inner().code;
     let info = guard
-        .guard(&request, matches::invite(&store, &code))
+        .guard(&request, &code, matches::invite(&store, &code))
         .await?;
     Ok(web::Json(info))
 }
 
 /// Take an open seat: the invite is spent and its seat's token is returned, once. A second
-/// redeem is a 409 `invite_redeemed`. Wrong codes are limited to
-/// 10 per address per 10 minutes (then 429 with `Retry-After`).
+/// redeem is a 409 `invite_redeemed`. Each try takes one of the address's invite tries (10 at
+/// once, one back every 6 s by default; a code that names an invite gives it back); without
+/// one, 429 `rate_limited` with `Retry-After`.
 #[utoipa::path(
     tag = "lobby",
     params(InviteCode),
@@ -160,7 +213,7 @@ pub async fn redeem_invite(
 ) -> Result<web::Json<RedeemedInvite>, Problem> {
     let code = path.into_inner().code;
     let redeemed = guard
-        .guard(&request, matches::redeem_invite(&store, &code))
+        .guard(&request, &code, matches::redeem_invite(&store, &code))
         .await?;
     Ok(web::Json(redeemed))
 }
@@ -318,29 +371,47 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_address_is_refused_after_its_failures_until_its_window_ends() {
-        let guard = InviteGuard {
-            trusted_proxies: Vec::new(),
-            failures: Mutex::new(HashMap::new()),
-        };
+    fn an_address_gets_a_try_back_each_refill_and_others_are_not_held_back() {
+        let refill = Duration::from_secs(6);
+        let guard = InviteGuard::with(Vec::new(), 10, refill);
         let (client, other) = ("192.0.2.1".parse().unwrap(), "192.0.2.2".parse().unwrap());
         let start = Instant::now();
-        for _ in 0..MAX_INVITE_FAILURES {
-            assert!(guard.check(client, start).is_ok());
-            guard.fail(client, start);
+        for _ in 0..10 {
+            assert!(guard.take(client, start).is_ok());
         }
-        let refused = guard.check(client, start).unwrap_err();
+        let refused = guard.take(client, start).unwrap_err();
         assert_eq!(refused.status, 429);
-        assert_eq!(refused.retry_after, Some(FAILURE_WINDOW.as_secs() as u32));
+        assert_eq!(refused.retry_after, Some(6));
         assert!(
-            guard.check(other, start).is_ok(),
-            "other addresses are not held back"
+            guard.take(other, start).is_ok(),
+            "another address has its own"
         );
-        assert!(guard.check(client, start + FAILURE_WINDOW).is_ok());
-        guard.fail(client, start + FAILURE_WINDOW);
+        assert!(guard.take(client, start + refill / 2).is_err());
         assert!(
-            guard.check(client, start + FAILURE_WINDOW).is_ok(),
-            "a new window starts"
+            guard.take(client, start + refill).is_ok(),
+            "one try came back"
+        );
+        assert!(guard.take(client, start + refill).is_err());
+        guard.give_back(client, start + refill);
+        assert!(
+            guard.take(client, start + refill).is_ok(),
+            "a right code gives it back"
+        );
+    }
+
+    #[test]
+    fn an_ipv6_household_is_one_client() {
+        assert_eq!(
+            household("2001:db8:1:2:aaaa::1".parse().unwrap()),
+            household("2001:db8:1:2:bbbb::2".parse().unwrap())
+        );
+        assert_ne!(
+            household("2001:db8:1:2::1".parse().unwrap()),
+            household("2001:db8:1:3::1".parse().unwrap())
+        );
+        assert_eq!(
+            household("::ffff:192.0.2.1".parse().unwrap()),
+            "192.0.2.1".parse::<IpAddr>().unwrap()
         );
     }
 }

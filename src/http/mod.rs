@@ -15,6 +15,7 @@ mod ops;
 pub use ops::Drain;
 mod page;
 mod params;
+mod request_log;
 mod responses;
 mod sheets;
 mod spec;
@@ -323,7 +324,10 @@ pub(crate) fn server(
             ))
             .wrap(middleware::from_fn(headers::protect))
             .wrap(prometheus.clone())
-            .wrap(tracing_actix_web::TracingLogger::default())
+            // Invite codes are in paths: the logged target has them redacted.
+            .wrap(tracing_actix_web::TracingLogger::<
+                request_log::RedactedRootSpan,
+            >::new())
             .app_data(store.clone())
             .app_data(hub.clone())
             .app_data(feeds.clone())

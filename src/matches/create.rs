@@ -32,7 +32,7 @@ pub async fn create(
         events,
         invites,
         created,
-    } = prepare(request)?;
+    } = prepare(request, store.invite_keys())?;
     let parts = NewParts {
         row: &row,
         seats: &seats,
@@ -77,12 +77,13 @@ pub(super) fn invite_link(code: &str) -> String {
 
 /// A new invite to `seat`: the reply's part and the stored row.
 pub(super) fn new_invite(
+    keys: &tokens::InviteKeys,
     id: Uuid,
     seat: Seat,
     name: &str,
     now: DateTime<Utc>,
 ) -> Result<(SeatInvite, InviteRow), Problem> {
-    let (code, code_hash) = tokens::issue_invite_code().map_err(Problem::internal)?;
+    let (code, code_hash) = tokens::issue_invite_code(keys).map_err(Problem::internal)?;
     let row = InviteRow {
         match_id: id,
         seat: seat as i32,
@@ -102,7 +103,10 @@ pub(super) fn new_invite(
 
 /// Builds a new match from its request: seats with their tokens (or, with `invites`, open seats
 /// with their invites), the seed and the opening deal.
-pub(super) fn prepare(request: CreateMatch) -> Result<NewMatch, Problem> {
+pub(super) fn prepare(
+    request: CreateMatch,
+    keys: &tokens::InviteKeys,
+) -> Result<NewMatch, Problem> {
     let names = check_names(request.seats.iter().map(|s| s.name.as_str()))?;
     let now = Utc::now();
     let id = Uuid::new_v4();
@@ -115,7 +119,7 @@ pub(super) fn prepare(request: CreateMatch) -> Result<NewMatch, Problem> {
     for (seat, name) in names.iter().enumerate() {
         // An open seat has no token until its invite is redeemed.
         let token_hash = if request.invites {
-            let (invite, row) = new_invite(id, seat, name, now)?;
+            let (invite, row) = new_invite(keys, id, seat, name, now)?;
             invites.push(invite);
             invite_rows.push(row);
             None

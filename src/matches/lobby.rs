@@ -158,34 +158,46 @@ impl From<crate::store::StoreError> for InviteError {
     }
 }
 
-/// The stored hash of a typed code; a code that cannot be one is refused without a lookup.
-fn code_hash(code: &str) -> Result<Vec<u8>, InviteError> {
-    tokens::invite_code_hash(code).ok_or_else(|| {
-        InviteError::WrongCode(Problem::bad_request(
-            "invalid_invite_code",
-            format!(
-                "an invite code is {} characters of 0-9 and A-Z without I, L, O and U",
-                tokens::INVITE_CODE_LEN
-            ),
-        ))
-    })
+fn invalid_invite_code() -> Problem {
+    Problem::bad_request(
+        "invalid_invite_code",
+        format!(
+            "an invite code is {} characters of 0-9 and A-Z without I, L, O and U",
+            tokens::INVITE_CODE_LEN
+        ),
+    )
 }
 
-/// The invite a code's hash names, or why there is none.
+/// Refuses a code that cannot be one, before anything is looked up (or counted).
+pub fn check_invite_code(code: &str) -> Result<(), Problem> {
+    tokens::canonical_invite_code(code)
+        .map(|_| ())
+        .ok_or_else(invalid_invite_code)
+}
+
+/// Every form a typed code may be stored in (under the current key, a previous one, unkeyed).
+fn stored_forms(store: &Store, code: &str) -> Result<Vec<Vec<u8>>, InviteError> {
+    store
+        .invite_keys()
+        .candidates(code)
+        .ok_or_else(|| InviteError::WrongCode(invalid_invite_code()))
+}
+
+/// The invite one of a code's stored forms names, or why there is none.
 async fn find_invite(
     conn: &mut diesel_async::AsyncPgConnection,
-    hash: &[u8],
+    hashes: &[Vec<u8>],
 ) -> Result<q::InviteRow, InviteError> {
-    q::invite_by_code(conn, hash)
+    q::invite_by_code(conn, hashes)
         .await?
         .ok_or_else(|| InviteError::WrongCode(unknown_invite()))
 }
 
 /// What an invite's link shows: the match, the seat and whether it is taken.
 pub async fn invite(store: &Store, code: &str) -> Result<InviteInfo, InviteError> {
-    let hash = code_hash(code)?;
+    let hashes = stored_forms(store, code)?;
     let mut conn = store.conn().await?;
-    let invite = find_invite(&mut conn, &hash).await?;
+    let invite = find_invite(&mut conn, &hashes).await?;
     let (row, seats, _) = matches_q::find_current(&mut conn, invite.match_id)
         .await?
         .ok_or_else(|| unknown_match(invite.match_id))?;
@@ -206,9 +218,9 @@ pub async fn invite(store: &Store, code: &str) -> Result<InviteInfo, InviteError
 
 /// Takes an open seat: the invite is spent and the seat gets a new token, all at once.
 pub async fn redeem_invite(store: &Store, code: &str) -> Result<RedeemedInvite, InviteError> {
-    let hash = code_hash(code)?;
+    let hashes = stored_forms(store, code)?;
     let mut conn = store.conn().await?;
-    let invite = find_invite(&mut conn, &hash).await?;
+    let invite = find_invite(&mut conn, &hashes).await?;
     let id = invite.match_id;
     let (token, token_hash) = tokens::issue("seat").map_err(Problem::internal)?;
     let now = Utc::now();
@@ -271,7 +283,7 @@ pub async fn reissue_invite(
     let (mut conn, row, seats) = load_owned(store, id, owner_token).await?;
     check_in_progress(&row)?;
     let name = seat_of(&seats, seat)?.player_name.clone();
-    let (invite, invite_row) = new_invite(id, seat, &name, Utc::now())?;
+    let (invite, invite_row) = new_invite(store.invite_keys(), id, seat, &name, Utc::now())?;
     conn.transaction(async |conn| {
         q::set_seat_token(conn, id, seat as i32, None).await?;
         q::replace_invite(conn, id, seat as i32, Some(&invite_row)).await
@@ -395,19 +407,22 @@ pub async fn rematch(
             "a rematch follows a finished or abandoned match; abandon this one first",
         ));
     }
-    let new = prepare(CreateMatch {
-        game: row.game.kind(),
-        seats: seats
-            .iter()
-            .map(|s| NewSeat {
-                name: s.player_name.clone(),
-            })
-            .collect(),
-        options: Some(row.options.clone()),
-        randomness: row.randomness,
-        chance_reporters: row.chance_reporters,
-        invites: request.invites,
-    })?;
+    let new = prepare(
+        CreateMatch {
+            game: row.game.kind(),
+            seats: seats
+                .iter()
+                .map(|s| NewSeat {
+                    name: s.player_name.clone(),
+                })
+                .collect(),
+            options: Some(row.options.clone()),
+            randomness: row.randomness,
+            chance_reporters: row.chance_reporters,
+            invites: request.invites,
+        },
+        store.invite_keys(),
+    )?;
     let rematch_id = new.row.id;
     conn.transaction(async |conn| {
         // The old match's row lock makes two rematch requests at once take turns.

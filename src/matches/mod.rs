@@ -27,8 +27,9 @@ pub use create::{create, read};
 pub use feed::{Feeds, Followed, Follower, Frame, Framing, MatchStreamEvent};
 pub use list::list;
 pub use lobby::{
-    abandon_match, abandon_sheet, invite, redeem_invite, reissue_invite, reissue_token, rematch,
-    rename_seat, InviteError, InviteInfo, RedeemedInvite, Rematch, RenameSeat,
+    abandon_match, abandon_sheet, check_invite_code, invite, redeem_invite, reissue_invite,
+    reissue_token, rematch, rename_seat, InviteError, InviteInfo, RedeemedInvite, Rematch,
+    RenameSeat,
 };
 pub use replay::{at_ply, export, log_page, result, verify_export, ExportBody};
 pub use submit::{submit_chance, submit_move};

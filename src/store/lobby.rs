@@ -51,16 +51,22 @@ pub async fn insert_invites(
     Ok(())
 }
 
-/// The invite a code was issued for, if it is still that seat's invite. Two lookups, each by its
-/// own key (the code's, then the match's), so that each reads one shard of a sharded database.
+/// The invite a code was issued for, if it is still that seat's invite. `code_hashes` are the
+/// forms the code may be stored in (under the current key, a previous one, or unkeyed); at
+/// most one is stored. Two lookups, each by its own key (the code's, then the match's), so that
+/// each reads one shard of a sharded database.
 pub async fn invite_by_code(
     conn: &mut AsyncPgConnection,
-    code_hash: &[u8],
+    code_hashes: &[Vec<u8>],
 ) -> Result<Option<InviteRow>, StoreError> {
-    let Some((match_id, seat)) = invite_codes::table
-        .find(code_hash)
-        .select((invite_codes::match_id, invite_codes::seat))
-        .first::<(Uuid, i32)>(conn)
+    let Some((code_hash, match_id, seat)) = invite_codes::table
+        .filter(invite_codes::code_hash.eq_any(code_hashes))
+        .select((
+            invite_codes::code_hash,
+            invite_codes::match_id,
+            invite_codes::seat,
+        ))
+        .first::<(Vec<u8>, Uuid, i32)>(conn)
         .await
         .optional()?
     else {

@@ -123,6 +123,8 @@ pub struct Store {
     moves: Arc<moves::Moves>,
     /// Where history reads go when it has caught up (see [`replica`]).
     replica: Option<Arc<replica::ReadReplica>>,
+    /// The keys invite codes are stored under (see [`crate::tokens::InviteKeys`]).
+    invite_keys: Arc<crate::tokens::InviteKeys>,
 }
 
 /// What `/readyz` found: whether the database takes writes.
@@ -170,6 +172,7 @@ impl Store {
             )),
             pool,
             replica: None,
+            invite_keys: Arc::default(),
         }
     }
 
@@ -211,6 +214,16 @@ impl Store {
         }
         let mut conn = self.conn().await?;
         query(&mut *conn).await
+    }
+
+    /// The same store issuing and finding invite codes under `keys`.
+    pub fn with_invite_keys(mut self, keys: crate::tokens::InviteKeys) -> Self {
+        self.invite_keys = Arc::new(keys);
+        self
+    }
+
+    pub fn invite_keys(&self) -> &crate::tokens::InviteKeys {
+        &self.invite_keys
     }
 
     /// The same pool keeping live matches and writing moves as `settings` say.

@@ -13,6 +13,7 @@ mod errors;
 mod game_refusals;
 mod history;
 mod hosted;
+mod invites;
 mod leaks;
 mod lobby;
 mod luck_plus;

@@ -155,6 +155,17 @@ impl TestApp {
         }
     }
 
+    /// Another instance on this test's database with its settings adjusted (other invite keys...).
+    pub async fn second_instance_tuned(&self, tweak: impl FnOnce(&mut Settings)) -> TestApp {
+        let (base, feeds) = start(self.database_url(), true, tweak).await;
+        TestApp {
+            base,
+            client: reqwest::Client::new(),
+            database: None,
+            feeds,
+        }
+    }
+
     /// Checks every stored match: its snapshot equals the replay of its log from setup, and its
     /// version is the length of its log.
     pub async fn audit_snapshots(&self) {
@@ -202,6 +213,7 @@ fn test_settings(database_url: String) -> Settings {
         live: Default::default(),
         read_replica: None,
         shutdown_drain: std::time::Duration::ZERO,
+        invites: Default::default(),
     }
 }
 

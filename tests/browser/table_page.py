@@ -350,16 +350,38 @@ def spectate(spectator: Page, seat_context) -> None:
 
 
 def join_by_invite(seat_context) -> None:
-    """A new phone joins by a seat's invite code (the QR code's link), once."""
+    """A new phone joins by a seat's invite code (the QR code's link), once, and only on a tap."""
     created = api(
         "POST",
         "/v1/matches",
         {"game": "lucky-jack", "seats": [{"name": "Ann"}, {"name": "Ben"}], "invites": True},
     )
     match_id = created["match"]["id"]
-    code = created["invites"][1]["code"]
+    # Opening the link, as a link previewer or scanner that runs the page would, takes nothing:
+    # the page shows the seat and a button, and the seat stays open until the tap.
+    linked = created["invites"][0]
     phone = seat_context.new_page()
     watch_console(phone, "invited")
+    phone.goto(f"{BASE}{linked['join']}")
+    take = phone.get_by_role("button", name="Take Ann’s seat")
+    expect(take).to_be_visible()
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Lucky Jack: Ann’s seat")
+    phone.wait_for_timeout(500)
+    assert api("GET", f"/v1/invites/{linked['code']}")["redeemed"] is False, "opening the link took the seat"
+    phone.reload()
+    expect(take).to_be_visible()
+    assert api("GET", f"/v1/invites/{linked['code']}")["redeemed"] is False, "reloading the link took the seat"
+    check(phone, "invite-link")
+    take.click()
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Lucky Jack: Ann, Ben")
+    assert match_id in phone.url and linked["code"] not in phone.url
+    assert api("GET", f"/v1/invites/{linked['code']}")["redeemed"] is True, "the tap did not take the seat"
+    # The spent link says so, and redeems nothing.
+    phone.goto(f"{BASE}{linked['join']}")
+    expect(phone.get_by_role("alert")).to_contain_text("already took this seat")
+    expect(phone.get_by_role("button", name="Take Ann’s seat")).to_have_count(0)
+
+    code = created["invites"][1]["code"]
     phone.goto(f"{BASE}/#watch")
     phone.get_by_role("textbox", name="Invite code").fill(code.lower())
     phone.get_by_role("button", name="Take my seat").click()

@@ -150,8 +150,126 @@ async fn play_with_secrets(
     secrets
 }
 
+/// Takes a table's seats by invite on the service, every way a code reaches it: a lookup, a
+/// lookup and a redeem of wrong codes, a redeem typed in lower case with a hyphen, a refused
+/// second redeem, a malformed code, paths no route takes; returns the codes (as issued, as typed, wrong), their stored
+/// hashes and the seat tokens redeemed, each of which the log must not show.
+async fn join_by_invites(
+    client: &reqwest::Client,
+    base: &str,
+    database_url: &str,
+) -> Vec<(String, Vec<String>)> {
+    use diesel_async::RunQueryDsl;
+    #[derive(diesel::QueryableByName)]
+    struct Stored {
+        #[diesel(sql_type = diesel::sql_types::Bytea)]
+        code_hash: Vec<u8>,
+    }
+    let created: Value = client
+        .post(format!("{base}/v1/matches"))
+        .json(
+            &json!({"game": "lucky-jack", "seats": [{"name": "Ann"}, {"name": "Ben"}],
+                      "invites": true}),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let codes: Vec<String> = created["invites"]
+        .as_array()
+        .expect("invites")
+        .iter()
+        .map(|i| i["code"].as_str().unwrap().to_owned())
+        .collect();
+    let mut secrets = Vec::new();
+    let call = async |method: reqwest::Method, path: String, expected: StatusCode| {
+        let response = client
+            .request(method, format!("{base}{path}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), expected, "{path}");
+        response.json::<Value>().await.unwrap()
+    };
+    let wrong = "ZZZZZ-ZZZZ1";
+    let typed = format!("{}-{}", &codes[0][..5], &codes[0][5..]).to_lowercase();
+    call(
+        reqwest::Method::GET,
+        format!("/v1/invites/{}", codes[0]),
+        StatusCode::OK,
+    )
+    .await;
+    call(
+        reqwest::Method::GET,
+        format!("/v1/invites/{wrong}"),
+        StatusCode::NOT_FOUND,
+    )
+    .await;
+    call(
+        reqwest::Method::POST,
+        format!("/v1/invites/{wrong}/redeem"),
+        StatusCode::NOT_FOUND,
+    )
+    .await;
+    call(
+        reqwest::Method::POST,
+        "/v1/invites/SECRETLY-MALFORMED/redeem".to_owned(),
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
+    // Paths no route takes, still holding a right code: a trailing slash, a wrong method.
+    call(
+        reqwest::Method::GET,
+        format!("/v1/invites/{}/", codes[1]),
+        StatusCode::NOT_FOUND,
+    )
+    .await;
+    call(
+        reqwest::Method::DELETE,
+        format!("/v1/invites/{}", codes[1]),
+        StatusCode::METHOD_NOT_ALLOWED,
+    )
+    .await;
+    for path in [
+        format!("/v1/invites/{typed}/redeem"),
+        format!("/v1/invites/{}/redeem", codes[1]),
+    ] {
+        let seat = call(reqwest::Method::POST, path, StatusCode::OK).await;
+        let token = seat["token"].as_str().unwrap();
+        secrets.push((format!("token {token}"), spellings(token.as_bytes())));
+    }
+    call(
+        reqwest::Method::POST,
+        format!("/v1/invites/{}/redeem", codes[0]),
+        StatusCode::CONFLICT,
+    )
+    .await;
+    for code in codes
+        .iter()
+        .chain([&typed, &wrong.to_owned(), &"SECRETLY-MALFORMED".to_owned()])
+    {
+        secrets.push((format!("invite code {code}"), vec![code.clone()]));
+    }
+    let mut conn = AsyncPgConnection::establish(database_url).await.unwrap();
+    let stored: Vec<Stored> = diesel::sql_query("SELECT code_hash FROM match_invites")
+        .load(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(stored.len(), 2);
+    for hash in stored {
+        secrets.push((
+            "an invite code's stored hash".to_owned(),
+            spellings(&hash.code_hash),
+        ));
+    }
+    secrets
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn no_log_level_prints_a_seed_a_hidden_hand_a_token_its_hash_or_an_idempotency_key() {
+async fn no_log_level_prints_a_seed_a_hidden_hand_a_token_its_hash_an_idempotency_key_or_an_invite_code(
+) {
     // Everything; and debug with a directive that asks for the driver's bind parameters by name.
     for filter in ["trace", "debug,tokio_postgres::query=trace"] {
         let database = SharedServerDatabase::new();
@@ -161,7 +279,8 @@ async fn no_log_level_prints_a_seed_a_hidden_hand_a_token_its_hash_or_an_idempot
             .build()
             .unwrap();
         service.wait_ready(&client).await;
-        let secrets = play_with_secrets(&client, &service.base, &database.url()).await;
+        let mut secrets = play_with_secrets(&client, &service.base, &database.url()).await;
+        secrets.extend(join_by_invites(&client, &service.base, &database.url()).await);
         // Let the last lines reach the file.
         tokio::time::sleep(Duration::from_millis(300)).await;
         let log = std::fs::read_to_string(&service.log).unwrap();

@@ -198,6 +198,11 @@ impl Service {
             .env("DATABASE_POOL_SIZE", "4")
             .env("WORKERS", "2")
             .env("RUST_LOG", "warn")
+            // One invite key for every instance a test starts, as a deployment configures one.
+            .env(
+                "INVITE_KEY",
+                "7465737420696e76697465206b6579206f6620746865207465737420737569746521",
+            )
             .env_remove("LOG_FORMAT")
             .envs(env.iter().copied())
             .stdin(Stdio::null())
