@@ -103,6 +103,14 @@ stored_names! {
     }
 }
 
+stored_names! {
+    /// Who gave up an abandoned match or sheet.
+    pub enum AbandonedBy {
+        /// The holder of its owner token (the only one who may today).
+        Owner = "owner",
+    }
+}
+
 impl MatchStatus {
     pub fn of_over(over: bool) -> Self {
         if over {
@@ -168,18 +176,33 @@ pub fn normalise_name(name: &str) -> String {
         .to_owned()
 }
 
+/// Which scheme [`name_key`] computes keys by. Keys stored under an older scheme are recomputed
+/// from the stored names once, at start-up (`store::rekey`), so bump this whenever the key
+/// changes.
+pub const NAME_KEY_SCHEME: i32 = 2;
+
 /// A player's identity: the normalised name without its invisible characters, each run of
 /// spaces made one space, lower-cased (`str::to_lowercase`, Unicode's full lower-case mapping,
-/// close to but not exactly Unicode case folding) and normalised again. `Dupe`, `dupe`,
-/// `ＤＵＰＥ`, `Du\u{200B}pe` and ` dupe ` are one player, `Ann Lee` and `AnnLee` two;
-/// statistics, histories and the player filters all compare these keys.
+/// close to but not exactly Unicode case folding), then reduced to its UTS #39 confusable
+/// skeleton (`unicode_security::skeleton`, Unicode's confusables data), lower-cased again and
+/// normalised again. `Dupe`, `dupe`, `ＤＵＰＥ`, `Du\u{200B}pe` and ` dupe ` are one player, and
+/// so are `Ann` with a Latin, a Cyrillic (`А`) or a Greek (`Α`) capital; `Ann Lee` and `AnnLee`
+/// are two. Statistics, histories and the player filters all compare these keys.
+///
+/// Case is folded *before* the skeleton, as UTS #39 advises for case-insensitive comparison:
+/// the other way round, `I` (whose skeleton is `l`) would no longer be the same letter as `i`.
+/// The price: look-alikes only in capitals (Cyrillic `В` for `B`, whose small `в` does not look
+/// like `b`) stay apart, while `l`, `1` and `|`, `0` and `o`, `m` and `rn` are merged.
 pub fn name_key(name: &str) -> String {
     let shown: String = name
         .nfkc()
         .filter(|&c| c.is_whitespace() || !is_invisible(c))
         .collect();
     let words: Vec<&str> = shown.split_whitespace().collect();
-    words.join(" ").to_lowercase().nfkc().collect()
+    let folded = words.join(" ").to_lowercase();
+    // Some prototypes are capitals (`0` is `O`): lower-case them so `B0b` is `bob`.
+    let skeleton: String = unicode_security::skeleton(&folded).collect();
+    skeleton.to_lowercase().nfkc().collect()
 }
 
 #[cfg(test)]
@@ -207,10 +230,34 @@ mod tests {
     }
 
     #[test]
+    fn look_alike_names_have_one_key_and_case_is_folded_before_the_skeleton() {
+        // Latin, Cyrillic (U+0410) and Greek (U+0391) capital A.
+        for same in ["Ann", "\u{410}nn", "\u{391}nn", "\u{430}nn", "\u{3B1}nn"] {
+            assert_eq!(name_key(same), "ann", "{same:?}");
+        }
+        assert_eq!(name_key("B0b"), name_key("bob"));
+        assert_eq!(name_key("A1"), name_key("Al"));
+        assert_eq!(name_key("Kim"), name_key("Kirn"), "m and rn look alike");
+        // `I` is `i` before it could become the `l` it looks like.
+        assert_eq!(name_key("AI"), name_key("ai"));
+        assert_ne!(name_key("Al"), name_key("AI"));
+        assert_ne!(name_key("Kai"), name_key("Kal"));
+        // Unicode's data does not count a small capital as its capital (it has the height of a
+        // small letter), nor accents as nothing.
+        assert_ne!(name_key("\u{1D00}nn"), name_key("Ann"));
+        assert_ne!(name_key("Zoé"), name_key("Zoe"));
+        // Idempotent on what it stores, so re-keying twice changes nothing.
+        for name in ["Ann", "\u{410}nn", "B0b", "Łukasz", "Иван", "さくら"] {
+            assert_eq!(name_key(&name_key(name)), name_key(name), "{name:?}");
+        }
+    }
+
+    #[test]
     fn stored_names_are_the_serde_names_and_unknown_names_are_refused() {
         names_match_serde::<MatchStatus>();
         names_match_serde::<MatchKind>();
         names_match_serde::<RandomnessMode>();
         names_match_serde::<ChanceReporters>();
+        names_match_serde::<AbandonedBy>();
     }
 }

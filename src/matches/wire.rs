@@ -88,6 +88,10 @@ pub struct MatchDetail<P: Payloads = Json> {
     /// This match's rematch, once the owner started one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch: Option<Uuid>,
+    /// Once abandoned: by whom, when, at which version, and whether play had begun (then it
+    /// counts in each seated player's record as `abandoned`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abandoned: Option<crate::store::stats::Abandoned>,
 }
 
 /// An open seat's invite: a phone redeems `code` once for the seat's token.
