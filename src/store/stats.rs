@@ -301,22 +301,29 @@ struct Scheme {
 }
 
 #[derive(QueryableByName)]
-struct StoredName {
+struct StoredSeat {
+    #[diesel(sql_type = diesel::sql_types::Uuid)]
+    match_id: uuid::Uuid,
+    #[diesel(sql_type = Integer)]
+    seat: i32,
     #[diesel(sql_type = Text)]
     player_name: String,
+    #[diesel(sql_type = Text)]
+    player_key: String,
 }
 
-/// Names re-keyed per statement.
-const REKEY_BATCH: i64 = 1_000;
+/// Seats read, and re-keyed, per statement.
+const REKEY_BATCH: i64 = 5_000;
 
 /// Recomputes every stored player key under the current [`name_key`] scheme, once: SQL cannot
 /// compute a confusable skeleton, so the migrations cannot. One transaction holds the lock on
 /// `name_key_scheme`'s one row throughout, so instances starting at once take turns and the later
 /// ones find the work done; a failure leaves the old keys and the old scheme, and the next start
-/// tries again. Seats are re-keyed from their stored names, distinct name by distinct name, then
-/// the running totals are recounted under the new keys (look-alikes that were several players are
-/// now one). Returns how many seats changed key.
+/// tries again. Seats are read in primary-key order, a batch at a time, and re-keyed from their
+/// stored names where the key differs; then the running totals are recounted under the new keys
+/// (look-alikes that were several players are now one). Returns how many seats changed key.
 pub async fn rekey_names(conn: &mut AsyncPgConnection) -> Result<u64, StoreError> {
+    use diesel::sql_types::{Array, Uuid as SqlUuid};
     use diesel_async::AsyncConnection;
     conn.transaction(async |conn| {
         let current: Scheme =
@@ -327,30 +334,39 @@ pub async fn rekey_names(conn: &mut AsyncPgConnection) -> Result<u64, StoreError
             return Ok(0);
         }
         let mut changed = 0;
-        let mut after = String::new();
-        let mut first = true;
+        let mut after = (uuid::Uuid::nil(), -1);
         loop {
-            let names: Vec<StoredName> = diesel::sql_query(
-                "SELECT DISTINCT player_name FROM match_seats \
-                 WHERE $1 OR player_name > $2 ORDER BY player_name LIMIT $3",
+            let seats: Vec<StoredSeat> = diesel::sql_query(
+                "SELECT match_id, seat, player_name, player_key FROM match_seats \
+                 WHERE (match_id, seat) > ($1, $2) ORDER BY match_id, seat LIMIT $3",
             )
-            .bind::<Bool, _>(first)
-            .bind::<Text, _>(&after)
+            .bind::<SqlUuid, _>(after.0)
+            .bind::<Integer, _>(after.1)
             .bind::<BigInt, _>(REKEY_BATCH)
             .load(conn)
             .await?;
-            let Some(last) = names.last() else { break };
-            after = last.player_name.clone();
-            first = false;
-            let keys: Vec<String> = names.iter().map(|n| name_key(&n.player_name)).collect();
-            let names: Vec<String> = names.into_iter().map(|n| n.player_name).collect();
+            let Some(last) = seats.last() else { break };
+            after = (last.match_id, last.seat);
+            let (mut ids, mut numbers, mut keys) = (Vec::new(), Vec::new(), Vec::new());
+            for seat in &seats {
+                let key = name_key(&seat.player_name);
+                if key != seat.player_key {
+                    ids.push(seat.match_id);
+                    numbers.push(seat.seat);
+                    keys.push(key);
+                }
+            }
+            if keys.is_empty() {
+                continue;
+            }
             changed += diesel::sql_query(
                 "UPDATE match_seats s SET player_key = k.key \
-                 FROM unnest($1::text[], $2::text[]) AS k(name, key) \
-                 WHERE s.player_name = k.name AND s.player_key IS DISTINCT FROM k.key",
+                 FROM unnest($1::uuid[], $2::int4[], $3::text[]) AS k(match_id, seat, key) \
+                 WHERE s.match_id = k.match_id AND s.seat = k.seat",
             )
-            .bind::<diesel::sql_types::Array<Text>, _>(&names)
-            .bind::<diesel::sql_types::Array<Text>, _>(&keys)
+            .bind::<Array<SqlUuid>, _>(&ids)
+            .bind::<Array<Integer>, _>(&numbers)
+            .bind::<Array<Text>, _>(&keys)
             .execute(conn)
             .await? as u64;
         }
