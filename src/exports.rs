@@ -38,7 +38,7 @@ pub struct HistoryLine {
     pub abandoned: Option<Abandoned>,
 }
 
-/// Every match of a player (names compared ignoring case, width and invisible characters), newest first.
+/// Every match of a player (names compared ignoring case, width, invisible characters and look-alike letters), newest first.
 #[tracing::instrument(skip_all, fields(player = name))]
 pub async fn player_history(store: &Store, name: &str) -> Result<Vec<HistoryLine>, Problem> {
     check_player_filter(name)?;

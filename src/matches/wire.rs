@@ -338,7 +338,7 @@ pub struct ListQuery {
     pub kind: Option<MatchKind>,
     /// Only this game (its slug, e.g. `lucky-jack`).
     pub game: Option<GameKind>,
-    /// Only matches with a seat of this player (names compared ignoring case, width and invisible characters).
+    /// Only matches with a seat of this player (names compared ignoring case, width, invisible characters and look-alike letters).
     #[param(pattern = "^[^\\u0000]*$")]
     pub player: Option<String>,
     /// Only matches this player won or shared the win of.

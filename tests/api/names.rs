@@ -77,6 +77,23 @@ async fn three_look_alike_anns_are_one_player_in_statistics_and_on_the_leaderboa
             .await;
         assert_eq!(listed.status, StatusCode::OK, "{}", listed.body);
         assert_eq!(listed.body["items"].as_array().unwrap().len(), 3, "{ann:?}");
+        let won = app
+            .send(
+                app.client
+                    .get(format!("{}/v1/matches", app.base))
+                    .query(&[("winner", ann)]),
+            )
+            .await;
+        assert_eq!(won.body["items"].as_array().unwrap().len(), 3, "{ann:?}");
+        let history = app
+            .send(
+                app.client
+                    .get(format!("{}/v1/players/{ann}/history", app.base))
+                    .query(&[("format", "csv")]),
+            )
+            .await;
+        let text = history.body.as_str().unwrap();
+        assert_eq!(text.lines().count(), 4, "header and three rows: {text}");
     }
 }
 
