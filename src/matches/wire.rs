@@ -304,6 +304,9 @@ pub struct MatchExport<P: Payloads = Json> {
     pub result: Option<ScoreReply<P>>,
     pub created_at: DateTime<Utc>,
     pub finished_at: Option<DateTime<Utc>>,
+    /// Once abandoned: by whom, when, at which version, and whether play had begun.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abandoned: Option<crate::store::stats::Abandoned>,
 }
 
 /// A row of the match list.

@@ -62,6 +62,19 @@ async fn a_match_abandoned_after_a_move_stays_in_each_players_record_and_export_
     assert_eq!(shown["abandoned"], answer["abandoned"], "{shown}");
     assert_eq!(shown["abandoned"]["by"], "owner", "{shown}");
     assert_eq!(shown["abandoned"]["after_play"], true);
+    let export = app
+        .get(
+            &format!("/v1/matches/{id}/export"),
+            Some(&owner_token(&created)),
+        )
+        .await;
+    assert_eq!(export.status, StatusCode::OK, "{}", export.body);
+    assert_eq!(export.body["status"], "abandoned");
+    assert_eq!(
+        export.body["abandoned"], shown["abandoned"],
+        "{}",
+        export.body
+    );
 
     for name in ["Ann", "Ben"] {
         let stats = app.get(&format!("/v1/players/{name}/stats"), None).await;
