@@ -33,7 +33,7 @@ pub struct Record {
     pub average_score: Option<f64>,
     /// Best final score: the highest, or the lowest where the lowest total wins.
     pub best_score: Option<i64>,
-    /// Wins in a row up to the most recent match.
+    /// Wins in a row up to the most recent match (an abandoned match ends a run).
     pub current_streak: i64,
     pub longest_streak: i64,
     /// Matches abandoned after play began (by their owner), not counted in `played`.
