@@ -195,3 +195,97 @@ async fn a_sheet_abandoned_with_a_round_recorded_counts_as_abandoned_and_an_empt
         .collect();
     assert_eq!(versions, [json!(0), json!(1)], "newest first");
 }
+
+#[derive(diesel::QueryableByName, Debug, PartialEq)]
+struct Trace {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    player: String,
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    at_version: i64,
+    #[diesel(sql_type = diesel::sql_types::Bool)]
+    after_play: bool,
+}
+
+#[test]
+fn matches_abandoned_before_the_migration_get_their_trace_and_count_once_play_had_begun() {
+    use diesel::migration::MigrationSource;
+    use diesel::pg::Pg;
+    use diesel::RunQueryDsl;
+    use diesel_migrations::MigrationHarness;
+
+    let scratch = crate::support::Scratch::new("referee_abandon_backfill");
+    let mut conn = scratch.connect();
+    // Creates diesel's bookkeeping table, which running one migration at a time does not.
+    assert!(conn.applied_migrations().unwrap().is_empty());
+    let migrations = MigrationSource::<Pg>::migrations(&referee::store::MIGRATIONS).unwrap();
+    let (before, after): (Vec<_>, Vec<_>) = migrations
+        .iter()
+        .partition(|m| m.name().to_string().as_str() < "2026-11-25-000016");
+    for migration in before {
+        conn.run_migration(migration.as_ref()).unwrap();
+    }
+    // Two matches abandoned by the previous release: Ann's after a seat moved (ply 2, after the
+    // deal), Ben's after the deal only; and a sheet of Cleo's abandoned with one entry.
+    for (id, kind, version) in [
+        ("00000000-0000-0000-0000-00000000000a", "hosted", 1),
+        ("00000000-0000-0000-0000-00000000000b", "hosted", 1),
+        ("00000000-0000-0000-0000-00000000000c", "sheet", 1),
+    ] {
+        diesel::sql_query(format!(
+            "INSERT INTO matches (id, game, rules_version, options, randomness, owner_token_hash, \
+                 status, version, state, kind, chance_reporters) \
+             VALUES ('{id}', 'lucky-jack', 'lucky-jack/1', '{{}}', 'table', '\\x00', \
+                 'abandoned', {version}, '{{}}', '{kind}', 'owner')"
+        ))
+        .execute(&mut conn)
+        .unwrap();
+    }
+    for (id, name) in [("a", "Ann"), ("b", "Ben"), ("c", "Cleo")] {
+        diesel::sql_query(format!(
+            "INSERT INTO match_seats (match_id, seat, player_name, token_hash, player_key) \
+             VALUES ('00000000-0000-0000-0000-00000000000{id}', 0, '{name}', '\\x00', lower('{name}'))"
+        ))
+        .execute(&mut conn)
+        .unwrap();
+    }
+    diesel::sql_query(
+        "INSERT INTO match_events (match_id, ply, seat, payload) VALUES \
+         ('00000000-0000-0000-0000-00000000000a', 1, NULL, '{}'), \
+         ('00000000-0000-0000-0000-00000000000a', 2, 0, '{}'), \
+         ('00000000-0000-0000-0000-00000000000b', 1, NULL, '{}')",
+    )
+    .execute(&mut conn)
+    .unwrap();
+    for migration in after {
+        conn.run_migration(migration.as_ref()).unwrap();
+    }
+
+    let traces: Vec<Trace> = diesel::sql_query(
+        "SELECT s.player_name AS player, a.at_version, a.after_play \
+         FROM match_abandons a JOIN match_seats s USING (match_id) \
+         WHERE a.abandoned_by = 'owner' ORDER BY 1",
+    )
+    .load(&mut conn)
+    .unwrap();
+    let expected = [("Ann", 2, true), ("Ben", 1, false), ("Cleo", 1, true)].map(
+        |(player, at_version, after_play)| Trace {
+            player: player.to_owned(),
+            at_version,
+            after_play,
+        },
+    );
+    assert_eq!(traces, expected, "the log's last ply, not the snapshot's");
+    let counted: Vec<Trace> = diesel::sql_query(
+        "SELECT player_name AS player, abandoned AS at_version, played > 0 AS after_play \
+         FROM player_game_stats ORDER BY 1",
+    )
+    .load(&mut conn)
+    .unwrap();
+    let expected =
+        [("Ann", 1, false), ("Cleo", 1, false)].map(|(player, abandoned, played)| Trace {
+            player: player.to_owned(),
+            at_version: abandoned,
+            after_play: played,
+        });
+    assert_eq!(counted, expected, "abandoned, not played");
+}
