@@ -191,18 +191,48 @@ pub const NAME_KEY_SCHEME: i32 = 2;
 ///
 /// Case is folded *before* the skeleton, as UTS #39 advises for case-insensitive comparison:
 /// the other way round, `I` (whose skeleton is `l`) would no longer be the same letter as `i`.
-/// The price: look-alikes only in capitals (Cyrillic `В` for `B`, whose small `в` does not look
-/// like `b`) stay apart, while `l`, `1` and `|`, `0` and `o`, `m` and `rn` are merged.
+/// Folding first alone would lose the look-alikes that hold only in capitals (Cyrillic `В` is
+/// `B`, but its small `в` looks like no Latin letter), so such a letter is first replaced by
+/// the Latin letter its capital looks like ([`capital_look_alike`]); `l`, `1` and `|`, `0` and
+/// `o`, `m` and `rn` are merged.
 pub fn name_key(name: &str) -> String {
     let shown: String = name
         .nfkc()
         .filter(|&c| c.is_whitespace() || !is_invisible(c))
         .collect();
     let words: Vec<&str> = shown.split_whitespace().collect();
-    let folded = words.join(" ").to_lowercase();
+    let folded: String = words
+        .join(" ")
+        .to_lowercase()
+        .chars()
+        .map(|c| capital_look_alike(c).unwrap_or(c))
+        .collect();
     // Some prototypes are capitals (`0` is `O`): lower-case them so `B0b` is `bob`.
     let skeleton: String = unicode_security::skeleton(&folded).collect();
     skeleton.to_lowercase().nfkc().collect()
+}
+
+/// The small Latin letter whose capital `c`'s capital looks like, when `c`'s small form looks
+/// like no Latin letter at all (Cyrillic `в`, `н`, `т`; Greek `η`, `κ`): so `Вob` is `Bob`.
+/// Decided on the letter's case pair alone, so a letter and its capital still share a key; a
+/// small form that looks like a Latin letter wins (Greek `ν` stays `v`, its capital `Ν` with it).
+fn capital_look_alike(c: char) -> Option<char> {
+    let mut upper = c.to_uppercase();
+    let capital = upper.next()?;
+    if upper.next().is_some() {
+        return None;
+    }
+    let mut buffer = [0; 4];
+    let mut prototype = unicode_security::skeleton(capital.encode_utf8(&mut buffer));
+    let latin = prototype.next().filter(char::is_ascii_uppercase)?;
+    if prototype.next().is_some() {
+        return None;
+    }
+    let small: String = c.to_lowercase().collect();
+    if unicode_security::skeleton(&small).all(|p| p.is_ascii()) {
+        return None;
+    }
+    Some(latin.to_ascii_lowercase())
 }
 
 #[cfg(test)]
@@ -238,6 +268,12 @@ mod tests {
         assert_eq!(name_key("B0b"), name_key("bob"));
         assert_eq!(name_key("A1"), name_key("Al"));
         assert_eq!(name_key("Kim"), name_key("Kirn"), "m and rn look alike");
+        // Look-alikes only as capitals: Cyrillic `В`, `Н`, Greek `Τ`, in either case.
+        for same in ["\u{412}ob", "\u{432}ob", "BOB"] {
+            assert_eq!(name_key(same), name_key("Bob"), "{same:?}");
+        }
+        assert_eq!(name_key("\u{41D}annah"), name_key("Hannah"));
+        assert_eq!(name_key("\u{3A4}om"), name_key("Tom"));
         // `I` is `i` before it could become the `l` it looks like.
         assert_eq!(name_key("AI"), name_key("ai"));
         assert_ne!(name_key("Al"), name_key("AI"));
@@ -249,6 +285,30 @@ mod tests {
         // Idempotent on what it stores, so re-keying twice changes nothing.
         for name in ["Ann", "\u{410}nn", "B0b", "Łukasz", "Иван", "さくら"] {
             assert_eq!(name_key(&name_key(name)), name_key(name), "{name:?}");
+        }
+    }
+
+    #[test]
+    fn a_letter_and_its_capital_have_one_key() {
+        for c in (0..0x30000).filter_map(char::from_u32) {
+            let mut upper = c.to_uppercase();
+            let (Some(capital), None) = (upper.next(), upper.next()) else {
+                continue;
+            };
+            let small: String = capital.to_lowercase().collect();
+            // NFKC comes first and may change a letter and its capital differently (the lunate
+            // sigma `ϲ` is `ς`, its capital `Ϲ` is `Σ`, whose small form is `σ`).
+            let unchanged = |c: char| c.to_string().nfkc().eq([c]);
+            if small != c.to_lowercase().collect::<String>() || !unchanged(c) || !unchanged(capital)
+            {
+                continue;
+            }
+            assert_eq!(
+                name_key(&c.to_string()),
+                name_key(&capital.to_string()),
+                "U+{:04X}",
+                c as u32
+            );
         }
     }
 
@@ -272,7 +332,7 @@ mod tests {
         assert_eq!(NAME_KEY_SCHEME, 2);
         assert_eq!(
             keys_digest(),
-            "52d46eaad84aac32bbab4974323cc8b877471404bbb84a4b02df3e8344188930"
+            "22c22448623d367fa58c5a06bb937db317cbd96f2d7e0f256f27fa4ec9a68795"
         );
     }
 

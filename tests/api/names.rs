@@ -122,6 +122,15 @@ async fn a_table_may_not_seat_two_look_alike_names() {
         hosted.body
     );
     assert_eq!(hosted.body["code"], "duplicate_player");
+    // A look-alike only as a capital: Cyrillic `В` for `B`.
+    let sheet = create_sheet(&app, &["Bob", "\u{412}ob"]).await;
+    assert_eq!(
+        sheet.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        sheet.body
+    );
+    assert_eq!(sheet.body["code"], "duplicate_player");
 }
 
 #[derive(diesel::QueryableByName)]
