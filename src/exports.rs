@@ -11,6 +11,7 @@ use crate::problem::Problem;
 use crate::records::{check_player_filter, note_game, table_names};
 use crate::store::history;
 use crate::store::matches as q;
+use crate::store::stats::{abandons_of, Abandoned};
 use crate::store::Store;
 use crate::vocabulary::{MatchKind, MatchStatus};
 
@@ -32,18 +33,27 @@ pub struct HistoryLine {
     /// Everyone at the table, by seat.
     pub players: Vec<String>,
     pub winners: Vec<String>,
+    /// An abandoned match: by whom, when, at which version, and whether play had begun (then it
+    /// counts in each player's record as `abandoned`).
+    pub abandoned: Option<Abandoned>,
 }
 
-/// Every match of a player (names compared ignoring case, width and invisible characters), newest first.
+/// Every match of a player (names compared ignoring case, width, invisible characters and look-alike letters), newest first.
 #[tracing::instrument(skip_all, fields(player = name))]
 pub async fn player_history(store: &Store, name: &str) -> Result<Vec<HistoryLine>, Problem> {
     check_player_filter(name)?;
-    let (rows, tables) = store
+    let (rows, tables, abandons) = store
         .read(async |conn| {
             let rows = history::player_matches(conn, name).await?;
             let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
             let tables = q::seats_of(conn, &ids).await?;
-            Ok((rows, tables))
+            let abandoned: Vec<Uuid> = rows
+                .iter()
+                .filter(|r| r.status == MatchStatus::Abandoned)
+                .map(|r| r.id)
+                .collect();
+            let abandons = abandons_of(conn, &abandoned).await?;
+            Ok((rows, tables, abandons))
         })
         .await?;
     Ok(rows
@@ -65,6 +75,7 @@ pub async fn player_history(store: &Store, name: &str) -> Result<Vec<HistoryLine
                 winner: seat.winner,
                 players,
                 winners,
+                abandoned: abandons.iter().find(|a| a.match_id == row.id).cloned(),
             }
         })
         .collect())
@@ -103,13 +114,15 @@ fn csv_text_cell(text: &str) -> String {
 }
 
 /// RFC 4180 CSV with a header row; several names in one cell are separated by `; `. Cells of
-/// typed text are neutralised against formula injection ([`csv_text_cell`]).
+/// typed text are neutralised against formula injection ([`csv_text_cell`]). An abandoned
+/// match's trace is in the last four columns (added last, so older readers keep their columns).
 pub fn to_csv(lines: &[HistoryLine]) -> String {
     fn opt<T: ToString>(value: &Option<T>) -> String {
         value.as_ref().map(T::to_string).unwrap_or_default()
     }
     let mut out = String::from(
-        "match_id,kind,game,status,created_at,finished_at,seat,player,score,rank,winner,players,winners\r\n",
+        "match_id,kind,game,status,created_at,finished_at,seat,player,score,rank,winner,players,winners,\
+         abandoned_by,abandoned_at,abandoned_at_version,abandoned_after_play\r\n",
     );
     for l in lines {
         let cells = [
@@ -126,6 +139,10 @@ pub fn to_csv(lines: &[HistoryLine]) -> String {
             csv_cell(&opt(&l.winner)),
             csv_text_cell(&l.players.join("; ")),
             csv_text_cell(&l.winners.join("; ")),
+            csv_cell(&opt(&l.abandoned.as_ref().map(|a| a.by.as_str()))),
+            csv_cell(&opt(&l.abandoned.as_ref().map(|a| a.at.to_rfc3339()))),
+            csv_cell(&opt(&l.abandoned.as_ref().map(|a| a.at_version))),
+            csv_cell(&opt(&l.abandoned.as_ref().map(|a| a.after_play))),
         ];
         out.push_str(&cells.join(","));
         out.push_str("\r\n");
@@ -321,6 +338,7 @@ mod tests {
             winner: Some(true),
             players: vec![player.to_owned(), "Ben".to_owned()],
             winners: vec![player.to_owned()],
+            abandoned: None,
         }
     }
 

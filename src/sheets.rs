@@ -108,6 +108,10 @@ pub struct SheetDetail<P: Payloads = Json> {
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub finished_at: Option<DateTime<Utc>>,
+    /// Once abandoned: by whom, when, at which version (entries), and whether it had an entry
+    /// (then it counts in each player's record as `abandoned`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abandoned: Option<crate::store::stats::Abandoned>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -227,6 +231,7 @@ fn detail(
         created_at: row.created_at,
         updated_at: row.updated_at,
         finished_at: row.finished_at,
+        abandoned: None,
     })
 }
 
@@ -351,7 +356,11 @@ pub async fn read(store: &Store, id: Uuid) -> Result<SheetDetail, Problem> {
         .ok_or_else(|| unknown_sheet(id))?;
     let seats = q::seats(&mut conn, id).await?;
     let entries = q::sheet_entries(&mut conn, id).await?;
-    detail(&row, &seats, &entries)
+    let mut shown = detail(&row, &seats, &entries)?;
+    if row.status == MatchStatus::Abandoned {
+        shown.abandoned = crate::store::stats::abandon_of(&mut conn, id).await?;
+    }
+    Ok(shown)
 }
 
 fn has_nul(value: &serde_json::Value) -> bool {

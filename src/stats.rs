@@ -1,7 +1,13 @@
 //! Statistics over finished matches, hosted and score sheets alike: per player and game (played,
 //! won, win rate, average and best score, winning streaks, the game's brag figures) and a
 //! leaderboard per game. Players are identified by name, compared by
-//! [`crate::vocabulary::name_key`]: NFKC, ignoring case and invisible characters.
+//! [`crate::vocabulary::name_key`]: NFKC, ignoring case and invisible characters, look-alike
+//! letters as one.
+//!
+//! A match or sheet abandoned after play began (a seat moved, a round was entered) counts as
+//! `abandoned` in each seated player's record: not played, not won, not lost, but there for
+//! anyone to see, and it ends a winning streak (it is not a win). One abandoned before play
+//! counts nowhere (docs/security.md, "What statistics vouch for").
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -18,6 +24,7 @@ pub use crate::store::stats::{LeaderboardRow, Period};
 /// One player's record over a set of finished matches.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Record {
+    /// Finished matches.
     pub played: i64,
     pub won: i64,
     /// Won ÷ played (0 when nothing was played). Shared wins count as wins.
@@ -26,9 +33,11 @@ pub struct Record {
     pub average_score: Option<f64>,
     /// Best final score: the highest, or the lowest where the lowest total wins.
     pub best_score: Option<i64>,
-    /// Wins in a row up to the most recent match.
+    /// Wins in a row up to the most recent match (an abandoned match ends a run).
     pub current_streak: i64,
     pub longest_streak: i64,
+    /// Matches abandoned after play began (by their owner), not counted in `played`.
+    pub abandoned: i64,
     /// The game's brag figures added up (e.g. `jackpots_jack`); `best_*` figures are maxima.
     #[schema(value_type = std::collections::BTreeMap<String, i64>)]
     pub highlights: Highlights,
@@ -58,19 +67,29 @@ struct Outcome {
     score: i64,
     winner: bool,
     highlights: Highlights,
+    /// Abandoned after play began: no score, no result.
+    abandoned: bool,
 }
 
-fn record(outcomes: &[&Outcome], with_scores: bool) -> Record {
-    let played = outcomes.len() as i64;
-    let won = outcomes.iter().filter(|o| o.winner).count() as i64;
+fn record(all: &[&Outcome], with_scores: bool) -> Record {
+    // An abandoned match is not a win: it ends a run of wins, so that abandoning a match about to
+    // be lost cannot keep a streak alive.
     let mut longest = 0;
     let mut run = 0;
-    for outcome in outcomes {
-        run = if outcome.winner { run + 1 } else { 0 };
+    for outcome in all {
+        run = if outcome.winner && !outcome.abandoned {
+            run + 1
+        } else {
+            0
+        };
         longest = longest.max(run);
     }
+    let abandoned = all.iter().filter(|o| o.abandoned).count() as i64;
+    let outcomes: Vec<&Outcome> = all.iter().copied().filter(|o| !o.abandoned).collect();
+    let played = outcomes.len() as i64;
+    let won = outcomes.iter().filter(|o| o.winner).count() as i64;
     let mut highlights = Highlights::new();
-    for outcome in outcomes {
+    for outcome in &outcomes {
         for (key, value) in &outcome.highlights {
             let slot = highlights
                 .entry(key.clone())
@@ -103,6 +122,7 @@ fn record(outcomes: &[&Outcome], with_scores: bool) -> Record {
             .map(|o| o.score),
         current_streak: run,
         longest_streak: longest,
+        abandoned,
         highlights,
     }
 }
@@ -130,6 +150,7 @@ pub async fn player(
                 .highlights
                 .and_then(|h| serde_json::from_value(h).ok())
                 .unwrap_or_default(),
+            abandoned: seat.abandoned,
         })
         .collect();
     let all: Vec<&Outcome> = outcomes.iter().collect();
@@ -181,6 +202,7 @@ mod tests {
             score,
             winner,
             highlights,
+            abandoned: false,
         }
     }
 
@@ -211,6 +233,22 @@ mod tests {
         let games = [outcome(40, false, true, 0), outcome(12, true, true, 0)];
         let refs: Vec<&Outcome> = games.iter().collect();
         assert_eq!(record(&refs, true).best_score, Some(12));
+    }
+
+    #[test]
+    fn an_abandoned_match_is_counted_apart_and_ends_a_winning_streak() {
+        let mut games = [
+            outcome(5, true, false, 1),
+            outcome(3, false, false, 0),
+            outcome(9, true, false, 1),
+        ];
+        games[1].abandoned = true;
+        let refs: Vec<&Outcome> = games.iter().collect();
+        let r = record(&refs, true);
+        assert_eq!((r.played, r.won, r.abandoned), (2, 2, 1));
+        assert_eq!((r.current_streak, r.longest_streak), (1, 1));
+        assert_eq!(r.win_rate, 1.0);
+        assert_eq!(r.average_score, Some(7.0));
     }
 
     #[test]

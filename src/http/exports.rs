@@ -32,7 +32,7 @@ pub struct HistoryQuery {
     pub format: Option<HistoryFormat>,
 }
 
-/// Every match and score sheet of a player (names compared ignoring case, width and invisible characters), newest first.
+/// Every match and score sheet of a player (names compared ignoring case, width, invisible characters and look-alike letters), newest first.
 #[utoipa::path(
     tag = "history",
     params(("name" = String, Path, example = "Ann", pattern = "^[^\\u0000]+$"), HistoryQuery),

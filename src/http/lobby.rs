@@ -292,8 +292,10 @@ pub async fn rename_seat(
     ))
 }
 
-/// Abandon a match in progress (owner token): status `abandoned`, kept in history and listings,
-/// left out of statistics and leaderboards; moves and reports after it are a 409
+/// Abandon a match in progress (owner token): status `abandoned`, kept in history and listings
+/// with its trace (`abandoned`: by whom, when, at which version). Once a seat has moved it stays
+/// in each seated player's record and leaderboard row as `abandoned` (not played, not lost);
+/// before that it counts in no statistics. Moves and reports after it are a 409
 /// `match_abandoned`. Abandoning it again changes nothing; a finished match is a 409.
 #[utoipa::path(
     tag = "lobby",
@@ -315,8 +317,9 @@ pub async fn abandon_match(
     ))
 }
 
-/// Abandon a score sheet in progress (owner token), as a match is abandoned: entries and
-/// corrections after it are a 409 `match_abandoned`.
+/// Abandon a score sheet in progress (owner token), as a match is abandoned (a sheet with an
+/// entry counts as `abandoned` for its players): entries and corrections after it are a 409
+/// `match_abandoned`.
 #[utoipa::path(
     tag = "lobby",
     security(("token" = [])),

@@ -23,8 +23,11 @@ pub struct PlayerStatsQuery {
     pub to: Option<DateTime<Utc>>,
 }
 
-/// A player's record (names compared ignoring case, width and invisible characters): played, won, win rate, average and best
-/// score, current and longest winning streak, and each game's brag figures.
+/// A player's record (names compared ignoring case, width, invisible characters and look-alike
+/// letters): played, won, win rate, average and best score, current and longest winning streak,
+/// each game's brag figures, and `abandoned`: matches abandoned after play began, apart from
+/// `played` (one abandoned before play counts nowhere). An abandoned match "ended" when it was
+/// abandoned, for `from` and `to`.
 #[utoipa::path(
     tag = "history",
     params(("name" = String, Path, example = "Ann", pattern = "^[^\\u0000]+$"), PlayerStatsQuery),
@@ -61,8 +64,9 @@ pub struct LeaderboardQuery {
     pub to: Option<DateTime<Utc>>,
 }
 
-/// A game's players ranked by wins, then win rate, then games played; all time, or over the
-/// matches that ended between `from` and `to`.
+/// A game's players ranked by wins, then win rate, then games played, each with the matches
+/// they sat at that were abandoned after play began; all time, or over the matches that ended
+/// (or were abandoned) between `from` and `to`.
 #[utoipa::path(
     tag = "history",
     params(("game" = GameKind, Path), LeaderboardQuery),

@@ -263,6 +263,7 @@ pub(super) fn detail_of<G: Game>(
         finished_at: row.finished_at,
         rematch_of: None,
         rematch: None,
+        abandoned: None,
     }
 }
 
@@ -276,5 +277,8 @@ pub async fn read(store: &Store, id: Uuid, token: Option<&str>) -> Result<MatchD
         detail_of::<G>(&row, &seats, viewer, &state)
     });
     (detail.rematch_of, detail.rematch) = lobby::rematch_links(&mut conn, id).await?;
+    if row.status == MatchStatus::Abandoned {
+        detail.abandoned = crate::store::stats::abandon_of(&mut conn, id).await?;
+    }
     Ok(detail)
 }

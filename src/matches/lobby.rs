@@ -345,7 +345,8 @@ async fn abandon_row(conn: &mut Conn, row: &MatchRow, now: DateTime<Utc>) -> Res
     if row.status == MatchStatus::Abandoned {
         return Ok(());
     }
-    if row.status == MatchStatus::Finished || !q::abandon(conn, row.id, now).await? {
+    let by = crate::vocabulary::AbandonedBy::Owner;
+    if row.status == MatchStatus::Finished || !q::abandon(conn, row.id, by, now).await? {
         return Err(Problem::conflict(
             "match_finished",
             "a finished match keeps its result; only one in progress can be abandoned",
@@ -354,8 +355,9 @@ async fn abandon_row(conn: &mut Conn, row: &MatchRow, now: DateTime<Utc>) -> Res
     Ok(())
 }
 
-/// Abandons a match in progress: it stays in history and listings, takes no more moves, and
-/// counts in no statistics.
+/// Abandons a match in progress: it stays in history and listings and takes no more moves. If
+/// play had begun (a seat had moved), it stays in each seated player's record as `abandoned`
+/// (not played, not lost); if not, it counts in no statistics (docs/security.md).
 pub async fn abandon_match(
     store: &Store,
     id: Uuid,
@@ -364,7 +366,9 @@ pub async fn abandon_match(
     let (mut conn, row, _) = load_owned(store, id, owner_token).await?;
     abandon_row(&mut conn, &row, Utc::now()).await?;
     let (row, seats) = current(&mut conn, id).await?;
-    detail(&row, &seats, Credential::Owner)
+    let mut shown = detail(&row, &seats, Credential::Owner)?;
+    shown.abandoned = crate::store::stats::abandon_of(&mut conn, id).await?;
+    Ok(shown)
 }
 
 /// Abandons a score sheet in progress, as [`abandon_match`] does a match.

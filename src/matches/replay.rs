@@ -278,7 +278,7 @@ enum Part {
 /// ([`ExportBody::into_stream`]).
 #[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
 pub async fn export(store: &Store, id: Uuid, token: Option<&str>) -> Result<ExportBody, Problem> {
-    let (_, row, seats, credential) = load(store, id, token).await?;
+    let (mut conn, row, seats, credential) = load(store, id, token).await?;
     let finished = row.status == MatchStatus::Finished;
     if !finished && credential != Credential::Owner {
         return Err(Problem::forbidden(
@@ -306,7 +306,12 @@ pub async fn export(store: &Store, id: Uuid, token: Option<&str>) -> Result<Expo
             .transpose()?,
         created_at: row.created_at,
         finished_at: row.finished_at,
+        abandoned: match row.status {
+            MatchStatus::Abandoned => crate::store::stats::abandon_of(&mut conn, id).await?,
+            _ => None,
+        },
     };
+    drop(conn);
     let (head, tail) = cut_at_log(&document)?;
     Ok(ExportBody {
         store: store.clone(),
@@ -467,6 +472,7 @@ mod tests {
             result,
             created_at: DateTime::<Utc>::UNIX_EPOCH,
             finished_at: Some(DateTime::<Utc>::UNIX_EPOCH),
+            abandoned: None,
         }
     }
 

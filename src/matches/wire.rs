@@ -88,6 +88,10 @@ pub struct MatchDetail<P: Payloads = Json> {
     /// This match's rematch, once the owner started one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch: Option<Uuid>,
+    /// Once abandoned: by whom, when, at which version, and whether play had begun (then it
+    /// counts in each seated player's record as `abandoned`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abandoned: Option<crate::store::stats::Abandoned>,
 }
 
 /// An open seat's invite: a phone redeems `code` once for the seat's token.
@@ -300,6 +304,9 @@ pub struct MatchExport<P: Payloads = Json> {
     pub result: Option<ScoreReply<P>>,
     pub created_at: DateTime<Utc>,
     pub finished_at: Option<DateTime<Utc>>,
+    /// Once abandoned: by whom, when, at which version, and whether play had begun.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abandoned: Option<crate::store::stats::Abandoned>,
 }
 
 /// A row of the match list.
@@ -334,7 +341,7 @@ pub struct ListQuery {
     pub kind: Option<MatchKind>,
     /// Only this game (its slug, e.g. `lucky-jack`).
     pub game: Option<GameKind>,
-    /// Only matches with a seat of this player (names compared ignoring case, width and invisible characters).
+    /// Only matches with a seat of this player (names compared ignoring case, width, invisible characters and look-alike letters).
     #[param(pattern = "^[^\\u0000]*$")]
     pub player: Option<String>,
     /// Only matches this player won or shared the win of.

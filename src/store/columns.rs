@@ -10,7 +10,9 @@ use diesel::serialize::{self, Output, ToSql};
 use diesel::sql_types::Text;
 
 use crate::games::GameKind;
-use crate::vocabulary::{ChanceReporters, MatchKind, MatchStatus, RandomnessMode, StoredName};
+use crate::vocabulary::{
+    AbandonedBy, ChanceReporters, MatchKind, MatchStatus, RandomnessMode, StoredName,
+};
 
 fn read_name<T: StoredName>(value: PgValue<'_>, what: &str) -> deserialize::Result<T> {
     let text = <String as FromSql<Text, Pg>>::from_sql(value)?;
@@ -39,6 +41,7 @@ text_column!(
     MatchKind: "kind",
     RandomnessMode: "randomness",
     ChanceReporters: "chance reporters",
+    AbandonedBy: "abandoned by",
 );
 
 /// A match's game as stored: its slug. [`GameKind`] belongs to the rules core, which knows

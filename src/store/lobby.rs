@@ -196,23 +196,35 @@ pub async fn any_seat_moved(
         .await?)
 }
 
-/// Abandons a match or sheet still in progress. False when it is not in progress.
+/// Abandons a match or sheet in progress, leaving its trace in the same transaction (who, when,
+/// at which version, whether play had begun: `stats::record_abandon`). False, with nothing
+/// written, when it is not in progress.
 pub async fn abandon(
     conn: &mut AsyncPgConnection,
     match_id: Uuid,
+    by: crate::vocabulary::AbandonedBy,
     now: DateTime<Utc>,
 ) -> Result<bool, StoreError> {
-    let open = matches::table
-        .filter(matches::id.eq(match_id))
-        .filter(matches::status.eq(MatchStatus::InProgress));
-    let updated = diesel::update(open)
-        .set((
-            matches::status.eq(MatchStatus::Abandoned),
-            matches::updated_at.eq(now),
-        ))
-        .execute(conn)
-        .await?;
-    Ok(updated > 0)
+    use diesel_async::AsyncConnection;
+    conn.transaction(async |conn| {
+        let open = matches::table
+            .filter(matches::id.eq(match_id))
+            .filter(matches::status.eq(MatchStatus::InProgress));
+        // Locks the row: a move being appended finishes first, so the trace sees its ply.
+        let updated = diesel::update(open)
+            .set((
+                matches::status.eq(MatchStatus::Abandoned),
+                matches::updated_at.eq(now),
+            ))
+            .execute(conn)
+            .await?;
+        if updated == 0 {
+            return Ok(false);
+        }
+        super::stats::record_abandon(conn, match_id, by, now).await?;
+        Ok(true)
+    })
+    .await
 }
 
 /// Records that `rematch_id` is the rematch of `match_id`, on each side's own row. False, with

@@ -258,6 +258,13 @@ impl Store {
         });
         wait.await
             .map_err(|_| "migration thread died".to_owned())??;
+        // Keys no migration can compute (confusable skeletons), before anything reads them.
+        let mut conn = AsyncPgConnection::establish(&self.url)
+            .await
+            .map_err(|e| e.to_string())?;
+        stats::rekey_names(&mut conn)
+            .await
+            .map_err(|e| format!("re-keying player names: {e}"))?;
         self.ready.store(true, Ordering::Release);
         Ok(())
     }

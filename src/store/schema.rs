@@ -59,6 +59,17 @@ diesel::table! {
         played -> Int8,
         won -> Int8,
         score_sum -> Int8,
+        abandoned -> Int8,
+    }
+}
+
+diesel::table! {
+    match_abandons (match_id) {
+        match_id -> Uuid,
+        abandoned_by -> Text,
+        abandoned_at -> Timestamptz,
+        at_version -> Int8,
+        after_play -> Bool,
     }
 }
 
@@ -112,6 +123,7 @@ diesel::table! {
     }
 }
 
+diesel::joinable!(match_abandons -> matches (match_id));
 diesel::joinable!(match_events -> matches (match_id));
 diesel::joinable!(match_rematch_links -> matches (match_id));
 diesel::joinable!(match_seats -> matches (match_id));
@@ -120,6 +132,7 @@ diesel::joinable!(sheet_entries -> matches (match_id));
 diesel::allow_tables_to_appear_in_same_query!(
     idempotent_creates,
     invite_codes,
+    match_abandons,
     match_events,
     match_invites,
     match_rematch_links,

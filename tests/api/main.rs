@@ -3,6 +3,7 @@
 // Test code: a failed unwrap is a failed test, with its location.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod abandon;
 mod bad_input;
 mod bounds;
 mod caching;
@@ -22,6 +23,7 @@ mod lucky_luau;
 mod migrations;
 mod move_log;
 mod moves_cache;
+mod names;
 mod openapi;
 mod page;
 mod plus_minus;

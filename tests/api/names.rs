@@ -1,0 +1,199 @@
+//! Look-alike names are one player (issue 25, item 6): names are compared by their UTS #39
+//! confusable skeleton, in statistics, on leaderboards, in histories and filters, and when seating
+//! a table; seats stored under the older key are re-keyed once at start-up.
+
+use diesel::sql_types::{Integer, Text};
+use diesel_async::RunQueryDsl;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use crate::support::{owner_token, spawn_app, TestApp};
+
+/// `Ann` with a Latin, a Cyrillic (U+0410) and a Greek (U+0391) capital A.
+const ANNS: [&str; 3] = ["Ann", "\u{410}nn", "\u{391}nn"];
+
+async fn create_sheet(app: &TestApp, names: &[&str]) -> crate::support::Reply {
+    let players: Vec<Value> = names.iter().map(|n| json!({ "name": n })).collect();
+    app.post(
+        "/v1/sheets",
+        &json!({"game": "lucky-jack", "players": players}),
+        None,
+    )
+    .await
+}
+
+/// A finished three-round Lucky Jack sheet that seat 0 wins with a jackpot.
+async fn finished_sheet(app: &TestApp, names: &[&str]) {
+    let created = create_sheet(app, names).await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+    let id = created.body["sheet"]["id"].as_str().unwrap().to_owned();
+    let token = owner_token(&created.body);
+    let rounds = [
+        json!({"jackpot": {"seat": 0, "symbol": "jack", "size": 3}}),
+        json!({"jackpot": null}),
+        json!({"jackpot": null}),
+    ];
+    for tally in rounds {
+        let reply = app
+            .post(
+                &format!("/v1/sheets/{id}/entries"),
+                &json!({ "tally": tally }),
+                Some(&token),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    }
+}
+
+#[tokio::test]
+async fn three_look_alike_anns_are_one_player_in_statistics_and_on_the_leaderboard() {
+    let app = spawn_app().await;
+    for ann in ANNS {
+        finished_sheet(&app, &[ann, "Ben"]).await;
+    }
+    let board = app.get("/v1/games/lucky-jack/leaderboard", None).await;
+    assert_eq!(board.status, StatusCode::OK, "{}", board.body);
+    let rows = board.body.as_array().unwrap();
+    assert_eq!(rows.len(), 2, "one Ann and Ben: {}", board.body);
+    assert_eq!(
+        (rows[0]["played"].clone(), rows[0]["won"].clone()),
+        (json!(3), json!(3))
+    );
+    for ann in ANNS {
+        let stats = app.get(&format!("/v1/players/{ann}/stats"), None).await;
+        assert_eq!(stats.status, StatusCode::OK, "{}", stats.body);
+        assert_eq!(
+            stats.body["overall"]["played"], 3,
+            "{ann:?}: {}",
+            stats.body
+        );
+        assert_eq!(stats.body["overall"]["current_streak"], 3);
+        let listed = app
+            .send(
+                app.client
+                    .get(format!("{}/v1/matches", app.base))
+                    .query(&[("player", ann), ("kind", "sheet")]),
+            )
+            .await;
+        assert_eq!(listed.status, StatusCode::OK, "{}", listed.body);
+        assert_eq!(listed.body["items"].as_array().unwrap().len(), 3, "{ann:?}");
+        let won = app
+            .send(
+                app.client
+                    .get(format!("{}/v1/matches", app.base))
+                    .query(&[("winner", ann)]),
+            )
+            .await;
+        assert_eq!(won.body["items"].as_array().unwrap().len(), 3, "{ann:?}");
+        let history = app
+            .send(
+                app.client
+                    .get(format!("{}/v1/players/{ann}/history", app.base))
+                    .query(&[("format", "csv")]),
+            )
+            .await;
+        let text = history.body.as_str().unwrap();
+        assert_eq!(text.lines().count(), 4, "header and three rows: {text}");
+    }
+}
+
+#[tokio::test]
+async fn a_table_may_not_seat_two_look_alike_names() {
+    let app = spawn_app().await;
+    let sheet = create_sheet(&app, &[ANNS[0], "Ben", ANNS[1]]).await;
+    assert_eq!(
+        sheet.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        sheet.body
+    );
+    assert_eq!(sheet.body["code"], "duplicate_player");
+    let hosted = app
+        .post(
+            "/v1/matches",
+            &json!({"game": "lucky-jack", "seats": [{"name": ANNS[1]}, {"name": ANNS[2]}]}),
+            None,
+        )
+        .await;
+    assert_eq!(
+        hosted.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        hosted.body
+    );
+    assert_eq!(hosted.body["code"], "duplicate_player");
+    // A look-alike only as a capital: Cyrillic `В` for `B`.
+    let sheet = create_sheet(&app, &["Bob", "\u{412}ob"]).await;
+    assert_eq!(
+        sheet.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        sheet.body
+    );
+    assert_eq!(sheet.body["code"], "duplicate_player");
+}
+
+#[derive(diesel::QueryableByName)]
+struct Key {
+    #[diesel(sql_type = Text)]
+    player_key: String,
+}
+
+#[derive(diesel::QueryableByName)]
+struct Scheme {
+    #[diesel(sql_type = Integer)]
+    scheme: i32,
+}
+
+#[tokio::test]
+async fn seats_stored_under_the_old_key_are_re_keyed_once_when_instances_start() {
+    let app = spawn_app().await;
+    finished_sheet(&app, &[ANNS[0], "Ben"]).await;
+    finished_sheet(&app, &[ANNS[1], "Ben"]).await;
+    // As the previous release stored them: lower-cased, no skeleton (so the Cyrillic `А` is a
+    // Cyrillic `а`), with the running totals counted under those keys and the scheme at 1.
+    app.sql("UPDATE match_seats SET player_key = lower(player_name)")
+        .await;
+    app.sql("DELETE FROM player_game_stats").await;
+    app.sql(
+        "INSERT INTO player_game_stats (game, player_key, player_name, played, won, score_sum) \
+         SELECT m.game, s.player_key, max(s.player_name), count(*), \
+                count(*) FILTER (WHERE s.winner), sum(s.final_score) \
+         FROM match_seats s JOIN matches m ON m.id = s.match_id GROUP BY 1, 2",
+    )
+    .await;
+    app.sql("UPDATE name_key_scheme SET scheme = 1").await;
+    let before = app.get("/v1/games/lucky-jack/leaderboard", None).await;
+    assert_eq!(
+        before.body.as_array().unwrap().len(),
+        3,
+        "two Anns: {}",
+        before.body
+    );
+
+    // Two instances starting at once: one re-keys, the other waits and finds it done.
+    let (first, second) = tokio::join!(app.second_instance(), app.second_instance());
+    for instance in [&first, &second] {
+        let board = instance.get("/v1/games/lucky-jack/leaderboard", None).await;
+        let rows = board.body.as_array().unwrap();
+        assert_eq!(rows.len(), 2, "one Ann: {}", board.body);
+        assert_eq!(rows[0]["played"], 2, "{}", board.body);
+        let stats = instance
+            .get(&format!("/v1/players/{}/stats", ANNS[2]), None)
+            .await;
+        assert_eq!(stats.body["overall"]["played"], 2, "{}", stats.body);
+    }
+    let mut db = app.db().await;
+    let keys: Vec<Key> =
+        diesel::sql_query("SELECT DISTINCT player_key FROM match_seats ORDER BY player_key")
+            .load(&mut db)
+            .await
+            .unwrap();
+    let keys: Vec<String> = keys.into_iter().map(|k| k.player_key).collect();
+    assert_eq!(keys, ["ann", "ben"]);
+    let scheme: Scheme = diesel::sql_query("SELECT scheme FROM name_key_scheme")
+        .get_result(&mut db)
+        .await
+        .unwrap();
+    assert_eq!(scheme.scheme, 2);
+}
