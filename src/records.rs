@@ -14,7 +14,9 @@ use crate::referee;
 use crate::store::created::{self, Created, NewParts};
 use crate::store::matches::{MatchRow, SeatRow};
 use crate::store::Store;
-use crate::vocabulary::{limits, name_key, normalise_name, MatchKind, MatchStatus};
+use crate::vocabulary::{
+    disguising_letter, limits, name_key, normalise_name, MatchKind, MatchStatus,
+};
 use crate::with_game;
 
 #[derive(Debug, Clone, Deserialize, ToSchema)]
@@ -137,6 +139,22 @@ pub(crate) fn check_name(name: &str) -> Result<String, Problem> {
             "invalid_player_name",
             "a player name has at least one visible character and no control characters",
         ));
+    }
+    if let Some(letter) = disguising_letter(&normalised) {
+        let mut params = serde_json::Map::new();
+        params.insert(
+            "character".into(),
+            format!("U+{:04X}", u32::from(letter)).into(),
+        );
+        return Err(Problem::unprocessable(
+            "invalid_player_name",
+            format!(
+                "a player name may not use {letter:?} (U+{:04X}), a letter kept for technical or \
+                 obsolete use that can pass for an everyday one: write the everyday letter",
+                u32::from(letter)
+            ),
+        )
+        .with_params(params));
     }
     if normalised.chars().count() > limits::NAME_CHARS {
         return Err(limit_exceeded(

@@ -235,6 +235,27 @@ fn capital_look_alike(c: char) -> Option<char> {
     Some(latin.to_ascii_lowercase())
 }
 
+/// The first letter of `name` that Unicode keeps for technical or obsolete use and that can
+/// pass for an everyday letter the confusables data does not map it to: small capitals such as
+/// `ᴀ` (U+1D00) and the other phonetic letters (UTS #39 identifier types `Technical`,
+/// `Obsolete`, `Deprecated`). Living scripts, minority ones (`Limited_Use`) included, and
+/// anything that is not a letter (digits, emoji, punctuation) are never refused.
+pub fn disguising_letter(name: &str) -> Option<char> {
+    use unicode_security::general_security_profile::IdentifierType;
+    use unicode_security::GeneralSecurityProfile;
+    name.chars().find(|&c| {
+        c.is_alphabetic()
+            && matches!(
+                c.identifier_type(),
+                Some(
+                    IdentifierType::Technical
+                        | IdentifierType::Obsolete
+                        | IdentifierType::Deprecated
+                )
+            )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,6 +303,20 @@ mod tests {
         // small letter), nor accents as nothing.
         assert_ne!(name_key("\u{1D00}nn"), name_key("Ann"));
         assert_ne!(name_key("Zoé"), name_key("Zoe"));
+        // The small capital is not in the confusables data: it is refused instead.
+        assert_eq!(disguising_letter("\u{1D00}nn"), Some('\u{1D00}'));
+        for name in [
+            "Ann",
+            "\u{410}nn",
+            "Łukasz",
+            "Иван",
+            "さくら",
+            "Oma 🎲",
+            "Ꭰᏼ",
+            "Zoé 2",
+        ] {
+            assert_eq!(disguising_letter(name), None, "{name:?}");
+        }
         // Idempotent on what it stores, so re-keying twice changes nothing.
         for name in ["Ann", "\u{410}nn", "B0b", "Łukasz", "Иван", "さくら"] {
             assert_eq!(name_key(&name_key(name)), name_key(name), "{name:?}");

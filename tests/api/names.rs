@@ -133,6 +133,26 @@ async fn a_table_may_not_seat_two_look_alike_names() {
     assert_eq!(sheet.body["code"], "duplicate_player");
 }
 
+/// Issue 25, item 6: the small capital `ᴀ` looks like `A` but Unicode's confusables data keeps
+/// it apart, so a name using it is refused rather than made a look-alike second player; the
+/// page would show it as "Ann".
+#[tokio::test]
+async fn a_name_with_a_small_capital_letter_is_refused_as_a_disguise() {
+    let app = spawn_app().await;
+    let sheet = create_sheet(&app, &["\u{1D00}nn", "Ben"]).await;
+    assert_eq!(
+        sheet.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        sheet.body
+    );
+    assert_eq!(sheet.body["code"], "invalid_player_name");
+    assert_eq!(sheet.body["params"]["character"], "U+1D00");
+    // Everyday letters of any script, and emoji, are names like any other.
+    let sheet = create_sheet(&app, &["Иван", "さくら", "Oma 🎲"]).await;
+    assert_eq!(sheet.status, StatusCode::CREATED, "{}", sheet.body);
+}
+
 #[derive(diesel::QueryableByName)]
 struct Key {
     #[diesel(sql_type = Text)]
