@@ -292,7 +292,7 @@ async fn a_seat_is_renamed_before_the_first_move_and_not_after() {
 }
 
 #[tokio::test]
-async fn an_abandoned_match_stays_in_history_but_out_of_statistics() {
+async fn an_abandoned_match_stays_in_history_takes_no_moves_and_is_not_counted_as_played() {
     let app = spawn_app().await;
     let finished = app
         .create_lucky_jack(
@@ -374,8 +374,10 @@ async fn an_abandoned_match_stays_in_history_but_out_of_statistics() {
     assert_eq!(listed.body["items"][0]["id"], id.as_str());
     let all = app.get("/v1/matches?player=Ann", None).await;
     assert_eq!(all.body["items"].as_array().unwrap().len(), 2);
+    // Abandoned after a move: not played, but in each player's record as abandoned.
     let stats = app.get("/v1/players/Ann/stats", None).await;
     assert_eq!(stats.body["overall"]["played"], 1, "{}", stats.body);
+    assert_eq!(stats.body["overall"]["abandoned"], 1, "{}", stats.body);
     let board = app.get("/v1/games/lucky-jack/leaderboard", None).await;
     for row in board.body.as_array().unwrap() {
         assert_eq!(row["played"], 1, "{row}");
