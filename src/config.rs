@@ -151,8 +151,7 @@ impl LiveSettings {
                 .transpose()?,
             streams_per_client: parsed("LIVE_STREAMS_PER_CLIENT", default.streams_per_client)?
                 .max(1),
-            streams_per_token: parsed("LIVE_STREAMS_PER_TOKEN", default.streams_per_token)?
-                .max(1),
+            streams_per_token: parsed("LIVE_STREAMS_PER_TOKEN", default.streams_per_token)?.max(1),
             heartbeat: Duration::from_secs(
                 parsed("LIVE_HEARTBEAT_SECONDS", default.heartbeat.as_secs())?.max(1),
             ),

@@ -459,11 +459,7 @@ fn opener(request: &HttpRequest, token: Option<&str>) -> Opener {
 
 fn too_many(code: &str, detail: String, metric: &'static str) -> Problem {
     METRICS.record_stream_dropped(metric);
-    let mut problem = Problem::new(
-        actix_web::http::StatusCode::TOO_MANY_REQUESTS,
-        code,
-        detail,
-    );
+    let mut problem = Problem::new(actix_web::http::StatusCode::TOO_MANY_REQUESTS, code, detail);
     problem.retry_after = Some(30);
     problem
 }

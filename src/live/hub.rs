@@ -92,7 +92,11 @@ pub struct Subscription {
 
 impl Hub {
     /// A hub for an instance of `connection_slots` connections (workers x `MAX_CONNECTIONS`).
-    pub fn new(settings: LiveSettings, connection_slots: usize, trusted_proxies: &[Network]) -> Self {
+    pub fn new(
+        settings: LiveSettings,
+        connection_slots: usize,
+        trusted_proxies: &[Network],
+    ) -> Self {
         Self {
             inner: Arc::default(),
             next_key: Arc::new(AtomicU64::new(0)),
@@ -146,7 +150,10 @@ impl Hub {
             IpAddr::V6(v6) if v6.to_ipv4_mapped().is_none() => {
                 IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into())
             }
-            IpAddr::V6(v6) => IpAddr::V4(v6.to_ipv4_mapped().unwrap_or(std::net::Ipv4Addr::UNSPECIFIED)),
+            IpAddr::V6(v6) => IpAddr::V4(
+                v6.to_ipv4_mapped()
+                    .unwrap_or(std::net::Ipv4Addr::UNSPECIFIED),
+            ),
             v4 => v4,
         });
         let token = token.map(|t| self.tokens.hash_one(t));
@@ -166,11 +173,15 @@ impl Hub {
                 return Err(SubscribeError::InstanceFull(cap));
             }
             let per_client = self.settings.streams_per_client;
-            if client.is_some_and(|c| subscribers.by_client.get(&c).copied().unwrap_or(0) >= per_client) {
+            if client
+                .is_some_and(|c| subscribers.by_client.get(&c).copied().unwrap_or(0) >= per_client)
+            {
                 return Err(SubscribeError::ClientFull(per_client));
             }
             let per_token = self.settings.streams_per_token;
-            if token.is_some_and(|t| subscribers.by_token.get(&t).copied().unwrap_or(0) >= per_token) {
+            if token
+                .is_some_and(|t| subscribers.by_token.get(&t).copied().unwrap_or(0) >= per_token)
+            {
                 return Err(SubscribeError::TokenFull(per_token));
             }
         }
@@ -317,11 +328,17 @@ enum Nudged {
 
 /// The spectator streams among `id`'s subscribers.
 fn spectators_in(on_id: &[Subscriber]) -> usize {
-    on_id.iter().filter(|s| s.counted && s.token.is_none()).count()
+    on_id
+        .iter()
+        .filter(|s| s.counted && s.token.is_none())
+        .count()
 }
 
 /// Removes the subscribers `gone` picks, and returns them.
-fn take_out(on_id: &mut Vec<Subscriber>, mut gone: impl FnMut(&Subscriber) -> bool) -> Vec<Subscriber> {
+fn take_out(
+    on_id: &mut Vec<Subscriber>,
+    mut gone: impl FnMut(&Subscriber) -> bool,
+) -> Vec<Subscriber> {
     let mut removed = Vec::new();
     let mut kept = Vec::with_capacity(on_id.len());
     for s in on_id.drain(..) {
@@ -405,7 +422,10 @@ mod tests {
             .unwrap()
             .block_on(open.changed());
         assert_eq!(ended, None, "the stream's subscription has ended");
-        assert_eq!(hub.subscribe(id, Opener::default()).err(), Some(SubscribeError::Stopping));
+        assert_eq!(
+            hub.subscribe(id, Opener::default()).err(),
+            Some(SubscribeError::Stopping)
+        );
         drop(open);
         assert_eq!(hub.open(), 0);
     }
@@ -416,7 +436,10 @@ mod tests {
         let (a, b) = (Uuid::new_v4(), Uuid::new_v4());
         let first = hub.subscribe(a, Opener::default()).unwrap();
         let _second = hub.subscribe(a, Opener::default()).unwrap();
-        assert_eq!(hub.subscribe(a, Opener::default()).err(), Some(SubscribeError::MatchFull(2)));
+        assert_eq!(
+            hub.subscribe(a, Opener::default()).err(),
+            Some(SubscribeError::MatchFull(2))
+        );
         let _third = hub.subscribe(b, Opener::default()).unwrap();
         assert_eq!(
             hub.subscribe(b, Opener::default()).err(),
@@ -466,11 +489,18 @@ mod tests {
             Some(SubscribeError::ClientFull(3))
         );
         // An IPv6 client is its /64.
-        let _v6 = hub.subscribe(Uuid::new_v4(), from("2001:db8::1", Some("a"))).unwrap();
-        let _v6 = hub.subscribe(Uuid::new_v4(), from("2001:db8::2", Some("b"))).unwrap();
-        let _v6 = hub.subscribe(Uuid::new_v4(), from("2001:db8::3", Some("c"))).unwrap();
+        let _v6 = hub
+            .subscribe(Uuid::new_v4(), from("2001:db8::1", Some("a")))
+            .unwrap();
+        let _v6 = hub
+            .subscribe(Uuid::new_v4(), from("2001:db8::2", Some("b")))
+            .unwrap();
+        let _v6 = hub
+            .subscribe(Uuid::new_v4(), from("2001:db8::3", Some("c")))
+            .unwrap();
         assert_eq!(
-            hub.subscribe(Uuid::new_v4(), from("2001:db8::4", Some("d"))).err(),
+            hub.subscribe(Uuid::new_v4(), from("2001:db8::4", Some("d")))
+                .err(),
             Some(SubscribeError::ClientFull(3))
         );
         drop(seat);
@@ -500,7 +530,15 @@ mod tests {
             ..Opener::default()
         };
         let _a = hub.subscribe(Uuid::new_v4(), seat()).unwrap();
-        let _b = hub.subscribe(Uuid::new_v4(), Opener { token: Some("other".into()), ..Opener::default() }).unwrap();
+        let _b = hub
+            .subscribe(
+                Uuid::new_v4(),
+                Opener {
+                    token: Some("other".into()),
+                    ..Opener::default()
+                },
+            )
+            .unwrap();
         assert_eq!(
             hub.subscribe(Uuid::new_v4(), seat()).err(),
             Some(SubscribeError::InstanceFull(8))

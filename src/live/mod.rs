@@ -16,8 +16,8 @@ mod listener;
 mod peer;
 
 pub use hub::{Hub, Opener, SubscribeError, Subscription};
-pub use peer::{remember as remember_connection, Connection};
 pub use listener::listen;
+pub use peer::{remember as remember_connection, Connection};
 
 /// A resume point past the record's current version: no event would ever follow it.
 pub fn resume_point_ahead(after: i64, version: i64) -> crate::problem::Problem {
@@ -30,4 +30,3 @@ pub fn resume_point_ahead(after: i64, version: i64) -> crate::problem::Problem {
     )
     .with_params(params)
 }
-

@@ -13,7 +13,6 @@
 use std::any::Any;
 use std::net::{Shutdown, SocketAddr, TcpStream};
 use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
-use std::time::Duration;
 
 use actix_web::dev::Extensions;
 use actix_web::HttpRequest;
@@ -49,7 +48,8 @@ impl Connection {
 
     /// Resets the connection: its unsent data is dropped and the dispatcher's next write fails.
     pub fn cut(&self) {
-        let _ = socket2::SockRef::from(&self.0).set_linger(Some(Duration::ZERO));
-        let _ = self.0.shutdown(Shutdown::Both);
+        if rustix::net::connect_unspec(&self.0).is_err() {
+            let _ = self.0.shutdown(Shutdown::Both);
+        }
     }
 }

@@ -247,7 +247,7 @@ async fn heartbeats_keep_a_quiet_stream_open_in_both_formats() {
 async fn streams_over_a_cap_are_refused_with_a_problem_and_counted() {
     let app = spawn_app_tuned(|s| {
         s.live.streams_per_match = 1;
-        s.live.streams_per_instance = 2;
+        s.live.streams_per_instance = Some(2);
     })
     .await;
     let one = match_id(&new_match(&app).await);
