@@ -442,14 +442,10 @@ fn resume_point(request: &HttpRequest, query: &StreamQuery) -> Result<Option<i64
 
 /// Who opens a stream from `request`: its client address (as the rate limiter sees it), its
 /// token and its connection.
-fn opener(request: &HttpRequest, token: Option<&str>) -> Opener {
-    let trusted = request
-        .app_data::<web::Data<Hub>>()
-        .map(|hub| hub.trusted_proxies().to_vec())
-        .unwrap_or_default();
-    let client = request
-        .peer_addr()
-        .map(|peer| super::limits::client_address(peer.ip(), request.headers(), &trusted));
+fn opener(request: &HttpRequest, hub: &Hub, token: Option<&str>) -> Opener {
+    let client = request.peer_addr().map(|peer| {
+        super::limits::client_address(peer.ip(), request.headers(), hub.trusted_proxies())
+    });
     Opener {
         client,
         token: token.map(str::to_owned),
@@ -593,7 +589,7 @@ pub async fn stream_match(
     let token = bearer(&request)?;
     let format = query.format.unwrap_or_default();
     // Subscribed first: the caps, and the instance's stop, apply before anything is read.
-    let subscription = subscribe(&hub, id, opener(&request, token.as_deref()))?;
+    let subscription = subscribe(&hub, id, opener(&request, &hub, token.as_deref()))?;
     let (first, follower) = feeds
         .follow(id, token.as_deref(), after, framing(format))
         .await?;
@@ -639,7 +635,7 @@ pub async fn stream_sheet(
         id: path.into_inner(),
     };
     // Sheets take no token: every sheet stream is a spectator's.
-    let opener = opener(&request, None);
+    let opener = opener(&request, &hub, None);
     open(
         &store,
         &hub,

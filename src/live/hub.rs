@@ -145,17 +145,7 @@ impl Hub {
             token,
             connection,
         } = opener.unwrap_or_default();
-        // IPv6 clients are counted by /64, which one host or one home network usually holds.
-        let client = client.map(|ip| match ip {
-            IpAddr::V6(v6) if v6.to_ipv4_mapped().is_none() => {
-                IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into())
-            }
-            IpAddr::V6(v6) => IpAddr::V4(
-                v6.to_ipv4_mapped()
-                    .unwrap_or(std::net::Ipv4Addr::UNSPECIFIED),
-            ),
-            v4 => v4,
-        });
+        let client = client.map(counted_as);
         let token = token.map(|t| self.tokens.hash_one(t));
         let spectator = counted && token.is_none();
         let (nudge, nudges) = mpsc::channel(1);
@@ -324,6 +314,18 @@ enum Nudged {
     Readers,
     /// The streams, once their feed has read the change.
     Streams,
+}
+
+/// The address a client's streams are counted under: an IPv6 client by its /64, which one host
+/// or one home network usually holds (an IPv4-mapped one as IPv4).
+fn counted_as(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6((u128::from(v6) & !(u128::from(u64::MAX))).into()),
+        },
+        v4 => v4,
+    }
 }
 
 /// The spectator streams among `id`'s subscribers.

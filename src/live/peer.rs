@@ -37,8 +37,9 @@ impl Connection {
         let SocketFd(fd) = *request.conn_data::<SocketFd>()?;
         // SAFETY: `fd` is the socket of the connection serving `request`; actix's dispatcher owns
         // it and closes it only once the connection ends, which is after this handler has run.
-        // It is only borrowed long enough to duplicate it (std's own `dup`). No crate offers a
-        // safe way: a connection's descriptor is not otherwise reachable from a handler.
+        // It is only borrowed long enough to duplicate it (std's own `dup`). The safe way,
+        // duplicating every connection's descriptor in `remember`, would double the descriptors
+        // of all connections to serve the few that stream; no crate reaches it otherwise.
         let borrowed = unsafe { BorrowedFd::borrow_raw(fd) };
         let socket = TcpStream::from(borrowed.try_clone_to_owned().ok()?);
         // A check that the descriptor is the one expected: the same peer as the request's.
