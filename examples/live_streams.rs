@@ -10,7 +10,7 @@
 //!    its entry reaching each of that match's subscribers; prints p50, p99 and max.
 //!
 //! The service needs its rate limit off and room for the streams, e.g.
-//! `RATE_LIMIT_PER_SECOND=0 LIVE_STREAMS_PER_MATCH=1000 target/release/referee`.
+//! `RATE_LIMIT_PER_SECOND=0 LIVE_STREAMS_PER_MATCH=1000 LIVE_STREAMS_PER_CLIENT=1000 MAX_CONNECTIONS=2048 target/release/referee`.
 // A measurement tool: a failure should stop it loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

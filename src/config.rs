@@ -171,10 +171,19 @@ impl ReadReplicaSettings {
 /// Bounds on live streams, so that subscribers cannot grow memory or connections without limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LiveSettings {
-    /// `LIVE_STREAMS_PER_MATCH`: open streams on one match or sheet in this instance; more get 429.
+    /// `LIVE_STREAMS_PER_MATCH`: open spectator streams (no token) on one match or sheet in this
+    /// instance; more get 429. The owner's and seats' streams are not counted here.
     pub streams_per_match: usize,
-    /// `LIVE_STREAMS_PER_INSTANCE`: open streams in this instance; more get 503.
-    pub streams_per_instance: usize,
+    /// `LIVE_STREAMS_PER_INSTANCE`: open streams in this instance; more get 503. By default half
+    /// of the connection slots (workers x `MAX_CONNECTIONS`), and never more: the other half
+    /// stays for health checks and ordinary requests. Spectators get three quarters of it.
+    pub streams_per_instance: Option<usize>,
+    /// `LIVE_STREAMS_PER_CLIENT`: open streams from one client address (an IPv6 /64); more get
+    /// 429 `client_stream_limit`.
+    pub streams_per_client: usize,
+    /// `LIVE_STREAMS_PER_TOKEN`: open streams with one owner or seat token; more get 429
+    /// `token_stream_limit`.
+    pub streams_per_token: usize,
     /// `LIVE_HEARTBEAT_SECONDS`: idle time before a stream sends a heartbeat, so that proxies
     /// keep it open.
     pub heartbeat: Duration,
@@ -187,7 +196,11 @@ impl Default for LiveSettings {
     fn default() -> Self {
         Self {
             streams_per_match: 64,
-            streams_per_instance: 4096,
+            streams_per_instance: None,
+            // A household behind one router: a few devices, each on a match or two.
+            streams_per_client: 16,
+            // One player's phone and laptop, with a reconnect or two in flight.
+            streams_per_token: 4,
             heartbeat: Duration::from_secs(15),
             slow_subscriber: Duration::from_secs(30),
         }
@@ -199,10 +212,12 @@ impl LiveSettings {
         let default = Self::default();
         Ok(Self {
             streams_per_match: parsed("LIVE_STREAMS_PER_MATCH", default.streams_per_match)?,
-            streams_per_instance: parsed(
-                "LIVE_STREAMS_PER_INSTANCE",
-                default.streams_per_instance,
-            )?,
+            streams_per_instance: var("LIVE_STREAMS_PER_INSTANCE")
+                .map(|_| parsed("LIVE_STREAMS_PER_INSTANCE", 0))
+                .transpose()?,
+            streams_per_client: parsed("LIVE_STREAMS_PER_CLIENT", default.streams_per_client)?
+                .max(1),
+            streams_per_token: parsed("LIVE_STREAMS_PER_TOKEN", default.streams_per_token)?.max(1),
             heartbeat: Duration::from_secs(
                 parsed("LIVE_HEARTBEAT_SECONDS", default.heartbeat.as_secs())?.max(1),
             ),
@@ -211,6 +226,16 @@ impl LiveSettings {
                 default.slow_subscriber.as_secs(),
             )?),
         })
+    }
+}
+
+impl LiveSettings {
+    /// The cap on an instance's streams: `LIVE_STREAMS_PER_INSTANCE`, at most half of its
+    /// `connection_slots`, so that streams never take the connections that health checks and
+    /// ordinary requests need.
+    pub fn instance_cap(&self, connection_slots: usize) -> usize {
+        let half = (connection_slots / 2).max(1);
+        self.streams_per_instance.map_or(half, |cap| cap.min(half))
     }
 }
 
@@ -356,6 +381,15 @@ impl MoveSettings {
 pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/referee";
 
 impl Settings {
+    /// The connections this instance serves at once: workers (as actix counts them by
+    /// default) times `MAX_CONNECTIONS`.
+    pub fn connection_slots(&self) -> usize {
+        let workers = self.workers.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get)
+        });
+        workers.max(1) * self.max_connections.max(1)
+    }
+
     pub fn from_env() -> Result<Self, String> {
         Ok(Self {
             database_url: var("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.to_owned()),

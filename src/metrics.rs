@@ -66,7 +66,7 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         Opts::new(
             "referee_live_streams_dropped_total",
             "Live streams ended or refused by the server: slow (the client read too slowly), \
-             match_full and instance_full (over a cap)",
+             match_full, client_full, token_full and instance_full (over a cap)",
         ),
         &["reason"],
     )

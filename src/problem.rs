@@ -118,6 +118,18 @@ pub const TITLES: &[(&str, &str)] = &[
     ),
     ("rate_limited", "Too many requests"),
     ("too_many_streams", "Too many live streams on this match"),
+    (
+        "client_stream_limit",
+        "This client holds all the live streams it may",
+    ),
+    (
+        "token_stream_limit",
+        "This token holds all the live streams it may",
+    ),
+    (
+        "resume_point_ahead",
+        "The resume point is past the current version",
+    ),
     // 409: the state has moved on.
     ("stale_version", "The match has moved on"),
     // 412: a precondition header.

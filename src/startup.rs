@@ -48,7 +48,14 @@ pub fn build(settings: Settings) -> std::io::Result<Application> {
     };
     store.prepare_in_background();
     // One hub and one change listener per instance, shared by every worker.
-    let hub = Hub::new(settings.live);
+    let slots = settings.connection_slots();
+    if settings.live.streams_per_instance > Some(settings.live.instance_cap(slots)) {
+        tracing::warn!(
+            cap = settings.live.instance_cap(slots),
+            "LIVE_STREAMS_PER_INSTANCE is over half of the connection slots; lowered"
+        );
+    }
+    let hub = Hub::new(settings.live, slots, &settings.trusted_proxies);
     crate::live::listen(settings.database_url.clone(), hub.clone());
     // One feed per followed match, shared by that match's streams in this instance.
     let feeds = Feeds::new(store.clone(), hub.clone());

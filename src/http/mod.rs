@@ -373,6 +373,10 @@ pub(crate) fn server(
     // Bodies are bounded in time (see `body`), connections in number: a crowd of slow clients
     // waits in the listen queue instead of holding memory.
     .max_connections(settings.max_connections.max(1))
+    // A client that closes its end is gone: without this, actix keeps a streaming response
+    // going (and its stream's place under the caps) until a write fails, ~30 s later.
+    .h1_allow_half_closed(false)
+    .on_connect(crate::live::remember_connection)
     .listen(listener)?;
     if let Some(workers) = settings.workers {
         server = server.workers(workers.max(1));

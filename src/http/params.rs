@@ -85,13 +85,30 @@ impl<K: KeyedBy> IntoParams for Guarded<K> {
     }
 }
 
-/// `Last-Event-ID` on a stream, as `EventSource` sends it when it reconnects.
-#[derive(IntoParams)]
-#[into_params(parameter_in = Header)]
-pub struct LastEventId {
-    /// Resume after this version (the `id:` of the last event received)
-    #[param(rename = "Last-Event-ID", minimum = 0)]
-    last_event_id: Option<i64>,
+/// `Last-Event-ID` on a stream, as `EventSource` sends it when it reconnects: a header is text,
+/// so its schema is a string of digits (not a nullable integer, which would let `null` pass).
+pub struct LastEventId;
+
+impl IntoParams for LastEventId {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        vec![ParameterBuilder::new()
+            .name("Last-Event-ID")
+            .parameter_in(ParameterIn::Header)
+            .required(Required::False)
+            .description(Some(
+                "Resume after this version (the `id:` of the last event received): decimal \
+                 digits, from 0 to the current version; a version past it is 409 \
+                 `resume_point_ahead`. It takes precedence over `after`",
+            ))
+            .schema(Some(
+                ObjectBuilder::new()
+                    .schema_type(SchemaType::Type(Type::String))
+                    .pattern(Some("^[0-9]{1,15}$"))
+                    .min_length(Some(1))
+                    .max_length(Some(15)),
+            ))
+            .build()]
+    }
 }
 
 /// The `{code}` of an invite link.

@@ -27,7 +27,7 @@ use uuid::Uuid;
 use super::bearer;
 use super::params::LastEventId;
 use super::responses::*;
-use crate::live::{Hub, SubscribeError, Subscription};
+use crate::live::{resume_point_ahead, Connection, Hub, Opener, SubscribeError, Subscription};
 pub use crate::matches::MatchStreamEvent;
 use crate::matches::{Feeds, Followed, Follower, Frame, Framing};
 use crate::metrics::METRICS;
@@ -54,8 +54,9 @@ pub struct StreamQuery {
     pub format: Option<StreamFormat>,
     /// Resume after this version: the entries after it are sent first. `Last-Event-ID` (sent by
     /// `EventSource` when it reconnects) takes precedence. Without either, the stream starts
-    /// with the current view.
-    #[param(minimum = 0)]
+    /// with the current view. From 0 to the current version; a version past it is 409
+    /// `resume_point_ahead`.
+    #[param(minimum = 0, maximum = 999_999_999_999_999_i64)]
     pub after: Option<i64>,
 }
 
@@ -205,6 +206,8 @@ impl Source for SheetSource {
 /// The events since `after` (everything new, then the view), and whether the record is closed.
 struct Batch<E> {
     events: Vec<E>,
+    /// The version the record's log has reached.
+    reached: i64,
     version: i64,
     /// The fingerprint of the view at `version`, if it was read (and sent unless unchanged).
     view: Option<u64>,
@@ -238,6 +241,7 @@ async fn read_batch<S: Source>(
         // The view waits for the next read, which that newer entry's notice brings.
         return Ok(Batch {
             events,
+            reached,
             version,
             view: None,
             closed: false,
@@ -253,6 +257,7 @@ async fn read_batch<S: Source>(
     }
     Ok(Batch {
         events,
+        reached,
         version,
         view: Some(view),
         closed,
@@ -261,6 +266,7 @@ async fn read_batch<S: Source>(
 
 /// A stream's state between two chunks of its body.
 struct Live<S> {
+    hub: Hub,
     store: Store,
     source: S,
     subscription: Subscription,
@@ -302,8 +308,10 @@ impl<S: Source> Live<S> {
                     let beat = heartbeat(self.format, &S::Event::heartbeat());
                     return Some((Ok(beat), self));
                 }
-                // Dropped by the hub: the client stopped reading.
-                Ok(None) => return None,
+                Ok(None) => {
+                    let hub = self.hub.clone();
+                    return dropped(&hub, self);
+                }
                 Ok(Some(())) => match self.catch_up().await {
                     Ok(Some(chunk)) => return Some((Ok(chunk), self)),
                     Ok(None) => continue,
@@ -351,6 +359,7 @@ fn heartbeat(format: StreamFormat, event: &impl Serialize) -> Bytes {
 /// A match stream between two chunks of its body: its place in the hub (the caps; ended when the
 /// hub drops it or closes) and in its match's feed.
 struct Following {
+    hub: Hub,
     subscription: Subscription,
     follower: Follower,
     format: StreamFormat,
@@ -372,14 +381,16 @@ impl Following {
                 nudge = self.subscription.changed() => match nudge {
                     // The feed reads the change; the nudge only shows the stream is read.
                     Some(()) => continue,
-                    // Dropped by the hub: the client stopped reading, or the instance stops.
-                    None => return None,
+                    None => {
+                        let hub = self.hub.clone();
+                        return dropped(&hub, self);
+                    }
                 },
                 followed = self.follower.next() => match followed {
                     Followed::Chunk(chunk) => return Some((Ok(chunk), self)),
                     Followed::Lagged => {
                         METRICS.record_stream_dropped("slow");
-                        return None;
+                        return Some((Err(too_slow()), self));
                     }
                     Followed::Ended => return None,
                 },
@@ -390,6 +401,19 @@ impl Following {
             }
         }
     }
+}
+
+/// The end of a stream the hub dropped: a clean end when the instance stops; else its client
+/// stopped reading, and an error, which makes actix close the connection rather than keep it.
+fn dropped<T>(hub: &Hub, state: T) -> Option<(Result<Bytes, actix_web::Error>, T)> {
+    if hub.is_closed() {
+        return None;
+    }
+    Some((Err(too_slow()), state))
+}
+
+fn too_slow() -> actix_web::Error {
+    actix_web::error::ErrorRequestTimeout("the client stopped reading its stream")
 }
 
 /// Where to resume: `Last-Event-ID` (what `EventSource` sends when it reconnects), else `after`.
@@ -416,14 +440,44 @@ fn resume_point(request: &HttpRequest, query: &StreamQuery) -> Result<Option<i64
     }
 }
 
-fn subscribe(hub: &Hub, id: Uuid) -> Result<Subscription, Problem> {
-    hub.subscribe(id).map_err(|refused| match refused {
+/// Who opens a stream from `request`: its client address (as the rate limiter sees it), its
+/// token and its connection.
+fn opener(request: &HttpRequest, hub: &Hub, token: Option<&str>) -> Opener {
+    let client = request.peer_addr().map(|peer| {
+        super::limits::client_address(peer.ip(), request.headers(), hub.trusted_proxies())
+    });
+    Opener {
+        client,
+        token: token.map(str::to_owned),
+        connection: Connection::of(request),
+    }
+}
+
+fn too_many(code: &str, detail: String, metric: &'static str) -> Problem {
+    METRICS.record_stream_dropped(metric);
+    let mut problem = Problem::new(actix_web::http::StatusCode::TOO_MANY_REQUESTS, code, detail);
+    problem.retry_after = Some(30);
+    problem
+}
+
+fn subscribe(hub: &Hub, id: Uuid, opener: Opener) -> Result<Subscription, Problem> {
+    hub.subscribe(id, opener).map_err(|refused| match refused {
+        SubscribeError::ClientFull(cap) => too_many(
+            "client_stream_limit",
+            format!("this client address already holds {cap} live streams on this server"),
+            "client_full",
+        ),
+        SubscribeError::TokenFull(cap) => too_many(
+            "token_stream_limit",
+            format!("this token already holds {cap} live streams on this server"),
+            "token_full",
+        ),
         SubscribeError::MatchFull(cap) => {
             METRICS.record_stream_dropped("match_full");
             let mut problem = Problem::new(
                 actix_web::http::StatusCode::TOO_MANY_REQUESTS,
                 "too_many_streams",
-                format!("this match or sheet already has {cap} live streams on this server"),
+                format!("this match or sheet already has {cap} spectator streams on this server"),
             );
             problem.retry_after = Some(30);
             problem
@@ -456,14 +510,20 @@ fn subscribe(hub: &Hub, id: Uuid) -> Result<Subscription, Problem> {
 async fn open<S: Source>(
     store: &Store,
     hub: &Hub,
+    opener: Opener,
     source: S,
     after: Option<i64>,
     format: StreamFormat,
 ) -> Result<HttpResponse, Problem> {
-    let subscription = subscribe(hub, source.id())?;
+    let subscription = subscribe(hub, source.id(), opener)?;
     let batch = read_batch(&source, store, after, None).await?;
+    // Sheets are read from the primary: a version it has not reached was never given out.
+    if let Some(after) = after.filter(|after| *after > batch.reached) {
+        return Err(resume_point_ahead(after, batch.reached));
+    }
     let first = frame(format, &batch.events);
     let live = Live {
+        hub: hub.clone(),
         store: store.clone(),
         source,
         subscription,
@@ -529,11 +589,12 @@ pub async fn stream_match(
     let token = bearer(&request)?;
     let format = query.format.unwrap_or_default();
     // Subscribed first: the caps, and the instance's stop, apply before anything is read.
-    let subscription = subscribe(&hub, id)?;
+    let subscription = subscribe(&hub, id, opener(&request, &hub, token.as_deref()))?;
     let (first, follower) = feeds
         .follow(id, token.as_deref(), after, framing(format))
         .await?;
     let following = Following {
+        hub: hub.get_ref().clone(),
         subscription,
         follower,
         format,
@@ -573,9 +634,12 @@ pub async fn stream_sheet(
     let source = SheetSource {
         id: path.into_inner(),
     };
+    // Sheets take no token: every sheet stream is a spectator's.
+    let opener = opener(&request, &hub, None);
     open(
         &store,
         &hub,
+        opener,
         source,
         after,
         query.format.unwrap_or_default(),

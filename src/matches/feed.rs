@@ -707,6 +707,11 @@ impl Feeds {
     ) -> Result<(Bytes, Follower), Problem> {
         let (conn, row, seats, credential) = load(&self.inner.store, id, token).await?;
         drop(conn);
+        // Read from the primary (with the events past its snapshot): a version it has not
+        // reached was never given out, so no event would ever follow it.
+        if let Some(after) = after.filter(|after| *after > row.version) {
+            return Err(crate::live::resume_point_ahead(after, row.version));
+        }
         let seat = match credential {
             Credential::Seat(seat) => seats
                 .iter()

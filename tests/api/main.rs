@@ -30,6 +30,7 @@ mod plus_minus;
 mod records;
 mod sheets;
 mod stateless;
+mod stream_limits;
 mod streams;
 mod support;
 mod walkthroughs;

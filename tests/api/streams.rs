@@ -247,7 +247,7 @@ async fn heartbeats_keep_a_quiet_stream_open_in_both_formats() {
 async fn streams_over_a_cap_are_refused_with_a_problem_and_counted() {
     let app = spawn_app_tuned(|s| {
         s.live.streams_per_match = 1;
-        s.live.streams_per_instance = 2;
+        s.live.streams_per_instance = Some(2);
     })
     .await;
     let one = match_id(&new_match(&app).await);
@@ -569,7 +569,8 @@ async fn a_seat_stream_ends_with_an_error_once_its_token_is_reissued_and_the_new
 
 #[tokio::test]
 async fn streams_opened_while_moves_land_get_every_entry_once_in_order() {
-    let app = spawn_app().await;
+    // All from one address, as many as the match takes.
+    let app = spawn_app_tuned(|s| s.live.streams_per_client = 64).await;
     let created = new_match(&app).await;
     let id = match_id(&created);
     // The moves go through another instance, while streams open on this one, one after the

@@ -195,6 +195,8 @@ impl Service {
             .env("DATABASE_URL", database_url)
             .env("BIND_ADDRESS", &address)
             .env("RATE_LIMIT_PER_SECOND", "0")
+            // Every test client is one address: it may hold as many streams as the test needs.
+            .env("LIVE_STREAMS_PER_CLIENT", "10000")
             .env("DATABASE_POOL_SIZE", "4")
             .env("WORKERS", "2")
             .env("RUST_LOG", "warn")
