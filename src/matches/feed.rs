@@ -45,6 +45,7 @@ use crate::store::lobby::rematch_links;
 use crate::store::matches::{
     find_current, find_with_events, EventRow, EventsAfter, MatchRow, SeatRow,
 };
+use crate::store::stats::Abandoned;
 use crate::store::Store;
 use crate::vocabulary::{MatchKind, MatchStatus};
 use crate::with_game;
@@ -259,6 +260,8 @@ struct Core<G: Game> {
     seats: Vec<SeatRow>,
     /// The match this one is a rematch of, and its rematch.
     links: (Option<Uuid>, Option<Uuid>),
+    /// Once abandoned: by whom, when and at which version, as a read shows it.
+    abandoned: Option<Abandoned>,
     state: Consistent<G>,
     /// The last ply applied to `state`.
     version: i64,
@@ -288,6 +291,7 @@ impl<G: Game> Core<G> {
             row,
             seats: Vec::new(),
             links,
+            abandoned: None,
             state,
             viewable: true,
             channels: HashMap::new(),
@@ -359,6 +363,7 @@ impl<G: Game> Core<G> {
     fn detail(&self, viewer: Viewer) -> MatchDetail {
         let mut detail = detail_of::<G>(&self.row, &self.seats, viewer, &self.state);
         (detail.rematch_of, detail.rematch) = self.links;
+        detail.abandoned = self.abandoned.clone();
         detail
     }
 
@@ -659,8 +664,9 @@ impl Feeds {
             .filter(|(row, _, _)| row.kind == MatchKind::Hosted)
             .ok_or_else(|| unknown_match(id))?;
         let links = rematch_links(&mut conn, id).await?;
+        let abandoned = abandon_trace(&mut conn, &row).await?;
         drop(conn);
-        with_game!(kind_of(&row)?, G => self.spawn::<G>(watch, row, seats, events, links))
+        with_game!(kind_of(&row)?, G => self.spawn::<G>(watch, row, seats, events, links, abandoned))
     }
 
     fn spawn<G: Game>(
@@ -670,12 +676,14 @@ impl Feeds {
         seats: Vec<SeatRow>,
         events: Vec<EventRow>,
         links: (Option<Uuid>, Option<Uuid>),
+        abandoned: Option<Abandoned>,
     ) -> Result<Arc<dyn Handle>, Problem>
     where
         G::State: Send,
     {
         let id = row.id;
-        let core = Core::<G>::new(row, seats, events, links)?;
+        let mut core = Core::<G>::new(row, seats, events, links)?;
+        core.abandoned = abandoned;
         let closed = core.closed();
         let (stop, stopped) = oneshot::channel();
         let shared = Arc::new(Shared {
@@ -795,7 +803,8 @@ where
             let ended = {
                 let mut core = shared.lock();
                 let access = core.access.version;
-                let published = read.and_then(|(row, seats, events)| {
+                let published = read.and_then(|(row, seats, events, abandoned)| {
+                    core.abandoned = abandoned;
                     let (plies, changed) = core.absorb(row, seats, events)?;
                     let access_changed = core.access.version != access;
                     core.publish(&plies, changed, access_changed);
@@ -816,14 +825,31 @@ where
         }
     }
 
-    async fn read(&self, after: i64) -> Result<(MatchRow, Vec<SeatRow>, Vec<EventRow>), Problem> {
+    async fn read(&self, after: i64) -> Result<Read, Problem> {
         self.feeds.inner.reads.fetch_add(1, Ordering::Relaxed);
         METRICS.record_feed_read();
         let mut conn = self.feeds.inner.store.conn().await?;
-        find_with_events(&mut conn, self.id, EventsAfter::Ply(after))
+        let (row, seats, events) = find_with_events(&mut conn, self.id, EventsAfter::Ply(after))
             .await?
-            .ok_or_else(|| unknown_match(self.id))
+            .ok_or_else(|| unknown_match(self.id))?;
+        let abandoned = abandon_trace(&mut conn, &row).await?;
+        Ok((row, seats, events, abandoned))
     }
+}
+
+/// What a feed reads on a change: the match row, its seats, the events after the feed's
+/// version, and the abandon's trace once there is one.
+type Read = (MatchRow, Vec<SeatRow>, Vec<EventRow>, Option<Abandoned>);
+
+/// The trace of an abandoned match (none for one in play or finished: no extra read then).
+async fn abandon_trace(
+    conn: &mut crate::store::Conn,
+    row: &MatchRow,
+) -> Result<Option<Abandoned>, Problem> {
+    if row.status != MatchStatus::Abandoned {
+        return Ok(None);
+    }
+    Ok(crate::store::stats::abandon_of(conn, row.id).await?)
 }
 
 /// One stream's place in its match's feed.

@@ -52,6 +52,10 @@ async fn a_match_abandoned_after_a_move_stays_in_each_players_record_and_export_
         .await;
     let id = match_id(&created);
     first_move(&app, &id, &seat_tokens(&created)).await;
+    let mut watching = app
+        .stream(&format!("/v1/matches/{id}/stream"), None, &[])
+        .await
+        .unwrap_or_else(|refused| panic!("{}", refused.body));
     let answer = abandon(
         &app,
         &format!("/v1/matches/{id}/abandon"),
@@ -60,6 +64,14 @@ async fn a_match_abandoned_after_a_move_stays_in_each_players_record_and_export_
     .await;
     let shown = app.read_match(&id, None).await.body;
     assert_eq!(shown["abandoned"], answer["abandoned"], "{shown}");
+    // A live stream's last view shows the same trace as a read.
+    let streamed = watching.until_closed().await;
+    let last_view = streamed.iter().rev().find(|e| e.kind == "view").unwrap();
+    assert_eq!(
+        last_view.data["match"]["abandoned"], shown["abandoned"],
+        "{:?}",
+        last_view.data
+    );
     assert_eq!(shown["abandoned"]["by"], "owner", "{shown}");
     assert_eq!(shown["abandoned"]["after_play"], true);
     let export = app
