@@ -23,7 +23,10 @@ referee=$(built_executable referee --release --bin referee)
 psql "$pg/postgres" -qc "DROP DATABASE IF EXISTS $database WITH (FORCE)"
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
+# One invite key for all instances, as in production (docs/operations.md).
+invite_key=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 for i in 1 2 3; do
+    INVITE_KEY=$invite_key \
     DATABASE_URL="$pg/$database" BIND_ADDRESS=127.0.0.1:1842$i RATE_LIMIT_PER_SECOND=0 \
         SHUTDOWN_DRAIN_SECONDS=$drain LIVE_HEARTBEAT_SECONDS=100 TRUSTED_PROXIES=127.0.0.1 \
         RUST_LOG=warn "$referee" >"$work/instance-$i.log" 2>&1 &

@@ -31,8 +31,11 @@ psql "$pg/postgres" -qc "DROP DATABASE IF EXISTS $database WITH (FORCE)"
 pids=()
 bases=()
 trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
+# One invite key for all instances, as in production (docs/operations.md).
+invite_key=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 for i in $(seq 1 "$instances"); do
     address=127.0.0.1:$((18300 + i))
+    INVITE_KEY=$invite_key \
     DATABASE_URL="$pg/$database" BIND_ADDRESS="$address" RATE_LIMIT_PER_SECOND=0 \
         DATABASE_POOL_SIZE=${DATABASE_POOL_SIZE:-8} RUST_LOG=warn "$referee" \
         >"$work/instance-$i.log" 2>&1 &
