@@ -7,33 +7,13 @@ use std::time::Duration;
 use futures_util::future::join_all;
 use hmac::{Hmac, Mac};
 use reqwest::StatusCode;
-use serde_json::{json, Value};
+use serde_json::json;
 use sha2::{Digest, Sha256};
 
-use crate::support::{match_id, spawn_app_tuned, TestApp};
+use crate::support::{create_with_invites, invite_code, match_id, spawn_app_tuned};
 
 const KEY: [u8; 32] = [0x11; 32];
 const NEXT_KEY: [u8; 32] = [0x22; 32];
-
-async fn create_with_invites(app: &TestApp, names: &[&str]) -> Value {
-    let seats: Vec<Value> = names.iter().map(|n| json!({ "name": n })).collect();
-    let reply = app
-        .post(
-            "/v1/matches",
-            &json!({"game": "lucky-jack", "seats": seats, "invites": true}),
-            None,
-        )
-        .await;
-    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
-    reply.body
-}
-
-fn invite_code(created: &Value, seat: usize) -> String {
-    created["invites"][seat]["code"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
 
 fn keyed(key: &[u8], code: &str) -> String {
     let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key).unwrap();

@@ -6,30 +6,12 @@ use std::collections::HashSet;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::support::{match_id, owner_token, play_to_end, seat_token, spawn_app, TestApp};
+use crate::support::{
+    create_with_invites, invite_code, match_id, owner_token, play_to_end, seat_token, spawn_app,
+    TestApp,
+};
 
 const ALPHABET: &str = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-
-async fn create_with_invites(app: &TestApp, names: &[&str]) -> Value {
-    let seats: Vec<Value> = names.iter().map(|n| json!({ "name": n })).collect();
-    let reply = app
-        .post(
-            "/v1/matches",
-            &json!({"game": "lucky-jack", "seats": seats, "invites": true,
-                    "options": {"rounds": 3}}),
-            None,
-        )
-        .await;
-    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
-    reply.body
-}
-
-fn invite_code(created: &Value, seat: usize) -> String {
-    created["invites"][seat]["code"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
 
 /// The first legal move of the seat to act, played with its own token.
 async fn first_move(app: &TestApp, id: &str, tokens: &[String]) -> Value {

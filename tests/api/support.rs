@@ -384,6 +384,27 @@ fn versioned(expected_version: Option<Value>, key: &str, value: &Value) -> Value
 }
 
 /// The match id in a creation answer.
+/// A Lucky Jack match whose seats are open, each with an invite code instead of a token.
+pub async fn create_with_invites(app: &TestApp, names: &[&str]) -> Value {
+    let seats: Vec<Value> = names.iter().map(|n| json!({ "name": n })).collect();
+    let reply = app
+        .post(
+            "/v1/matches",
+            &json!({"game": "lucky-jack", "seats": seats, "invites": true}),
+            None,
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
+    reply.body
+}
+
+pub fn invite_code(created: &Value, seat: usize) -> String {
+    created["invites"][seat]["code"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
 pub fn match_id(created: &Value) -> String {
     created["match"]["id"].as_str().unwrap().to_owned()
 }
