@@ -18,15 +18,3 @@ mod peer;
 pub use hub::{Hub, Opener, SubscribeError, Subscription};
 pub use listener::listen;
 pub use peer::{remember as remember_connection, Connection};
-
-/// A resume point past the record's current version: no event would ever follow it.
-pub fn resume_point_ahead(after: i64, version: i64) -> crate::problem::Problem {
-    let mut params = serde_json::Map::new();
-    params.insert("after".into(), after.into());
-    params.insert("version".into(), version.into());
-    crate::problem::Problem::conflict(
-        "resume_point_ahead",
-        format!("the resume point {after} is past the current version {version}"),
-    )
-    .with_params(params)
-}

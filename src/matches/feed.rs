@@ -718,7 +718,7 @@ impl Feeds {
         // Read from the primary (with the events past its snapshot): a version it has not
         // reached was never given out, so no event would ever follow it.
         if let Some(after) = after.filter(|after| *after > row.version) {
-            return Err(crate::live::resume_point_ahead(after, row.version));
+            return Err(resume_point_ahead(after, row.version));
         }
         let seat = match credential {
             Credential::Seat(seat) => seats
@@ -835,6 +835,19 @@ where
         let abandoned = abandon_trace(&mut conn, &row).await?;
         Ok((row, seats, events, abandoned))
     }
+}
+
+/// A resume point past the record's current version: no event would ever follow it (a match's
+/// or a sheet's stream).
+pub fn resume_point_ahead(after: i64, version: i64) -> Problem {
+    let mut params = serde_json::Map::new();
+    params.insert("after".into(), after.into());
+    params.insert("version".into(), version.into());
+    Problem::conflict(
+        "resume_point_ahead",
+        format!("the resume point {after} is past the current version {version}"),
+    )
+    .with_params(params)
 }
 
 /// What a feed reads on a change: the match row, its seats, the events after the feed's
