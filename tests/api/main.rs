@@ -19,6 +19,7 @@ mod leaks;
 mod lobby;
 mod luck_plus;
 mod lucky_dice;
+mod lucky_jack_options;
 mod lucky_luau;
 mod migrations;
 mod move_log;

@@ -459,20 +459,26 @@ impl crate::games::Rules for State {
                     from: seat,
                     by: next_seat(state, seat),
                 });
-                match option {
-                    Some(DiscardOption::Lower) => {
-                        state.phase = Phase::Penalty;
-                        state.draw_owed = PENALTY_CARDS;
-                        continue_draw(state, &mut events, false);
+                // Under the symbol rule a drawn discard is a regular discard, so a lower one
+                // may win too when lower discards may (its jackpot check comes before its
+                // penalty draw, as for `discard`).
+                let may_win = match option {
+                    None => false,
+                    Some(DiscardOption::Lower) => state.options.lower_discard_can_win,
+                    Some(_) => true,
+                };
+                if may_win && state.options.jackpot_auto_declare {
+                    if let Some((symbol, size)) = jackpot_in(&state.hands[seat]) {
+                        win_round(state, seat, symbol, size, &mut events);
+                        return events;
                     }
-                    Some(_) if state.options.jackpot_auto_declare => {
-                        if let Some((symbol, size)) = jackpot_in(&state.hands[seat]) {
-                            win_round(state, seat, symbol, size, &mut events);
-                        } else {
-                            end_turn(state, &mut events);
-                        }
-                    }
-                    _ => end_turn(state, &mut events),
+                }
+                if option == Some(DiscardOption::Lower) {
+                    state.phase = Phase::Penalty;
+                    state.draw_owed = PENALTY_CARDS;
+                    continue_draw(state, &mut events, false);
+                } else {
+                    end_turn(state, &mut events);
                 }
             }
         }

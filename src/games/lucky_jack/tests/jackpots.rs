@@ -217,3 +217,23 @@ fn an_empty_discard_pile_constrains_nothing() {
     ));
     assert!(s.chance.is_none());
 }
+
+#[test]
+fn with_the_symbol_rule_and_lower_wins_a_lower_drawn_discard_wins_before_its_penalty() {
+    // Options drawn_discard_follows_symbol_rule and lower_discard_can_win together: the drawn
+    // discard is a regular lower discard, whose jackpot check comes before the penalty draw.
+    let options = Options {
+        drawn_discard_follows_symbol_rule: true,
+        lower_discard_can_win: true,
+        ..Options::default()
+    };
+    let mut s = table(options, vec![vec![Bell; 4], vec![Lemon; 7]], vec![Seven], 0);
+    play(&mut s, 0, Move::Draw);
+    resolve(&mut s, draw(&[Cherry]));
+    play(&mut s, 0, Move::DiscardDrawn);
+    assert_eq!(s.results[0].points, vec![7000, 0]);
+    assert!(s
+        .chance
+        .as_ref()
+        .is_none_or(|c| !matches!(c, PendingChance::Draw { .. })));
+}
