@@ -19,10 +19,13 @@ referee=$(built_executable referee --release --bin referee)
 load=$(built_executable load --release --example load)
 live_streams=$(built_executable live_streams --release --example live_streams)
 psql "$pg/postgres" -qc "DROP DATABASE IF EXISTS referee_cache_memory WITH (FORCE)"
-# Stream caps raised above the defaults (64 per match, 4,096 per instance) only as far as needed.
+# Stream caps raised above the defaults only as far as needed: every stream comes from this one
+# address, and spectators may hold three quarters of the instance's streams, which are at most
+# half of its connections (docs/security.md, "Live streams").
 DATABASE_URL="$pg/referee_cache_memory" BIND_ADDRESS="$addr" RATE_LIMIT_PER_SECOND=0 \
     MOVE_CACHE_MATCHES="$matches" LIVE_STREAMS_PER_MATCH=$((streams / 20 + 16)) \
-    LIVE_STREAMS_PER_INSTANCE=$((streams > 4096 ? streams + 64 : 4096)) RUST_LOG=warn "$referee" &
+    LIVE_STREAMS_PER_CLIENT=$((streams + 16)) MAX_CONNECTIONS=$((streams * 2 + 1024)) \
+    LIVE_STREAMS_PER_INSTANCE=$((streams * 2 + 64)) RUST_LOG=warn "$referee" &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
 for _ in $(seq 1 50); do curl -fs "http://$addr/readyz" >/dev/null && break; sleep 0.2; done

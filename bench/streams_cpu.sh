@@ -31,7 +31,8 @@ referee=$(built_executable referee --release --bin referee)
 load=$(built_executable load --release --example load)
 psql "$pg/postgres" -qc "DROP DATABASE IF EXISTS referee_streams_cpu WITH (FORCE)"
 DATABASE_URL="$pg/referee_streams_cpu" BIND_ADDRESS="$addr" RATE_LIMIT_PER_SECOND=0 \
-    LIVE_STREAMS_PER_MATCH=$((streams + 16)) LIVE_STREAMS_PER_INSTANCE=$((streams + 64)) \
+    LIVE_STREAMS_PER_MATCH=$((streams + 16)) LIVE_STREAMS_PER_INSTANCE=$((streams * 2 + 64)) \
+    LIVE_STREAMS_PER_CLIENT=$((streams + 16)) MAX_CONNECTIONS=$((streams * 2 + 1024)) \
     RUST_LOG=warn "$referee" &
 pid=$!
 stream_pids=()
