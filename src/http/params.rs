@@ -69,8 +69,8 @@ impl<K: KeyedBy> IntoParams for IdempotencyKey<K> {
 #[derive(IntoParams)]
 #[into_params(parameter_in = Header)]
 pub struct IfMatch {
-    /// The `ETag` of the match or sheet as read (`"v12"`): the same guard as `expected_version`, but a mismatch is 412. Both given must agree (else 400)
-    #[param(rename = "If-Match")]
+    /// The `ETag` of the match or sheet as read (`"v12"`), or `*`: one tag, not a list (else 400). The same guard as `expected_version`, but a mismatch is 412. Both given must agree (else 400)
+    #[param(rename = "If-Match", pattern = "^[^,]*$")]
     if_match: Option<String>,
 }
 
