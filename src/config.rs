@@ -178,8 +178,8 @@ pub struct LiveSettings {
     /// of the connection slots (workers x `MAX_CONNECTIONS`), and never more: the other half
     /// stays for health checks and ordinary requests. Spectators get three quarters of it.
     pub streams_per_instance: Option<usize>,
-    /// `LIVE_STREAMS_PER_CLIENT`: open streams from one client address (an IPv6 /64); more get
-    /// 429 `client_stream_limit`.
+    /// `LIVE_STREAMS_PER_CLIENT`: open streams from one client address (an IPv6 /64), for its
+    /// spectators and for its owners and seats each; more get 429 `client_stream_limit`.
     pub streams_per_client: usize,
     /// `LIVE_STREAMS_PER_TOKEN`: open streams with one owner or seat token; more get 429
     /// `token_stream_limit`.

@@ -41,9 +41,14 @@ pub struct Opener {
     pub connection: Option<Connection>,
 }
 
+/// What a client address's streams are counted under: the address (an IPv6 /64), and whether
+/// the streams carry a token. Spectators and token holders at one address have an allowance each,
+/// so spectators at a family's router (or a café's) never hold a seat out of its own match.
+type ClientKey = (IpAddr, bool);
+
 struct Subscriber {
     key: u64,
-    client: Option<IpAddr>,
+    client: Option<ClientKey>,
     token: Option<u64>,
     connection: Option<Connection>,
     /// A stream, counted against the caps; a feed's watch (see [`Hub::watch`]) is not, and is
@@ -60,7 +65,7 @@ struct Subscriber {
 struct Subscribers {
     by_id: HashMap<Uuid, Vec<Subscriber>>,
     total: usize,
-    by_client: HashMap<IpAddr, usize>,
+    by_client: HashMap<ClientKey, usize>,
     by_token: HashMap<u64, usize>,
     /// Set by [`Hub::close`]: no stream opens any more.
     closed: bool,
@@ -145,7 +150,7 @@ impl Hub {
             token,
             connection,
         } = opener.unwrap_or_default();
-        let client = client.map(counted_as);
+        let client = client.map(|c| (counted_as(c), token.is_some()));
         let token = token.map(|t| self.tokens.hash_one(t));
         let spectator = counted && token.is_none();
         let (nudge, nudges) = mpsc::channel(1);
@@ -465,7 +470,7 @@ mod tests {
         let hub = Hub::new(
             LiveSettings {
                 streams_per_match: 1,
-                streams_per_instance: Some(8),
+                streams_per_instance: Some(16),
                 streams_per_client: 3,
                 streams_per_token: 2,
                 ..LiveSettings::default()
@@ -486,6 +491,20 @@ mod tests {
             Some(SubscribeError::TokenFull(2))
         );
         let _owner = hub.subscribe(id, from("10.0.0.1", Some("owner"))).unwrap();
+        let _third = hub.subscribe(id, from("10.0.0.1", Some("third"))).unwrap();
+        assert_eq!(
+            hub.subscribe(Uuid::new_v4(), from("10.0.0.1", Some("fourth")))
+                .err(),
+            Some(SubscribeError::ClientFull(3)),
+            "three token streams from 10.0.0.1"
+        );
+        // Spectators at that address have an allowance of their own, and fill only it.
+        let _watching = hub
+            .subscribe(Uuid::new_v4(), from("10.0.0.1", None))
+            .unwrap();
+        let _watching = hub
+            .subscribe(Uuid::new_v4(), from("10.0.0.1", None))
+            .unwrap();
         assert_eq!(
             hub.subscribe(Uuid::new_v4(), from("10.0.0.1", None)).err(),
             Some(SubscribeError::ClientFull(3))
@@ -507,7 +526,7 @@ mod tests {
         );
         drop(seat);
         assert!(hub.subscribe(id, from("10.0.0.3", Some("seat"))).is_ok());
-        assert_eq!(hub.open(), 6, "the last one was dropped at once");
+        assert_eq!(hub.open(), 9, "the last one was dropped at once");
     }
 
     #[test]

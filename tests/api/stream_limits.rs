@@ -47,7 +47,8 @@ async fn one_address_that_fills_its_streams_leaves_health_checks_reads_and_other
         s.live.streams_per_instance = Some(1000);
     })
     .await;
-    let id = match_id(&new_match(&app).await);
+    let created = new_match(&app).await;
+    let id = match_id(&created);
     let path = format!("/v1/matches/{id}/stream");
     let mut held = Vec::new();
     for _ in 0..2 {
@@ -87,6 +88,11 @@ async fn one_address_that_fills_its_streams_leaves_health_checks_reads_and_other
     assert_eq!(full.body["code"], "stream_capacity");
     assert_eq!(app.get("/healthz", None).await.status, StatusCode::OK);
     assert_eq!(app.read_match(&id, None).await.status, StatusCode::OK);
+    // Spectators at an address never hold its players out, nor spectators everywhere its
+    // seats: a seat streaming from the address whose spectators are at their cap, with the
+    // instance's spectator share taken, finds the allowance and the quarter kept for players.
+    let seat = stream_from(&app, &path, "198.51.100.7", Some(&seat_tokens(&created)[0])).await;
+    assert!(seat.is_ok(), "a seat streams from a spectator-full address");
 }
 
 #[tokio::test]
