@@ -239,6 +239,19 @@ impl LiveSettings {
     }
 }
 
+/// The unit a client address is counted in by per-client limits (invite tries, live streams):
+/// an IPv4 address, or an IPv6 /64, the block one household (or one attacker) usually holds, its
+/// devices on different addresses in it; an IPv4-mapped address counts as its IPv4 address.
+pub fn household(address: IpAddr) -> IpAddr {
+    match address {
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6((u128::from(v6) & !u128::from(u64::MAX)).into()),
+        },
+        v4 => v4,
+    }
+}
+
 /// An IP network, `address/prefix` (a bare address is a network of one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Network {

@@ -14,7 +14,7 @@ use super::limits::client_address;
 use super::params::InviteCode;
 use super::required_bearer;
 use super::responses::*;
-use crate::config::{Network, Settings};
+use crate::config::{household, Network, Settings};
 use crate::games::Seat;
 use crate::matches::{
     self, AnyCreatedMatch, AnyMatchDetail, CreatedMatch, InviteError, InviteInfo, MatchDetail,
@@ -153,18 +153,6 @@ impl InviteGuard {
                 answer.map_err(Problem::from)
             }
         }
-    }
-}
-
-/// The unit an address is counted in: an IPv4 address, or an IPv6 /64 (one household's block:
-/// its phones have different addresses in it, and so could a guesser's requests).
-fn household(address: IpAddr) -> IpAddr {
-    match address {
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => IpAddr::V6((u128::from(v6) & !u128::from(u64::MAX)).into()),
-        },
-        v4 => v4,
     }
 }
 

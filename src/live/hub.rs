@@ -11,7 +11,7 @@ use tokio::sync::mpsc;
 use uuid::Uuid;
 
 use super::peer::Connection;
-use crate::config::{LiveSettings, Network};
+use crate::config::{household, LiveSettings, Network};
 use crate::metrics::METRICS;
 
 /// Why a stream could not be opened.
@@ -150,7 +150,7 @@ impl Hub {
             token,
             connection,
         } = opener.unwrap_or_default();
-        let client = client.map(|c| (counted_as(c), token.is_some()));
+        let client = client.map(|c| (household(c), token.is_some()));
         let token = token.map(|t| self.tokens.hash_one(t));
         let spectator = counted && token.is_none();
         let (nudge, nudges) = mpsc::channel(1);
@@ -319,18 +319,6 @@ enum Nudged {
     Readers,
     /// The streams, once their feed has read the change.
     Streams,
-}
-
-/// The address a client's streams are counted under: an IPv6 client by its /64, which one host
-/// or one home network usually holds (an IPv4-mapped one as IPv4).
-fn counted_as(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => IpAddr::V6((u128::from(v6) & !(u128::from(u64::MAX))).into()),
-        },
-        v4 => v4,
-    }
 }
 
 /// The spectator streams among `id`'s subscribers.
