@@ -3,8 +3,10 @@
 //! A client that stops reading fills the send buffer; actix then stops polling the response
 //! body, so the stream can neither notice that the hub dropped it nor end itself, and the
 //! connection would hold its buffers (megabytes with autotuning) for as long as the client
-//! keeps it open. The hub cuts such a connection instead: it resets it (`SO_LINGER` 0, then
-//! `shutdown`), the next write of the dispatcher fails, and actix drops the connection.
+//! keeps it open. The hub cuts such a connection instead: it resets it (`connect(AF_UNSPEC)` on
+//! a duplicate descriptor; `SO_LINGER` 0 and `shutdown` do not, as the FIN waits behind the
+//! unsent data), the kernel drops the send buffer, the dispatcher's next write fails, and actix
+//! drops the connection.
 //!
 //! (A client that closes its connection is noticed by actix itself: the server refuses
 //! half-closed connections, see `h1_allow_half_closed` in `crate::http`, so a read of end of
