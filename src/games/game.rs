@@ -182,6 +182,12 @@ pub trait Rules {
     /// Applies a move that [`Rules::validate`] accepted.
     fn apply(&mut self, seat: Seat, mv: &Self::Move) -> Vec<Self::Event>;
 
+    /// Whether `mv`, a move [`Rules::validate`] accepted for `seat` on this state, shows some
+    /// seat or spectator what was hidden from them until then (a card from a hand laid face up,
+    /// a card passed to another seat). The table has then seen it, so the move can never be taken
+    /// back. Chance outcomes are not moves: a draw's card is revealed by its chance event.
+    fn reveals(&self, seat: Seat, mv: &Self::Move) -> bool;
+
     /// Applies a chance outcome, checking it was possible (the card was still in the pile, the die
     /// has that face). On error the state is unchanged.
     fn resolve_chance(
@@ -436,6 +442,12 @@ pub trait Game: Sized + 'static {
     /// Applies a move that [`Game::validate`] accepted.
     fn apply(state: &mut Self::State, seat: Seat, mv: &Self::Move) -> Vec<Self::Event> {
         state.apply(seat, mv)
+    }
+
+    /// Whether a legal `mv` by `seat` shows anyone what was hidden from them (see
+    /// [`Rules::reveals`]).
+    fn reveals(state: &Self::State, seat: Seat, mv: &Self::Move) -> bool {
+        state.reveals(seat, mv)
     }
 
     /// Checks an untrusted state for consistency (conservation, seats, phase).

@@ -336,6 +336,11 @@ impl crate::games::Rules for State {
             .collect()
     }
 
+    // Every hand and die is face up; only the pile's order is hidden, and chance shows it.
+    fn reveals(&self, _seat: Seat, _mv: &Move) -> bool {
+        false
+    }
+
     fn apply(&mut self, seat: Seat, mv: &Move) -> Vec<Event> {
         let state = self;
         match mv {

@@ -390,6 +390,11 @@ impl crate::games::Rules for State {
 
     // Engine invariant: applies only moves validate accepted, which checked what is taken here.
     #[allow(clippy::expect_used)]
+    // Until each move is weighed, every move counts as showing something.
+    fn reveals(&self, _seat: Seat, _mv: &Move) -> bool {
+        true
+    }
+
     fn apply(&mut self, seat: Seat, mv: &Move) -> Vec<Event> {
         let state = self;
         let mut events = Vec::new();

@@ -458,6 +458,11 @@ impl crate::games::Rules for State {
         }
     }
 
+    // Until each move is weighed, every move counts as showing something.
+    fn reveals(&self, _seat: Seat, _mv: &Move) -> bool {
+        true
+    }
+
     fn apply(&mut self, seat: Seat, mv: &Move) -> Vec<Event> {
         let state = self;
         let mut events = Vec::new();
