@@ -388,13 +388,23 @@ impl crate::games::Rules for State {
         moves
     }
 
-    // Engine invariant: applies only moves validate accepted, which checked what is taken here.
-    #[allow(clippy::expect_used)]
-    // Until each move is weighed, every move counts as showing something.
-    fn reveals(&self, _seat: Seat, _mv: &Move) -> bool {
-        true
+    /// Hands and the pending drawn card are hidden from everyone but their holder (RULINGS 2.3,
+    /// `View::hands`, `View::pending`); the discard pile and "I take it!"'s card are face up.
+    /// - `discard` lays a hand card face up (and a jackpot then shows the hand): reveals.
+    /// - `discard_drawn` lays the pending drawn card, which only its drawer saw, face up: reveals.
+    /// - `draw` only asks for a card (its chance event shows it, to the drawer alone); `keep`
+    ///   moves the pending card into the hand unseen; "I take it!" takes a face-up card. None of
+    ///   them shows anything, not even when it ends the round at the turn cap (no hand is shown
+    ///   then) or reshuffles the face-up discard pile.
+    fn reveals(&self, _seat: Seat, mv: &Move) -> bool {
+        match mv {
+            Move::Discard { .. } | Move::DiscardDrawn => true,
+            Move::Draw | Move::Keep | Move::TakeIt => false,
+        }
     }
 
+    // Engine invariant: applies only moves validate accepted, which checked what is taken here.
+    #[allow(clippy::expect_used)]
     fn apply(&mut self, seat: Seat, mv: &Move) -> Vec<Event> {
         let state = self;
         let mut events = Vec::new();

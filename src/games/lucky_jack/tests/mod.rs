@@ -15,6 +15,7 @@ mod i_take_it;
 mod jackpots;
 mod legal_moves;
 mod options;
+mod reveals;
 mod round_and_game_end;
 mod setup_and_deal;
 mod the_four_options;
