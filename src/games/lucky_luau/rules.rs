@@ -221,13 +221,26 @@ impl crate::games::Rules for State {
         moves
     }
 
-    // Engine invariant: applies only moves validate accepted, which checked the pending card.
-    #[allow(clippy::expect_used)]
-    // Until each move is weighed, every move counts as showing something.
-    fn reveals(&self, _seat: Seat, _mv: &Move) -> bool {
-        true
+    /// Everything is public but the face-down pile (RULINGS 4.3) and so the card a face-down
+    /// draw turned up: `View::pending` shows it to its drawer only, until it is strung or tossed
+    /// face up. Stringing or tossing that card reveals it. A face-down draw shows nothing (its
+    /// chance event shows the card, to the drawer alone); a face-up draw, and stringing a card
+    /// drawn face up, handle a card everyone saw; the tools and `finish` change public leis
+    /// only, and the last `finish` scores leis everyone sees.
+    fn reveals(&self, _seat: Seat, mv: &Move) -> bool {
+        match mv {
+            Move::String { .. } | Move::Toss => self.pending.is_some_and(|p| !p.face_up),
+            Move::DrawFaceDown
+            | Move::DrawFaceUp { .. }
+            | Move::PlaceSpacer
+            | Move::PlaceHook
+            | Move::Knife { .. }
+            | Move::Finish { .. } => false,
+        }
     }
 
+    // Engine invariant: applies only moves validate accepted, which checked the pending card.
+    #[allow(clippy::expect_used)]
     fn apply(&mut self, seat: Seat, mv: &Move) -> Vec<Event> {
         let state = self;
         let mut events = Vec::new();

@@ -11,6 +11,7 @@ mod check_state;
 mod components_and_setup;
 mod lei_scoring;
 mod moves;
+mod reveals;
 mod tally_words;
 mod views_and_redaction;
 mod violation_codes;
