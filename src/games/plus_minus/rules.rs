@@ -458,9 +458,28 @@ impl crate::games::Rules for State {
         }
     }
 
-    // Until each move is weighed, every move counts as showing something.
-    fn reveals(&self, _seat: Seat, _mv: &Move) -> bool {
-        true
+    /// Hands, the cards under each stack's top and passed cards are hidden (RULINGS 5.3; the
+    /// views show a hand to its seat only and a stack's top only), and so are face-up choices
+    /// until the last seat has chosen.
+    /// - `play` lays a hand card face up (a king also turns up the Minus cards below): reveals.
+    /// - `pass` shows the receiver a card of the passer's hand: reveals.
+    /// - `forfeit` reveals only when it ends the turn (no pass follows) with the draw stack empty:
+    ///   the round ends, and its scores count the hidden hands and stacks (with the stack empty
+    ///   all 52 cards are in play, far more than the 12 tops at most that are public).
+    /// - `choose_face_up` reveals only as the last choice, which turns every choice face up.
+    fn reveals(&self, seat: Seat, mv: &Move) -> bool {
+        let state = self;
+        match mv {
+            Move::Play { .. } | Move::Pass { .. } => true,
+            Move::Forfeit => {
+                let pass_follows =
+                    state.options.pass_after_forfeit && !state.hands[seat].is_empty();
+                !pass_follows && state.draw_stack.is_empty()
+            }
+            Move::ChooseFaceUp { .. } => {
+                (0..state.players).all(|s| s == seat || has_chosen(state, s))
+            }
+        }
     }
 
     fn apply(&mut self, seat: Seat, mv: &Move) -> Vec<Event> {

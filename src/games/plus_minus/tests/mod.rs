@@ -13,6 +13,7 @@ mod must_play_forfeit_pass;
 mod option_players_choose_their_face_up_cards;
 mod options;
 mod plays;
+mod reveals;
 mod round_end_scoring_game_end;
 mod state_checks;
 mod tally;
