@@ -336,7 +336,9 @@ impl crate::games::Rules for State {
             .collect()
     }
 
-    // Every hand and die is face up; only the pile's order is hidden, and chance shows it.
+    /// Never: every coaster and die is on the table (RULINGS 3.3; every seat's view is the
+    /// spectator's, and events are redacted for nobody). Only the coaster pile's order is
+    /// hidden, and coasters, like dice faces, come with chance events, not with moves.
     fn reveals(&self, _seat: Seat, _mv: &Move) -> bool {
         false
     }

@@ -408,7 +408,9 @@ impl crate::games::Rules for State {
         moves
     }
 
-    // Every hand and die is face up; only the pile's order is hidden, and chance shows it.
+    /// Never: hands are dealt face up and everything else is on the table too (RULINGS 1.3; every
+    /// seat's view is the spectator's, and events are redacted for nobody). Only the draw
+    /// pile's order is hidden, and a drawn card comes with its chance event, not with `draw`.
     fn reveals(&self, _seat: Seat, _mv: &Move) -> bool {
         false
     }

@@ -10,6 +10,7 @@ mod going_out_and_luck_out;
 mod luck_plus;
 mod matching;
 mod one_die_previous_dice_first_turn;
+mod reveals;
 mod options_states_views_codes;
 mod scoring;
 mod setup_and_chance;

@@ -7,6 +7,7 @@ use crate::games::Violation as _;
 use Symbol::*;
 
 mod components_and_options;
+mod reveals;
 mod score_sheets;
 mod setup_and_round_start;
 mod the_race;
