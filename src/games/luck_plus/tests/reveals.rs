@@ -21,7 +21,8 @@ fn no_move_reveals_anything_since_every_seat_sees_what_a_spectator_sees() {
     // answers false.
     for seed in 0..12u64 {
         let players = 2 + (seed as usize % 5);
-        let mut state = LuckPlus::setup(LuckPlus::validate_options(&Options::default(), players).unwrap());
+        let mut state =
+            LuckPlus::setup(LuckPlus::validate_options(&Options::default(), players).unwrap());
         let rng: &mut dyn Randomness = &mut SplitMix(seed);
         for _ in 0..300 {
             if LuckPlus::is_over(&state) {

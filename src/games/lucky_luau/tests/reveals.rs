@@ -10,11 +10,7 @@ use std::collections::BTreeMap;
 
 /// Counts each card identity in `value`: a string naming a card, or a card's count in a
 /// multiset (`Counts` is an object keyed by card).
-fn count_cards(
-    value: &Value,
-    is_card: &dyn Fn(&str) -> bool,
-    into: &mut BTreeMap<String, u64>,
-) {
+fn count_cards(value: &Value, is_card: &dyn Fn(&str) -> bool, into: &mut BTreeMap<String, u64>) {
     match value {
         Value::String(s) if is_card(s) => *into.entry(s.clone()).or_default() += 1,
         Value::Array(items) => items.iter().for_each(|v| count_cards(v, is_card, into)),
@@ -221,6 +217,9 @@ fn in_random_games_a_move_shows_a_new_card_exactly_when_it_is_said_to_reveal() {
             }
             play(&mut state, seat, mv);
         }
-        assert!(answered[0] > 0 && answered[1] > 0, "both answers were tried");
+        assert!(
+            answered[0] > 0 && answered[1] > 0,
+            "both answers were tried"
+        );
     }
 }

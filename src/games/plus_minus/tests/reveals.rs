@@ -10,11 +10,7 @@ use std::collections::BTreeMap;
 
 /// Counts each card identity in `value`: a string naming a card, or a card's count in a
 /// multiset (`Counts` is an object keyed by card).
-fn count_cards(
-    value: &Value,
-    is_card: &dyn Fn(&str) -> bool,
-    into: &mut BTreeMap<String, u64>,
-) {
+fn count_cards(value: &Value, is_card: &dyn Fn(&str) -> bool, into: &mut BTreeMap<String, u64>) {
     match value {
         Value::String(s) if is_card(s) => *into.entry(s.clone()).or_default() += 1,
         Value::Array(items) => items.iter().for_each(|v| count_cards(v, is_card, into)),
@@ -113,7 +109,11 @@ fn no_pass_after_forfeit() -> Options {
 #[test]
 fn playing_a_hand_card_lays_a_hidden_card_face_up() {
     // Step 2: a play puts a hand card on a stack, whose top everyone sees.
-    let state = table(&["9 2", "3 3", "4 4"], &[("7", "2"), ("5", "J"), ("8", "Q")], 0);
+    let state = table(
+        &["9 2", "3 3", "4 4"],
+        &[("7", "2"), ("5", "J"), ("8", "Q")],
+        0,
+    );
     let mv = play("9", plus(2));
     assert!(PlusMinus::reveals(&state, 0, &mv));
     let shown = shows(&state, 0, &mv);
@@ -139,7 +139,11 @@ fn a_king_also_turns_up_the_minus_card_under_the_two_it_moves() {
 #[test]
 fn passing_shows_the_receiver_a_card_of_the_passers_hidden_hand() {
     // Step 5 / RULINGS 5.3: passed cards are known only to passer and receiver.
-    let mut state = table(&["9 2", "3 3", "4 4"], &[("7", "2"), ("5", "J"), ("8", "Q")], 0);
+    let mut state = table(
+        &["9 2", "3 3", "4 4"],
+        &[("7", "2"), ("5", "J"), ("8", "Q")],
+        0,
+    );
     ok(&mut state, 0, &play("9", plus(2)));
     let mv = pass("2");
     assert!(PlusMinus::reveals(&state, 0, &mv));
@@ -174,7 +178,10 @@ fn forfeiting_that_ends_the_round_shows_scores_counted_from_hidden_cards() {
     let mut after = state.clone();
     ok(&mut after, 0, &Move::Forfeit);
     let seen = PlusMinus::view(&after, Viewer::Spectator);
-    assert_eq!(seen.results[0].seats[1].hand_cards, 2, "seat 1's hidden 3 3");
+    assert_eq!(
+        seen.results[0].seats[1].hand_cards, 2,
+        "seat 1's hidden 3 3"
+    );
     assert!(seen.results[0].seats[1].hand_points > 0);
     // With pass_after_forfeit on, the pass (which reveals anyway) ends the round instead.
     let state = with_draw(stuck(Options::default()), "");
@@ -253,5 +260,8 @@ fn in_random_games_a_move_answered_false_shows_no_viewer_a_new_card() {
             ok(&mut state, seat, &mv);
         }
     }
-    assert!(answered[0] > 0 && answered[1] > 0, "both answers were tried");
+    assert!(
+        answered[0] > 0 && answered[1] > 0,
+        "both answers were tried"
+    );
 }
