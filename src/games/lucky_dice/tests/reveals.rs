@@ -18,11 +18,16 @@ fn public_part(state: &State, viewer: Viewer) -> serde_json::Value {
 fn no_move_reveals_anything_since_every_seat_sees_what_a_spectator_sees() {
     // Through whole random games: each seat's view is the spectator's and no event is redacted,
     // so nothing is hidden from any seat or spectator for a move to show; every legal move
-    // answers false.
+    // answers false, and every kind of move is played on the way.
+    let mut kinds = std::collections::BTreeSet::new();
     for seed in 0..12u64 {
         let players = 2 + (seed as usize % 5);
-        let mut state =
-            LuckyDice::setup(LuckyDice::validate_options(&Options::default(), players).unwrap());
+        // With auto_stop off, "Stop!" is a move of its own.
+        let options = Options {
+            auto_stop: seed % 2 == 0,
+            ..Options::default()
+        };
+        let mut state = LuckyDice::setup(LuckyDice::validate_options(&options, players).unwrap());
         let rng: &mut dyn Randomness = &mut SplitMix(seed);
         for _ in 0..300 {
             if LuckyDice::is_over(&state) {
@@ -43,6 +48,12 @@ fn no_move_reveals_anything_since_every_seat_sees_what_a_spectator_sees() {
                     assert!(!LuckyDice::reveals(&state, seat, mv), "{mv:?}");
                 }
                 let mv = moves[rng.below(moves.len())].clone();
+                kinds.insert(
+                    serde_json::to_value(&mv).unwrap()["type"]
+                        .as_str()
+                        .unwrap()
+                        .to_owned(),
+                );
                 LuckyDice::play(&mut state, seat, &mv).unwrap()
             };
             for event in &events {
@@ -52,4 +63,9 @@ fn no_move_reveals_anything_since_every_seat_sees_what_a_spectator_sees() {
             }
         }
     }
+    assert_eq!(
+        kinds.into_iter().collect::<Vec<_>>(),
+        ["extra_roll", "finish_extra_rolls", "roll", "stop"],
+        "every kind of move was weighed"
+    );
 }
