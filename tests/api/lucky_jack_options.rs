@@ -280,12 +280,24 @@ async fn under_the_symbol_rule_a_drawn_discard_leaving_four_alike_wins_only_with
         let announced = app
             .post(
                 &format!("{GAME}/check"),
-                &json!({"state": state, "seat": 1, "move": {"type": "discard_drawn", "jackpot": true}}),
+                &json!({
+                    "state": state,
+                    "seat": 1,
+                    "move": {"type": "discard_drawn", "jackpot": true}
+                }),
                 None,
             )
             .await;
-        assert_eq!(announced.status, StatusCode::BAD_REQUEST, "{}", announced.body);
-        assert_eq!(announced.body["code"], "invalid_move", "no announcing a drawn discard");
+        assert_eq!(
+            announced.status,
+            StatusCode::BAD_REQUEST,
+            "{}",
+            announced.body
+        );
+        assert_eq!(
+            announced.body["code"], "invalid_move",
+            "no announcing a drawn discard"
+        );
         let events = play(&app, &mut state, 1, json!({"type": "discard_drawn"})).await;
         assert_eq!(events[0]["option"], "higher", "{events}");
         if auto {
@@ -487,7 +499,9 @@ async fn each_rounds_first_turn_moves_left_from_the_dealer_and_passes_the_starte
             let starter = (1 + round) % 3;
             let first = if plays { starter } else { (starter + 1) % 3 };
             let events = deal(&app, &mut state).await;
-            let started = json!({"type": "round_started", "round": round, "starter": starter, "first": first});
+            let started = json!({
+                "type": "round_started", "round": round, "starter": starter, "first": first
+            });
             assert_eq!(events[0], started, "{events}");
             assert_eq!(state["turn"], first, "{state}");
             let first = first as usize;
