@@ -1,13 +1,13 @@
 //! The request examples of the hosted-match and score-sheet operations. They tell one story
 //! that works against a fresh service, so "Try it out" on the docs page succeeds in order:
-//! create a Lucky Jack match played at a real table, report its deal, make the first move; start
-//! a score sheet, enter its first round. The deal and the move come from the engine itself (a
+//! create a Lucky Jack match played at a real table, report its deal, correct the card mistyped
+//! in it, make the first move and take it back; start a score sheet, enter its first round. The deal and the move come from the engine itself (a
 //! seeded deal, the first legal move), never typed by hand, so they stay valid as rules change.
 
 use serde_json::{json, Value};
 
 use crate::games::lucky_jack::{LuckyJack, Options};
-use crate::games::{Consistent, Game, GameKind};
+use crate::games::{Consistent, Game, GameKind, Seat};
 use crate::referee::{self, to_json};
 use crate::seed::Seed;
 
@@ -32,18 +32,39 @@ pub fn create_match() -> Value {
     })
 }
 
-/// The deal the table reports, and the state after it.
-fn dealt() -> (<Story as Game>::Chance, <Story as Game>::State) {
+/// A deal, drawn from stream `stream` of a fixed seed, and the state after it.
+fn dealt(stream: u64) -> (<Story as Game>::Chance, <Story as Game>::State) {
     let Ok(options) = Story::validate_options(&options(), PLAYERS.len()) else {
         unreachable!("the story's options are valid")
     };
     let mut state = Consistent::<Story>::new(options);
     let seed = Seed::from_bytes([7; 32]);
-    let outcome = Story::sample_chance(&state, &mut seed.stream(1));
+    let outcome = Story::sample_chance(&state, &mut seed.stream(stream));
     // The story's first chance is the whole deal: nothing else is pending after it (checked by
     // the examples test, which plays the story).
     let _ = referee::play_chance::<Story>(&mut state, &outcome);
     (outcome, state.into_inner())
+}
+
+/// The deal as the owner first typed it.
+fn typed() -> (<Story as Game>::Chance, <Story as Game>::State) {
+    dealt(1)
+}
+
+/// The deal as it really was, which the owner then sends as a correction.
+fn really_dealt() -> (<Story as Game>::Chance, <Story as Game>::State) {
+    dealt(2)
+}
+
+/// The first move after the real deal: the first legal move of the seat to act that shows the
+/// table nothing hidden, so that it may be taken back.
+fn first_move() -> (Seat, Option<<Story as Game>::Move>) {
+    let (_, state) = really_dealt();
+    let seat = Story::to_act(&state).first().copied().unwrap_or_default();
+    let mv = Story::legal_moves(&state, seat)
+        .into_iter()
+        .find(|mv| !Story::reveals(&state, seat, mv));
+    (seat, mv)
 }
 
 /// A match of `G` to create: the story's for Lucky Jack, three players and the rulebook's
@@ -67,18 +88,28 @@ pub fn create_sheet_of<G: Game>() -> Value {
     json!({"game": G::KIND, "players": PLAYERS.map(|name| json!({"name": name}))})
 }
 
-/// `POST /v1/matches/{id}/chance`: the deal, reported by the owner at version 0.
+/// `POST /v1/matches/{id}/chance`: the deal, reported by the owner at version 0 (with a card
+/// mistyped, as the correction then says).
 pub fn submit_chance() -> Value {
-    json!({"expected_version": 0, "outcome": to_json(&dealt().0)})
+    json!({"expected_version": 0, "outcome": to_json(&typed().0)})
 }
 
-/// `POST /v1/matches/{id}/moves`: the first legal move of the seat to act after the deal, sent
-/// with the owner token (hence `seat`).
+/// `POST /v1/matches/{id}/corrections`: the deal as it really was, replacing the one reported at
+/// version 1 before anyone moved.
+pub fn correct_chance() -> Value {
+    json!({"expected_version": 1, "outcome": to_json(&really_dealt().0)})
+}
+
+/// `POST /v1/matches/{id}/moves`: the first move after the corrected deal, sent with the owner
+/// token (hence `seat`).
 pub fn submit_move() -> Value {
-    let (_, state) = dealt();
-    let seat = Story::to_act(&state).first().copied().unwrap_or_default();
-    let mv = Story::legal_moves(&state, seat).into_iter().next();
-    json!({"expected_version": 1, "seat": seat, "move": mv})
+    let (seat, mv) = first_move();
+    json!({"expected_version": 2, "seat": seat, "move": mv})
+}
+
+/// `POST /v1/matches/{id}/take-backs`: that move taken back, for its seat, by the owner.
+pub fn take_back() -> Value {
+    json!({"expected_version": 3, "seat": first_move().0})
 }
 
 /// `POST /v1/sheets`: Friday's Lucky Jack, five rounds.

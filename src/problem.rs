@@ -321,6 +321,11 @@ impl From<crate::referee::RefereeError> for Problem {
         use crate::referee::RefereeError as E;
         let status = match &error {
             E::Malformed { .. } => StatusCode::BAD_REQUEST,
+            E::Mend(refusal) if refusal.is_forbidden() => StatusCode::FORBIDDEN,
+            E::Mend(crate::referee::MendRefusal::SameOutcome { .. }) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            E::Mend(_) => StatusCode::CONFLICT,
             E::Common(crate::games::kit::refusal::Common::GameOver)
             | E::Violation { stale: true, .. } => StatusCode::CONFLICT,
             _ => StatusCode::UNPROCESSABLE_ENTITY,

@@ -18,7 +18,10 @@ use crate::games::{
 use crate::seed::Seed;
 use crate::wire::{Json, Payloads};
 
+mod mending;
 mod parse;
+
+pub use mending::{replay_mend, Entry, MendRefusal, Mendable, Mended, Reporter, Settled};
 
 pub use parse::{
     from_json_value, integral_numbers_as_integers, is_some_games, parse, to_json, What,
@@ -59,6 +62,9 @@ pub enum RefereeError {
     /// A score sheet goes on after the game's end rule was met.
     #[error("the game ended after round {rounds}; no further round can be scored")]
     TallyAfterEnd { rounds: usize },
+    /// A take-back or a correction the mending policy refuses (409; 403 for the wrong reporter).
+    #[error(transparent)]
+    Mend(#[from] MendRefusal),
 }
 
 impl RefereeError {
@@ -72,6 +78,7 @@ impl RefereeError {
             RefereeError::NotYourTurn { .. } => "not_your_turn",
             RefereeError::Violation { code, .. } => code,
             RefereeError::TallyAfterEnd { .. } => "game_over",
+            RefereeError::Mend(refusal) => refusal.code(),
         }
     }
 
@@ -105,6 +112,7 @@ impl RefereeError {
             RefereeError::TallyAfterEnd { rounds } => {
                 params.insert("rounds".into(), (*rounds).into());
             }
+            RefereeError::Mend(refusal) => params = refusal.params(),
             _ => {}
         }
         params

@@ -32,6 +32,8 @@ const CREATED: [Created; 2] = [
             ("GetMatch", "get_match"),
             ("SubmitMove", "submit_move"),
             ("SubmitChance", "submit_chance"),
+            ("TakeBack", "take_back"),
+            ("CorrectChance", "correct_chance"),
             ("GetLog", "get_log"),
             ("GetPly", "get_ply"),
             ("GetResult", "get_result"),

@@ -7,14 +7,18 @@ use uuid::Uuid;
 
 use super::body::Body;
 use super::caching::{as_precondition, cached, cached_by_content, expected_version};
-use super::params::{ChanceReport, Guarded, IdempotencyKey, IfNoneMatch, MoveAttempt, NewMatch};
+use super::params::{
+    ChanceReport, CorrectionAttempt, Guarded, IdempotencyKey, IfNoneMatch, MoveAttempt, NewMatch,
+    TakeBackAttempt,
+};
 use super::responses::*;
 use super::{bearer, idempotency_key, required_bearer};
 use crate::examples;
 use crate::matches::{
     self, AnyCreateMatch, AnyCreatedMatch, AnyMatchDetail, AnyMatchExport, AnyMatchLog,
     AnyMatchResult, AnyMoveReply, AnyPlyView, CreateMatch, ListQuery, LogQuery, MatchDetail,
-    MatchLog, MatchPage, MatchResult, MoveReply, PlyView, SubmitChance, SubmitMove,
+    MatchLog, MatchPage, MatchResult, MoveReply, PlyView, SubmitChance, SubmitMove, TakeBack,
+    CorrectChance,
 };
 use crate::problem::Problem;
 use crate::store::Store;
@@ -143,6 +147,81 @@ pub async fn submit_chance(
     let (expected, by_if_match) = expected_version(&request, body.expected_version)?;
     body.expected_version = expected;
     let reply = matches::submit_chance(
+        &store,
+        path.into_inner(),
+        Some(required_bearer(&request)?),
+        idempotency_key(&request)?,
+        body,
+    )
+    .await
+    .map_err(|problem| as_precondition(problem, by_if_match))?;
+    Ok(web::Json(reply))
+}
+
+/// Take back a seat's own last move (docs/contract.md, "Mending a match"): allowed while no
+/// other seat has acted since, no chance event (a drawn card, a roll) has happened since, and
+/// neither that move nor a later one showed the table what was hidden; each refusal names the
+/// condition that failed. The take-back is a new entry of the log (`takes_back`); the move stays
+/// in it. With the owner token, name the `seat`. `If-Match`/`expected_version` and
+/// `Idempotency-Key` work as on moves.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = Uuid, Path), Guarded<TakeBackAttempt>),
+    request_body(content = TakeBack, example = json!(examples::take_back())),
+    security(("token" = [])),
+    responses(
+        (status = 200, body = AnyMoveReply),
+        WriteProblems,
+    )
+)]
+#[post("/matches/{id}/take-backs")]
+pub async fn take_back(
+    store: web::Data<Store>,
+    path: web::Path<Uuid>,
+    request: HttpRequest,
+    body: Body<TakeBack>,
+) -> Result<web::Json<MoveReply>, Problem> {
+    let mut body = body.into_inner();
+    let (expected, by_if_match) = expected_version(&request, body.expected_version)?;
+    body.expected_version = expected;
+    let reply = matches::take_back(
+        &store,
+        path.into_inner(),
+        Some(required_bearer(&request)?),
+        idempotency_key(&request)?,
+        body,
+    )
+    .await
+    .map_err(|problem| as_precondition(problem, by_if_match))?;
+    Ok(web::Json(reply))
+}
+
+/// Correct the last chance outcome reported at a `table`-randomness match (a mistyped die or
+/// card), while no move has been made since (docs/contract.md, "Mending a match"). The seat
+/// that reported it or the owner may; anyone else gets 403 `not_the_reporter`. Play goes on from
+/// the corrected outcome; the correction is a new entry of the log (`corrects`), and the mistyped
+/// outcome stays in it. `If-Match`/`expected_version` and `Idempotency-Key` work as on reports.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = Uuid, Path), Guarded<CorrectionAttempt>),
+    request_body(content = CorrectChance, example = json!(examples::correct_chance())),
+    security(("token" = [])),
+    responses(
+        (status = 200, body = AnyMoveReply),
+        WriteProblems,
+    )
+)]
+#[post("/matches/{id}/corrections")]
+pub async fn correct_chance(
+    store: web::Data<Store>,
+    path: web::Path<Uuid>,
+    request: HttpRequest,
+    body: Body<CorrectChance>,
+) -> Result<web::Json<MoveReply>, Problem> {
+    let mut body = body.into_inner();
+    let (expected, by_if_match) = expected_version(&request, body.expected_version)?;
+    body.expected_version = expected;
+    let reply = matches::correct(
         &store,
         path.into_inner(),
         Some(required_bearer(&request)?),

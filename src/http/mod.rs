@@ -93,6 +93,8 @@ fn routes(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
             .service(matches::get_match)
             .service(matches::submit_move)
             .service(matches::submit_chance)
+            .service(matches::take_back)
+            .service(matches::correct_chance)
             .service(matches::get_log)
             .service(matches::get_ply)
             .service(matches::get_result)

@@ -40,6 +40,8 @@ keyed_by! {
     NewSheet = "Any unique, unguessable string per sheet (e.g. a random UUID)";
     MoveAttempt = "Any unique string per move attempt";
     ChanceReport = "Any unique string per report";
+    TakeBackAttempt = "Any unique string per take-back";
+    CorrectionAttempt = "Any unique string per correction";
     NewEntry = "Any unique string per entry";
 }
 

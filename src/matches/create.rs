@@ -218,6 +218,9 @@ pub(super) fn event_row(
         request_hash: None,
         response: None,
         created_at: now,
+        revises: None,
+        reported_by: None,
+        restores: None,
     }
 }
 

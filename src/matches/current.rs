@@ -1,16 +1,119 @@
 //! A match as it stands: the snapshot stored on its row, with the events appended after it
 //! played on top. The log is the truth; the snapshot only saves replaying all of it.
 
+use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use crate::games::{Consistent, Game, Seat};
 use crate::problem::Problem;
 use crate::records::{kind_of, stored};
-use crate::referee::{self, GameInput, Input};
+use crate::referee::{self, GameInput, Input, RefereeError, Reporter};
+use crate::store::events::LoggedEvent;
 use crate::store::matches::{EventRow, MatchRow};
 use crate::with_game;
 
-/// A stored event (its seat, or none for chance, and its payload) as the input its game replays.
+/// What replaying a stored entry needs of it, whichever query read it.
+#[derive(Clone, Copy)]
+pub(super) struct Stored<'a> {
+    pub ply: i64,
+    pub seat: Option<i32>,
+    pub payload: &'a Value,
+    pub revises: Option<i64>,
+    pub reported_by: Option<i32>,
+    pub restores: Option<&'a Value>,
+    pub at: DateTime<Utc>,
+}
+
+impl<'a> From<&'a EventRow> for Stored<'a> {
+    fn from(event: &'a EventRow) -> Self {
+        Self {
+            ply: event.ply,
+            seat: event.seat,
+            payload: &event.payload,
+            revises: event.revises,
+            reported_by: event.reported_by,
+            restores: event.restores.as_ref(),
+            at: event.created_at,
+        }
+    }
+}
+
+impl<'a> From<&'a LoggedEvent> for Stored<'a> {
+    fn from(event: &'a LoggedEvent) -> Self {
+        Self {
+            ply: event.ply,
+            seat: event.seat,
+            payload: &event.payload,
+            revises: event.revises,
+            reported_by: event.reported_by,
+            restores: event.restores.as_ref(),
+            at: event.created_at,
+        }
+    }
+}
+
+impl Stored<'_> {
+    /// The plies a mending revises: the move it takes back (made by a seat), or the chance
+    /// outcome it corrects.
+    pub fn mends(&self) -> (Option<i64>, Option<i64>) {
+        match (self.revises, self.seat) {
+            (Some(ply), Some(_)) => (Some(ply), None),
+            (Some(ply), None) => (None, Some(ply)),
+            (None, _) => (None, None),
+        }
+    }
+
+    /// Who reported a chance outcome or correction at a table (`table`: the match's chance is
+    /// reported, not drawn by the server); none for moves and take-backs.
+    pub fn reporter(&self, table: bool) -> Option<Reporter> {
+        match self.seat {
+            Some(_) => None,
+            None => Reporter::of_stored(self.reported_by, table),
+        }
+    }
+}
+
+/// A stored entry, typed for its game: an input, or a mending, which returns the table to the
+/// state it stored and, for a correction, resolves the new outcome there.
+pub(super) enum Logged<G: Game> {
+    Input(GameInput<G>),
+    Mend {
+        restores: Consistent<G>,
+        outcome: Option<G::Chance>,
+    },
+}
+
+impl<G: Game> Logged<G> {
+    pub(super) fn of(entry: Stored) -> Result<Self, Problem> {
+        Ok(match (entry.revises, entry.restores) {
+            (None, _) => Logged::Input(typed_input::<G>(entry.seat, entry.payload)?),
+            (Some(_), Some(restores)) => Logged::Mend {
+                restores: stored_state::<G>(stored("state", restores)?)?,
+                outcome: match entry.seat {
+                    Some(_) => None,
+                    None => Some(stored("chance", entry.payload)?),
+                },
+            },
+            (Some(ply), None) => {
+                return Err(Problem::internal(format!(
+                    "the mending of ply {ply} stores no state"
+                )))
+            }
+        })
+    }
+
+    /// Plays the entry on `state`; its events.
+    pub(super) fn play(self, state: &mut Consistent<G>) -> Result<Vec<G::Event>, RefereeError> {
+        match self {
+            Logged::Input(input) => referee::play_input::<G>(state, &input),
+            Logged::Mend { restores, outcome } => {
+                referee::replay_mend::<G>(state, restores, outcome.as_ref())
+            }
+        }
+    }
+}
+
+/// A stored move (with its seat) or chance outcome (without) as the input its game replays.
 pub(super) fn typed_input<G: Game>(
     seat: Option<i32>,
     payload: &Value,
@@ -36,7 +139,8 @@ pub(super) fn played_on<G: Game>(
     tail: &[EventRow],
 ) -> Result<Consistent<G>, Problem> {
     for event in tail {
-        referee::play_input::<G>(&mut state, &typed_input::<G>(event.seat, &event.payload)?)
+        Logged::<G>::of(event.into())?
+            .play(&mut state)
             .map_err(|e| {
                 Problem::internal(format!(
                     "match {}: ply {} does not replay on its snapshot: {e}",

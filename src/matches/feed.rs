@@ -32,7 +32,7 @@ use uuid::Uuid;
 
 use super::access::{load, unknown_match, viewer_for, Credential};
 use super::create::detail_of;
-use super::current::typed_input;
+use super::current::Logged;
 use super::replay::{log_after, log_entry};
 use super::wire::{LogEntry, MatchDetail};
 use crate::games::{Consistent, Game, Seat, Viewer};
@@ -47,7 +47,7 @@ use crate::store::matches::{
 };
 use crate::store::stats::Abandoned;
 use crate::store::Store;
-use crate::vocabulary::{MatchKind, MatchStatus};
+use crate::vocabulary::{MatchKind, MatchStatus, RandomnessMode};
 use crate::with_game;
 
 /// Updates a class of viewers may fall behind by before its slowest streams are ended.
@@ -321,8 +321,7 @@ impl<G: Game> Core<G> {
                     self.version + 1
                 )));
             }
-            let input = typed_input::<G>(event.seat, &event.payload)?;
-            let played = referee::play_input::<G>(&mut self.state, &input).map_err(|e| {
+            let played = Logged::<G>::of((&event).into())?.play(&mut self.state).map_err(|e| {
                 Problem::internal(format!(
                     "match {} fails to replay at ply {}: {e}",
                     row.id, event.ply
@@ -445,12 +444,11 @@ impl<G: Game> Core<G> {
     }
 
     fn entry_frames(&self, plies: &[Ply<G>], viewer: Viewer) -> Vec<Arc<Frame>> {
+        let table = self.row.randomness == RandomnessMode::Table;
         plies
             .iter()
             .map(|(row, events)| {
-                let seat = row.seat.map(|s| s as Seat);
-                let entry =
-                    log_entry::<G>(row.ply, seat, &row.payload, events, viewer, row.created_at);
+                let entry = log_entry::<G>(row.into(), table, events, viewer);
                 Arc::new(
                     MatchStreamEvent::Entry {
                         version: row.ply,

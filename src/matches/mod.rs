@@ -18,6 +18,7 @@ mod current;
 mod feed;
 mod list;
 mod lobby;
+mod mend;
 mod replay;
 mod submit;
 mod wire;
@@ -26,6 +27,7 @@ pub use access::{authenticate, Credential};
 pub use create::{create, read};
 pub use feed::{resume_point_ahead, Feeds, Followed, Follower, Frame, Framing, MatchStreamEvent};
 pub use list::list;
+pub use mend::{correct, take_back};
 pub use lobby::{
     abandon_match, abandon_sheet, check_invite_code, invite, redeem_invite, reissue_invite,
     reissue_token, rematch, rename_seat, InviteError, InviteInfo, RedeemedInvite, Rematch,
@@ -35,9 +37,9 @@ pub use replay::{at_ply, export, log_page, result, verify_export, ExportBody};
 pub use submit::{submit_chance, submit_move};
 pub use wire::{
     AnyCreateMatch, AnyCreatedMatch, AnyMatchDetail, AnyMatchExport, AnyMatchLog, AnyMatchResult,
-    AnyMoveReply, AnyPlyView, CreateMatch, CreatedMatch, ExportedInput, ListQuery, LogEntry,
+    AnyMoveReply, AnyPlyView, CorrectChance, CreateMatch, CreatedMatch, ExportedInput, ListQuery, LogEntry,
     LogQuery, MatchDetail, MatchExport, MatchLog, MatchPage, MatchResult, MatchSummary, MoveReply,
-    PlyView, SeatInvite, SeatToken, SubmitChance, SubmitMove,
+    PlyView, SeatInvite, SeatToken, SubmitChance, SubmitMove, TakeBack,
 };
 // Kept under `matches` too, where they were first defined.
 pub use crate::records::{NewSeat, SeatInfo};

@@ -5,22 +5,21 @@
 //! replay reads the events in keyset chunks ([`crate::store::events`]), a page of the log keeps
 //! only its own entries, and the export is streamed.
 
-use chrono::{DateTime, Utc};
 use diesel_async::AsyncPgConnection;
-use serde_json::Value;
 use uuid::Uuid;
 
 use super::access::{load, viewer_for, Credential};
-use super::current::typed_input;
+use super::current::{Logged, Stored};
 use super::wire::{ExportedInput, LogEntry, LogQuery, MatchExport, MatchLog, MatchResult, PlyView};
 use crate::games::{Consistent, Game, Seat, Viewer};
 use crate::problem::Problem;
 use crate::records::{kind_of, seat_infos, stored, winner_names};
-use crate::referee::{self, GameInput, Input, RefereeError, ScoreReply, What};
+use crate::referee::{self, Entry, Mendable, RefereeError, Reporter, ScoreReply, What};
+use serde_json::Value;
 use crate::store::events::{self, LoggedEvent};
 use crate::store::matches::MatchRow;
 use crate::store::Store;
-use crate::vocabulary::{limits, MatchStatus};
+use crate::vocabulary::{limits, MatchStatus, RandomnessMode};
 use crate::with_game;
 
 pub(super) fn score_of<G: Game>(state: &G::State) -> ScoreReply {
@@ -31,26 +30,32 @@ pub(super) fn score_of<G: Game>(state: &G::State) -> ScoreReply {
     }
 }
 
+/// A stored entry of the log as `viewer` may see it, with the events replaying it made. `table`:
+/// the match's chance is reported by its table (not drawn by the server).
 pub(super) fn log_entry<G: Game>(
-    ply: i64,
-    seat: Option<Seat>,
-    payload: &Value,
+    entry: Stored,
+    table: bool,
     events: &[G::Event],
     viewer: Viewer,
-    at: DateTime<Utc>,
 ) -> LogEntry {
     let full = viewer == Viewer::Full;
-    let own_move = seat.is_some_and(|s| viewer == Viewer::Seat(s));
+    let seat = entry.seat.map(|s| s as Seat);
+    let own = seat.is_some_and(|s| viewer == Viewer::Seat(s));
+    let (takes_back, corrects) = entry.mends();
     LogEntry {
-        ply,
+        ply: entry.ply,
         seat,
-        mv: (seat.is_some() && (full || own_move)).then(|| payload.clone()),
-        chance: (seat.is_none() && full).then(|| payload.clone()),
+        mv: (seat.is_some() && takes_back.is_none() && (full || own))
+            .then(|| entry.payload.clone()),
+        chance: (seat.is_none() && full).then(|| entry.payload.clone()),
+        takes_back,
+        corrects,
+        reported_by: entry.reporter(table),
         events: events
             .iter()
             .map(|e| referee::to_json(&G::redact_event(e, viewer)))
             .collect(),
-        at,
+        at: entry.at,
     }
 }
 
@@ -85,11 +90,7 @@ async fn walk<G: Game>(
             if event.ply != last + 1 {
                 return Err(missing(last + 1));
             }
-            let events = referee::play_input::<G>(
-                &mut state,
-                &typed_input::<G>(event.seat, &event.payload)?,
-            )
-            .map_err(|e| {
+            let events = Logged::<G>::of(event.into())?.play(&mut state).map_err(|e| {
                 Problem::internal(format!(
                     "match {} fails to replay at ply {}: {e}",
                     row.id, event.ply
@@ -112,17 +113,11 @@ async fn log_entries(
     upto: i64,
 ) -> Result<Vec<LogEntry>, Problem> {
     let mut entries = Vec::with_capacity((upto - after).clamp(0, limits::LOG_PAGE_MAX) as usize);
+    let table = row.randomness == RandomnessMode::Table;
     with_game!(kind_of(row)?, G => {
         walk::<G>(conn, row, players, upto, |event, events| {
             if event.ply > after {
-                entries.push(log_entry::<G>(
-                    event.ply,
-                    event.seat.map(|s| s as Seat),
-                    &event.payload,
-                    &events,
-                    viewer,
-                    event.created_at,
-                ));
+                entries.push(log_entry::<G>(event.into(), table, &events, viewer));
             }
         })
         .await?;
@@ -260,6 +255,8 @@ pub struct ExportBody {
     store: Store,
     id: Uuid,
     version: i64,
+    /// Whether the match's chance is reported by its table (not drawn by the server).
+    table: bool,
     /// The document up to and including `"log":[`.
     head: String,
     /// The document from the `]` that closes the log.
@@ -317,6 +314,7 @@ pub async fn export(store: &Store, id: Uuid, token: Option<&str>) -> Result<Expo
         store: store.clone(),
         id,
         version: row.version,
+        table: row.randomness == RandomnessMode::Table,
         head,
         tail,
     })
@@ -337,6 +335,9 @@ fn cut_at_log(document: &MatchExport) -> Result<(String, String), Problem> {
         seat: None,
         mv: None,
         chance: None,
+        takes_back: None,
+        corrects: None,
+        reported_by: None,
     }];
     let cut = text
         .bytes()
@@ -379,7 +380,7 @@ impl ExportBody {
                             body.id, body.version
                         )));
                     };
-                    let bytes = exported_rows(chunk, after == 0)?;
+                    let bytes = exported_rows(chunk, after == 0, body.table)?;
                     Ok(Some((bytes, (body, Part::Log { after: last }))))
                 }
                 Part::Log { .. } => Ok(Some((Vec::new(), (body, Part::Tail)))),
@@ -394,22 +395,25 @@ impl ExportBody {
 }
 
 /// Rows of the exported log, comma-separated (and preceded by a comma unless they are the first).
-fn exported_rows(chunk: Vec<LoggedEvent>, first: bool) -> Result<Vec<u8>, Problem> {
+/// `table`: the match's chance is reported by its table.
+fn exported_rows(chunk: Vec<LoggedEvent>, first: bool, table: bool) -> Result<Vec<u8>, Problem> {
     let mut bytes = Vec::new();
-    for (index, event) in chunk.into_iter().enumerate() {
+    for (index, event) in chunk.iter().enumerate() {
         if index > 0 || !first {
             bytes.push(b',');
         }
+        let entry = Stored::from(event);
+        let (takes_back, corrects) = entry.mends();
         let seat = event.seat.map(|s| s as Seat);
-        let (mv, chance) = match seat {
-            Some(_) => (Some(event.payload), None),
-            None => (None, Some(event.payload)),
-        };
+        let payload = Some(event.payload.clone());
         let input: ExportedInput = ExportedInput {
             ply: event.ply,
             seat,
-            mv,
-            chance,
+            mv: if seat.is_some() && takes_back.is_none() { payload.clone() } else { None },
+            chance: if seat.is_none() { payload } else { None },
+            takes_back,
+            corrects,
+            reported_by: entry.reporter(table),
         };
         serde_json::to_writer(&mut bytes, &input)
             .map_err(|e| Problem::internal(format!("an exported ply does not serialise: {e}")))?;
@@ -420,27 +424,42 @@ fn exported_rows(chunk: Vec<LoggedEvent>, first: bool) -> Result<Vec<u8>, Proble
 /// Replays an export from scratch and returns the final score: anyone can check a match this way.
 #[tracing::instrument(skip_all, fields(match_id = %export.id, game = export.game.slug()))]
 pub fn verify_export(export: &MatchExport) -> Result<ScoreReply, RefereeError> {
+    let table = export.randomness == RandomnessMode::Table;
     with_game!(export.game, G => {
         let options = referee::options::<G>(Some(export.options.clone()), export.players.len())?;
-        let mut state = Consistent::<G>::new(options);
+        let mut line = Mendable::<G>::new(Consistent::<G>::new(options));
         for input in &export.log {
-            let typed: GameInput<G> = match (input.seat, &input.mv, &input.chance) {
-                (Some(seat), Some(mv), None) => Input::Move { seat, mv: referee::parse(What::Move, mv.clone())? },
-                (None, None, Some(chance)) => Input::Chance(referee::parse(What::Chance, chance.clone())?),
+            // A table's outcome without a reporter was reported by the owner.
+            let reporter = table.then(|| input.reported_by.unwrap_or(Reporter::Owner));
+            let outcome = |chance: &Value| referee::parse(What::Chance, chance.clone());
+            let entry = match (input.seat, &input.mv, &input.chance, input.takes_back, input.corrects) {
+                (Some(seat), Some(mv), None, None, None) => Entry::Move { seat, mv: referee::parse(What::Move, mv.clone())? },
+                (None, None, Some(chance), None, None) => Entry::Chance { outcome: outcome(chance)?, reporter },
+                (Some(seat), None, None, Some(ply), None) => Entry::TakeBack { seat, ply },
+                (None, None, Some(chance), None, Some(ply)) => Entry::Correction {
+                    outcome: outcome(chance)?,
+                    reporter: reporter.unwrap_or(Reporter::Owner),
+                    ply,
+                },
                 _ => return Err(RefereeError::Malformed {
                     what: What::Log,
-                    detail: format!("ply {} needs either a seat and a move, or a chance outcome", input.ply),
+                    detail: format!(
+                        "ply {} needs a seat and a move, a chance outcome, a seat and `takes_back`, or a chance outcome and `corrects`",
+                        input.ply
+                    ),
                 }),
             };
-            referee::play_input::<G>(&mut state, &typed)?;
+            line.record(input.ply, entry)?;
         }
-        Ok(score_of::<G>(&state))
+        Ok(score_of::<G>(line.state()))
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chrono::{DateTime, Utc};
+    use serde_json::Value;
     use crate::games::GameKind;
     use crate::vocabulary::RandomnessMode;
 
@@ -450,6 +469,19 @@ mod tests {
             seat,
             payload,
             created_at: DateTime::<Utc>::UNIX_EPOCH,
+            revises: None,
+            reported_by: None,
+            restores: None,
+        }
+    }
+
+    /// A mending of ply `revises`: a take-back with a seat, a correction without.
+    fn mending(ply: i64, seat: Option<i32>, revises: i64, payload: Value) -> LoggedEvent {
+        LoggedEvent {
+            revises: Some(revises),
+            reported_by: seat.is_none().then_some(1),
+            restores: Some(serde_json::json!({"not": "exported"})),
+            ..logged(ply, seat, payload)
         }
     }
 
@@ -491,16 +523,42 @@ mod tests {
                 Some(1),
                 serde_json::json!({"type": "discard", "card": 2}),
             ),
+            mending(5, Some(1), 4, Value::Null),
+            mending(6, None, 3, serde_json::json!({"type": "draw", "cards": [8]})),
         ];
-        let inputs: Vec<ExportedInput> = events
-            .iter()
-            .map(|e| ExportedInput {
-                ply: e.ply,
-                seat: e.seat.map(|s| s as Seat),
-                mv: e.seat.is_some().then(|| e.payload.clone()),
-                chance: e.seat.is_none().then(|| e.payload.clone()),
-            })
-            .collect();
+        let input = |ply, seat: Option<Seat>, mv: Option<Value>, chance: Option<Value>| {
+            ExportedInput {
+                ply,
+                seat,
+                mv,
+                chance,
+                takes_back: None,
+                corrects: None,
+                reported_by: None,
+            }
+        };
+        let (deal, draw) = (events[0].payload.clone(), events[2].payload.clone());
+        let inputs: Vec<ExportedInput> = vec![
+            ExportedInput {
+                reported_by: Some(Reporter::Owner),
+                ..input(1, None, None, Some(deal))
+            },
+            input(2, Some(0), Some(events[1].payload.clone()), None),
+            ExportedInput {
+                reported_by: Some(Reporter::Owner),
+                ..input(3, None, None, Some(draw))
+            },
+            input(4, Some(1), Some(events[3].payload.clone()), None),
+            ExportedInput {
+                takes_back: Some(4),
+                ..input(5, Some(1), None, None)
+            },
+            ExportedInput {
+                corrects: Some(3),
+                reported_by: Some(Reporter::Seat(1)),
+                ..input(6, None, None, Some(events[5].payload.clone()))
+            },
+        ];
         let score = ScoreReply {
             breakdown: serde_json::json!({"rounds": [{"log": []}]}),
             standings: crate::games::Standings::rank(
@@ -514,10 +572,10 @@ mod tests {
             let whole =
                 serde_json::to_string(&export_with(inputs.clone(), result.clone())).unwrap();
             let (head, tail) = cut_at_log(&export_with(Vec::new(), result)).unwrap();
-            // In chunks of three and one, as the stream reads them.
+            // In chunks of three, as the stream reads them.
             let mut streamed = head.into_bytes();
-            streamed.extend(exported_rows(events[..3].to_vec(), true).unwrap());
-            streamed.extend(exported_rows(events[3..].to_vec(), false).unwrap());
+            streamed.extend(exported_rows(events[..3].to_vec(), true, true).unwrap());
+            streamed.extend(exported_rows(events[3..].to_vec(), false, true).unwrap());
             streamed.extend(tail.into_bytes());
             assert_eq!(String::from_utf8(streamed).unwrap(), whole);
         }

@@ -13,7 +13,7 @@ use super::create::event_row;
 use super::current::{played_on, stored_state};
 use super::replay::{log_entry, score_of};
 use super::wire::{MoveReply, SubmitChance, SubmitMove};
-use crate::games::{Game, GameKind, Order, Seat, Viewer};
+use crate::games::{Consistent, Game, GameKind, Order, Seat, Viewer};
 use crate::problem::Problem;
 use crate::records::{
     check_open, fingerprint_text, idempotency_key_reused, kind_of, parse_for_match, stored,
@@ -41,7 +41,7 @@ fn fingerprint(credential: Credential, seat: Option<Seat>, body: &Value) -> Vec<
 
 /// An idempotent retry: the first answer again, or a refusal if the key was used for another
 /// request.
-fn earlier_answer(previous: EventRow, request_hash: &[u8]) -> Result<MoveReply, Problem> {
+pub(super) fn earlier_answer(previous: EventRow, request_hash: &[u8]) -> Result<MoveReply, Problem> {
     if previous.request_hash.as_deref() != Some(request_hash) {
         return Err(idempotency_key_reused("on this match"));
     }
@@ -216,72 +216,77 @@ fn play<G: Game>(
         Input::Move { mv, .. } => referee::to_json(mv),
         Input::Chance(outcome) => referee::to_json(outcome),
     };
-    let mut plies = vec![(accepted.seat, payload, first_events)];
+    let now = Utc::now();
+    let mut first = event_row(row.id, row.version + 1, accepted.seat, payload, now);
+    if let (None, Credential::Seat(reporter)) = (accepted.seat, accepted.credential) {
+        first.reported_by = Some(reporter as i32);
+    }
+    let mut added = vec![(first, first_events)];
     if let Some(seed) = seed_of(row)? {
         let next_ply = row.version as u64 + 2;
         for (outcome, events) in referee::resolve_from_seed::<G>(&mut state, &seed, next_ply) {
-            plies.push((None, referee::to_json(&outcome), events));
+            let ply = row.version + 1 + added.len() as i64;
+            added.push((event_row(row.id, ply, None, referee::to_json(&outcome), now), events));
         }
     }
+    let key = accepted
+        .idempotency_key
+        .map(|key| (key, accepted.request_hash));
+    let (mv, reply) = to_store::<G>(row, &state, added, accepted.viewer, key, now)?;
+    Ok(Plan::Store(mv, reply))
+}
 
-    let now = Utc::now();
-    let over = G::is_over(&state);
-    let viewer = if over { Viewer::Full } else { accepted.viewer };
-    let version = row.version + plies.len() as i64;
+/// What a request adds to its match and the reply it gets: `added`, the new entries of the log
+/// with the events each made, bring the match to `state`. With an `Idempotency-Key`, the first
+/// entry keeps the reply for a retry.
+pub(super) fn to_store<G: Game>(
+    row: &MatchRow,
+    state: &Consistent<G>,
+    mut added: Vec<(EventRow, Vec<G::Event>)>,
+    viewer: Viewer,
+    idempotency: Option<(&str, Vec<u8>)>,
+    now: chrono::DateTime<Utc>,
+) -> Result<(Move, MoveReply), Problem> {
+    let over = G::is_over(state);
+    let viewer = if over { Viewer::Full } else { viewer };
+    let version = row.version + added.len() as i64;
+    let table = row.randomness == RandomnessMode::Table;
     let reply = MoveReply {
         game: G::KIND,
         version,
         status: MatchStatus::of_over(over),
-        to_act: G::to_act(&state),
-        chance_pending: G::chance_pending(&state),
-        entries: plies
+        to_act: G::to_act(state),
+        chance_pending: G::chance_pending(state),
+        entries: added
             .iter()
-            .enumerate()
-            .map(|(i, (seat, payload, events))| {
-                log_entry::<G>(
-                    row.version + 1 + i as i64,
-                    *seat,
-                    payload,
-                    events,
-                    viewer,
-                    now,
-                )
-            })
+            .map(|(event, events)| log_entry::<G>(event.into(), table, events, viewer))
             .collect(),
-        view: referee::to_json(&G::view(&state, viewer)),
+        view: referee::to_json(&G::view(state, viewer)),
     };
-
-    let mut events: Vec<EventRow> = plies
-        .into_iter()
-        .enumerate()
-        .map(|(i, (seat, payload, _))| {
-            event_row(row.id, row.version + 1 + i as i64, seat, payload, now)
-        })
-        .collect();
     // The answer is kept only where a retry may ask for it again: most moves carry no key, and
     // writing every reply would multiply what each move writes.
-    if let Some(key) = accepted.idempotency_key {
-        events[0].idempotency_key = Some(key.to_owned());
-        events[0].request_hash = Some(accepted.request_hash);
-        events[0].response = Some(referee::to_json(&reply));
+    if let (Some((key, request_hash)), Some((first, _))) = (idempotency, added.first_mut()) {
+        first.idempotency_key = Some(key.to_owned());
+        first.request_hash = Some(request_hash);
+        first.response = Some(referee::to_json(&reply));
     }
     let finished = over.then(|| {
-        let score = score_of::<G>(&state);
+        let score = score_of::<G>(state);
         FinishedMatch {
             result: referee::to_json(&score),
             lowest_wins: score.standings.order == Order::LowestWins,
-            seats: SeatResult::of(&score.standings, &G::highlights(&state)),
+            seats: SeatResult::of(&score.standings, &G::highlights(state)),
         }
     });
-    let state = serde_json::to_string(&state)
+    let state = serde_json::to_string(&**state)
         .map_err(|e| Problem::internal(format!("a state does not serialise: {e}")))?
         .into_boxed_str();
     let mv = Move {
         version,
         state,
-        events,
+        events: added.into_iter().map(|(event, _)| event).collect(),
         finished,
         now,
     };
-    Ok(Plan::Store(mv, reply))
+    Ok((mv, reply))
 }

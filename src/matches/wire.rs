@@ -8,7 +8,7 @@ use uuid::Uuid;
 
 use crate::games::{GameKind, Seat, Standings, Viewer};
 use crate::records::{NewSeat, SeatInfo};
-use crate::referee::ScoreReply;
+use crate::referee::{Reporter, ScoreReply};
 use crate::vocabulary::{ChanceReporters, MatchKind, MatchStatus, RandomnessMode};
 use crate::wire::{Json, Payloads};
 
@@ -169,6 +169,33 @@ pub struct SubmitChance {
     pub outcome: Value,
 }
 
+/// A take-back of the seat's own last move (docs/contract.md, "Mending a match").
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = crate::examples::take_back)]
+pub struct TakeBack {
+    /// The match version the client last saw; a different current version is a 409.
+    #[schema(minimum = 0)]
+    pub expected_version: Option<i64>,
+    /// The seat whose last move is taken back: implied by a seat token, required with the owner
+    /// token.
+    pub seat: Option<Seat>,
+}
+
+/// The outcome that really happened, replacing the last one reported (docs/contract.md,
+/// "Mending a match").
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = crate::examples::correct_chance)]
+pub struct CorrectChance {
+    /// The match version the client last saw; a different current version is a 409.
+    #[schema(minimum = 0)]
+    pub expected_version: Option<i64>,
+    /// The outcome as it really was (its schema is the game's `Chance`).
+    #[schema(value_type = crate::wire::any::AnyChance)]
+    pub outcome: Value,
+}
+
 /// One ply of the log as a viewer may see it.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(bound = "")]
@@ -176,7 +203,8 @@ pub struct SubmitChance {
 pub struct LogEntry<P: Payloads = Json> {
     #[schema(minimum = 0)]
     pub ply: i64,
-    /// The seat that moved; absent for chance (a deal, a draw, a roll).
+    /// The seat that moved, or that took back its move; absent for chance (a deal, a draw, a
+    /// roll) and its corrections.
     pub seat: Option<Seat>,
     /// The move as submitted: shown to its seat and to the owner.
     #[serde(rename = "move", default, skip_serializing_if = "Option::is_none")]
@@ -184,6 +212,19 @@ pub struct LogEntry<P: Payloads = Json> {
     /// The chance outcome: shown to the owner only (it holds hidden cards).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chance: Option<P::Chance>,
+    /// A take-back: the ply of `seat`'s move that this entry takes back. The table is again as
+    /// it was before that move; the move stays in the log.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1)]
+    pub takes_back: Option<i64>,
+    /// A correction: the ply whose chance outcome this entry replaces. The table is again as it
+    /// was before that outcome, then takes this one; the mistyped outcome stays in the log.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1)]
+    pub corrects: Option<i64>,
+    /// At a table that reports its own chance: who reported this outcome or correction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reported_by: Option<Reporter>,
     /// What happened, with cards the viewer may not see left out.
     pub events: Vec<P::Event>,
     pub at: DateTime<Utc>,
@@ -278,6 +319,18 @@ pub struct ExportedInput<P: Payloads = Json> {
     pub mv: Option<P::Move>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chance: Option<P::Chance>,
+    /// A take-back by `seat` of its move at this ply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1)]
+    pub takes_back: Option<i64>,
+    /// A correction: `chance` replaces the outcome at this ply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1)]
+    pub corrects: Option<i64>,
+    /// At a table that reports its own chance: who reported this outcome or correction (the
+    /// replay checks that a correction was made by its reporter or the owner).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reported_by: Option<Reporter>,
 }
 
 /// Everything needed to replay a match and check it: rules version, options, players, the whole

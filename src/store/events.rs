@@ -23,6 +23,12 @@ pub struct LoggedEvent {
     pub seat: Option<i32>,
     pub payload: Value,
     pub created_at: DateTime<Utc>,
+    /// A mending: the ply it takes back (with a seat) or corrects (a chance outcome).
+    pub revises: Option<i64>,
+    /// The seat that reported this chance outcome (none: the owner, or the server's draw).
+    pub reported_by: Option<i32>,
+    /// A mending: the state it returns the table to.
+    pub restores: Option<Value>,
 }
 
 /// The events of match `id` with `after < ply <= upto`, in ply order, at most `limit` of them.

@@ -99,6 +99,12 @@ pub struct EventRow {
     pub request_hash: Option<Vec<u8>>,
     pub response: Option<Value>,
     pub created_at: DateTime<Utc>,
+    /// A mending: the ply it takes back (with a seat) or corrects (a chance outcome).
+    pub revises: Option<i64>,
+    /// The seat that reported this chance outcome (none: the owner, or the server's draw).
+    pub reported_by: Option<i32>,
+    /// A mending: the state it returns the table to.
+    pub restores: Option<Value>,
 }
 
 /// What a finished match records per seat.

@@ -10,6 +10,9 @@ diesel::table! {
         request_hash -> Nullable<Bytea>,
         response -> Nullable<Jsonb>,
         created_at -> Timestamptz,
+        revises -> Nullable<Int8>,
+        reported_by -> Nullable<Int4>,
+        restores -> Nullable<Jsonb>,
     }
 }
 

@@ -223,6 +223,9 @@ pub(crate) async fn append_for(
             idempotency_key: None,
             request_hash: None,
             response: None,
+            revises: None,
+            reported_by: None,
+            restores: None,
             created_at: now,
         }],
     }

@@ -79,6 +79,7 @@ struct AppendMoves<'a> {
     event_matches: Vec<Uuid>,
     plies: Vec<i64>,
     seats: Vec<Option<i32>>,
+    reporters: Vec<Option<i32>>,
     payloads: Vec<&'a serde_json::Value>,
     keys: Vec<Option<&'a str>>,
     request_hashes: Vec<Option<&'a [u8]>>,
@@ -101,6 +102,7 @@ impl<'a> AppendMoves<'a> {
             event_matches: events().map(|e| e.match_id).collect(),
             plies: events().map(|e| e.ply).collect(),
             seats: events().map(|e| e.seat).collect(),
+            reporters: events().map(|e| e.reported_by).collect(),
             payloads: events().map(|e| &e.payload).collect(),
             keys: events().map(|e| e.idempotency_key.as_deref()).collect(),
             request_hashes: events().map(|e| e.request_hash.as_deref()).collect(),
@@ -169,8 +171,8 @@ impl QueryFragment<diesel::pg::Pg> for AppendMoves<'_> {
             " FOR SHARE OF m), \
              passed AS (SELECT id FROM snapshot UNION ALL SELECT id FROM appending), \
              stored AS (INSERT INTO match_events \
-                 (match_id, ply, seat, payload, idempotency_key, request_hash, response, \
-                  created_at) \
+                 (match_id, ply, seat, reported_by, payload, idempotency_key, request_hash, \
+                  response, created_at) \
              SELECT e.* FROM unnest(",
         );
         out.push_bind_param::<Array<SqlUuid>, _>(&self.event_matches)?;
@@ -178,6 +180,8 @@ impl QueryFragment<diesel::pg::Pg> for AppendMoves<'_> {
         out.push_bind_param::<Array<BigInt>, _>(&self.plies)?;
         out.push_sql("::bigint[], ");
         out.push_bind_param::<Array<Nullable<Integer>>, _>(&self.seats)?;
+        out.push_sql("::integer[], ");
+        out.push_bind_param::<Array<Nullable<Integer>>, _>(&self.reporters)?;
         out.push_sql("::integer[], ");
         out.push_bind_param::<Array<Jsonb>, _>(&self.payloads)?;
         out.push_sql("::jsonb[], ");
@@ -189,8 +193,8 @@ impl QueryFragment<diesel::pg::Pg> for AppendMoves<'_> {
         out.push_sql("::jsonb[], ");
         out.push_bind_param::<Array<Timestamptz>, _>(&self.event_times)?;
         out.push_sql(
-            "::timestamptz[]) AS e (match_id, ply, seat, payload, idempotency_key, \
-                                    request_hash, response, created_at) \
+            "::timestamptz[]) AS e (match_id, ply, seat, reported_by, payload, \
+                                    idempotency_key, request_hash, response, created_at) \
              WHERE e.match_id IN (SELECT id FROM passed)) \
              SELECT id FROM passed",
         );

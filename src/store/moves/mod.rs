@@ -169,6 +169,16 @@ impl Store {
         self.play_locked(id, idempotency_key, judge).await
     }
 
+    /// Holds this instance's moves on match `id` back until the guard drops, and drops its cached
+    /// copy: for a write outside this pipeline that moves the match (a mending), so that no move
+    /// here is judged on the match as it was. Another instance's move on a stale copy loses its
+    /// race as usual.
+    pub async fn hold(&self, id: Uuid) -> Held {
+        let mut slot = self.moves.cache.slot(id).lock_owned().await;
+        *slot = None;
+        Held(slot)
+    }
+
     /// The match as stored: its row and seats, and the events after its snapshot.
     async fn read_live(&self, id: Uuid) -> Result<Option<LiveMatch>, StoreError> {
         let mut conn = self.conn().await?;
@@ -263,6 +273,9 @@ impl Store {
     }
 }
 
+/// Match moves held back on this instance ([`Store::hold`]) while the guard lives.
+pub struct Held(#[allow(dead_code)] tokio::sync::OwnedMutexGuard<Option<LiveMatch>>);
+
 /// What became of a write that applies only to the match as it was read.
 enum Stored {
     /// Stored: the state's text, and the snapshot's new version if one was written.
@@ -275,7 +288,7 @@ enum Stored {
 }
 
 impl FinishedMatch {
-    fn as_finished(&self) -> Finished<'_> {
+    pub fn as_finished(&self) -> Finished<'_> {
         Finished {
             result: &self.result,
             lowest_wins: self.lowest_wins,

@@ -25,11 +25,21 @@ pub(super) fn expected_entry<G: Game>(
             .collect::<Vec<_>>(),
     });
     let full = viewer == Viewer::Full;
-    if seat.is_some() && (full || seat.map(Viewer::Seat) == Some(viewer)) {
-        entry["move"] = row.payload.clone();
-    }
-    if seat.is_none() && full {
-        entry["chance"] = row.payload.clone();
+    match (seat, row.revises) {
+        // A take-back shows the ply it takes back, and no move.
+        (Some(_), Some(ply)) => entry["takes_back"] = json!(ply),
+        (Some(_), None) if full || seat.map(Viewer::Seat) == Some(viewer) => {
+            entry["move"] = row.payload.clone();
+        }
+        (Some(_), None) => {}
+        (None, revises) => {
+            if let Some(ply) = revises {
+                entry["corrects"] = json!(ply);
+            }
+            if full {
+                entry["chance"] = row.payload.clone();
+            }
+        }
     }
     entry
 }

@@ -6,7 +6,7 @@ use diesel::{ExpressionMethods, QueryDsl};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use referee::games::{Consistent, Game, GameKind, Seat, Viewer};
+use referee::games::{Consistent, Game, GameKind, Seat, ValidOptions, Viewer};
 use referee::referee::{self as engine, GameInput, Input};
 use referee::seed::Seed;
 use referee::store::matches::{self as q, EventRow, MatchRow};
@@ -36,6 +36,8 @@ pub(super) struct Hosted {
     pub(super) seed_spellings: Vec<String>,
     /// Moves seen listed as legal at some point: the pool illegal probes are drawn from.
     pub(super) seen_moves: Vec<Value>,
+    /// Take-backs asked for and accepted: each game's matches must see both kinds of answer.
+    pub(super) take_backs: (usize, usize),
     pub(super) rng: ChaCha8Rng,
 }
 
@@ -167,25 +169,12 @@ impl Hosted {
     pub(super) async fn truth<G: Game>(&mut self) -> Truth<G> {
         let mut row = q::find(&mut self.conn, self.id).await.unwrap().unwrap();
         let rows = q::events(&mut self.conn, self.id).await.unwrap();
-        let inputs: Vec<GameInput<G>> = rows
-            .iter()
-            .map(|r| match r.seat {
-                Some(seat) => Input::Move {
-                    seat: seat as Seat,
-                    mv: serde_json::from_value(r.payload.clone()).unwrap(),
-                },
-                None => Input::Chance(serde_json::from_value(r.payload.clone()).unwrap()),
-            })
-            .collect();
         let options: G::Options = serde_json::from_value(row.options.clone()).unwrap();
         let options = G::validate_options(&options, self.seats.len()).unwrap();
         // The snapshot stands at its own version; the log is the truth and may run ahead.
-        let upto = Some(row.version as usize);
-        let (snapshot, _) = engine::replay::<G>(options.clone(), &inputs, upto)
-            .unwrap_or_else(|(ply, e)| panic!("the log fails to replay at ply {ply}: {e}"));
+        let (snapshot, _) = replay_log::<G>(options.clone(), &rows, row.version as usize);
         assert_eq!(engine::to_json(&snapshot), row.state, "snapshot = replay");
-        let (state, events) = engine::replay::<G>(options, &inputs, None)
-            .unwrap_or_else(|(ply, e)| panic!("the log fails to replay at ply {ply}: {e}"));
+        let (state, events) = replay_log::<G>(options, &rows, rows.len());
         row.version = rows.len() as i64;
         row.state = engine::to_json(&state);
         Truth {
@@ -195,6 +184,52 @@ impl Hosted {
             events,
         }
     }
+}
+
+/// The first `upto` rows of a log replayed by the test's own oracle, not the service's mending
+/// code: it keeps the state before every entry that stands, and a take-back or a correction
+/// must name the newest of them, whose state it returns to. Returns the state and each row's
+/// events (none for a take-back).
+pub(super) fn replay_log<G: Game>(
+    options: ValidOptions<G::Options>,
+    rows: &[EventRow],
+    upto: usize,
+) -> (Consistent<G>, Vec<Vec<G::Event>>) {
+    let mut state = Consistent::<G>::new(options);
+    let mut standing: Vec<(i64, Consistent<G>)> = Vec::new();
+    let mut events = Vec::new();
+    for row in &rows[..upto] {
+        let before = state.clone();
+        let input: Option<GameInput<G>> = match (row.seat, row.revises) {
+            (Some(seat), None) => Some(Input::Move {
+                seat: seat as Seat,
+                mv: serde_json::from_value(row.payload.clone()).unwrap(),
+            }),
+            (None, _) => Some(Input::Chance(
+                serde_json::from_value(row.payload.clone()).unwrap(),
+            )),
+            (Some(_), Some(_)) => None,
+        };
+        let before = match row.revises {
+            Some(mended) => {
+                let (ply, before) = standing.pop().expect("a mending has an entry to mend");
+                assert_eq!(ply, mended, "ply {} mends the newest entry", row.ply);
+                state = before.clone();
+                before
+            }
+            None => before,
+        };
+        match input {
+            Some(input) => {
+                let played = engine::play_input::<G>(&mut state, &input)
+                    .unwrap_or_else(|e| panic!("the log fails to replay at ply {}: {e}", row.ply));
+                events.push(played);
+                standing.push((row.ply, before));
+            }
+            None => events.push(Vec::new()),
+        }
+    }
+    (state, events)
 }
 
 pub(super) fn options_for(kind: GameKind) -> Value {
@@ -261,6 +296,7 @@ pub(super) async fn host<G: Game>(app: TestApp, seed_byte: u8, rng: &mut ChaCha8
         seed,
         seed_spellings,
         seen_moves: Vec::new(),
+        take_backs: (0, 0),
         rng: ChaCha8Rng::seed_from_u64(rng.next_u64()),
     }
 }
@@ -304,6 +340,9 @@ pub(super) async fn reseed<G: Game>(
             idempotency_key: None,
             request_hash: None,
             response: None,
+            revises: None,
+            reported_by: None,
+            restores: None,
             created_at: row.created_at,
         })
         .collect();

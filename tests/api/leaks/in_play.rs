@@ -4,13 +4,13 @@
 use rand_chacha::rand_core::RngCore;
 use rand_chacha::ChaCha8Rng;
 use referee::games::{Game, GameKind, Seat, Viewer};
-use referee::referee::{self as engine, GameInput, Input};
+use referee::referee as engine;
 use referee::store::matches as q;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 use super::expected::{assert_problem, expected_entry, problem_of, public_score, without_at};
-use super::hosted::{Caller, Hosted, Truth};
+use super::hosted::{replay_log, Caller, Hosted, Truth};
 use crate::support::Reply;
 
 /// Every endpoint, for every caller, against the truth (the match is in progress).
@@ -21,24 +21,9 @@ pub(super) async fn check_everything<G: Game>(m: &mut Hosted) {
     assert!(!over);
     let spectator_view = engine::to_json(&G::view(&truth.state, Viewer::Spectator));
     let earlier = (m.rng.next_u64() % (version as u64 + 1)) as usize;
-    let inputs: Vec<GameInput<G>> = truth
-        .rows
-        .iter()
-        .map(|r| match r.seat {
-            Some(seat) => Input::Move {
-                seat: seat as Seat,
-                mv: serde_json::from_value(r.payload.clone()).unwrap(),
-            },
-            None => Input::Chance(serde_json::from_value(r.payload.clone()).unwrap()),
-        })
-        .collect();
     let options: G::Options = serde_json::from_value(truth.row.options.clone()).unwrap();
-    let (earlier_state, _) = engine::replay::<G>(
-        G::validate_options(&options, m.seats.len()).unwrap(),
-        &inputs,
-        Some(earlier),
-    )
-    .unwrap();
+    let options = G::validate_options(&options, m.seats.len()).unwrap();
+    let (earlier_state, _) = replay_log::<G>(options, &truth.rows, earlier);
 
     for caller in m.callers() {
         let viewer = Hosted::viewer(caller, false);
@@ -147,9 +132,10 @@ pub(super) async fn check_everything<G: Game>(m: &mut Hosted) {
             let logged: Vec<Value> = truth
                 .rows
                 .iter()
-                .map(|r| match r.seat {
-                    Some(seat) => json!({"ply": r.ply, "seat": seat, "move": r.payload}),
-                    None => json!({"ply": r.ply, "seat": null, "chance": r.payload}),
+                .map(|r| match (r.seat, r.revises) {
+                    (Some(seat), Some(ply)) => json!({"ply": r.ply, "seat": seat, "takes_back": ply}),
+                    (Some(seat), None) => json!({"ply": r.ply, "seat": seat, "move": r.payload}),
+                    (None, _) => json!({"ply": r.ply, "seat": null, "chance": r.payload}),
                 })
                 .collect();
             assert_eq!(export.body["log"], json!(logged));
@@ -373,6 +359,7 @@ pub(super) async fn play_one<G: Game>(
     }
     let moves: Vec<Value> = moves.iter().map(engine::to_json).collect();
     let mv = pick_move(m.kind, &moves, &mut m.rng);
+    let typed: G::Move = serde_json::from_value(mv.clone()).unwrap();
     let body = json!({"expected_version": truth.row.version, "move": mv});
     let key = with_key.then(|| format!("leak-{}", truth.row.version));
     let reply = m
@@ -398,6 +385,11 @@ pub(super) async fn play_one<G: Game>(
             "the move answer's log entry {i}"
         );
     }
+    // A third of the moves are taken back at once, whether the policy allows it or not.
+    let after = match m.rng.next_u64() % 3 {
+        0 => take_back_one::<G>(m, truth, after, seat, &typed).await,
+        _ => after,
+    };
     let Some(key) = key else {
         return after;
     };
@@ -424,6 +416,63 @@ pub(super) async fn play_one<G: Game>(
         assert!(stolen.status.is_client_error(), "{}", stolen.body);
     }
     after
+}
+
+/// `seat` asks to take back the move it just made (`mv`, from `before` to `after`): refused with
+/// the condition the policy names (docs/contract.md, "Mending a match"), or accepted with the
+/// table back as it was before the move, the answer its view and its log entry as redacted.
+async fn take_back_one<G: Game>(
+    m: &mut Hosted,
+    before: &Truth<G>,
+    after: Truth<G>,
+    seat: Seat,
+    mv: &G::Move,
+) -> Truth<G> {
+    let over = G::is_over(&after.state);
+    let refusal = if over {
+        Some("match_finished")
+    } else if G::reveals(&before.state, seat, mv) {
+        Some("information_revealed")
+    } else if after.rows.len() > before.rows.len() + 1 {
+        Some("chance_since")
+    } else {
+        None
+    };
+    let body = json!({"expected_version": after.row.version});
+    let reply = m
+        .post("/take-backs", &body, Caller::Seat(seat), None, over)
+        .await;
+    let who = format!("seat {seat}'s take-back at version {}", after.row.version);
+    m.take_backs.0 += 1;
+    if let Some(code) = refusal {
+        assert_problem(&reply, StatusCode::CONFLICT, code, &who);
+        let logged = q::events(&mut m.conn, m.id).await.unwrap().len();
+        assert_eq!(logged, after.rows.len(), "{who}: a refusal stores nothing");
+        return after;
+    }
+    assert_eq!(reply.status, StatusCode::OK, "{who}: {}", reply.body);
+    m.take_backs.1 += 1;
+    let back = m.truth::<G>().await;
+    assert_eq!(back.row.version, after.row.version + 1, "{who}");
+    assert_eq!(
+        engine::to_json(&back.state),
+        engine::to_json(&before.state),
+        "{who}: the table is as it was before the move"
+    );
+    let viewer = Hosted::viewer(Caller::Seat(seat), false);
+    assert_eq!(
+        reply.body["view"],
+        engine::to_json(&G::view(&back.state, viewer)),
+        "{who}: the answer is the seat's view"
+    );
+    let last = back.rows.len() - 1;
+    assert_eq!(reply.body["entries"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        without_at(&reply.body["entries"][0]),
+        expected_entry::<G>(&back.rows[last], &back.events[last], viewer),
+        "{who}: its log entry"
+    );
+    back
 }
 
 /// A random legal move; in Luck Plus mostly one that gets cards out of the hand, or a hand of

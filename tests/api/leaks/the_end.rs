@@ -58,7 +58,16 @@ pub(super) async fn check_the_end<G: Game>(m: &mut Hosted) {
     {
         derived.insert(i as i64 + 1, engine::to_json(&outcome));
     }
+    // The state before each move, for the take-backs (which come straight after their move:
+    // a server match never takes back past a chance event).
+    let mut before_moves: Vec<(i64, Consistent<G>)> = Vec::new();
     for row in &truth.rows {
+        if let (Some(_), Some(taken)) = (row.seat, row.revises) {
+            let (ply, before) = before_moves.pop().expect("a move to take back");
+            assert_eq!(ply, taken, "ply {} takes back the last move", row.ply);
+            state = before;
+            continue;
+        }
         match row.seat {
             None => assert_eq!(
                 derived.get(&row.ply),
@@ -68,6 +77,7 @@ pub(super) async fn check_the_end<G: Game>(m: &mut Hosted) {
             ),
             Some(seat) => {
                 let mv: G::Move = serde_json::from_value(row.payload.clone()).unwrap();
+                before_moves.push((row.ply, state.clone()));
                 engine::play_move::<G>(&mut state, seat as Seat, &mv).unwrap();
                 for (i, (outcome, _)) in
                     engine::resolve_from_seed::<G>(&mut state, &m.seed, row.ply as u64 + 1)

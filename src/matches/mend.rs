@@ -1,0 +1,233 @@
+//! Mending a hosted match: a seat takes back its own last move, or a table corrects the chance
+//! outcome it reported last. Each is a new entry of the log, judged by the referee's mending
+//! policy ([`crate::referee::Mendable`]) on the whole log replayed from the start, and written
+//! with the state it returns the table to, in one transaction with the match row locked.
+//!
+//! A mending is rare and reaches back past the snapshot, so it does not go through the move
+//! pipeline: it holds this instance's moves on the match back while it runs, and writes a fresh
+//! snapshot at its own ply (so no reader of "snapshot + later events" ever meets a mending it
+//! would have to judge). A move on another instance that read the match before is refused by the
+//! log's key or the snapshot's version, and is judged again on the mended match.
+
+use chrono::Utc;
+use diesel_async::{AsyncConnection, AsyncPgConnection};
+use serde_json::Value;
+use uuid::Uuid;
+
+use super::access::{acting_seat, authenticate, unknown_match, viewer_for, Credential};
+use super::create::event_row;
+use super::current::{typed_input, Stored};
+use super::submit::{earlier_answer, to_store};
+use super::wire::{CorrectChance, MoveReply, TakeBack};
+use crate::games::{Consistent, Game, Seat};
+use crate::problem::Problem;
+use crate::records::{check_open, fingerprint_text, kind_of, parse_for_match, stored};
+use crate::referee::{self, Entry, Mendable, Reporter};
+use crate::store::events::{self, LoggedEvent};
+use crate::store::matches::{self as q, MatchRow};
+use crate::store::moves::{FinishedMatch, Move};
+use crate::store::Store;
+use crate::vocabulary::{MatchKind, RandomnessMode};
+use crate::with_game;
+
+/// What is asked: a take-back for a seat (or for the token's own), or a correction.
+enum Mending {
+    TakeBack { seat: Option<Seat> },
+    Correction { outcome: Value },
+}
+
+/// Takes back the last move of the token's seat (or, with the owner token, of `seat`).
+#[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
+pub async fn take_back(
+    store: &Store,
+    id: Uuid,
+    token: Option<String>,
+    idempotency_key: Option<String>,
+    body: TakeBack,
+) -> Result<MoveReply, Problem> {
+    let mending = Mending::TakeBack { seat: body.seat };
+    mend(store, id, token, idempotency_key, body.expected_version, mending).await
+}
+
+/// Replaces the last chance outcome reported at a table with the one that really happened.
+#[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
+pub async fn correct(
+    store: &Store,
+    id: Uuid,
+    token: Option<String>,
+    idempotency_key: Option<String>,
+    body: CorrectChance,
+) -> Result<MoveReply, Problem> {
+    let mending = Mending::Correction {
+        outcome: body.outcome,
+    };
+    mend(store, id, token, idempotency_key, body.expected_version, mending).await
+}
+
+async fn mend(
+    store: &Store,
+    id: Uuid,
+    token: Option<String>,
+    idempotency_key: Option<String>,
+    expected_version: Option<i64>,
+    mending: Mending,
+) -> Result<MoveReply, Problem> {
+    let _held = store.hold(id).await;
+    let mut conn = store.conn().await?;
+    let request = Request {
+        id,
+        token: token.as_deref(),
+        idempotency_key: idempotency_key.as_deref(),
+        expected_version,
+        mending: &mending,
+    };
+    conn.transaction(async |conn| mend_locked(conn, request).await)
+        .await
+}
+
+#[derive(Clone, Copy)]
+struct Request<'a> {
+    id: Uuid,
+    token: Option<&'a str>,
+    idempotency_key: Option<&'a str>,
+    expected_version: Option<i64>,
+    mending: &'a Mending,
+}
+
+async fn mend_locked(conn: &mut AsyncPgConnection, request: Request<'_>) -> Result<MoveReply, Problem> {
+    let id = request.id;
+    let row = q::find_for_update(conn, id)
+        .await?
+        .filter(|row| row.kind == MatchKind::Hosted)
+        .ok_or_else(|| unknown_match(id))?;
+    let seats = q::seats(conn, id).await?;
+    let credential = authenticate(&row, &seats, request.token)?;
+    let (seat, payload) = match request.mending {
+        _ if credential == Credential::Anonymous => {
+            return Err(Problem::unauthorized(
+                "send a seat token or the owner token as `Authorization: Bearer <token>`",
+            ))
+        }
+        Mending::TakeBack { seat } => (Some(acting_seat(credential, *seat)?), &Value::Null),
+        Mending::Correction { .. } if row.randomness == RandomnessMode::Server => {
+            return Err(Problem::conflict(
+                "server_randomness",
+                "this match draws its own chance from its seed; its outcomes are never corrected",
+            ))
+        }
+        Mending::Correction { outcome } => (None, outcome),
+    };
+    let request_hash = fingerprint_text(format_args!(
+        "mend|{credential:?}|{seat:?}|{payload}"
+    ));
+    if let Some(key) = request.idempotency_key {
+        if let Some(previous) = q::event_by_idempotency_key(conn, id, key).await? {
+            return earlier_answer(previous, &request_hash);
+        }
+    }
+    let key = request
+        .idempotency_key
+        .map(|key| (key, request_hash));
+    let mut row = row;
+    let (mv, reply) = with_game!(kind_of(&row)?, G => {
+        let (line, version) = replayed::<G>(conn, &row, seats.len()).await?;
+        row.version = version;
+        check_open(&row, request.expected_version)?;
+        judge::<G>(&row, line, credential, seat, payload, key)?
+    });
+    let state: Value = serde_json::from_str(&mv.state)
+        .map_err(|e| Problem::internal(format!("a state's text is not JSON: {e}")))?;
+    q::append_events(conn, &mv.events).await?;
+    let finished = mv.finished.as_ref().map(FinishedMatch::as_finished);
+    q::advance(conn, &row, mv.version, &state, finished, mv.now).await?;
+    Ok(reply)
+}
+
+/// The match replayed from its setup through its whole log, read in chunks, with what may still
+/// be mended; and the version it stands at.
+async fn replayed<G: Game>(
+    conn: &mut AsyncPgConnection,
+    row: &MatchRow,
+    players: usize,
+) -> Result<(Mendable<G>, i64), Problem> {
+    let options: G::Options = stored("options", &row.options)?;
+    let options = G::validate_options(&options, players)
+        .map_err(|e| Problem::internal(format!("match {} has invalid options: {e}", row.id)))?;
+    let mut line = Mendable::<G>::new(Consistent::<G>::new(options));
+    let table = row.randomness == RandomnessMode::Table;
+    let mut last = 0;
+    loop {
+        let chunk = events::chunk(conn, row.id, last, i64::MAX, events::CHUNK_ROWS).await?;
+        let Some(end) = chunk.last().map(|event| event.ply) else {
+            return Ok((line, last));
+        };
+        for event in &chunk {
+            line.record(event.ply, entry_of::<G>(event, table)?)
+                .map_err(|e| {
+                    Problem::internal(format!(
+                        "match {} fails to replay at ply {}: {e}",
+                        row.id, event.ply
+                    ))
+                })?;
+        }
+        last = end;
+    }
+}
+
+/// A stored entry as a full replay reads it: mendings by the entry they mend, not by the state
+/// they stored, so that the policy is checked again on the way.
+fn entry_of<G: Game>(event: &LoggedEvent, table: bool) -> Result<Entry<G>, Problem> {
+    let stored_entry = Stored::from(event);
+    let reporter = stored_entry.reporter(table);
+    Ok(match (event.revises, typed_input::<G>(event.seat, &event.payload)) {
+        (None, input) => match input? {
+            referee::Input::Move { seat, mv } => Entry::Move { seat, mv },
+            referee::Input::Chance(outcome) => Entry::Chance { outcome, reporter },
+        },
+        (Some(ply), _) => match event.seat {
+            Some(seat) => Entry::TakeBack {
+                seat: seat as Seat,
+                ply,
+            },
+            None => Entry::Correction {
+                outcome: stored("chance", &event.payload)?,
+                reporter: reporter.unwrap_or(Reporter::Owner),
+                ply,
+            },
+        },
+    })
+}
+
+/// Judges the mending on the replayed match: the entry to append, with the state it returns the
+/// table to, and the reply. `key`: the request's `Idempotency-Key` and fingerprint.
+fn judge<G: Game>(
+    row: &MatchRow,
+    mut line: Mendable<G>,
+    credential: Credential,
+    seat: Option<Seat>,
+    payload: &Value,
+    key: Option<(&str, Vec<u8>)>,
+) -> Result<(Move, MoveReply), Problem> {
+    let ply = row.version + 1;
+    let now = Utc::now();
+    let (mended, stored_payload) = match seat {
+        Some(seat) => (line.take_back(seat)?, Value::Null),
+        None => {
+            let reporter = match credential {
+                Credential::Seat(seat) => Reporter::Seat(seat),
+                _ => Reporter::Owner,
+            };
+            let outcome: G::Chance = parse_for_match(referee::What::Chance, payload)?;
+            let mended = line.correct(ply, reporter, &outcome)?;
+            (mended, referee::to_json(&outcome))
+        }
+    };
+    let mut event = event_row(row.id, ply, seat, stored_payload, now);
+    event.revises = Some(mended.revises);
+    event.restores = Some(referee::to_json(&*mended.restores));
+    if let (None, Credential::Seat(reporter)) = (seat, credential) {
+        event.reported_by = Some(reporter as i32);
+    }
+    let viewer = viewer_for(row, credential);
+    to_store::<G>(row, line.state(), vec![(event, mended.events)], viewer, key, now)
+}

@@ -1,0 +1,430 @@
+//! Mending a match: a seat takes back its own last move, or a table corrects a mistyped chance
+//! report. Both are entries added to the log, never rewrites of it. This module decides which
+//! entry a mending may reach and what the table returns to; like the rest of the referee it is
+//! pure.
+//!
+//! The policy (docs/contract.md, "Mending a match"), strict on purpose so that it can never be a
+//! way to cheat:
+//! - a seat may take back its last move that stands while no other seat has acted since, no
+//!   chance event has happened since (a drawn card, a roll), and neither the move nor any later
+//!   one showed what was hidden; a taken-back move is gone, and the move before it may be taken
+//!   back in turn under the same conditions;
+//! - at a table that reports its own chance, the last reported outcome may be replaced by the
+//!   seat that reported it, or by the owner, while no move has been made since (not even one taken
+//!   back later); outcomes the server drew from a seed are never corrected.
+//!
+//! [`Mendable`] replays a log from its start and keeps, for the entries that may still be
+//! mended, the state before each; it judges a mending and checks an exported log. The stored
+//! log keeps with each mending the state it returned the table to, so that whoever reads the log
+//! forward from a snapshot applies it without replaying the match ([`replay_mend`]).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+
+use super::{play_chance, play_input, to_json, GameInput, Input, RefereeError};
+use crate::games::{Consistent, Game, Seat};
+
+/// Who reported a chance outcome at a table: the owner's token or a seat's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Reporter {
+    Owner,
+    Seat(Seat),
+}
+
+impl Reporter {
+    /// The reporter of a stored chance entry (`seat` as stored; none for the owner's report), or
+    /// none for an outcome the server drew (`table` false).
+    pub fn of_stored(seat: Option<i32>, table: bool) -> Option<Self> {
+        match (seat, table) {
+            (_, false) => None,
+            (Some(seat), true) => Some(Reporter::Seat(seat as Seat)),
+            (None, true) => Some(Reporter::Owner),
+        }
+    }
+
+    /// The seat stored for this reporter (none for the owner).
+    pub fn stored_seat(self) -> Option<i32> {
+        match self {
+            Reporter::Owner => None,
+            Reporter::Seat(seat) => Some(seat as i32),
+        }
+    }
+}
+
+/// Why an entry of the log can no longer be mended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Settled {
+    /// The move at `ply` showed what was hidden: this move, or one made after it.
+    Revealed { ply: i64 },
+    /// Seat `seat` acted at `ply`, after this move.
+    OtherSeatActed { ply: i64, seat: Seat },
+    /// A chance event happened at `ply`, after this move.
+    ChanceSince { ply: i64 },
+    /// A move was made at `ply`, after this chance outcome.
+    MovedSince { ply: i64 },
+    /// The server drew this outcome from the match's seed.
+    Drawn,
+}
+
+/// Why a take-back or a correction is refused; each names the condition that failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MendRefusal {
+    #[error("seat {seat} has no move that stands in this match")]
+    NothingToTakeBack { seat: Seat },
+    #[error("no chance outcome stands in this match")]
+    NothingToCorrect,
+    #[error("{}", settled_in_words(*.ply, .why))]
+    Settled { ply: i64, why: Settled },
+    #[error("the outcome at ply {ply} was reported by {}; only that reporter or the owner may correct it", reporter_in_words(*.reported_by))]
+    NotTheReporter { ply: i64, reported_by: Reporter },
+    #[error("the correction repeats the outcome at ply {ply}")]
+    SameOutcome { ply: i64 },
+}
+
+fn reporter_in_words(reporter: Reporter) -> String {
+    match reporter {
+        Reporter::Owner => "the owner".into(),
+        Reporter::Seat(seat) => format!("seat {seat}"),
+    }
+}
+
+fn settled_in_words(ply: i64, why: &Settled) -> String {
+    match why {
+        Settled::Revealed { ply: at } if *at == ply => {
+            format!("the move at ply {ply} showed the table what was hidden; it stands")
+        }
+        Settled::Revealed { ply: at } => {
+            format!("the move at ply {at} showed the table what was hidden; the move at ply {ply} stands")
+        }
+        Settled::OtherSeatActed { ply: at, seat } => {
+            format!("seat {seat} acted at ply {at}, after the move at ply {ply}; it stands")
+        }
+        Settled::ChanceSince { ply: at } => {
+            format!("a chance event happened at ply {at}, after the move at ply {ply}; it stands")
+        }
+        Settled::MovedSince { ply: at } => {
+            format!("a move was made at ply {at}, after the outcome at ply {ply}; it stands")
+        }
+        Settled::Drawn => {
+            format!("the outcome at ply {ply} was drawn by the server from the match's seed")
+        }
+    }
+}
+
+impl MendRefusal {
+    pub fn code(&self) -> &'static str {
+        match self {
+            MendRefusal::NothingToTakeBack { .. } => "nothing_to_take_back",
+            MendRefusal::NothingToCorrect => "nothing_to_correct",
+            MendRefusal::Settled { why, .. } => match why {
+                Settled::Revealed { .. } => "information_revealed",
+                Settled::OtherSeatActed { .. } => "another_seat_acted",
+                Settled::ChanceSince { .. } => "chance_since",
+                Settled::MovedSince { .. } => "moved_since",
+                Settled::Drawn => "server_randomness",
+            },
+            MendRefusal::NotTheReporter { .. } => "not_the_reporter",
+            MendRefusal::SameOutcome { .. } => "same_outcome",
+        }
+    }
+
+    /// Whether the caller may never make it, whatever the log says (a 403 rather than a 409).
+    pub fn is_forbidden(&self) -> bool {
+        matches!(self, MendRefusal::NotTheReporter { .. })
+    }
+
+    pub fn params(&self) -> Map<String, Value> {
+        let mut params = Map::new();
+        let mut put = |key: &str, value: Value| {
+            params.insert(key.into(), value);
+        };
+        match self {
+            MendRefusal::NothingToTakeBack { seat } => put("seat", (*seat).into()),
+            MendRefusal::NothingToCorrect => {}
+            MendRefusal::Settled { ply, why } => {
+                put("ply", (*ply).into());
+                match why {
+                    Settled::Revealed { ply } => put("revealed_at", (*ply).into()),
+                    Settled::OtherSeatActed { ply, seat } => {
+                        put("acted_at", (*ply).into());
+                        put("by_seat", (*seat).into());
+                    }
+                    Settled::ChanceSince { ply } => put("chance_at", (*ply).into()),
+                    Settled::MovedSince { ply } => put("moved_at", (*ply).into()),
+                    Settled::Drawn => {}
+                }
+            }
+            MendRefusal::NotTheReporter { ply, reported_by } => {
+                put("ply", (*ply).into());
+                put("reported_by", to_json(reported_by));
+            }
+            MendRefusal::SameOutcome { ply } => put("ply", (*ply).into()),
+        }
+        params
+    }
+}
+
+/// Who made an entry that stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum By {
+    Move(Seat),
+    /// A chance outcome, with its reporter (none: drawn by the server).
+    Chance(Option<Reporter>),
+}
+
+/// An entry of the log that stands (neither taken back nor corrected).
+struct Standing<G: Game> {
+    ply: i64,
+    by: By,
+    /// The state before the entry while it may still be mended; why not, once it may not.
+    before: Result<Box<Consistent<G>>, Settled>,
+}
+
+/// A match replayed from its start, with the entries that stand and, for those that may still
+/// be mended, the state before each. Only the newest entries may be mended (any entry settles
+/// every earlier one it does not leave mendable), so at most a few states are kept.
+pub struct Mendable<G: Game> {
+    state: Consistent<G>,
+    standing: Vec<Standing<G>>,
+}
+
+/// One entry of a match's log as a full replay reads it: an input, or a mending that names the
+/// entry it mends.
+pub enum Entry<G: Game> {
+    Move {
+        seat: Seat,
+        mv: G::Move,
+    },
+    /// A chance outcome, reported at a table (`reporter`) or drawn by the server (none).
+    Chance {
+        outcome: G::Chance,
+        reporter: Option<Reporter>,
+    },
+    /// `seat` takes back its move at ply `ply`.
+    TakeBack { seat: Seat, ply: i64 },
+    /// `reporter` replaces the outcome at ply `ply` with `outcome`.
+    Correction {
+        outcome: G::Chance,
+        reporter: Reporter,
+        ply: i64,
+    },
+}
+
+/// A mending that the referee accepted.
+pub struct Mended<G: Game> {
+    /// The ply of the entry taken back or corrected.
+    pub revises: i64,
+    /// The state the table returns to: the state before that entry.
+    pub restores: Consistent<G>,
+    /// The events of a correction's outcome (none for a take-back).
+    pub events: Vec<G::Event>,
+}
+
+impl<G: Game> Mendable<G> {
+    pub fn new(state: Consistent<G>) -> Self {
+        Self {
+            state,
+            standing: Vec::new(),
+        }
+    }
+
+    pub fn state(&self) -> &Consistent<G> {
+        &self.state
+    }
+
+    pub fn into_state(self) -> Consistent<G> {
+        self.state
+    }
+
+    /// Replays entry `ply` of a log. A mending must mend the entry it names: a log that says
+    /// otherwise was not written by this referee.
+    pub fn record(&mut self, ply: i64, entry: Entry<G>) -> Result<Vec<G::Event>, RefereeError> {
+        let (mended, named) = match entry {
+            Entry::Move { seat, mv } => return self.play(ply, &Input::Move { seat, mv }, None),
+            Entry::Chance { outcome, reporter } => {
+                return self.play(ply, &Input::Chance(outcome), reporter)
+            }
+            Entry::TakeBack { seat, ply: named } => (self.take_back(seat)?, named),
+            Entry::Correction {
+                outcome,
+                reporter,
+                ply: named,
+            } => (self.correct(ply, reporter, &outcome)?, named),
+        };
+        if mended.revises != named {
+            return Err(RefereeError::Malformed {
+                what: super::What::Log,
+                detail: format!(
+                    "ply {ply} mends ply {named}, but the entry it may mend is ply {}",
+                    mended.revises
+                ),
+            });
+        }
+        Ok(mended.events)
+    }
+
+    /// Plays the input at `ply`, made by a seat or reported by `reporter` (none for an outcome
+    /// the server drew), and settles what it leaves no longer mendable.
+    pub fn play(
+        &mut self,
+        ply: i64,
+        input: &GameInput<G>,
+        reporter: Option<Reporter>,
+    ) -> Result<Vec<G::Event>, RefereeError> {
+        let before = self.state.clone();
+        let events = play_input::<G>(&mut self.state, input)?;
+        let entry = match input {
+            Input::Move { seat, mv } => {
+                let revealed = G::reveals(&before, *seat, mv).then_some(Settled::Revealed { ply });
+                self.settle(|by| match (by, revealed) {
+                    (_, Some(revealed)) => Some(revealed),
+                    (By::Move(other), None) if other == *seat => None,
+                    (By::Move(_), None) => Some(Settled::OtherSeatActed { ply, seat: *seat }),
+                    (By::Chance(_), None) => Some(Settled::MovedSince { ply }),
+                });
+                Standing {
+                    ply,
+                    by: By::Move(*seat),
+                    before: revealed.map_or_else(|| Ok(Box::new(before)), Err),
+                }
+            }
+            Input::Chance(_) => {
+                self.settle(|_| Some(Settled::ChanceSince { ply }));
+                Standing {
+                    ply,
+                    by: By::Chance(reporter),
+                    before: match reporter {
+                        Some(_) => Ok(Box::new(before)),
+                        None => Err(Settled::Drawn),
+                    },
+                }
+            }
+        };
+        self.standing.push(entry);
+        Ok(events)
+    }
+
+    /// Settles each entry still mendable that `why` says the new entry settles. Those entries
+    /// are the newest ones, so this stops at the first already settled.
+    fn settle(&mut self, why: impl Fn(By) -> Option<Settled>) {
+        for entry in self.standing.iter_mut().rev() {
+            if entry.before.is_err() {
+                break;
+            }
+            if let Some(settled) = why(entry.by) {
+                entry.before = Err(settled);
+            }
+        }
+    }
+
+    /// Takes back `seat`'s last move that stands: the table returns to the state before it.
+    pub fn take_back(&mut self, seat: Seat) -> Result<Mended<G>, RefereeError> {
+        let index = self
+            .standing
+            .iter()
+            .rposition(|entry| entry.by == By::Move(seat))
+            .ok_or(MendRefusal::NothingToTakeBack { seat })?;
+        let entry = &self.standing[index];
+        let before = match &entry.before {
+            Err(why) => {
+                return Err(MendRefusal::Settled {
+                    ply: entry.ply,
+                    why: *why,
+                }
+                .into())
+            }
+            Ok(before) => (**before).clone(),
+        };
+        // Whatever followed a mendable move settled it unless it was the seat's own later move,
+        // which would then be the seat's last one: a mendable last move is the newest entry.
+        debug_assert_eq!(index + 1, self.standing.len());
+        let revises = entry.ply;
+        self.standing.truncate(index);
+        self.state = before.clone();
+        Ok(Mended {
+            revises,
+            restores: before,
+            events: Vec::new(),
+        })
+    }
+
+    /// Replaces the last chance outcome that stands with `outcome`, as entry `ply`, for
+    /// `reporter`: the table returns to the state before the outcome and resolves the new one.
+    pub fn correct(
+        &mut self,
+        ply: i64,
+        reporter: Reporter,
+        outcome: &G::Chance,
+    ) -> Result<Mended<G>, RefereeError> {
+        let index = self
+            .standing
+            .iter()
+            .rposition(|entry| matches!(entry.by, By::Chance(_)))
+            .ok_or(MendRefusal::NothingToCorrect)?;
+        let entry = &self.standing[index];
+        let (before, reported_by) = match (&entry.before, entry.by) {
+            (Ok(before), By::Chance(Some(reported_by))) => (before, reported_by),
+            (Err(why), _) => {
+                return Err(MendRefusal::Settled {
+                    ply: entry.ply,
+                    why: *why,
+                }
+                .into())
+            }
+            // Only a reported outcome is kept mendable.
+            (Ok(_), _) => {
+                return Err(MendRefusal::Settled {
+                    ply: entry.ply,
+                    why: Settled::Drawn,
+                }
+                .into())
+            }
+        };
+        // Any later entry settles a chance outcome: a mendable one is the newest entry.
+        debug_assert_eq!(index + 1, self.standing.len());
+        if reporter != Reporter::Owner && reporter != reported_by {
+            return Err(MendRefusal::NotTheReporter {
+                ply: entry.ply,
+                reported_by,
+            }
+            .into());
+        }
+        let revises = entry.ply;
+        let mut state = (**before).clone();
+        let events = play_chance::<G>(&mut state, outcome)?;
+        if to_json(&state) == to_json(&self.state) {
+            return Err(MendRefusal::SameOutcome { ply: revises }.into());
+        }
+        let restores = (**before).clone();
+        // The correction stands in the outcome's place, and may itself be corrected.
+        self.standing[index] = Standing {
+            ply,
+            by: By::Chance(Some(reporter)),
+            before: Ok(Box::new(restores.clone())),
+        };
+        self.state = state;
+        Ok(Mended {
+            revises,
+            restores,
+            events,
+        })
+    }
+}
+
+/// Plays a stored mending forward: the table returns to `restores`, the state the mending was
+/// judged to restore, and a correction then resolves its `outcome` there. Returns its events.
+pub fn replay_mend<G: Game>(
+    state: &mut Consistent<G>,
+    restores: Consistent<G>,
+    outcome: Option<&G::Chance>,
+) -> Result<Vec<G::Event>, RefereeError> {
+    let mut restored = restores;
+    let events = match outcome {
+        Some(outcome) => play_chance::<G>(&mut restored, outcome)?,
+        None => Vec::new(),
+    };
+    *state = restored;
+    Ok(events)
+}
