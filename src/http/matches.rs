@@ -16,9 +16,9 @@ use super::{bearer, idempotency_key, required_bearer};
 use crate::examples;
 use crate::matches::{
     self, AnyCreateMatch, AnyCreatedMatch, AnyMatchDetail, AnyMatchExport, AnyMatchLog,
-    AnyMatchResult, AnyMoveReply, AnyPlyView, CreateMatch, ListQuery, LogQuery, MatchDetail,
-    MatchLog, MatchPage, MatchResult, MoveReply, PlyView, SubmitChance, SubmitMove, TakeBack,
-    CorrectChance,
+    AnyMatchResult, AnyMoveReply, AnyPlyView, CorrectChance, CreateMatch, ListQuery, LogQuery,
+    MatchDetail, MatchLog, MatchPage, MatchResult, MoveReply, PlyView, SubmitChance, SubmitMove,
+    TakeBack,
 };
 use crate::problem::Problem;
 use crate::store::Store;

@@ -321,12 +321,14 @@ impl<G: Game> Core<G> {
                     self.version + 1
                 )));
             }
-            let played = Logged::<G>::of((&event).into())?.play(&mut self.state).map_err(|e| {
-                Problem::internal(format!(
-                    "match {} fails to replay at ply {}: {e}",
-                    row.id, event.ply
-                ))
-            })?;
+            let played = Logged::<G>::of((&event).into())?
+                .play(&mut self.state)
+                .map_err(|e| {
+                    Problem::internal(format!(
+                        "match {} fails to replay at ply {}: {e}",
+                        row.id, event.ply
+                    ))
+                })?;
             self.version = event.ply;
             plies.push((event, played));
         }

@@ -46,7 +46,15 @@ pub async fn take_back(
     body: TakeBack,
 ) -> Result<MoveReply, Problem> {
     let mending = Mending::TakeBack { seat: body.seat };
-    mend(store, id, token, idempotency_key, body.expected_version, mending).await
+    mend(
+        store,
+        id,
+        token,
+        idempotency_key,
+        body.expected_version,
+        mending,
+    )
+    .await
 }
 
 /// Replaces the last chance outcome reported at a table with the one that really happened.
@@ -61,7 +69,15 @@ pub async fn correct(
     let mending = Mending::Correction {
         outcome: body.outcome,
     };
-    mend(store, id, token, idempotency_key, body.expected_version, mending).await
+    mend(
+        store,
+        id,
+        token,
+        idempotency_key,
+        body.expected_version,
+        mending,
+    )
+    .await
 }
 
 async fn mend(
@@ -94,7 +110,10 @@ struct Request<'a> {
     mending: &'a Mending,
 }
 
-async fn mend_locked(conn: &mut AsyncPgConnection, request: Request<'_>) -> Result<MoveReply, Problem> {
+async fn mend_locked(
+    conn: &mut AsyncPgConnection,
+    request: Request<'_>,
+) -> Result<MoveReply, Problem> {
     let id = request.id;
     let row = q::find_for_update(conn, id)
         .await?
@@ -117,17 +136,13 @@ async fn mend_locked(conn: &mut AsyncPgConnection, request: Request<'_>) -> Resu
         }
         Mending::Correction { outcome } => (None, outcome),
     };
-    let request_hash = fingerprint_text(format_args!(
-        "mend|{credential:?}|{seat:?}|{payload}"
-    ));
+    let request_hash = fingerprint_text(format_args!("mend|{credential:?}|{seat:?}|{payload}"));
     if let Some(key) = request.idempotency_key {
         if let Some(previous) = q::event_by_idempotency_key(conn, id, key).await? {
             return earlier_answer(previous, &request_hash);
         }
     }
-    let key = request
-        .idempotency_key
-        .map(|key| (key, request_hash));
+    let key = request.idempotency_key.map(|key| (key, request_hash));
     let mut row = row;
     let (mv, reply) = with_game!(kind_of(&row)?, G => {
         let (line, version) = replayed::<G>(conn, &row, seats.len()).await?;
@@ -179,23 +194,25 @@ async fn replayed<G: Game>(
 fn entry_of<G: Game>(event: &LoggedEvent, table: bool) -> Result<Entry<G>, Problem> {
     let stored_entry = Stored::from(event);
     let reporter = stored_entry.reporter(table);
-    Ok(match (event.revises, typed_input::<G>(event.seat, &event.payload)) {
-        (None, input) => match input? {
-            referee::Input::Move { seat, mv } => Entry::Move { seat, mv },
-            referee::Input::Chance(outcome) => Entry::Chance { outcome, reporter },
-        },
-        (Some(ply), _) => match event.seat {
-            Some(seat) => Entry::TakeBack {
-                seat: seat as Seat,
-                ply,
+    Ok(
+        match (event.revises, typed_input::<G>(event.seat, &event.payload)) {
+            (None, input) => match input? {
+                referee::Input::Move { seat, mv } => Entry::Move { seat, mv },
+                referee::Input::Chance(outcome) => Entry::Chance { outcome, reporter },
             },
-            None => Entry::Correction {
-                outcome: stored("chance", &event.payload)?,
-                reporter: reporter.unwrap_or(Reporter::Owner),
-                ply,
+            (Some(ply), _) => match event.seat {
+                Some(seat) => Entry::TakeBack {
+                    seat: seat as Seat,
+                    ply,
+                },
+                None => Entry::Correction {
+                    outcome: stored("chance", &event.payload)?,
+                    reporter: reporter.unwrap_or(Reporter::Owner),
+                    ply,
+                },
             },
         },
-    })
+    )
 }
 
 /// Judges the mending on the replayed match: the entry to append, with the state it returns the
@@ -229,5 +246,12 @@ fn judge<G: Game>(
         event.reported_by = Some(reporter as i32);
     }
     let viewer = viewer_for(row, credential);
-    to_store::<G>(row, line.state(), vec![(event, mended.events)], viewer, key, now)
+    to_store::<G>(
+        row,
+        line.state(),
+        vec![(event, mended.events)],
+        viewer,
+        key,
+        now,
+    )
 }

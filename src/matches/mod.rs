@@ -27,19 +27,19 @@ pub use access::{authenticate, Credential};
 pub use create::{create, read};
 pub use feed::{resume_point_ahead, Feeds, Followed, Follower, Frame, Framing, MatchStreamEvent};
 pub use list::list;
-pub use mend::{correct, take_back};
 pub use lobby::{
     abandon_match, abandon_sheet, check_invite_code, invite, redeem_invite, reissue_invite,
     reissue_token, rematch, rename_seat, InviteError, InviteInfo, RedeemedInvite, Rematch,
     RenameSeat,
 };
+pub use mend::{correct, take_back};
 pub use replay::{at_ply, export, log_page, result, verify_export, ExportBody};
 pub use submit::{submit_chance, submit_move};
 pub use wire::{
     AnyCreateMatch, AnyCreatedMatch, AnyMatchDetail, AnyMatchExport, AnyMatchLog, AnyMatchResult,
-    AnyMoveReply, AnyPlyView, CorrectChance, CreateMatch, CreatedMatch, ExportedInput, ListQuery, LogEntry,
-    LogQuery, MatchDetail, MatchExport, MatchLog, MatchPage, MatchResult, MatchSummary, MoveReply,
-    PlyView, SeatInvite, SeatToken, SubmitChance, SubmitMove, TakeBack,
+    AnyMoveReply, AnyPlyView, CorrectChance, CreateMatch, CreatedMatch, ExportedInput, ListQuery,
+    LogEntry, LogQuery, MatchDetail, MatchExport, MatchLog, MatchPage, MatchResult, MatchSummary,
+    MoveReply, PlyView, SeatInvite, SeatToken, SubmitChance, SubmitMove, TakeBack,
 };
 // Kept under `matches` too, where they were first defined.
 pub use crate::records::{NewSeat, SeatInfo};

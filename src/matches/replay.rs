@@ -15,12 +15,12 @@ use crate::games::{Consistent, Game, Seat, Viewer};
 use crate::problem::Problem;
 use crate::records::{kind_of, seat_infos, stored, winner_names};
 use crate::referee::{self, Entry, Mendable, RefereeError, Reporter, ScoreReply, What};
-use serde_json::Value;
 use crate::store::events::{self, LoggedEvent};
 use crate::store::matches::MatchRow;
 use crate::store::Store;
 use crate::vocabulary::{limits, MatchStatus, RandomnessMode};
 use crate::with_game;
+use serde_json::Value;
 
 pub(super) fn score_of<G: Game>(state: &G::State) -> ScoreReply {
     ScoreReply {
@@ -90,12 +90,14 @@ async fn walk<G: Game>(
             if event.ply != last + 1 {
                 return Err(missing(last + 1));
             }
-            let events = Logged::<G>::of(event.into())?.play(&mut state).map_err(|e| {
-                Problem::internal(format!(
-                    "match {} fails to replay at ply {}: {e}",
-                    row.id, event.ply
-                ))
-            })?;
+            let events = Logged::<G>::of(event.into())?
+                .play(&mut state)
+                .map_err(|e| {
+                    Problem::internal(format!(
+                        "match {} fails to replay at ply {}: {e}",
+                        row.id, event.ply
+                    ))
+                })?;
             last = event.ply;
             each(event, events);
         }
@@ -409,7 +411,11 @@ fn exported_rows(chunk: Vec<LoggedEvent>, first: bool, table: bool) -> Result<Ve
         let input: ExportedInput = ExportedInput {
             ply: event.ply,
             seat,
-            mv: if seat.is_some() && takes_back.is_none() { payload.clone() } else { None },
+            mv: if seat.is_some() && takes_back.is_none() {
+                payload.clone()
+            } else {
+                None
+            },
             chance: if seat.is_none() { payload } else { None },
             takes_back,
             corrects,
@@ -458,10 +464,10 @@ pub fn verify_export(export: &MatchExport) -> Result<ScoreReply, RefereeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chrono::{DateTime, Utc};
-    use serde_json::Value;
     use crate::games::GameKind;
     use crate::vocabulary::RandomnessMode;
+    use chrono::{DateTime, Utc};
+    use serde_json::Value;
 
     fn logged(ply: i64, seat: Option<i32>, payload: Value) -> LoggedEvent {
         LoggedEvent {
@@ -524,10 +530,15 @@ mod tests {
                 serde_json::json!({"type": "discard", "card": 2}),
             ),
             mending(5, Some(1), 4, Value::Null),
-            mending(6, None, 3, serde_json::json!({"type": "draw", "cards": [8]})),
+            mending(
+                6,
+                None,
+                3,
+                serde_json::json!({"type": "draw", "cards": [8]}),
+            ),
         ];
-        let input = |ply, seat: Option<Seat>, mv: Option<Value>, chance: Option<Value>| {
-            ExportedInput {
+        let input =
+            |ply, seat: Option<Seat>, mv: Option<Value>, chance: Option<Value>| ExportedInput {
                 ply,
                 seat,
                 mv,
@@ -535,8 +546,7 @@ mod tests {
                 takes_back: None,
                 corrects: None,
                 reported_by: None,
-            }
-        };
+            };
         let (deal, draw) = (events[0].payload.clone(), events[2].payload.clone());
         let inputs: Vec<ExportedInput> = vec![
             ExportedInput {

@@ -41,7 +41,10 @@ fn fingerprint(credential: Credential, seat: Option<Seat>, body: &Value) -> Vec<
 
 /// An idempotent retry: the first answer again, or a refusal if the key was used for another
 /// request.
-pub(super) fn earlier_answer(previous: EventRow, request_hash: &[u8]) -> Result<MoveReply, Problem> {
+pub(super) fn earlier_answer(
+    previous: EventRow,
+    request_hash: &[u8],
+) -> Result<MoveReply, Problem> {
     if previous.request_hash.as_deref() != Some(request_hash) {
         return Err(idempotency_key_reused("on this match"));
     }
@@ -226,7 +229,10 @@ fn play<G: Game>(
         let next_ply = row.version as u64 + 2;
         for (outcome, events) in referee::resolve_from_seed::<G>(&mut state, &seed, next_ply) {
             let ply = row.version + 1 + added.len() as i64;
-            added.push((event_row(row.id, ply, None, referee::to_json(&outcome), now), events));
+            added.push((
+                event_row(row.id, ply, None, referee::to_json(&outcome), now),
+                events,
+            ));
         }
     }
     let key = accepted

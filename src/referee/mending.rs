@@ -203,7 +203,10 @@ pub enum Entry<G: Game> {
         reporter: Option<Reporter>,
     },
     /// `seat` takes back its move at ply `ply`.
-    TakeBack { seat: Seat, ply: i64 },
+    TakeBack {
+        seat: Seat,
+        ply: i64,
+    },
     /// `reporter` replaces the outcome at ply `ply` with `outcome`.
     Correction {
         outcome: G::Chance,

@@ -32,7 +32,8 @@ impl What {
             What::Options => "invalid_options",
             What::State => "invalid_state",
             What::Tally => "invalid_tally",
-            What::Chance | What::Log | What::Part => "invalid_chance",
+            What::Chance | What::Part => "invalid_chance",
+            What::Log => "invalid_log",
         }
     }
 

@@ -21,6 +21,7 @@ mod luck_plus;
 mod lucky_dice;
 mod lucky_jack_options;
 mod lucky_luau;
+mod mending;
 mod migrations;
 mod move_log;
 mod moves_cache;

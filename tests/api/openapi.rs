@@ -60,7 +60,7 @@ fn every_game_example_in_the_spec_parses_as_the_games_type() {
 /// Every operation that takes a body documents a working example of it, and the examples tell a
 /// story a fresh service accepts in order (issue 13: "a test checks that each example request,
 /// sent to a fresh service, gets its documented status"): a table match is created, its deal
-/// reported and its first move made; a sheet is started and its first round entered; every
+/// reported and corrected, its first move made and taken back; a sheet is started and its first round entered; every
 /// stateless example is answered. Ids and owner tokens come from the story's own replies, as a
 /// person on the docs page would paste them.
 #[tokio::test]
@@ -69,10 +69,12 @@ async fn every_documented_request_example_gets_its_documented_success() {
     let app = spawn_app().await;
     let spec = referee::http::openapi();
     // The story's order; the other operations with a body (the stateless ones) stand alone.
-    const STORY: [&str; 5] = [
+    const STORY: [&str; 7] = [
         "/v1/matches",
         "/v1/matches/{id}/chance",
+        "/v1/matches/{id}/corrections",
         "/v1/matches/{id}/moves",
+        "/v1/matches/{id}/take-backs",
         "/v1/sheets",
         "/v1/sheets/{id}/entries",
     ];

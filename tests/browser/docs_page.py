@@ -41,7 +41,9 @@ METHODS = ("get", "post", "put", "patch", "delete")
 STORY = [
     ("post", "/v1/matches"),
     ("post", "/v1/matches/{id}/chance"),
+    ("post", "/v1/matches/{id}/corrections"),
     ("post", "/v1/matches/{id}/moves"),
+    ("post", "/v1/matches/{id}/take-backs"),
     ("post", "/v1/sheets"),
     ("post", "/v1/sheets/{id}/entries"),
 ]

@@ -133,7 +133,9 @@ pub(super) async fn check_everything<G: Game>(m: &mut Hosted) {
                 .rows
                 .iter()
                 .map(|r| match (r.seat, r.revises) {
-                    (Some(seat), Some(ply)) => json!({"ply": r.ply, "seat": seat, "takes_back": ply}),
+                    (Some(seat), Some(ply)) => {
+                        json!({"ply": r.ply, "seat": seat, "takes_back": ply})
+                    }
                     (Some(seat), None) => json!({"ply": r.ply, "seat": seat, "move": r.payload}),
                     (None, _) => json!({"ply": r.ply, "seat": null, "chance": r.payload}),
                 })
