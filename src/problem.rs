@@ -78,6 +78,7 @@ pub const TITLES: &[(&str, &str)] = &[
         "The chance outcome is not one of the game's outcomes",
     ),
     ("invalid_seed", "The seed is not valid"),
+    ("invalid_log", "The log does not replay as written"),
     ("invalid_query", "The query string is not valid"),
     ("invalid_last_event_id", "The resume point is not a version"),
     ("invalid_if_match", "The If-Match header is not valid"),
@@ -100,6 +101,10 @@ pub const TITLES: &[(&str, &str)] = &[
     (
         "not_your_chance",
         "This token may not report that chance outcome",
+    ),
+    (
+        "not_the_reporter",
+        "Only its reporter or the owner may correct that outcome",
     ),
     // 404 and 405: what is asked for.
     ("not_found", "No such resource"),
@@ -142,6 +147,18 @@ pub const TITLES: &[(&str, &str)] = &[
     ("play_started", "Play has started"),
     ("rematch_exists", "The rematch was already made"),
     ("server_randomness", "The match draws its own chance"),
+    ("nothing_to_take_back", "The seat has no move to take back"),
+    (
+        "information_revealed",
+        "The move showed the table what was hidden",
+    ),
+    (
+        "another_seat_acted",
+        "Another seat has acted since the move",
+    ),
+    ("chance_since", "A chance event has happened since the move"),
+    ("nothing_to_correct", "No chance outcome stands to correct"),
+    ("moved_since", "A move has been made since the outcome"),
     (
         "rules_version_unsupported",
         "The match was played under other rules",
@@ -161,6 +178,7 @@ pub const TITLES: &[(&str, &str)] = &[
     ("invalid_note", "The note is not allowed"),
     ("unknown_entry", "No such score sheet entry"),
     ("entry_superseded", "The entry was already corrected"),
+    ("same_outcome", "The correction repeats the outcome"),
     (
         "idempotency_key_reused",
         "The Idempotency-Key was used for another request",
