@@ -431,3 +431,261 @@ pub fn replay_mend<G: Game>(
     *state = restored;
     Ok(events)
 }
+
+#[cfg(test)]
+mod tests {
+    //! The policy on a two-seat Lucky Jack table (hands hidden): Ann deals, Ben plays first.
+    use super::*;
+    use crate::games::lucky_jack::{Chance, LuckyJack, Move, Options, Symbol::*};
+
+    const ANN: Seat = 0;
+    const BEN: Seat = 1;
+
+    fn dealt() -> Chance {
+        Chance::Deal {
+            hands: vec![
+                vec![Lemon, Cherry, Grape, Clover, Bell, Seven, Jack],
+                vec![Lemon, Lemon, Lemon, Grape, Clover, Seven, Seven],
+            ],
+            flip: Clover,
+        }
+    }
+
+    fn draw(card: crate::games::lucky_jack::Symbol) -> Chance {
+        Chance::Draw { cards: vec![card] }
+    }
+
+    /// A table whose deal the owner reported at ply 1.
+    fn table() -> Mendable<LuckyJack> {
+        let options = LuckyJack::validate_options(&Options::default(), 2).unwrap();
+        let mut line = Mendable::new(Consistent::new(options));
+        let owner = Some(Reporter::Owner);
+        line.record(
+            1,
+            Entry::Chance {
+                outcome: dealt(),
+                reporter: owner,
+            },
+        )
+        .unwrap();
+        line
+    }
+
+    fn refused<T>(mended: Result<T, RefereeError>) -> MendRefusal {
+        match mended {
+            Err(RefereeError::Mend(refusal)) => refusal,
+            Err(other) => panic!("not a mending refusal: {other}"),
+            Ok(_) => panic!("the mending was accepted"),
+        }
+    }
+
+    fn json(line: &Mendable<LuckyJack>) -> Value {
+        to_json(&**line.state())
+    }
+
+    #[test]
+    fn a_take_back_returns_the_table_to_the_state_before_the_move() {
+        let mut line = table();
+        let before = json(&line);
+        line.play(
+            2,
+            &Input::Move {
+                seat: BEN,
+                mv: Move::Draw,
+            },
+            None,
+        )
+        .unwrap();
+        let mended = line.take_back(BEN).unwrap();
+        assert_eq!(mended.revises, 2);
+        assert_eq!(json(&line), before);
+        assert_eq!(to_json(&*mended.restores), before);
+    }
+
+    #[test]
+    fn moves_are_taken_back_one_by_one_until_a_chance_event_stands_between() {
+        let mut line = table();
+        line.play(
+            2,
+            &Input::Move {
+                seat: BEN,
+                mv: Move::Draw,
+            },
+            None,
+        )
+        .unwrap();
+        line.play(3, &Input::Chance(draw(Bell)), Some(Reporter::Seat(BEN)))
+            .unwrap();
+        let pending = json(&line);
+        line.play(
+            4,
+            &Input::Move {
+                seat: BEN,
+                mv: Move::Keep,
+            },
+            None,
+        )
+        .unwrap();
+        assert_eq!(line.take_back(BEN).unwrap().revises, 4);
+        assert_eq!(json(&line), pending);
+        let stands = refused(line.take_back(BEN));
+        assert_eq!(
+            stands,
+            MendRefusal::Settled {
+                ply: 2,
+                why: Settled::ChanceSince { ply: 3 }
+            }
+        );
+        assert_eq!(stands.code(), "chance_since");
+    }
+
+    #[test]
+    fn a_move_that_shows_a_card_settles_itself_and_every_move_before_it() {
+        let mut line = table();
+        let discard = Move::Discard {
+            card: Clover,
+            jackpot: false,
+        };
+        line.play(
+            2,
+            &Input::Move {
+                seat: BEN,
+                mv: discard,
+            },
+            None,
+        )
+        .unwrap();
+        let stands = refused(line.take_back(BEN));
+        assert_eq!(stands.code(), "information_revealed");
+        assert_eq!(stands.params()["revealed_at"], 2);
+    }
+
+    #[test]
+    fn another_seats_act_settles_a_move_even_once_taken_back() {
+        let mut line = table();
+        line.play(
+            2,
+            &Input::Move {
+                seat: BEN,
+                mv: Move::Draw,
+            },
+            None,
+        )
+        .unwrap();
+        line.play(3, &Input::Chance(draw(Bell)), Some(Reporter::Owner))
+            .unwrap();
+        line.play(
+            4,
+            &Input::Move {
+                seat: BEN,
+                mv: Move::Keep,
+            },
+            None,
+        )
+        .unwrap();
+        line.play(
+            5,
+            &Input::Move {
+                seat: ANN,
+                mv: Move::Draw,
+            },
+            None,
+        )
+        .unwrap();
+        assert_eq!(line.take_back(ANN).unwrap().revises, 5);
+        let stands = refused(line.take_back(BEN));
+        assert_eq!(
+            stands,
+            MendRefusal::Settled {
+                ply: 4,
+                why: Settled::OtherSeatActed { ply: 5, seat: ANN }
+            }
+        );
+        assert_eq!(
+            refused(line.take_back(ANN)),
+            MendRefusal::NothingToTakeBack { seat: ANN }
+        );
+    }
+
+    #[test]
+    fn a_correction_is_for_its_reporter_or_the_owner_and_may_itself_be_corrected() {
+        let mut line = table();
+        line.play(
+            2,
+            &Input::Move {
+                seat: BEN,
+                mv: Move::Draw,
+            },
+            None,
+        )
+        .unwrap();
+        line.play(3, &Input::Chance(draw(Bell)), Some(Reporter::Seat(BEN)))
+            .unwrap();
+        let ann = refused(line.correct(4, Reporter::Seat(ANN), &draw(Jack)));
+        assert!(ann.is_forbidden());
+        assert_eq!(
+            line.correct(4, Reporter::Seat(BEN), &draw(Jack))
+                .unwrap()
+                .revises,
+            3
+        );
+        assert_eq!(
+            line.correct(5, Reporter::Owner, &draw(Grape))
+                .unwrap()
+                .revises,
+            4
+        );
+        let again = refused(line.correct(6, Reporter::Owner, &draw(Grape)));
+        assert_eq!(again, MendRefusal::SameOutcome { ply: 5 });
+        assert_eq!(json(&line)["pending"], "grape");
+    }
+
+    #[test]
+    fn an_outcome_stands_once_a_move_was_made_even_one_taken_back() {
+        let mut line = table();
+        line.play(
+            2,
+            &Input::Move {
+                seat: BEN,
+                mv: Move::Draw,
+            },
+            None,
+        )
+        .unwrap();
+        line.take_back(BEN).unwrap();
+        let stands = refused(line.correct(4, Reporter::Owner, &dealt()));
+        assert_eq!(
+            stands,
+            MendRefusal::Settled {
+                ply: 1,
+                why: Settled::MovedSince { ply: 2 }
+            }
+        );
+    }
+
+    #[test]
+    fn an_outcome_the_server_drew_is_never_corrected() {
+        let options = LuckyJack::validate_options(&Options::default(), 2).unwrap();
+        let mut line = Mendable::<LuckyJack>::new(Consistent::new(options));
+        line.play(1, &Input::Chance(dealt()), None).unwrap();
+        let drawn = refused(line.correct(2, Reporter::Owner, &dealt()));
+        assert_eq!(drawn.code(), "server_randomness");
+    }
+
+    #[test]
+    fn a_log_whose_mending_names_another_entry_does_not_replay() {
+        let mut line = table();
+        line.record(
+            2,
+            Entry::Move {
+                seat: BEN,
+                mv: Move::Draw,
+            },
+        )
+        .unwrap();
+        let wrong = line
+            .record(3, Entry::TakeBack { seat: BEN, ply: 1 })
+            .unwrap_err();
+        assert_eq!(wrong.code(), "invalid_log");
+    }
+}
