@@ -111,6 +111,22 @@ stored_names! {
     }
 }
 
+stored_names! {
+    /// What a score sheet's entry records. Entries are never rewritten: each mending is one more.
+    #[derive(Default)]
+    pub enum SheetEntryKind {
+        /// A round in the game's terms (`tally`), or a correction of one (`corrects`).
+        #[default]
+        Round = "round",
+        /// The last round taken away (`corrects` names its standing entry, `round` the round).
+        Removal = "removal",
+        /// A player renamed (`renamed`: the seat, the old name and the new).
+        Rename = "rename",
+        /// The owner ended the sheet early with the standings so far.
+        Finish = "finish",
+    }
+}
+
 impl MatchStatus {
     pub fn of_over(over: bool) -> Self {
         if over {
@@ -378,5 +394,6 @@ mod tests {
         names_match_serde::<RandomnessMode>();
         names_match_serde::<ChanceReporters>();
         names_match_serde::<AbandonedBy>();
+        names_match_serde::<SheetEntryKind>();
     }
 }
