@@ -132,6 +132,7 @@ pub const TITLES: &[(&str, &str)] = &[
     ),
     // 409: the state has moved on.
     ("stale_version", "The match has moved on"),
+    ("no_round", "The sheet has no round standing"),
     // 412: a precondition header.
     ("precondition_failed", "The If-Match precondition failed"),
     ("match_finished", "The match is over"),
@@ -161,6 +162,13 @@ pub const TITLES: &[(&str, &str)] = &[
     ("invalid_note", "The note is not allowed"),
     ("unknown_entry", "No such score sheet entry"),
     ("entry_superseded", "The entry was already corrected"),
+    ("entry_not_a_round", "The entry is not a round"),
+    ("note_required", "A note is required"),
+    ("same_name", "The seat already has this name"),
+    (
+        "early_finish_not_allowed",
+        "This game's sheet cannot be finished early",
+    ),
     (
         "idempotency_key_reused",
         "The Idempotency-Key was used for another request",
