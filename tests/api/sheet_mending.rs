@@ -262,7 +262,7 @@ async fn taking_the_last_round_of_a_finished_sheet_reopens_it_and_takes_its_resu
     assert_eq!(played_and_won(&app, "Mum").await, (0, 0));
     assert!(board_row(&app, "Mum").await.is_none(), "no longer played");
     let finished = app
-        .get(&format!("/v1/matches?kind=sheet&status=finished"), None)
+        .get("/v1/matches?kind=sheet&status=finished", None)
         .await;
     assert_eq!(finished.body["items"], json!([]));
     app.audit_totals().await;
