@@ -113,9 +113,9 @@ pub enum EntryAuthor {
 pub struct SeatRenamed {
     pub seat: Seat,
     /// The name before.
-    pub from: String,
+    pub old_name: String,
     /// The name after.
-    pub to: String,
+    pub new_name: String,
 }
 
 /// One entry as typed, for the audit trail.
@@ -127,11 +127,13 @@ pub struct SheetEntry<P: Payloads = Json> {
     /// What the entry records: a round (or a correction of one), the last round's `removal`, a
     /// player's `rename`, or an early `finish`.
     #[serde(default)]
+    #[schema(required = true)]
     pub kind: SheetEntryKind,
     /// A round: the round it describes. A removal: the round it took away. A rename or a finish:
     /// how many rounds stood then.
     pub round: i32,
     /// The round in the game's terms; `null` for the entries that are not rounds.
+    #[schema(required = true)]
     pub tally: Option<P::Tally>,
     /// The entry this one corrected (a removal: the standing entry of the round it took away).
     pub corrects: Option<i64>,
@@ -141,6 +143,7 @@ pub struct SheetEntry<P: Payloads = Json> {
     pub at: DateTime<Utc>,
     /// Who made it.
     #[serde(default)]
+    #[schema(required = true)]
     pub by: EntryAuthor,
     /// A rename's seat, old name and new name.
     #[serde(default)]
@@ -181,6 +184,7 @@ pub struct SheetDetail<P: Payloads = Json> {
     /// Whether the owner ended the sheet before the game's end rule was met
     /// (`POST /v1/sheets/{id}/finish`): its result is the standings of the rounds entered.
     #[serde(default)]
+    #[schema(required = true)]
     pub finished_early: bool,
     /// When it was finished early (its `finish` entry's time); `null` otherwise.
     #[serde(default)]
@@ -420,7 +424,7 @@ fn answer_at(
     for later in entries.iter().rev().filter(|e| e.seq > seq) {
         if let Some(renamed) = renamed_of(later) {
             if let Some(seat) = seats.get_mut(renamed.seat) {
-                seat.player_name = renamed.from;
+                seat.player_name = renamed.old_name;
             }
         }
     }
@@ -784,8 +788,8 @@ pub async fn rename_player(
             }))?;
             let renamed = SeatRenamed {
                 seat,
-                from: current.player_name.clone(),
-                to: name.clone(),
+                old_name: current.player_name.clone(),
+                new_name: name.clone(),
             };
             Ok(Planned {
                 kind: SheetEntryKind::Rename,
@@ -965,7 +969,7 @@ impl Write<'_> {
                 .find(|s| s.seat as Seat == rename.seat)
                 .ok_or_else(|| Problem::internal("a renamed seat went missing"))?;
             q::append_sheet_entry(conn, &entry).await?;
-            crate::store::sheets::rename_sheet_seat(conn, &row, seat, &rename.to).await?;
+            crate::store::sheets::rename_sheet_seat(conn, &row, seat, &rename.new_name).await?;
             crate::store::sheets::touch(conn, id, entry.seq, now).await?;
         } else {
             let outcome = Outcome::of(&row, seats.len(), &standing(&entries))?;

@@ -394,7 +394,7 @@ export function sheetView(main, id) {
     const kind = entry.kind || 'round';
     const what = {
       removal: () => `round ${entry.round} taken away (entry #${entry.corrects})`,
-      rename: () => `${entry.renamed.from} renamed ${entry.renamed.to}`,
+      rename: () => `${entry.renamed.old_name} renamed ${entry.renamed.new_name}`,
       finish: () => `finished early after ${entry.round} round${entry.round === 1 ? '' : 's'}`,
     }[kind];
     return what

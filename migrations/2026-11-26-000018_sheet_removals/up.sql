@@ -3,7 +3,7 @@
 -- version stays the number of entries and the entries list stays the whole audit trail:
 --   'removal'  takes the last round away; `corrects` names the round's standing entry, `round`
 --              the round it removed;
---   'rename'   a player renamed; `renamed` holds {seat, from, to}; `round` is the number of rounds
+--   'rename'   a player renamed; `renamed` holds {seat, old_name, new_name}; `round` is the number of rounds
 --              standing then;
 --   'finish'   the owner ended the sheet early with the standings so far; `round` is the number
 --              of rounds standing then.

@@ -30,7 +30,7 @@ pub struct SheetEntryRow {
     /// The `Idempotency-Key` the entry was sent with, and a fingerprint of its request.
     pub idempotency_key: Option<String>,
     pub request_hash: Option<Vec<u8>>,
-    /// A rename's seat, old name and new name (`{"seat", "from", "to"}`).
+    /// A rename's seat, old name and new name (`{"seat", "old_name", "new_name"}`).
     pub renamed: Option<Value>,
 }
 

@@ -306,7 +306,7 @@ async fn renaming_a_player_of_a_finished_sheet_takes_the_sheet_to_the_new_name_e
     assert_eq!(entry["kind"], "rename");
     assert_eq!(
         entry["renamed"],
-        json!({"seat": 0, "from": "Ann", "to": "Annie"})
+        json!({"seat": 0, "old_name": "Ann", "new_name": "Annie"})
     );
     assert_eq!(entry["note"], "her full name");
     assert_eq!(entry["round"], 3);
