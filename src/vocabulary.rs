@@ -143,7 +143,7 @@ impl MatchStatus {
 pub mod limits {
     /// Characters of a player's name, once normalised.
     pub const NAME_CHARS: usize = 64;
-    /// Entries of one score sheet, corrections included.
+    /// Entries of one score sheet, corrections, removals, renames and early finishes included.
     pub const SHEET_ENTRIES: usize = 500;
     /// Corrections of one round of a score sheet.
     pub const CORRECTIONS_PER_ROUND: usize = 20;
