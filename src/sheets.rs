@@ -805,7 +805,7 @@ pub async fn rename_player(
 
 /// Why a game's sheet may not be finished early, if it may not: its rules leave no standings to
 /// end on before their own end (docs/walkthroughs/score-sheets.md, per game).
-fn early_finish_refusal(game: GameKind) -> Option<&'static str> {
+pub fn early_finish_refusal(game: GameKind) -> Option<&'static str> {
     match game {
         // The number of rounds (3 or 5) is the table's choice; the most points wins.
         GameKind::LuckyJack => None,

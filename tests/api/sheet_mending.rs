@@ -538,6 +538,22 @@ async fn finishing_early_needs_a_round_and_a_game_that_has_standings_before_its_
     );
     assert_eq!(refused.body["code"], "early_finish_not_allowed");
     assert_eq!(refused.body["params"]["game"], "lucky-luau");
+    // The catalogue says so beforehand.
+    let catalogue = app.get("/v1/games", None).await.body;
+    let finishes: Vec<(String, bool)> = catalogue
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|game| {
+            (
+                game["slug"].as_str().unwrap().to_owned(),
+                game["sheet_finishes_early"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    for (slug, early) in &finishes {
+        assert_eq!(*early, slug != "lucky-luau", "{slug}");
+    }
 
     // The other games end on the standings so far, ranked in their own order.
     let cases = [
