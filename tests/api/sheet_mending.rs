@@ -643,3 +643,61 @@ async fn a_sheet_stream_delivers_each_removal_rename_and_early_finish() {
     assert_eq!(view["players"][1]["name"], "Papa");
     assert_eq!(view["standings"]["totals"], json!([5000, 0]));
 }
+
+#[tokio::test]
+async fn a_rename_and_an_early_finish_retried_with_their_keys_get_their_first_answers() {
+    let app = spawn_app().await;
+    let (id, token) = new_sheet(&app, &["Mum", "Dad"], 5).await;
+    enter(&app, &id, &token, jackpot(1, "bell", 4)).await;
+    let renaming = |key: &str, name: &str| {
+        app.client
+            .patch(format!("{}/v1/sheets/{id}/seats/1", app.base))
+            .bearer_auth(&token)
+            .header("Idempotency-Key", key)
+            .json(&json!({ "name": name }))
+    };
+    let first = app.send(renaming("rename-1", "Papa")).await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.body);
+    let later = app.send(renaming("rename-2", "Pops")).await;
+    assert_eq!(later.body["players"][1]["name"], "Pops");
+    // The retry gets the sheet as the first rename left it: Papa, at version 2.
+    let retry = app.send(renaming("rename-1", "Papa")).await;
+    assert_eq!(retry.status, StatusCode::OK, "{}", retry.body);
+    assert_eq!(retry.body, first.body);
+    assert_eq!(retry.body["players"][1]["name"], "Papa");
+    assert_eq!(retry.body["version"], 2);
+    let reused = app.send(renaming("rename-1", "Pa")).await;
+    assert_eq!(reused.body["code"], "idempotency_key_reused");
+
+    let path = format!("{}/v1/sheets/{id}/finish", app.base);
+    let stale = app
+        .send(
+            app.client
+                .post(&path)
+                .bearer_auth(&token)
+                .header("If-Match", "\"v1\"")
+                .json(&json!({})),
+        )
+        .await;
+    assert_eq!(stale.status, StatusCode::PRECONDITION_FAILED);
+    let finishing = || {
+        app.client
+            .post(&path)
+            .bearer_auth(&token)
+            .header("If-Match", "\"v3\"")
+            .header("Idempotency-Key", "finish-1")
+            .json(&json!({"note": "bedtime"}))
+    };
+    let done = app.send(finishing()).await;
+    assert_eq!(done.status, StatusCode::OK, "{}", done.body);
+    assert_eq!(done.body["finished_early"], true);
+    assert_eq!(done.body["winners"], json!(["Pops"]));
+    let again = app.send(finishing()).await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.body);
+    assert_eq!(again.body, done.body);
+    let sheet = app.get(&format!("/v1/sheets/{id}"), None).await.body;
+    assert_eq!(sheet["version"], 4, "each write stored once");
+    assert_eq!(played_and_won(&app, "Pops").await, (1, 1));
+    app.audit_snapshots().await;
+    app.audit_totals().await;
+}
