@@ -129,3 +129,28 @@ pub fn append_entry() -> Value {
         "note": "Cleo's four jacks",
     })
 }
+
+/// `POST /v1/sheets/{id}/remove-last-round`: round 1 was typed on the wrong sheet, at version 1.
+pub fn remove_last_round() -> Value {
+    json!({
+        "expected_version": 1,
+        "note": "entered on the wrong sheet",
+    })
+}
+
+/// `PATCH /v1/sheets/{id}/seats/{seat}`: a player's name as the family writes it, at version 1.
+pub fn rename_sheet_player() -> Value {
+    json!({
+        "expected_version": 1,
+        "name": "Grandpa Joe",
+        "note": "Joe wants his full title",
+    })
+}
+
+/// `POST /v1/sheets/{id}/finish`: the little one fell asleep after round 1 (version 1).
+pub fn finish_sheet() -> Value {
+    json!({
+        "expected_version": 1,
+        "note": "bedtime",
+    })
+}

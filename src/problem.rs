@@ -137,6 +137,7 @@ pub const TITLES: &[(&str, &str)] = &[
     ),
     // 409: the state has moved on.
     ("stale_version", "The match has moved on"),
+    ("no_round", "The sheet has no round standing"),
     // 412: a precondition header.
     ("precondition_failed", "The If-Match precondition failed"),
     ("match_finished", "The match is over"),
@@ -179,6 +180,13 @@ pub const TITLES: &[(&str, &str)] = &[
     ("unknown_entry", "No such score sheet entry"),
     ("entry_superseded", "The entry was already corrected"),
     ("same_outcome", "The correction repeats the outcome"),
+    ("entry_not_a_round", "The entry is not a round"),
+    ("note_required", "A note is required"),
+    ("same_name", "The seat already has this name"),
+    (
+        "early_finish_not_allowed",
+        "This game's sheet cannot be finished early",
+    ),
     (
         "idempotency_key_reused",
         "The Idempotency-Key was used for another request",

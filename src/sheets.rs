@@ -3,7 +3,10 @@
 //! scoring code; totals, ranks, the end of the game and the winners are computed, never typed.
 //!
 //! Entries are append-only. A correction is a new entry naming the one it supersedes; the sheet
-//! shows the rounds as corrected and keeps every entry as the audit trail.
+//! shows the rounds as corrected and keeps every entry as the audit trail. What the owner mends or
+//! decides is an entry too, never a rewrite: taking the last round away (a `removal`, which
+//! supersedes the round's standing entry), renaming a player (a `rename`), ending the sheet early
+//! with the standings so far (a `finish`). A sheet's version is always its number of entries.
 
 use chrono::{DateTime, SubsecRound, Utc};
 use diesel_async::{AsyncConnection, AsyncPgConnection};
@@ -12,10 +15,10 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::games::{Game, Order, Standings};
+use crate::games::{Game, GameKind, Order, Seat, Standings};
 use crate::problem::Problem;
 use crate::records::{
-    check_names, check_not_abandoned, check_open, check_version, fingerprint,
+    check_name, check_names, check_not_abandoned, check_open, check_version, fingerprint,
     idempotency_key_reused, insert_created, kind_of, limit_exceeded, parse_for_match, seat_infos,
     stored, winner_names, NewSeat, SeatInfo,
 };
@@ -23,7 +26,7 @@ use crate::referee;
 use crate::store::created::NewParts;
 use crate::store::matches::{self as q, Finished, MatchRow, SeatResult, SeatRow, SheetEntryRow};
 use crate::store::Store;
-use crate::vocabulary::{limits, name_key, MatchKind, MatchStatus, RandomnessMode};
+use crate::vocabulary::{limits, name_key, MatchKind, MatchStatus, RandomnessMode, SheetEntryKind};
 use crate::wire::{Json, Payloads};
 use crate::{tokens, with_game};
 
@@ -56,20 +59,95 @@ pub struct AppendEntry {
     pub note: Option<String>,
 }
 
+/// Take the last round away: it was entered by mistake. Recorded as an entry (`removal`) that
+/// supersedes the round's standing entry; nothing is deleted.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = crate::examples::remove_last_round)]
+pub struct RemoveLastRound {
+    /// The sheet version the client last saw; a different current version is a 409.
+    #[schema(minimum = 0)]
+    pub expected_version: Option<i64>,
+    /// Why the round goes, kept with the removal (1 to 500 characters).
+    #[schema(min_length = 1)]
+    pub note: String,
+}
+
+/// A player's new name on a sheet.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = crate::examples::rename_sheet_player)]
+pub struct RenameSheetPlayer {
+    /// Checked like a new player's name: no two seats may be one player (look-alikes are one).
+    #[schema(min_length = 1)]
+    pub name: String,
+    /// The sheet version the client last saw; a different current version is a 409.
+    #[schema(minimum = 0)]
+    pub expected_version: Option<i64>,
+    /// Free text kept with the rename (up to 500 characters).
+    pub note: Option<String>,
+}
+
+/// End the sheet now, with the standings of the rounds entered so far.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = crate::examples::finish_sheet)]
+pub struct FinishSheet {
+    /// The sheet version the client last saw; a different current version is a 409.
+    #[schema(minimum = 0)]
+    pub expected_version: Option<i64>,
+    /// Free text kept with the finish (up to 500 characters).
+    pub note: Option<String>,
+}
+
+/// Who made an entry: only the sheet's owner token writes to a sheet.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EntryAuthor {
+    #[default]
+    Owner,
+}
+
+/// A rename as its entry records it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct SeatRenamed {
+    pub seat: Seat,
+    /// The name before.
+    pub old_name: String,
+    /// The name after.
+    pub new_name: String,
+}
+
 /// One entry as typed, for the audit trail.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(bound = "")]
 #[schema(bound = "P: Payloads")]
 pub struct SheetEntry<P: Payloads = Json> {
     pub seq: i64,
+    /// What the entry records: a round (or a correction of one), the last round's `removal`, a
+    /// player's `rename`, or an early `finish`.
+    #[serde(default)]
+    #[schema(required = true)]
+    pub kind: SheetEntryKind,
+    /// A round: the round it describes. A removal: the round it took away. A rename or a finish:
+    /// how many rounds stood then.
     pub round: i32,
-    pub tally: P::Tally,
-    /// The entry this one corrected.
+    /// The round in the game's terms; `null` for the entries that are not rounds.
+    #[schema(required = true)]
+    pub tally: Option<P::Tally>,
+    /// The entry this one corrected (a removal: the standing entry of the round it took away).
     pub corrects: Option<i64>,
-    /// The later entry that corrected this one; absent while it stands.
+    /// The later entry that corrected (or removed) this one; absent while it stands.
     pub superseded_by: Option<i64>,
     pub note: Option<String>,
     pub at: DateTime<Utc>,
+    /// Who made it.
+    #[serde(default)]
+    #[schema(required = true)]
+    pub by: EntryAuthor,
+    /// A rename's seat, old name and new name.
+    #[serde(default)]
+    pub renamed: Option<SeatRenamed>,
 }
 
 /// A round as it stands after corrections, scored.
@@ -101,8 +179,16 @@ pub struct SheetDetail<P: Payloads = Json> {
     pub players: Vec<SeatInfo>,
     pub rounds: Vec<SheetRound<P>>,
     pub standings: Standings,
-    /// Names of the winners, once the game's end rule is met.
+    /// Names of the winners, once the game's end rule is met or the owner finished it early.
     pub winners: Vec<String>,
+    /// Whether the owner ended the sheet before the game's end rule was met
+    /// (`POST /v1/sheets/{id}/finish`): its result is the standings of the rounds entered.
+    #[serde(default)]
+    #[schema(required = true)]
+    pub finished_early: bool,
+    /// When it was finished early (its `finish` entry's time); `null` otherwise.
+    #[serde(default)]
+    pub finished_early_at: Option<DateTime<Utc>>,
     /// Every entry ever made, corrections included.
     pub entries: Vec<SheetEntry<P>>,
     pub created_at: DateTime<Utc>,
@@ -140,18 +226,36 @@ fn unknown_sheet(id: Uuid) -> Problem {
     Problem::not_found("unknown_sheet", format!("no score sheet has id {id}"))
 }
 
-/// The rounds as they stand: each round's latest entry, in round order.
-fn standing_entries(entries: &[SheetEntryRow]) -> Vec<&SheetEntryRow> {
+/// A sheet's entries as they stand.
+struct Standing<'a> {
+    /// Each round's latest entry, in round order (a removal takes the last round away).
+    rounds: Vec<&'a SheetEntryRow>,
+    /// The early finish in force, if the owner ended the sheet early (a later removal undoes it).
+    finish: Option<&'a SheetEntryRow>,
+}
+
+fn standing(entries: &[SheetEntryRow]) -> Standing<'_> {
     let mut rounds: Vec<&SheetEntryRow> = Vec::new();
+    let mut finish = None;
     for entry in entries {
-        let index = entry.round as usize - 1;
-        if index < rounds.len() {
-            rounds[index] = entry;
-        } else {
-            rounds.push(entry);
+        match entry.kind {
+            SheetEntryKind::Round => {
+                let index = entry.round as usize - 1;
+                if index < rounds.len() {
+                    rounds[index] = entry;
+                } else {
+                    rounds.push(entry);
+                }
+            }
+            SheetEntryKind::Removal => {
+                rounds.truncate((entry.round as usize).saturating_sub(1));
+                finish = None;
+            }
+            SheetEntryKind::Rename => {}
+            SheetEntryKind::Finish => finish = Some(entry),
         }
     }
-    rounds
+    Standing { rounds, finish }
 }
 
 /// The rounds scored by the game, or the refusal naming the round that breaks a rule.
@@ -163,7 +267,12 @@ fn score<G: Game>(
     let options: G::Options = stored("options", &row.options)?;
     let tallies = entries
         .iter()
-        .map(|e| parse_for_match::<G::Tally>(referee::What::Tally, &e.tally))
+        .map(|e| {
+            let tally = e.tally.as_ref().ok_or_else(|| {
+                Problem::internal(format!("sheet entry {} is a round without a tally", e.seq))
+            })?;
+            parse_for_match::<G::Tally>(referee::What::Tally, tally)
+        })
         .collect::<Result<Vec<_>, _>>()?;
     referee::tally::<G>(&options, players, &tallies).map_err(|(index, error)| {
         let mut problem = Problem::from(error);
@@ -177,34 +286,84 @@ fn score<G: Game>(
     })
 }
 
+/// Where a sheet stands: its rounds scored, its standings, and whether it is closed (the game's
+/// end rule is met, or the owner finished it early: then the standings name the winners).
+struct Outcome {
+    rounds: Vec<SheetRound>,
+    standings: Standings,
+    /// Closed: by the game's end rule or by an early finish.
+    closed: bool,
+    /// Closed by an early finish, the game's end rule not met.
+    early: bool,
+    /// The game's brag figures per seat, once closed.
+    highlights: Vec<crate::games::Highlights>,
+}
+
+impl Outcome {
+    fn of(row: &MatchRow, players: usize, standing: &Standing<'_>) -> Result<Self, Problem> {
+        with_game!(kind_of(row)?, G => {
+            let tallied = score::<G>(row, players, &standing.rounds)?;
+            let early = standing.finish.is_some() && !tallied.over;
+            let closed = tallied.over || early;
+            let standings = if early {
+                // The game's own totals and order, ranked as at the end: the leaders win.
+                let s = tallied.standings;
+                Standings::rank(s.totals, s.order, true)
+            } else {
+                tallied.standings
+            };
+            let rounds = standing
+                .rounds
+                .iter()
+                .zip(&tallied.rounds)
+                .map(|(entry, scored)| SheetRound {
+                    round: entry.round,
+                    entry: entry.seq,
+                    points: G::tally_points(scored),
+                    score: referee::to_json(scored),
+                })
+                .collect();
+            let highlights = if closed {
+                G::tally_highlights(players, &tallied.rounds)
+            } else {
+                Vec::new()
+            };
+            Ok(Outcome { rounds, standings, closed, early, highlights })
+        })
+    }
+
+    /// The sheet's stored snapshot: its scored rounds and standings.
+    fn state(&self) -> Value {
+        serde_json::json!({
+            "rounds": self.rounds.iter().map(|r| r.score.clone()).collect::<Vec<_>>(),
+            "standings": self.standings,
+        })
+    }
+}
+
+fn renamed_of(entry: &SheetEntryRow) -> Option<SeatRenamed> {
+    entry
+        .renamed
+        .as_ref()
+        .and_then(|value| SeatRenamed::deserialize(value).ok())
+}
+
 fn detail(
     row: &MatchRow,
     seats: &[SeatRow],
     entries: &[SheetEntryRow],
 ) -> Result<SheetDetail, Problem> {
     let kind = kind_of(row)?;
-    let standing = standing_entries(entries);
-    let (rounds, standings) = with_game!(kind, G => {
-        let tallied = score::<G>(row, seats.len(), &standing)?;
-        let rounds = standing
-            .iter()
-            .zip(&tallied.rounds)
-            .map(|(entry, scored)| SheetRound {
-                round: entry.round,
-                entry: entry.seq,
-                points: G::tally_points(scored),
-                score: referee::to_json(scored),
-            })
-            .collect::<Vec<_>>();
-        (rounds, tallied.standings)
-    });
-    let winners = winner_names(&standings, seats);
+    let standing = standing(entries);
+    let outcome = Outcome::of(row, seats.len(), &standing)?;
+    let winners = winner_names(&outcome.standings, seats);
     let superseded_by = |seq: i64| {
         entries
             .iter()
             .find(|later| later.corrects == Some(seq))
             .map(|later| later.seq)
     };
+    let finished_early = outcome.early && row.status == MatchStatus::Finished;
     Ok(SheetDetail {
         id: row.id,
         game: kind,
@@ -213,19 +372,27 @@ fn detail(
         status: row.status,
         version: row.version,
         players: seat_infos(seats),
-        rounds,
-        standings,
+        rounds: outcome.rounds,
+        standings: outcome.standings,
         winners,
+        finished_early,
+        finished_early_at: standing
+            .finish
+            .filter(|_| finished_early)
+            .map(|entry| entry.created_at),
         entries: entries
             .iter()
             .map(|e| SheetEntry {
                 seq: e.seq,
+                kind: e.kind,
                 round: e.round,
                 tally: e.tally.clone(),
                 corrects: e.corrects,
                 superseded_by: superseded_by(e.seq),
                 note: e.note.clone(),
                 at: e.created_at,
+                by: EntryAuthor::Owner,
+                renamed: renamed_of(e),
             })
             .collect(),
         created_at: row.created_at,
@@ -236,7 +403,7 @@ fn detail(
 }
 
 /// The answer an entry got when it was made (for a retry with its `Idempotency-Key`): the sheet
-/// rebuilt from the entries up to it, with the results it had then.
+/// rebuilt from the entries up to it, with the results and the names it had then.
 fn answer_at(
     row: &MatchRow,
     seats: &[SeatRow],
@@ -245,21 +412,26 @@ fn answer_at(
 ) -> Result<SheetDetail, Problem> {
     let upto: Vec<SheetEntryRow> = entries.iter().filter(|e| e.seq <= seq).cloned().collect();
     let at = upto.last().map_or(row.updated_at, |entry| entry.created_at);
-    let standing = standing_entries(&upto);
-    let over = with_game!(kind_of(row)?, G => {
-        let tallied = score::<G>(row, seats.len(), &standing)?;
-        tallied.over.then_some(tallied.standings)
-    });
+    let outcome = Outcome::of(row, seats.len(), &standing(&upto))?;
+    let over = outcome.closed.then_some(outcome.standings);
     let mut then = row.clone();
     then.version = seq;
     then.updated_at = at;
     then.status = MatchStatus::of_over(over.is_some());
     then.finished_at = over.as_ref().map(|_| at);
+    let mut seats = seats.to_vec();
+    // The names as they were: the later renames undone, latest first.
+    for later in entries.iter().rev().filter(|e| e.seq > seq) {
+        if let Some(renamed) = renamed_of(later) {
+            if let Some(seat) = seats.get_mut(renamed.seat) {
+                seat.player_name = renamed.old_name;
+            }
+        }
+    }
     let seats: Vec<SeatRow> = seats
-        .iter()
-        .map(|seat| {
+        .into_iter()
+        .map(|mut seat| {
             let index = seat.seat as usize;
-            let mut seat = seat.clone();
             seat.final_score = over.as_ref().and_then(|s| s.totals.get(index).copied());
             seat.final_rank = over
                 .as_ref()
@@ -387,6 +559,24 @@ fn longest_text(value: &Value) -> usize {
     }
 }
 
+/// A note is kept as typed: no NUL, at most [`limits::NOTE_CHARS`] characters.
+fn check_note(note: Option<&str>) -> Result<(), Problem> {
+    if note.is_some_and(|n| n.contains('\0')) {
+        return Err(Problem::unprocessable(
+            "invalid_note",
+            "a note has no NUL characters",
+        ));
+    }
+    if note.is_some_and(|n| n.chars().count() > limits::NOTE_CHARS) {
+        return Err(limit_exceeded(
+            "note_chars",
+            limits::NOTE_CHARS,
+            format!("a note has at most {} characters", limits::NOTE_CHARS),
+        ));
+    }
+    Ok(())
+}
+
 #[tracing::instrument(skip_all, fields(sheet_id = %id, game = tracing::field::Empty))]
 pub async fn append(
     store: &Store,
@@ -395,23 +585,7 @@ pub async fn append(
     idempotency_key: Option<String>,
     request: AppendEntry,
 ) -> Result<SheetDetail, Problem> {
-    if request.note.as_deref().is_some_and(|n| n.contains('\0')) {
-        return Err(Problem::unprocessable(
-            "invalid_note",
-            "a note has no NUL characters",
-        ));
-    }
-    if request
-        .note
-        .as_deref()
-        .is_some_and(|n| n.chars().count() > limits::NOTE_CHARS)
-    {
-        return Err(limit_exceeded(
-            "note_chars",
-            limits::NOTE_CHARS,
-            format!("a note has at most {} characters", limits::NOTE_CHARS),
-        ));
-    }
+    check_note(request.note.as_deref())?;
     // The tally is stored as sent (jsonb), which cannot hold `\u0000`, e.g. in a Lucky Luau
     // player name. Well-formed JSON the store cannot keep: 422.
     if has_nul(&request.tally) {
@@ -430,69 +604,62 @@ pub async fn append(
             ),
         ));
     }
-    let mut conn = store.conn().await?;
-    let request = &request;
-    let token = &token;
-    let key = idempotency_key.as_deref();
-    conn.transaction(async |conn| append_in(conn, id, token, key, request).await)
+    let write = Write {
+        id,
+        token: &token,
+        idempotency_key: idempotency_key.as_deref(),
+        request_hash: fingerprint(&request),
+    };
+    write
+        .run(store, |row, _, entries| plan_entry(row, entries, &request))
         .await
 }
 
-async fn append_in(
-    conn: &mut AsyncPgConnection,
-    id: Uuid,
-    token: &str,
-    idempotency_key: Option<&str>,
+/// A round, or the correction of one.
+fn plan_entry(
+    row: &MatchRow,
+    entries: &[SheetEntryRow],
     request: &AppendEntry,
-) -> Result<SheetDetail, Problem> {
-    let row = q::find_for_update(conn, id)
-        .await?
-        .filter(|r| r.kind == MatchKind::Sheet)
-        .ok_or_else(|| unknown_sheet(id))?;
-    if !tokens::constant_time_eq(&tokens::hash(token), &row.owner_token_hash) {
-        return Err(Problem::unauthorized(
-            "only the sheet's owner token may add entries",
-        ));
-    }
-    let seats = q::seats(conn, id).await?;
-    let mut entries = q::sheet_entries(conn, id).await?;
-    let request_hash = fingerprint(request);
-    if let Some(key) = idempotency_key {
-        if let Some(earlier) = entries
-            .iter()
-            .find(|e| e.idempotency_key.as_deref() == Some(key))
-        {
-            if earlier.request_hash.as_deref() != Some(&request_hash[..]) {
-                return Err(idempotency_key_reused("on this sheet"));
-            }
-            return answer_at(&row, &seats, &entries, earlier.seq);
-        }
-    }
-    if entries.len() >= limits::SHEET_ENTRIES {
-        return Err(limit_exceeded(
-            "sheet_entries",
-            limits::SHEET_ENTRIES,
-            format!(
-                "a sheet holds at most {} entries, corrections included",
-                limits::SHEET_ENTRIES
-            ),
-        ));
-    }
+) -> Result<Planned, Problem> {
     let round = match request.corrects {
         Some(seq) => {
             let target = entries.iter().find(|e| e.seq == seq).ok_or_else(|| {
                 Problem::unprocessable("unknown_entry", format!("this sheet has no entry {seq}"))
             })?;
+            if target.kind != SheetEntryKind::Round {
+                let mut problem = Problem::unprocessable(
+                    "entry_not_a_round",
+                    format!(
+                        "entry {seq} is a {}, not a round: only rounds are corrected",
+                        target.kind.as_str()
+                    ),
+                );
+                problem.params = Some(serde_json::json!({"entry": seq, "kind": target.kind}));
+                return Err(problem);
+            }
             if entries.iter().any(|e| e.corrects == Some(seq)) {
                 return Err(Problem::unprocessable(
                     "entry_superseded",
                     format!("entry {seq} was already corrected; correct the latest entry"),
                 ));
             }
-            check_not_abandoned(&row)?;
-            check_version(&row, request.expected_version)?;
-            // Every entry of the round but its first is a correction.
-            let corrections = entries.iter().filter(|e| e.round == target.round).count() - 1;
+            check_not_abandoned(row)?;
+            check_version(row, request.expected_version)?;
+            // Every entry of the round since it was last taken away, but its first, is a
+            // correction.
+            let since = entries
+                .iter()
+                .filter(|e| e.kind == SheetEntryKind::Removal && e.round == target.round)
+                .map(|e| e.seq)
+                .max()
+                .unwrap_or(0);
+            let corrections = entries
+                .iter()
+                .filter(|e| {
+                    e.kind == SheetEntryKind::Round && e.round == target.round && e.seq > since
+                })
+                .count()
+                .saturating_sub(1);
             if corrections >= limits::CORRECTIONS_PER_ROUND {
                 return Err(limit_exceeded(
                     "corrections_per_round",
@@ -507,54 +674,335 @@ async fn append_in(
         }
         None => {
             // Closed sheets take corrections only.
-            check_open(&row, request.expected_version)?;
-            standing_entries(&entries).len() as i32 + 1
+            check_open(row, request.expected_version)?;
+            standing(entries).rounds.len() as i32 + 1
         }
     };
-    // Microseconds, as the store keeps them: a retry's rebuilt answer shows the same instants.
-    let now = Utc::now().trunc_subsecs(6);
-    let entry = SheetEntryRow {
-        match_id: id,
-        seq: row.version + 1,
+    Ok(Planned {
+        kind: SheetEntryKind::Round,
         round,
-        tally: request.tally.clone(),
+        tally: Some(request.tally.clone()),
         corrects: request.corrects,
         note: request.note.clone(),
-        created_at: now,
-        idempotency_key: idempotency_key.map(str::to_owned),
-        request_hash: Some(request_hash),
+        rename: None,
+    })
+}
+
+/// Takes the last round away: an entry that supersedes the round's standing entry. The sheet
+/// shows one round fewer; a sheet that was finished (by its end rule or early) reopens, and its
+/// results leave its players' statistics.
+#[tracing::instrument(skip_all, fields(sheet_id = %id, game = tracing::field::Empty))]
+pub async fn remove_last_round(
+    store: &Store,
+    id: Uuid,
+    token: String,
+    idempotency_key: Option<String>,
+    request: RemoveLastRound,
+) -> Result<SheetDetail, Problem> {
+    check_note(Some(&request.note))?;
+    if request.note.trim().is_empty() {
+        return Err(Problem::unprocessable(
+            "note_required",
+            "say in the note why the round is taken away",
+        ));
+    }
+    let write = Write {
+        id,
+        token: &token,
+        idempotency_key: idempotency_key.as_deref(),
+        request_hash: fingerprint(&request),
     };
-    entries.push(entry.clone());
-    let standing = standing_entries(&entries);
-    let (state, finished) = with_game!(kind_of(&row)?, G => {
-        let tallied = score::<G>(&row, seats.len(), &standing)?;
-        let state = serde_json::json!({
-            "rounds": tallied.rounds.iter().map(referee::to_json).collect::<Vec<_>>(),
-            "standings": tallied.standings,
-        });
-        let finished = tallied.over.then(|| {
-            let highlights = G::tally_highlights(seats.len(), &tallied.rounds);
-            let lowest_wins = tallied.standings.order == Order::LowestWins;
-            (SeatResult::of(&tallied.standings, &highlights), lowest_wins)
-        });
-        (state, finished)
-    });
-    q::append_sheet_entry(conn, &entry).await?;
-    let result = serde_json::json!({"standings": state["standings"]});
-    q::advance(
-        conn,
-        &row,
-        entry.seq,
-        &state,
-        finished.as_ref().map(|(seats, lowest_wins)| Finished {
-            result: &result,
-            lowest_wins: *lowest_wins,
-            seats,
-        }),
-        now,
+    write
+        .run(store, |row, _, entries| {
+            check_not_abandoned(row)?;
+            check_version(row, request.expected_version)?;
+            let standing = standing(entries);
+            let last = standing.rounds.last().ok_or_else(no_round)?;
+            Ok(Planned {
+                kind: SheetEntryKind::Removal,
+                round: last.round,
+                tally: None,
+                corrects: Some(last.seq),
+                note: Some(request.note.clone()),
+                rename: None,
+            })
+        })
+        .await
+}
+
+fn no_round() -> Problem {
+    Problem::conflict(
+        "no_round",
+        "this sheet has no round standing: there is no last round to take away or to finish on",
     )
-    .await?;
-    let row = q::find(conn, id).await?.ok_or_else(|| unknown_sheet(id))?;
-    let seats = q::seats(conn, id).await?;
-    detail(&row, &seats, &entries)
+}
+
+/// Renames a player. The seat's name and identity key follow, and whatever the sheet already
+/// counts in the players' statistics moves to the new name in the same transaction.
+#[tracing::instrument(skip_all, fields(sheet_id = %id, game = tracing::field::Empty))]
+pub async fn rename_player(
+    store: &Store,
+    id: Uuid,
+    seat: Seat,
+    token: String,
+    idempotency_key: Option<String>,
+    request: RenameSheetPlayer,
+) -> Result<SheetDetail, Problem> {
+    check_note(request.note.as_deref())?;
+    let name = check_name(&request.name)?;
+    let write = Write {
+        id,
+        token: &token,
+        idempotency_key: idempotency_key.as_deref(),
+        request_hash: fingerprint(&(seat, &request)),
+    };
+    write
+        .run(store, |row, seats, entries| {
+            check_version(row, request.expected_version)?;
+            let current = seats
+                .iter()
+                .find(|s| s.seat as Seat == seat)
+                .ok_or_else(|| {
+                    let mut problem = Problem::not_found(
+                        "unknown_seat",
+                        format!(
+                            "this sheet has seats 0 to {}",
+                            seats.len().saturating_sub(1)
+                        ),
+                    );
+                    problem.params = Some(serde_json::json!({"seat": seat, "seats": seats.len()}));
+                    problem
+                })?;
+            if current.player_name == name {
+                return Err(Problem::unprocessable(
+                    "same_name",
+                    format!("seat {seat} is already {name:?}"),
+                ));
+            }
+            check_names(seats.iter().map(|s| {
+                if s.seat as Seat == seat {
+                    name.as_str()
+                } else {
+                    s.player_name.as_str()
+                }
+            }))?;
+            let renamed = SeatRenamed {
+                seat,
+                old_name: current.player_name.clone(),
+                new_name: name.clone(),
+            };
+            Ok(Planned {
+                kind: SheetEntryKind::Rename,
+                round: standing(entries).rounds.len() as i32,
+                tally: None,
+                corrects: None,
+                note: request.note.clone(),
+                rename: Some(renamed),
+            })
+        })
+        .await
+}
+
+/// Why a game's sheet may not be finished early, if it may not: its rules leave no standings to
+/// end on before their own end (docs/walkthroughs/score-sheets.md, per game).
+pub fn early_finish_refusal(game: GameKind) -> Option<&'static str> {
+    match game {
+        // The number of rounds (3 or 5) is the table's choice; the most points wins.
+        GameKind::LuckyJack => None,
+        // Hands or points towards a target the table sets; the game's own order ranks them.
+        GameKind::LuckPlus => None,
+        // The rulebook's own variant ends on the most coasters won so far.
+        GameKind::LuckyDice => None,
+        // Rounds until each player has dealt; the highest total wins.
+        GameKind::PlusMinus => None,
+        GameKind::LuckyLuau => Some(
+            "a Lucky Luau game is scored once, when no card is left in the centre: its sheet has \
+             one entry, the final leis, and no standings before it",
+        ),
+    }
+}
+
+/// Ends a sheet in progress with the standings so far: ranks and winners from the game's own
+/// standings over the rounds entered, the results recorded as at a normal end.
+#[tracing::instrument(skip_all, fields(sheet_id = %id, game = tracing::field::Empty))]
+pub async fn finish_early(
+    store: &Store,
+    id: Uuid,
+    token: String,
+    idempotency_key: Option<String>,
+    request: FinishSheet,
+) -> Result<SheetDetail, Problem> {
+    check_note(request.note.as_deref())?;
+    let write = Write {
+        id,
+        token: &token,
+        idempotency_key: idempotency_key.as_deref(),
+        request_hash: fingerprint(&request),
+    };
+    write
+        .run(store, |row, _, entries| {
+            check_open(row, request.expected_version)?;
+            let game = kind_of(row)?;
+            if let Some(why) = early_finish_refusal(game) {
+                let mut problem = Problem::unprocessable(
+                    "early_finish_not_allowed",
+                    format!("{} sheets cannot be finished early: {why}", game.slug()),
+                );
+                problem.params = Some(serde_json::json!({"game": game}));
+                return Err(problem);
+            }
+            let rounds = standing(entries).rounds.len();
+            if rounds == 0 {
+                return Err(no_round());
+            }
+            Ok(Planned {
+                kind: SheetEntryKind::Finish,
+                round: rounds as i32,
+                tally: None,
+                corrects: None,
+                note: request.note.clone(),
+                rename: None,
+            })
+        })
+        .await
+}
+
+/// What a write adds to a sheet, once its own checks passed.
+struct Planned {
+    kind: SheetEntryKind,
+    round: i32,
+    tally: Option<Value>,
+    corrects: Option<i64>,
+    note: Option<String>,
+    rename: Option<SeatRenamed>,
+}
+
+/// One write to a sheet by its owner: every kind of entry goes through the same steps.
+struct Write<'a> {
+    id: Uuid,
+    token: &'a str,
+    idempotency_key: Option<&'a str>,
+    request_hash: Vec<u8>,
+}
+
+impl Write<'_> {
+    async fn run(
+        self,
+        store: &Store,
+        plan: impl FnOnce(&MatchRow, &[SeatRow], &[SheetEntryRow]) -> Result<Planned, Problem> + Send,
+    ) -> Result<SheetDetail, Problem> {
+        let mut conn = store.conn().await?;
+        let this = &self;
+        let mut plan = Some(plan);
+        conn.transaction(async |conn| {
+            let plan = plan
+                .take()
+                .ok_or_else(|| Problem::internal("a sheet write ran twice"))?;
+            this.run_in(conn, plan).await
+        })
+        .await
+    }
+
+    /// Under the row's lock: the owner, a retry's first answer, the limit, the write's own checks,
+    /// then the entry and what it changes (rounds, standings, results, statistics, names).
+    async fn run_in(
+        &self,
+        conn: &mut AsyncPgConnection,
+        plan: impl FnOnce(&MatchRow, &[SeatRow], &[SheetEntryRow]) -> Result<Planned, Problem> + Send,
+    ) -> Result<SheetDetail, Problem> {
+        let id = self.id;
+        let row = q::find_for_update(conn, id)
+            .await?
+            .filter(|r| r.kind == MatchKind::Sheet)
+            .ok_or_else(|| unknown_sheet(id))?;
+        if !tokens::constant_time_eq(&tokens::hash(self.token), &row.owner_token_hash) {
+            return Err(Problem::unauthorized(
+                "only the sheet's owner token may write to it",
+            ));
+        }
+        let seats = q::seats(conn, id).await?;
+        let mut entries = q::sheet_entries(conn, id).await?;
+        if let Some(key) = self.idempotency_key {
+            if let Some(earlier) = entries
+                .iter()
+                .find(|e| e.idempotency_key.as_deref() == Some(key))
+            {
+                if earlier.request_hash.as_deref() != Some(&self.request_hash[..]) {
+                    return Err(idempotency_key_reused("on this sheet"));
+                }
+                return answer_at(&row, &seats, &entries, earlier.seq);
+            }
+        }
+        if entries.len() >= limits::SHEET_ENTRIES {
+            return Err(limit_exceeded(
+                "sheet_entries",
+                limits::SHEET_ENTRIES,
+                format!(
+                    "a sheet holds at most {} entries, corrections and other changes included",
+                    limits::SHEET_ENTRIES
+                ),
+            ));
+        }
+        let planned = plan(&row, &seats, &entries)?;
+        // Microseconds, as the store keeps them: a retry's rebuilt answer shows the same instants.
+        let now = Utc::now().trunc_subsecs(6);
+        let entry = SheetEntryRow {
+            match_id: id,
+            seq: row.version + 1,
+            kind: planned.kind,
+            round: planned.round,
+            tally: planned.tally,
+            corrects: planned.corrects,
+            note: planned.note,
+            created_at: now,
+            idempotency_key: self.idempotency_key.map(str::to_owned),
+            request_hash: Some(self.request_hash.clone()),
+            renamed: planned
+                .rename
+                .as_ref()
+                .map(|r| serde_json::to_value(r).unwrap_or_default()),
+        };
+        entries.push(entry.clone());
+        if let Some(rename) = &planned.rename {
+            let seat = seats
+                .iter()
+                .find(|s| s.seat as Seat == rename.seat)
+                .ok_or_else(|| Problem::internal("a renamed seat went missing"))?;
+            q::append_sheet_entry(conn, &entry).await?;
+            crate::store::sheets::rename_sheet_seat(conn, &row, seat, &rename.new_name).await?;
+            crate::store::sheets::touch(conn, id, entry.seq, now).await?;
+        } else {
+            let outcome = Outcome::of(&row, seats.len(), &standing(&entries))?;
+            let state = outcome.state();
+            let finished = outcome.closed.then(|| {
+                let lowest_wins = outcome.standings.order == Order::LowestWins;
+                (
+                    SeatResult::of(&outcome.standings, &outcome.highlights),
+                    lowest_wins,
+                )
+            });
+            q::append_sheet_entry(conn, &entry).await?;
+            let result = serde_json::json!({"standings": state["standings"]});
+            q::advance(
+                conn,
+                &row,
+                entry.seq,
+                &state,
+                finished.as_ref().map(|(seats, lowest_wins)| Finished {
+                    result: &result,
+                    lowest_wins: *lowest_wins,
+                    seats,
+                }),
+                now,
+            )
+            .await?;
+        }
+        let row = q::find(conn, id).await?.ok_or_else(|| unknown_sheet(id))?;
+        let seats = q::seats(conn, id).await?;
+        let mut shown = detail(&row, &seats, &entries)?;
+        if row.status == MatchStatus::Abandoned {
+            shown.abandoned = crate::store::stats::abandon_of(conn, id).await?;
+        }
+        Ok(shown)
+    }
 }

@@ -111,6 +111,22 @@ stored_names! {
     }
 }
 
+stored_names! {
+    /// What a score sheet's entry records. Entries are never rewritten: each mending is one more.
+    #[derive(Default)]
+    pub enum SheetEntryKind {
+        /// A round in the game's terms (`tally`), or a correction of one (`corrects`).
+        #[default]
+        Round = "round",
+        /// The last round taken away (`corrects` names its standing entry, `round` the round).
+        Removal = "removal",
+        /// A player renamed (`renamed`: the seat, the old name and the new).
+        Rename = "rename",
+        /// The owner ended the sheet early with the standings so far.
+        Finish = "finish",
+    }
+}
+
 impl MatchStatus {
     pub fn of_over(over: bool) -> Self {
         if over {
@@ -127,7 +143,7 @@ impl MatchStatus {
 pub mod limits {
     /// Characters of a player's name, once normalised.
     pub const NAME_CHARS: usize = 64;
-    /// Entries of one score sheet, corrections included.
+    /// Entries of one score sheet, corrections, removals, renames and early finishes included.
     pub const SHEET_ENTRIES: usize = 500;
     /// Corrections of one round of a score sheet.
     pub const CORRECTIONS_PER_ROUND: usize = 20;
@@ -378,5 +394,6 @@ mod tests {
         names_match_serde::<RandomnessMode>();
         names_match_serde::<ChanceReporters>();
         names_match_serde::<AbandonedBy>();
+        names_match_serde::<SheetEntryKind>();
     }
 }

@@ -233,7 +233,7 @@ function standingsTable(sheet) {
     .sort((a, b) => sheet.standings.ranks[a] - sheet.standings.ranks[b] || a - b);
   const finished = sheet.status === 'finished';
   return h('table', { class: 'standings' },
-    h('caption', {}, finished ? 'Final standings' : 'Standings'),
+    h('caption', {}, finished ? (sheet.finished_early ? 'Final standings (finished early)' : 'Final standings') : 'Standings'),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Rank'), h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col', class: 'number' }, 'Total'))),
     h('tbody', {}, order.map((seat) => {
       const won = sheet.standings.winners.includes(seat);
@@ -389,13 +389,26 @@ export function sheetView(main, id) {
         owner && entryForm ? h('button', { type: 'button', class: 'secondary', onclick: () => entryForm.startCorrection(round) }, `Correct round ${round.round}`) : null))));
   }
 
+  // A round in the game's terms, or what the owner mended or decided (removal, rename, finish).
+  function describeEntry(entry, players) {
+    const kind = entry.kind || 'round';
+    const what = {
+      removal: () => `round ${entry.round} taken away (entry #${entry.corrects})`,
+      rename: () => `${entry.renamed.old_name} renamed ${entry.renamed.new_name}`,
+      finish: () => `finished early after ${entry.round} round${entry.round === 1 ? '' : 's'}`,
+    }[kind];
+    return what
+      ? [h('strong', {}, `#${entry.seq}: `), what()]
+      : [h('strong', {}, `#${entry.seq}, round ${entry.round}: `), describeTally(sheet.game, entry.tally, players)];
+  }
+
   function renderHistory() {
     const players = sheet.players;
     replace(historySlot, 
       h('h2', { id: 'history-title' }, 'Every entry'),
       h('ol', { class: 'entries' }, sheet.entries.map((entry) => h('li', { class: entry.superseded_by ? 'superseded' : null },
-        h('p', {}, h('strong', {}, `#${entry.seq}, round ${entry.round}: `), describeTally(sheet.game, entry.tally, players)),
-        entry.corrects ? h('p', {}, `Corrects entry #${entry.corrects}`) : null,
+        h('p', {}, ...describeEntry(entry, players)),
+        entry.corrects && entry.kind !== 'removal' ? h('p', {}, `Corrects entry #${entry.corrects}`) : null,
         entry.note ? h('p', { class: 'note' }, `Note: ${entry.note}`) : null,
         entry.superseded_by ? h('p', { class: 'muted' }, `Replaced by entry #${entry.superseded_by}`) : null,
         h('p', { class: 'muted' }, formatTime(entry.at))))));

@@ -25,9 +25,17 @@ from referee_client.api.matches import (
     submit_chance,
     submit_move,
 )
-from referee_client.api.sheets import append_entry, create_sheet, get_sheet
+from referee_client.api.sheets import (
+    append_entry,
+    create_sheet,
+    finish_sheet,
+    get_sheet,
+    remove_last_round,
+    rename_sheet_player,
+)
 from referee_client.models import (
     AppendEntry,
+    FinishSheet,
     GameKind,
     HistoryLine,
     LeaderboardRow,
@@ -111,7 +119,11 @@ from referee_client.models import (
     PlusMinusSlug,
     Problem,
     RandomnessMode,
+    RemoveLastRound,
+    RenameSheetPlayer,
+    SeatRenamed,
     SeatToken,
+    SheetEntryKind,
     SubmitChance,
     SubmitMove,
 )
@@ -499,6 +511,37 @@ def keep_score_sheet(service: Service, names: list[str]) -> None:
     print(
         f"sheet: totals {first.standings.totals} corrected to {corrected.standings.totals}, final {read.standings.totals}"
     )
+    mend_score_sheet(service, names[1])
+
+
+def mend_score_sheet(service: Service, player: str) -> None:
+    """A sheet mended: a round typed by mistake taken away, a player renamed, and the sheet
+    finished early when the little one fell asleep."""
+    body = LuckyJackCreateSheet(game=LuckyJackSlug.LUCKY_JACK, players=seats(player, "Py Dee"))
+    created = expect(create_sheet.sync(client=service.anonymous(), body=body), LuckyJackCreatedSheet)
+    sheet_id = created.sheet.id
+    owner = service.holding(created.owner_token)
+    seven = LuckyJackTally(jackpot=LuckyJackTallyJackpot(seat=0, symbol=LuckyJackSymbol.SEVEN, size=3))
+    for tally in (seven, LuckyJackTally(jackpot=None)):
+        expect(append_entry.sync(sheet_id, client=owner, body=AppendEntry(tally=tally)), LuckyJackSheetDetail)
+
+    removal = RemoveLastRound(note="typed twice", expected_version=2)
+    removed = expect(remove_last_round.sync(sheet_id, client=owner, body=removal), LuckyJackSheetDetail)
+    check(len(removed.rounds) == 1 and removed.version == 3, "the last round is taken away")
+    last = removed.entries[-1]
+    check(last.kind == SheetEntryKind.REMOVAL and last.corrects == 2, "the removal is an entry")
+
+    rename = RenameSheetPlayer(name="Py Dora", expected_version=removed.version)
+    renamed = expect(rename_sheet_player.sync(sheet_id, 1, client=owner, body=rename), LuckyJackSheetDetail)
+    record = renamed.entries[-1].renamed
+    check(isinstance(record, SeatRenamed) and record.new_name == "Py Dora", "the rename is an entry")
+    check(renamed.players[1].name == "Py Dora", "the seat has its new name")
+
+    finish = FinishSheet(expected_version=renamed.version, note="bedtime")
+    done = expect(finish_sheet.sync(sheet_id, client=owner, body=finish), LuckyJackSheetDetail)
+    check(done.status == MatchStatus.FINISHED and done.finished_early, "the sheet is finished early")
+    check(done.winners == [player], "the standings so far name the winner")
+    print(f"mended sheet: {len(done.rounds)} round, {len(done.entries)} entries, won by {done.winners[0]}")
 
 
 def read_history(service: Service, player: str, sheet_winner: str) -> None:

@@ -464,6 +464,64 @@ async function keepScoreSheet(names: string[]): Promise<void> {
   console.log(
     `sheet: totals ${first.standings.totals} corrected to ${corrected.standings.totals}, final ${read.standings.totals}`,
   );
+  await mendScoreSheet(names[1] ?? "Ts Ben");
+}
+
+/** A sheet mended: a round typed by mistake taken away, a player renamed, and the sheet finished
+ * early when the little one fell asleep. */
+async function mendScoreSheet(player: string): Promise<void> {
+  const created = ok(
+    await api.POST("/v1/sheets", {
+      body: { game: "lucky-jack", players: newSeats([player, "Ts Dee"]) },
+    }),
+    "create sheet",
+  );
+  const id = created.sheet.id;
+  const owner = bearer(created.owner_token);
+  for (const tally of [{ jackpot: { seat: 0, symbol: "seven", size: 3 } }, { jackpot: null }] as const) {
+    ok(
+      await api.POST("/v1/sheets/{id}/entries", { params: { path: { id } }, headers: owner, body: { tally } }),
+      "sheet entry",
+    );
+  }
+
+  const removed = ok(
+    await api.POST("/v1/sheets/{id}/remove-last-round", {
+      params: { path: { id } },
+      headers: owner,
+      body: { note: "typed twice", expected_version: 2 },
+    }),
+    "remove the last round",
+  );
+  if (removed.game !== "lucky-jack") throw wrongGame("lucky-jack", removed.game);
+  const removal = removed.entries[removed.entries.length - 1];
+  check(removed.rounds.length === 1 && removed.version === 3, "the last round is taken away");
+  check(removal?.kind === "removal" && removal.corrects === 2, "the removal is an entry");
+
+  const renamed = ok(
+    await api.PATCH("/v1/sheets/{id}/seats/{seat}", {
+      params: { path: { id, seat: 1 } },
+      headers: owner,
+      body: { name: "Ts Dora", expected_version: removed.version },
+    }),
+    "rename a player",
+  );
+  if (renamed.game !== "lucky-jack") throw wrongGame("lucky-jack", renamed.game);
+  const rename = renamed.entries[renamed.entries.length - 1]?.renamed;
+  check(rename?.new_name === "Ts Dora" && renamed.players[1]?.name === "Ts Dora", "the rename is an entry");
+
+  const done = ok(
+    await api.POST("/v1/sheets/{id}/finish", {
+      params: { path: { id } },
+      headers: owner,
+      body: { expected_version: renamed.version, note: "bedtime" },
+    }),
+    "finish early",
+  );
+  if (done.game !== "lucky-jack") throw wrongGame("lucky-jack", done.game);
+  check(done.status === "finished" && done.finished_early, "the sheet is finished early");
+  check(done.winners.join() === player, "the standings so far name the winner");
+  console.log(`mended sheet: ${done.rounds.length} round, ${done.entries.length} entries, won by ${done.winners[0]}`);
 }
 
 async function readHistory(player: string, sheetWinner: string): Promise<void> {

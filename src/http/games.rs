@@ -29,6 +29,10 @@ pub struct GameEntry<P: Payloads = Json> {
     /// JSON Schema of the options: types, allowed values and what each one does.
     #[schema(schema_with = json_schema_document)]
     pub options_schema: Value,
+    /// Whether the owner of a score sheet of this game may finish it early with the standings so
+    /// far (`POST /v1/sheets/{id}/finish`); where not, the game's rules have no standings before
+    /// their end (see the score-sheet walkthrough).
+    pub sheet_finishes_early: bool,
 }
 
 crate::one_of_games!(
@@ -97,6 +101,7 @@ fn entry(kind: GameKind) -> GameEntry {
             referee::to_json(&<<G as Game>::Options as PartialSchema>::schema()),
             components,
         ),
+        sheet_finishes_early: crate::sheets::early_finish_refusal(kind).is_none(),
     })
 }
 

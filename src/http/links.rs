@@ -49,6 +49,8 @@ const CREATED: [Created; 2] = [
         links: &[
             ("GetSheet", "get_sheet"),
             ("AppendEntry", "append_entry"),
+            ("RemoveLastRound", "remove_last_round"),
+            ("FinishSheet", "finish_sheet"),
             ("ExportSheet", "export_sheet"),
             ("SheetBgStats", "sheet_bgstats"),
         ],

@@ -1,6 +1,6 @@
 //! Score sheets for games played with real cards and dice.
 
-use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use actix_web::{get, patch, post, web, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
 use super::body::Body;
@@ -9,9 +9,11 @@ use super::params::{Guarded, IdempotencyKey, IfNoneMatch, NewEntry, NewSheet};
 use super::responses::*;
 use super::{idempotency_key, required_bearer};
 use crate::examples;
+use crate::games::Seat;
 use crate::problem::Problem;
 use crate::sheets::{
-    self, AnyCreateSheet, AnyCreatedSheet, AnySheetDetail, AppendEntry, CreateSheet, SheetDetail,
+    self, AnyCreateSheet, AnyCreatedSheet, AnySheetDetail, AppendEntry, CreateSheet, FinishSheet,
+    RemoveLastRound, RenameSheetPlayer, SheetDetail,
 };
 use crate::store::Store;
 
@@ -86,6 +88,122 @@ pub async fn append_entry(
     body.expected_version = expected;
     Ok(web::Json(
         sheets::append(
+            &store,
+            path.into_inner(),
+            token,
+            idempotency_key(&request)?,
+            body,
+        )
+        .await
+        .map_err(|problem| as_precondition(problem, by_if_match))?,
+    ))
+}
+
+/// Take the last round away (owner token), with a note saying why (required). It is recorded as
+/// an entry of kind `removal` that supersedes the round's standing entry: nothing is deleted, the
+/// entries list shows the removal, who made it, when and why. The sheet shows one round fewer with
+/// its standings recomputed; a finished sheet (by its end rule or early) reopens and its results
+/// leave the players' statistics. A sheet with no round standing: 409 `no_round`. `If-Match` /
+/// `expected_version` and `Idempotency-Key` work as on entries.
+#[utoipa::path(
+    tag = "sheets",
+    params(("id" = Uuid, Path), Guarded<NewEntry>),
+    request_body(content = RemoveLastRound, example = json!(examples::remove_last_round())),
+    security(("token" = [])),
+    responses(
+        (status = 200, body = AnySheetDetail),
+        WriteProblems,
+    )
+)]
+#[post("/sheets/{id}/remove-last-round")]
+pub async fn remove_last_round(
+    store: web::Data<Store>,
+    path: web::Path<Uuid>,
+    request: HttpRequest,
+    body: Body<RemoveLastRound>,
+) -> Result<web::Json<SheetDetail>, Problem> {
+    let token = required_bearer(&request)?;
+    let mut body = body.into_inner();
+    let (expected, by_if_match) = expected_version(&request, body.expected_version)?;
+    body.expected_version = expected;
+    Ok(web::Json(
+        sheets::remove_last_round(
+            &store,
+            path.into_inner(),
+            token,
+            idempotency_key(&request)?,
+            body,
+        )
+        .await
+        .map_err(|problem| as_precondition(problem, by_if_match))?,
+    ))
+}
+
+/// Rename a player of a sheet (owner token), at any time: the name is checked like a new one
+/// (422 `duplicate_player` for a name, or a look-alike of a name, already at the table). The
+/// player's identity follows: a sheet already counted in statistics (finished, or abandoned with
+/// an entry) moves to the new name in the player's statistics, leaderboard and history. Recorded
+/// as an entry of kind `rename` (the version grows). `If-Match` / `expected_version` and
+/// `Idempotency-Key` work as on entries.
+#[utoipa::path(
+    tag = "sheets",
+    params(("id" = Uuid, Path), ("seat" = Seat, Path, minimum = 0), Guarded<NewEntry>),
+    request_body(content = RenameSheetPlayer, example = json!(examples::rename_sheet_player())),
+    security(("token" = [])),
+    responses(
+        (status = 200, body = AnySheetDetail),
+        WriteProblems,
+    )
+)]
+#[patch("/sheets/{id}/seats/{seat}")]
+pub async fn rename_sheet_player(
+    store: web::Data<Store>,
+    path: web::Path<(Uuid, Seat)>,
+    request: HttpRequest,
+    body: Body<RenameSheetPlayer>,
+) -> Result<web::Json<SheetDetail>, Problem> {
+    let (id, seat) = path.into_inner();
+    let token = required_bearer(&request)?;
+    let mut body = body.into_inner();
+    let (expected, by_if_match) = expected_version(&request, body.expected_version)?;
+    body.expected_version = expected;
+    Ok(web::Json(
+        sheets::rename_player(&store, id, seat, token, idempotency_key(&request)?, body)
+            .await
+            .map_err(|problem| as_precondition(problem, by_if_match))?,
+    ))
+}
+
+/// Finish a sheet in progress early (owner token), with the standings of the rounds entered so
+/// far: status `finished`, `finished_early: true`, ranks and winners from the game's own
+/// standings, results and statistics recorded as at a normal end. Needs a round (409
+/// `no_round`); a finished sheet is a 409 `match_finished`; a game whose rules have no standings
+/// before their end (Lucky Luau) is a 422 `early_finish_not_allowed`. Corrections still apply
+/// to an early-finished sheet; taking its last round away reopens it. `If-Match` /
+/// `expected_version` and `Idempotency-Key` work as on entries.
+#[utoipa::path(
+    tag = "sheets",
+    params(("id" = Uuid, Path), Guarded<NewEntry>),
+    request_body(content = FinishSheet, example = json!(examples::finish_sheet())),
+    security(("token" = [])),
+    responses(
+        (status = 200, body = AnySheetDetail),
+        WriteProblems,
+    )
+)]
+#[post("/sheets/{id}/finish")]
+pub async fn finish_sheet(
+    store: web::Data<Store>,
+    path: web::Path<Uuid>,
+    request: HttpRequest,
+    body: Body<FinishSheet>,
+) -> Result<web::Json<SheetDetail>, Problem> {
+    let token = required_bearer(&request)?;
+    let mut body = body.into_inner();
+    let (expected, by_if_match) = expected_version(&request, body.expected_version)?;
+    body.expected_version = expected;
+    Ok(web::Json(
+        sheets::finish_early(
             &store,
             path.into_inner(),
             token,

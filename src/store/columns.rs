@@ -11,7 +11,8 @@ use diesel::sql_types::Text;
 
 use crate::games::GameKind;
 use crate::vocabulary::{
-    AbandonedBy, ChanceReporters, MatchKind, MatchStatus, RandomnessMode, StoredName,
+    AbandonedBy, ChanceReporters, MatchKind, MatchStatus, RandomnessMode, SheetEntryKind,
+    StoredName,
 };
 
 fn read_name<T: StoredName>(value: PgValue<'_>, what: &str) -> deserialize::Result<T> {
@@ -42,6 +43,7 @@ text_column!(
     RandomnessMode: "randomness",
     ChanceReporters: "chance reporters",
     AbandonedBy: "abandoned by",
+    SheetEntryKind: "sheet entry kind",
 );
 
 /// A match's game as stored: its slug. [`GameKind`] belongs to the rules core, which knows

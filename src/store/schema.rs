@@ -81,12 +81,14 @@ diesel::table! {
         match_id -> Uuid,
         seq -> Int8,
         round -> Int4,
-        tally -> Jsonb,
+        tally -> Nullable<Jsonb>,
         corrects -> Nullable<Int8>,
         note -> Nullable<Text>,
         created_at -> Timestamptz,
         idempotency_key -> Nullable<Text>,
         request_hash -> Nullable<Bytea>,
+        kind -> Text,
+        renamed -> Nullable<Jsonb>,
     }
 }
 

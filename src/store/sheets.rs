@@ -6,22 +6,32 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::schema::sheet_entries;
+use super::matches::{MatchRow, SeatRow};
+use super::schema::{match_seats, matches, player_game_stats as stats, sheet_entries};
+use super::stats::{abandon_of, add_player_stats};
 use super::StoreError;
+use crate::vocabulary::{name_key, MatchStatus, SheetEntryKind};
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = sheet_entries)]
 pub struct SheetEntryRow {
     pub match_id: Uuid,
     pub seq: i64,
+    /// What the entry records: a round (or its correction), a removal, a rename, a finish.
+    pub kind: SheetEntryKind,
+    /// A round: the round it describes. A removal: the round it took away. A rename or a
+    /// finish: how many rounds stood then.
     pub round: i32,
-    pub tally: Value,
+    /// A round's tally; nothing for the other kinds.
+    pub tally: Option<Value>,
     pub corrects: Option<i64>,
     pub note: Option<String>,
     pub created_at: DateTime<Utc>,
     /// The `Idempotency-Key` the entry was sent with, and a fingerprint of its request.
     pub idempotency_key: Option<String>,
     pub request_hash: Option<Vec<u8>>,
+    /// A rename's seat, old name and new name (`{"seat", "old_name", "new_name"}`).
+    pub renamed: Option<Value>,
 }
 
 pub async fn sheet_entries(
@@ -42,6 +52,86 @@ pub async fn append_sheet_entry(
 ) -> Result<(), StoreError> {
     diesel::insert_into(sheet_entries::table)
         .values(entry)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Moves a sheet to `version` for an entry that changes neither its rounds nor its result (a
+/// rename): the version grows, so caches and streams see the change.
+pub async fn touch(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+    version: i64,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    diesel::update(matches::table.find(id))
+        .set((matches::version.eq(version), matches::updated_at.eq(now)))
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Renames one seat of a sheet: its name and identity key change, and whatever the sheet already
+/// counts in the players' running totals moves from the old key to the new one (a finished
+/// sheet's played, won and points; an abandoned one's `abandoned`), so that the player's
+/// statistics, leaderboard row, history and exports under the new name hold the sheet and
+/// nothing of it stays under the old name. Call it in the transaction that locked the row.
+pub async fn rename_sheet_seat(
+    conn: &mut AsyncPgConnection,
+    row: &MatchRow,
+    seat: &SeatRow,
+    name: &str,
+) -> Result<(), StoreError> {
+    let game = row.game.kind();
+    match row.status {
+        MatchStatus::Finished => {
+            let won = i64::from(seat.winner == Some(true));
+            let score = seat.final_score.unwrap_or_default();
+            add_player_stats(conn, game, &seat.player_name, -1, -won, -score).await?;
+            add_player_stats(conn, game, name, 1, won, score).await?;
+        }
+        MatchStatus::Abandoned => {
+            if abandon_of(conn, row.id)
+                .await?
+                .is_some_and(|abandon| abandon.after_play)
+            {
+                let column = super::columns::GameColumn(game);
+                diesel::update(
+                    stats::table
+                        .filter(stats::game.eq(column))
+                        .filter(stats::player_key.eq(&seat.player_key)),
+                )
+                .set(stats::abandoned.eq(stats::abandoned - 1))
+                .execute(conn)
+                .await?;
+                diesel::insert_into(stats::table)
+                    .values((
+                        stats::game.eq(column),
+                        stats::player_key.eq(name_key(name)),
+                        stats::player_name.eq(name),
+                        stats::played.eq(0),
+                        stats::won.eq(0),
+                        stats::score_sum.eq(0),
+                        stats::abandoned.eq(1),
+                    ))
+                    .on_conflict((stats::game, stats::player_key))
+                    .do_update()
+                    .set((
+                        stats::player_name.eq(name),
+                        stats::abandoned.eq(stats::abandoned + 1),
+                    ))
+                    .execute(conn)
+                    .await?;
+            }
+        }
+        MatchStatus::InProgress => {}
+    }
+    diesel::update(match_seats::table.find((row.id, seat.seat)))
+        .set((
+            match_seats::player_name.eq(name),
+            match_seats::player_key.eq(name_key(name)),
+        ))
         .execute(conn)
         .await?;
     Ok(())

@@ -30,6 +30,7 @@ mod openapi;
 mod page;
 mod plus_minus;
 mod records;
+mod sheet_mending;
 mod sheets;
 mod stateless;
 mod stream_limits;

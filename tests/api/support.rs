@@ -172,6 +172,12 @@ impl TestApp {
         let name = self.database.as_ref().expect("a test database");
         audit::audit_snapshots(&format!("{}/{name}", server_url())).await;
     }
+
+    /// Checks the players' running totals against the stored results, counted from scratch.
+    pub async fn audit_totals(&self) {
+        let name = self.database.as_ref().expect("a test database");
+        audit::audit_totals(&format!("{}/{name}", server_url())).await;
+    }
 }
 
 impl Drop for TestApp {

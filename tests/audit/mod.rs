@@ -83,13 +83,33 @@ async fn audit_sheet(
         "sheet {}: version = entries",
         row.id
     );
+    // Each round's latest entry; a removal takes the last round away (and undoes an early
+    // finish), a finish closes the sheet early, a rename changes no round.
+    use referee::vocabulary::SheetEntryKind;
     let mut standing: Vec<serde_json::Value> = Vec::new();
+    let mut finished_early = false;
     for entry in &entries {
-        let index = entry.round as usize - 1;
-        if index < standing.len() {
-            standing[index] = entry.tally.clone();
-        } else {
-            standing.push(entry.tally.clone());
+        match entry.kind {
+            SheetEntryKind::Round => {
+                let tally = entry.tally.clone().expect("a round has a tally");
+                let index = entry.round as usize - 1;
+                if index < standing.len() {
+                    standing[index] = tally;
+                } else {
+                    standing.push(tally);
+                }
+            }
+            SheetEntryKind::Removal => {
+                assert_eq!(
+                    entry.round as usize,
+                    standing.len(),
+                    "a removal takes the last round"
+                );
+                standing.pop();
+                finished_early = false;
+            }
+            SheetEntryKind::Rename => assert!(entry.renamed.is_some()),
+            SheetEntryKind::Finish => finished_early = true,
         }
     }
     referee::with_game!(kind, G => {
@@ -103,6 +123,70 @@ async fn audit_sheet(
         let rounds: Vec<serde_json::Value> =
             tallied.rounds.iter().map(|r| serde_json::to_value(r).unwrap()).collect();
         assert_eq!(row.state["rounds"], serde_json::Value::from(rounds), "sheet {}", row.id);
-        assert_eq!(tallied.over, row.status == MatchStatus::Finished);
+        if row.status != MatchStatus::Abandoned {
+            assert_eq!(
+                tallied.over || finished_early,
+                row.status == MatchStatus::Finished,
+                "sheet {}: finished by its end rule or early",
+                row.id
+            );
+        }
+        if row.status == MatchStatus::Finished {
+            let seats = referee::store::matches::seats(conn, row.id).await.unwrap();
+            let totals: Vec<Option<i64>> = seats.iter().map(|s| s.final_score).collect();
+            let expected: Vec<Option<i64>> =
+                tallied.standings.totals.iter().map(|&t| Some(t)).collect();
+            assert_eq!(totals, expected, "sheet {}: results = standing rounds", row.id);
+        }
     });
+}
+
+#[allow(dead_code)]
+#[derive(diesel::QueryableByName, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Totals {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    game: String,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    player_key: String,
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    played: i64,
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    won: i64,
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    score_sum: i64,
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    abandoned: i64,
+}
+
+// Only the HTTP tests call it.
+#[allow(dead_code)]
+/// The players' running totals equal a count of the stored results from scratch (finished
+/// seats, and seats of matches abandoned after play began), under the seats' current keys.
+pub async fn audit_totals(database_url: &str) {
+    let mut conn = AsyncPgConnection::establish(database_url).await.unwrap();
+    let mut kept: Vec<Totals> = diesel::sql_query(
+        "SELECT game, player_key, played, won, score_sum, abandoned FROM player_game_stats \
+         WHERE played <> 0 OR won <> 0 OR score_sum <> 0 OR abandoned <> 0",
+    )
+    .load(&mut conn)
+    .await
+    .unwrap();
+    let mut counted: Vec<Totals> = diesel::sql_query(
+        "SELECT m.game, s.player_key, \
+                count(*) FILTER (WHERE m.status = 'finished') AS played, \
+                count(*) FILTER (WHERE m.status = 'finished' AND s.winner) AS won, \
+                coalesce(sum(s.final_score) FILTER (WHERE m.status = 'finished'), 0)::int8 \
+                    AS score_sum, \
+                count(*) FILTER (WHERE m.status = 'abandoned') AS abandoned \
+         FROM match_seats s JOIN matches m ON m.id = s.match_id \
+         LEFT JOIN match_abandons a ON a.match_id = m.id \
+         WHERE m.status = 'finished' OR (m.status = 'abandoned' AND a.after_play) \
+         GROUP BY m.game, s.player_key",
+    )
+    .load(&mut conn)
+    .await
+    .unwrap();
+    kept.sort();
+    counted.sort();
+    assert_eq!(kept, counted, "running totals = the stored results counted");
 }

@@ -174,6 +174,13 @@ def path_values(
         if operation_id == "stream_sheet":
             call(base, "POST", f"/v1/sheets/{sheet.id}/abandon", token=sheet.owner_token)
         values["id"], token = sheet.id, sheet.owner_token
+    elif operation_id in fixtures.mendable_sheets:
+        # Each documented mending (at version 1) on a sheet of its own with one round; seat 1 is
+        # renamed to a name no one at the table has.
+        sheet = fixtures.mendable_sheets[operation_id]
+        values["id"], token = sheet.id, sheet.owner_token
+        if "{seat}" in path:
+            values["seat"] = "1"
     elif path.startswith("/v1/matches/{id}"):
         # The owner may do everything a seat may, and more (a rematch).
         match = fixtures.finished if operation_id in NEEDS_FINISHED else fixtures.live

@@ -109,6 +109,9 @@ class Fixtures:
     lobby: Hosted  # seats open, joined by invite codes; no move yet, so seats can be renamed
     abandonable: Hosted  # a match in play, to abandon
     abandonable_sheet: Sheet  # a sheet in play, to abandon
+    # The documented sheet with one round (version 1), one for each documented mending: its last
+    # round taken away, a player renamed, finished early.
+    mendable_sheets: dict[str, Sheet]
 
 
 def make(base: str, spec: dict) -> Fixtures:
@@ -132,8 +135,22 @@ def make(base: str, spec: dict) -> Fixtures:
     lobby = create_match(base, {"game": "lucky-jack", "seats": lobby_seats, "invites": True})
     abandonable = create_match(base, two_players)
     abandonable_sheet = create_sheet(base, spec, rounds=0)
+    mendable_sheets = {
+        operation: create_sheet(base, spec, rounds=1)
+        for operation in ("remove_last_round", "rename_sheet_player", "finish_sheet")
+    }
     return Fixtures(
-        live, finished, sheet, finished_sheet, awaiting_deal, dealt, move_seat, lobby, abandonable, abandonable_sheet
+        live,
+        finished,
+        sheet,
+        finished_sheet,
+        awaiting_deal,
+        dealt,
+        move_seat,
+        lobby,
+        abandonable,
+        abandonable_sheet,
+        mendable_sheets,
     )
 
 
