@@ -17,6 +17,7 @@ from referee_client.api.games import get_game
 from referee_client.api.history import leaderboard, player_history, player_stats
 from referee_client.api.lucky_dice import lucky_dice_tally
 from referee_client.api.matches import (
+    correct_chance,
     create_match,
     get_log,
     get_match,
@@ -24,6 +25,7 @@ from referee_client.api.matches import (
     list_matches,
     submit_chance,
     submit_move,
+    take_back,
 )
 from referee_client.api.sheets import (
     append_entry,
@@ -35,6 +37,7 @@ from referee_client.api.sheets import (
 )
 from referee_client.models import (
     AppendEntry,
+    CorrectChance,
     FinishSheet,
     GameKind,
     HistoryLine,
@@ -80,6 +83,14 @@ from referee_client.models import (
     LuckyJackCreatedSheet,
     LuckyJackCreateMatch,
     LuckyJackCreateSheet,
+    LuckyJackDealChance,
+    LuckyJackDealChanceKind,
+    LuckyJackDrawChance,
+    LuckyJackDrawChanceKind,
+    LuckyJackDrawMove,
+    LuckyJackDrawMoveType,
+    LuckyJackKeepMove,
+    LuckyJackKeepMoveType,
     LuckyJackMatchDetail,
     LuckyJackMatchLog,
     LuckyJackMatchResult,
@@ -126,6 +137,7 @@ from referee_client.models import (
     SheetEntryKind,
     SubmitChance,
     SubmitMove,
+    TakeBack,
 )
 
 # Enough requests for any round these policies play; a loop that needs more is a bug to report.
@@ -239,6 +251,54 @@ def play_lucky_jack(service: Service, names: list[str]) -> None:
     log = expect(get_log.sync(table.match_id, client=spectator), LuckyJackMatchLog)
     check(len(log.entries) >= moves, "the log holds every move")
     print(f"lucky-jack: {moves} moves, winners {result.winners}, totals {result.standings.totals}")
+
+
+def mend_a_table_match(service: Service, names: list[str]) -> None:
+    """A Lucky Jack match at a real table, mended as a family would: the owner corrects a card
+    mistyped in the deal, Ben takes back the card he kept by mistake, and a take-back the policy
+    refuses comes back as a typed problem naming its condition."""
+    body = LuckyJackCreateMatch(
+        game=LuckyJackSlug.LUCKY_JACK, seats=seats(*names), randomness=RandomnessMode.TABLE
+    )
+    created = expect(create_match.sync(client=service.anonymous(), body=body), LuckyJackCreatedMatch)
+    table = Table.of(service, created.match.id, created.owner_token, created.seat_tokens)
+    s = LuckyJackSymbol
+    ann = [s.LEMON, s.CHERRY, s.GRAPE, s.CLOVER, s.BELL, s.SEVEN, s.JACK]
+    ben = [s.LEMON, s.LEMON, s.LEMON, s.GRAPE, s.CLOVER, s.SEVEN, s.SEVEN]
+
+    def deal(ben_hand: list[LuckyJackSymbol]) -> LuckyJackDealChance:
+        return LuckyJackDealChance(kind=LuckyJackDealChanceKind.DEAL, hands=[ann, ben_hand], flip=s.CLOVER)
+
+    def drew(card: LuckyJackSymbol) -> LuckyJackDrawChance:
+        return LuckyJackDrawChance(kind=LuckyJackDrawChanceKind.DRAW, cards=[card])
+
+    def mended(answer: object) -> LuckyJackMoveReply:
+        return expect(answer, LuckyJackMoveReply)
+
+    mistyped = ben[:6] + [s.BELL]
+    submit_chance.sync(table.match_id, client=table.owner, body=SubmitChance(outcome=deal(mistyped)))
+    fixed = mended(
+        correct_chance.sync(
+            table.match_id, client=table.owner, body=CorrectChance(outcome=deal(ben), expected_version=1)
+        )
+    )
+    check(fixed.version == 2 and fixed.entries[0].corrects == 1, "the correction names the deal it replaces")
+    draw_move = LuckyJackDrawMove(type_=LuckyJackDrawMoveType.DRAW)
+    mended(submit_move.sync(table.match_id, client=table.seats[1], body=SubmitMove(move=draw_move)))
+    submit_chance.sync(table.match_id, client=table.seats[1], body=SubmitChance(outcome=drew(s.JACK)))
+    keep = LuckyJackKeepMove(type_=LuckyJackKeepMoveType.KEEP)
+    mended(submit_move.sync(table.match_id, client=table.seats[1], body=SubmitMove(move=keep)))
+    back = mended(take_back.sync(table.match_id, client=table.seats[1], body=TakeBack(expected_version=5)))
+    check(back.entries[0].takes_back == 5, "the take-back names the keep")
+    check(back.view.pending == s.JACK, "the drawn jack is pending again")
+    refused_back = take_back.sync(table.match_id, client=table.seats[1], body=TakeBack())
+    check(
+        isinstance(refused_back, Problem) and refused_back.code == "chance_since",
+        "a draw whose card was reported stands",
+    )
+    log = expect(get_log.sync(table.match_id, client=table.owner), LuckyJackMatchLog)
+    check(len(log.entries) == 6, "the log keeps the mistakes and their mending")
+    print(f"mending: deal corrected, keep taken back, {len(log.entries)} entries kept")
 
 
 TableMatch = TypeVar("TableMatch", bound="TableState")
@@ -575,6 +635,7 @@ def main() -> None:
     # Names of their own keep this program's history apart from other clients' on the same service.
     names = ["Py Ann", "Py Ben", "Py Cleo"]
     play_lucky_jack(service, names[:2])
+    mend_a_table_match(service, names[:2])
     play_lucky_dice(service, names)
     play_luck_plus(service, names)
     play_plus_minus(service, names)

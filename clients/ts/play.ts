@@ -175,6 +175,57 @@ async function playLuckyJack(names: string[]): Promise<void> {
   );
 }
 
+/** A Lucky Jack match at a real table, mended as a family would: the owner corrects a card
+ * mistyped in the deal, Ben takes back the card he kept by mistake, and a take-back the policy
+ * refuses comes back as a problem naming its condition. */
+async function mendATableMatch(names: string[]): Promise<void> {
+  const table = tableOf(await createMatch({ game: "lucky-jack", seats: newSeats(names), randomness: "table" }));
+  const ben = seatToken(table, 1);
+  const ann: Schemas["LuckyJackSymbol"][] = ["lemon", "cherry", "grape", "clover", "bell", "seven", "jack"];
+  const real: Schemas["LuckyJackSymbol"][] = ["lemon", "lemon", "lemon", "grape", "clover", "seven", "seven"];
+  const deal = (hand: Schemas["LuckyJackSymbol"][]): Schemas["LuckyJackChance"] => ({
+    kind: "deal",
+    hands: [ann, hand],
+    flip: "clover",
+  });
+  await report(table, { outcome: deal([...real.slice(0, 6), "bell"]) });
+  const fixed = ok(
+    await api.POST("/v1/matches/{id}/corrections", {
+      params: { path: { id: table.id } },
+      headers: bearer(table.owner),
+      body: { outcome: deal(real), expected_version: 1 },
+    }),
+    "correction",
+  );
+  check(fixed.version === 2 && fixed.entries[0]?.corrects === 1, "the correction names the deal it replaces");
+  await move(table, ben, { move: { type: "draw" } });
+  const drawn = await api.POST("/v1/matches/{id}/chance", {
+    params: { path: { id: table.id } },
+    headers: bearer(ben),
+    body: { outcome: { kind: "draw", cards: ["jack"] } },
+  });
+  ok(drawn, "Ben reports his draw");
+  await move(table, ben, { move: { type: "keep" } });
+  const takeBack = (body: Schemas["TakeBack"]) =>
+    api.POST("/v1/matches/{id}/take-backs", {
+      params: { path: { id: table.id } },
+      headers: bearer(ben),
+      body,
+    });
+  const back = ok(await takeBack({ expected_version: 5 }), "take-back");
+  if (back.game !== "lucky-jack") throw wrongGame("lucky-jack", back.game);
+  check(back.entries[0]?.takes_back === 5, "the take-back names the keep");
+  check(back.view.pending === "jack", "the drawn jack is pending again");
+  const refused = await takeBack({});
+  check(refused.error?.code === "chance_since", "a draw whose card was reported stands");
+  const log = ok(
+    await api.GET("/v1/matches/{id}/log", { params: { path: { id: table.id } }, headers: bearer(table.owner) }),
+    "log",
+  );
+  check(log.entries.length === 6, "the log keeps the mistakes and their mending");
+  console.log(`mending: deal corrected, keep taken back, ${log.entries.length} entries kept`);
+}
+
 /** What the round loop reads of any game's match detail. */
 interface TableState {
   version: number;
@@ -571,6 +622,7 @@ async function readHistory(player: string, sheetWinner: string): Promise<void> {
 // Names of their own keep this program's history apart from other clients' on the same service.
 const names = ["Ts Ann", "Ts Ben", "Ts Cleo"];
 await playLuckyJack(names.slice(0, 2));
+await mendATableMatch(names.slice(0, 2));
 await playLuckyDice(names);
 await playLuckPlus(names);
 await playPlusMinus(names);

@@ -7,3 +7,5 @@ pub mod deal;
 pub mod hand;
 pub mod refusal;
 pub mod schema;
+#[cfg(test)]
+pub mod sightings;
