@@ -19,6 +19,7 @@ use super::create::event_row;
 use super::current::{typed_input, Stored};
 use super::submit::{earlier_answer, to_store};
 use super::wire::{CorrectChance, MoveReply, TakeBack};
+use crate::games::kit::refusal::Common;
 use crate::games::{Consistent, Game, Seat};
 use crate::problem::Problem;
 use crate::records::{check_open, fingerprint_text, kind_of, parse_for_match, stored};
@@ -127,7 +128,15 @@ async fn mend_locked(
                 "send a seat token or the owner token as `Authorization: Bearer <token>`",
             ))
         }
-        Mending::TakeBack { seat } => (Some(acting_seat(credential, *seat)?), &Value::Null),
+        Mending::TakeBack { seat } => {
+            let seat = acting_seat(credential, *seat)?;
+            let players = seats.len();
+            if seat >= players {
+                let unknown = Common::UnknownSeat { seat, players };
+                return Err(referee::RefereeError::Common(unknown).into());
+            }
+            (Some(seat), &Value::Null)
+        }
         Mending::Correction { .. } if row.randomness == RandomnessMode::Server => {
             return Err(Problem::conflict(
                 "server_randomness",

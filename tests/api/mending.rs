@@ -171,6 +171,7 @@ async fn a_seat_that_kept_its_drawn_card_by_mistake_takes_it_back_and_discards_i
     let discarded = table.play(BEN, json!({"type": "discard_drawn"})).await;
     assert_eq!(discarded["version"], 6);
     assert_eq!(discarded["to_act"], json!([ANN]));
+    app.audit_snapshots().await;
 }
 
 /// "... and no chance event happened after it": once the drawn card is reported, the draw
@@ -261,6 +262,11 @@ async fn a_take_back_is_only_ever_of_the_callers_own_seat() {
             .await,
         StatusCode::BAD_REQUEST,
         "malformed_body",
+    );
+    refused(
+        &table.take_back(None, json!({"seat": 7})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "unknown_seat",
     );
     // The owner, who may play for every seat, takes back for Ben.
     let back = table.ok(table.take_back(None, json!({"seat": BEN})).await);
@@ -415,6 +421,7 @@ async fn only_the_seat_that_reported_an_outcome_or_the_owner_may_correct_it() {
         .await;
     refused(&again, StatusCode::FORBIDDEN, "not_the_reporter");
     assert_eq!(table.read(Some(BEN)).await["view"]["pending"], "jack");
+    app.audit_snapshots().await;
 }
 
 /// "A correction after a later move ... is refused": even a move taken back since counts.
@@ -556,6 +563,7 @@ async fn the_export_of_a_mended_match_replays_and_an_edited_one_is_caught() {
     assert_eq!(not_reporter.code(), "not_the_reporter");
     let wrong_ply = referee::matches::verify_export(&edit(5, "corrects", json!(4))).unwrap_err();
     assert_eq!(wrong_ply.code(), "invalid_log");
+    app.audit_snapshots().await;
 }
 
 /// "Live streams deliver them": a spectator's stream gets the take-back as an entry and the view
@@ -658,4 +666,5 @@ async fn a_match_with_take_backs_records_the_result_of_the_moves_that_stand() {
         let won = i64::from(winners.contains(&json!(name)));
         assert_eq!(overall["won"], won, "{name}: {stats}");
     }
+    app.audit_snapshots().await;
 }

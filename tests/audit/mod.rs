@@ -1,16 +1,18 @@
 //! The consistency audit shared by the HTTP tests and the fault tests: every stored snapshot
-//! equals the replay of its log up to the snapshot's version.
+//! equals the replay of its log up to the snapshot's version, take-backs and corrections
+//! replayed by the mending policy itself.
 
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
-use referee::vocabulary::{MatchKind, MatchStatus};
+use referee::vocabulary::{MatchKind, MatchStatus, RandomnessMode};
 
 /// Checks every stored match: its snapshot equals the replay of its log from setup up to the
 /// snapshot's version, no further behind the log than a snapshot interval, and a finished
 /// match's snapshot is its whole log.
 pub async fn audit_snapshots(database_url: &str) {
     use diesel::QueryDsl;
+    use referee::games::Consistent;
     use referee::games::Game;
-    use referee::referee::{replay, Input};
+    use referee::referee::{replay_mend, Entry, Mendable, Reporter};
     use referee::store::{matches as q, schema::matches};
     let mut conn = AsyncPgConnection::establish(database_url).await.unwrap();
     let ids: Vec<uuid::Uuid> = matches::table
@@ -44,24 +46,53 @@ pub async fn audit_snapshots(database_url: &str) {
             );
         }
         referee::with_game!(kind, G => {
-            let inputs: Vec<_> = events
-                .iter()
-                .map(|e| match e.seat {
-                    Some(seat) => Input::Move {
+            let options: <G as Game>::Options = serde_json::from_value(row.options.clone()).unwrap();
+            let options = G::validate_options(&options, players).unwrap();
+            let table = row.randomness == RandomnessMode::Table;
+            let mut line = Mendable::<G>::new(Consistent::new(options));
+            let mut snapshot = (row.version == 0).then(|| serde_json::to_value(&**line.state()).unwrap());
+            for e in &events {
+                let before = line.state().clone();
+                let reporter = match e.seat {
+                    None => Reporter::of_stored(e.reported_by, table),
+                    Some(_) => None,
+                };
+                let outcome = || serde_json::from_value(e.payload.clone()).unwrap();
+                let entry = match (e.seat, e.revises) {
+                    (Some(seat), None) => Entry::Move {
                         seat: seat as usize,
                         mv: serde_json::from_value(e.payload.clone()).unwrap(),
                     },
-                    None => Input::Chance(serde_json::from_value(e.payload.clone()).unwrap()),
-                })
-                .collect();
-            let options: <G as Game>::Options = serde_json::from_value(row.options.clone()).unwrap();
-            let options = G::validate_options(&options, players).unwrap();
-            let (snapshot, _) = replay::<G>(options.clone(), &inputs, Some(row.version as usize))
-                .unwrap_or_else(|(ply, e)| panic!("match {id} fails to replay at ply {ply}: {e}"));
-            assert_eq!(serde_json::to_value(&snapshot).unwrap(), row.state, "match {id}: snapshot = replay");
-            let (state, _) = replay::<G>(options, &inputs, None)
-                .unwrap_or_else(|(ply, e)| panic!("match {id} fails to replay at ply {ply}: {e}"));
-            assert_eq!(G::is_over(&state), row.status == MatchStatus::Finished);
+                    (None, None) => Entry::Chance { outcome: outcome(), reporter },
+                    (Some(seat), Some(ply)) => Entry::TakeBack { seat: seat as usize, ply },
+                    (None, Some(ply)) => Entry::Correction {
+                        outcome: outcome(),
+                        reporter: reporter.unwrap_or(Reporter::Owner),
+                        ply,
+                    },
+                };
+                line.record(e.ply, entry)
+                    .unwrap_or_else(|err| panic!("match {id} fails to replay at ply {}: {err}", e.ply));
+                // A mending's stored state, applied forward as streams and snapshots apply it,
+                // leads where the policy's own replay does.
+                if let Some(restores) = &e.restores {
+                    let restores = Consistent::<G>::check(serde_json::from_value(restores.clone()).unwrap())
+                        .unwrap();
+                    let mut forward = before;
+                    let outcome = e.seat.is_none().then(outcome);
+                    replay_mend::<G>(&mut forward, restores, outcome.as_ref()).unwrap();
+                    assert_eq!(
+                        serde_json::to_value(&*forward).unwrap(),
+                        serde_json::to_value(&**line.state()).unwrap(),
+                        "match {id}: ply {} restores what its replay does", e.ply
+                    );
+                }
+                if e.ply == row.version {
+                    snapshot = Some(serde_json::to_value(&**line.state()).unwrap());
+                }
+            }
+            assert_eq!(snapshot.as_ref(), Some(&row.state), "match {id}: snapshot = replay");
+            assert_eq!(G::is_over(line.state()), row.status == MatchStatus::Finished);
         });
     }
 }

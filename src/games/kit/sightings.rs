@@ -9,7 +9,11 @@ use crate::games::{Game, Seat, Viewer};
 
 /// Counts each card identity in `value`: a string naming a card, or a card's count in a
 /// multiset (`Counts` is an object keyed by card).
-pub fn count_cards(value: &Value, is_card: &dyn Fn(&str) -> bool, into: &mut BTreeMap<String, u64>) {
+pub fn count_cards(
+    value: &Value,
+    is_card: &dyn Fn(&str) -> bool,
+    into: &mut BTreeMap<String, u64>,
+) {
     match value {
         Value::String(s) if is_card(s) => *into.entry(s.clone()).or_default() += 1,
         Value::Array(items) => items.iter().for_each(|v| count_cards(v, is_card, into)),

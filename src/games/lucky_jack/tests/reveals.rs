@@ -5,9 +5,9 @@
 
 use super::*;
 use crate::games::chance::Randomness;
+use crate::games::kit::sightings::newly_seen;
 use crate::games::Game;
 use serde_json::Value;
-use crate::games::kit::sightings::newly_seen;
 
 fn is_symbol(s: &str) -> bool {
     serde_json::from_value::<Symbol>(Value::String(s.into())).is_ok()

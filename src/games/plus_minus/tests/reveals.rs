@@ -4,9 +4,9 @@
 
 use super::*;
 use crate::games::chance::Randomness;
+use crate::games::kit::sightings::newly_seen;
 use crate::games::Game;
 use serde_json::Value;
-use crate::games::kit::sightings::newly_seen;
 
 fn is_card(s: &str) -> bool {
     serde_json::from_value::<Card>(Value::String(s.into())).is_ok()
