@@ -668,3 +668,38 @@ async fn a_match_with_take_backs_records_the_result_of_the_moves_that_stand() {
     }
     app.audit_snapshots().await;
 }
+
+/// A mending on one instance is never undone by another instance's cached copy of the match:
+/// Ben's move through a second instance, which cached the match before the take-back, is judged
+/// on the mended table.
+#[tokio::test]
+async fn a_move_through_another_instance_is_judged_on_the_mended_match() {
+    let app = spawn_app().await;
+    let other = app.second_instance().await;
+    let table = Table::new(&app).await;
+    let ben = Some(table.seats[BEN].as_str());
+    // The second instance caches the match with Ben's draw.
+    let drawn = other
+        .post_move(&table.id, ben, None, &json!({"type": "draw"}))
+        .await;
+    assert_eq!(drawn.status, StatusCode::OK, "{}", drawn.body);
+    table.ok(table.take_back(Some(BEN), json!({})).await);
+
+    // On the mended table no card is pending: "keep" is refused, a discard is Ben's.
+    let keep = other
+        .post_move(&table.id, ben, None, &json!({"type": "keep"}))
+        .await;
+    assert_eq!(
+        keep.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        keep.body
+    );
+    let discard = json!({"type": "discard", "card": "clover"});
+    let played = other
+        .post_move(&table.id, ben, Some(json!(3)), &discard)
+        .await;
+    assert_eq!(played.status, StatusCode::OK, "{}", played.body);
+    assert_eq!(played.body["version"], 4);
+    app.audit_snapshots().await;
+}
