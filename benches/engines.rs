@@ -5,7 +5,8 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use referee::games::lucky_jack::{LuckyJack, Options};
-use referee::games::{Consistent, Game};
+use referee::games::{Consistent, Game, ValidOptions};
+use referee::referee::{replay, GameInput, Input, Mendable};
 use referee::seed::Seed;
 
 /// Plays one complete 4-player, 3-round game with uniformly chosen legal moves; returns the
@@ -92,5 +93,58 @@ fn stored_state(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, lucky_jack, stored_state);
+/// One 4-player game's log (the same game every run), as the inputs a replay plays.
+fn lucky_jack_log() -> (ValidOptions<Options>, Vec<GameInput<LuckyJack>>) {
+    let options = Options {
+        max_turns_per_round: Some(500),
+        ..Options::default()
+    };
+    let options = LuckyJack::validate_options(&options, 4).unwrap();
+    let seed = Seed::from_bytes([3; 32]);
+    let mut picker = seed.stream(u64::MAX);
+    let picker: &mut dyn referee::games::Randomness = &mut picker;
+    let mut state = LuckyJack::setup(options.clone());
+    let mut inputs = Vec::new();
+    while !LuckyJack::is_over(&state) {
+        let input = if LuckyJack::chance_pending(&state) {
+            Input::Chance(LuckyJack::sample_chance(&state, &mut seed.stream(inputs.len() as u64)))
+        } else {
+            let seat = LuckyJack::to_act(&state)[0];
+            let moves = LuckyJack::legal_moves(&state, seat);
+            let mv = moves[picker.below(moves.len())].clone();
+            Input::Move { seat, mv }
+        };
+        match &input {
+            Input::Chance(outcome) => LuckyJack::resolve_chance(&mut state, outcome).map(drop),
+            Input::Move { seat, mv } => LuckyJack::play(&mut state, *seat, mv).map(drop),
+        }
+        .unwrap();
+        inputs.push(input);
+    }
+    (options, inputs)
+}
+
+/// What a take-back or a correction pays before it is judged: the whole log replayed from the
+/// deal, through the mending policy, which keeps the state before each entry still mendable;
+/// beside it the same log replayed as the log pages replay it.
+fn mending(c: &mut Criterion) {
+    let (options, inputs) = lucky_jack_log();
+    let mut group = c.benchmark_group("mending");
+    group.throughput(Throughput::Elements(inputs.len() as u64));
+    group.bench_function("lucky_jack_replay", |b| {
+        b.iter(|| replay::<LuckyJack>(options.clone(), &inputs, None).unwrap())
+    });
+    group.bench_function("lucky_jack_mendable_replay", |b| {
+        b.iter(|| {
+            let mut line = Mendable::<LuckyJack>::new(Consistent::new(options.clone()));
+            for (index, input) in inputs.iter().enumerate() {
+                line.play(index as i64 + 1, input, None).unwrap();
+            }
+            line
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, lucky_jack, stored_state, mending);
 criterion_main!(benches);

@@ -104,8 +104,10 @@ class Fixtures:
     sheet: Sheet  # the documented sheet, one round entered
     finished_sheet: Sheet  # the documented sheet, every round entered
     awaiting_deal: Hosted  # the documented table match, before its deal
-    dealt: Hosted  # the documented table match, its documented deal reported
+    dealt: Hosted  # the documented table match, its documented deal reported and corrected
     move_seat: int  # the seat of the documented move
+    correctable: Hosted  # the documented table match, its documented deal (with its mistake) reported
+    moved: Hosted  # the documented table match, dealt, corrected and its documented move made
     lobby: Hosted  # seats open, joined by invite codes; no move yet, so seats can be renamed
     abandonable: Hosted  # a match in play, to abandon
     abandonable_sheet: Sheet  # a sheet in play, to abandon
@@ -123,8 +125,17 @@ def make(base: str, spec: dict) -> Fixtures:
     play(base, finished)
     table = example(spec, "/v1/matches")
     awaiting_deal = create_match(base, table)
-    dealt = create_match(base, table)
-    call(base, "POST", f"/v1/matches/{dealt.id}/chance", example(spec, "/v1/matches/{id}/chance"), dealt.owner_token)
+    def reported(corrected: bool, moved: bool) -> Hosted:
+        match = create_match(base, table)
+        steps = ["chance"] + ["corrections"] * corrected + ["moves"] * moved
+        for step in steps:
+            path = f"/v1/matches/{{id}}/{step}"
+            call(base, "POST", path.replace("{id}", match.id), example(spec, path), match.owner_token)
+        return match
+
+    dealt = reported(corrected=True, moved=False)
+    correctable = reported(corrected=False, moved=False)
+    moved = reported(corrected=True, moved=True)
     move_seat = example(spec, "/v1/matches/{id}/moves")["seat"]
     sheet = create_sheet(base, spec, rounds=1)
     finished_sheet = create_sheet(base, spec, rounds=100)
@@ -147,6 +158,8 @@ def make(base: str, spec: dict) -> Fixtures:
         awaiting_deal,
         dealt,
         move_seat,
+        correctable,
+        moved,
         lobby,
         abandonable,
         abandonable_sheet,
@@ -174,6 +187,10 @@ def main() -> None:
         "FUZZ_CHANCE_MATCH_TOKEN": made.awaiting_deal.owner_token,
         "FUZZ_MOVE_MATCH_ID": made.dealt.id,
         "FUZZ_MOVE_MATCH_SEAT_TOKEN": made.dealt.seat_tokens[made.move_seat],
+        "FUZZ_CORRECT_MATCH_ID": made.correctable.id,
+        "FUZZ_CORRECT_MATCH_TOKEN": made.correctable.owner_token,
+        "FUZZ_TAKE_BACK_MATCH_ID": made.moved.id,
+        "FUZZ_TAKE_BACK_MATCH_SEAT_TOKEN": made.moved.seat_tokens[made.move_seat],
         "FUZZ_SHEET_ID": made.sheet.id,
         "FUZZ_SHEET_TOKEN": made.sheet.owner_token,
         "FUZZ_FINISHED_SHEET_ID": made.finished_sheet.id,
