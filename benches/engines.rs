@@ -107,7 +107,10 @@ fn lucky_jack_log() -> (ValidOptions<Options>, Vec<GameInput<LuckyJack>>) {
     let mut inputs = Vec::new();
     while !LuckyJack::is_over(&state) {
         let input = if LuckyJack::chance_pending(&state) {
-            Input::Chance(LuckyJack::sample_chance(&state, &mut seed.stream(inputs.len() as u64)))
+            Input::Chance(LuckyJack::sample_chance(
+                &state,
+                &mut seed.stream(inputs.len() as u64),
+            ))
         } else {
             let seat = LuckyJack::to_act(&state)[0];
             let moves = LuckyJack::legal_moves(&state, seat);

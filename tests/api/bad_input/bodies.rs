@@ -12,6 +12,8 @@ async fn truncated_and_malformed_bodies_are_bad_requests_on_every_json_endpoint(
     let paths = [
         format!("/v1/matches/{}/moves", m.id),
         format!("/v1/matches/{}/chance", m.id),
+        format!("/v1/matches/{}/take-backs", m.id),
+        format!("/v1/matches/{}/corrections", m.id),
         "/v1/games/lucky-jack/states".to_owned(),
         "/v1/games/lucky-jack/check".to_owned(),
         "/v1/games/lucky-jack/chance".to_owned(),
@@ -100,6 +102,7 @@ async fn oversized_bodies_are_refused_with_413_on_every_json_endpoint() {
     let big = format!("{{\"pad\": \"{}\"}}", "x".repeat(70 * 1024));
     for path in [
         format!("/v1/matches/{}/moves", m.id),
+        format!("/v1/matches/{}/corrections", m.id),
         "/v1/games/lucky-jack/check".to_owned(),
         "/v1/games/plus-minus/tally".to_owned(),
         "/v1/sheets".to_owned(),
