@@ -16,7 +16,7 @@ use uuid::Uuid;
 
 use super::access::{acting_seat, authenticate, unknown_match, viewer_for, Credential};
 use super::create::event_row;
-use super::current::{typed_input, Stored};
+use super::current::Stored;
 use super::submit::{earlier_answer, to_store};
 use super::wire::{CorrectChance, MoveReply, TakeBack};
 use crate::games::kit::refusal::Common;
@@ -201,27 +201,26 @@ async fn replayed<G: Game>(
 /// A stored entry as a full replay reads it: mendings by the entry they mend, not by the state
 /// they stored, so that the policy is checked again on the way.
 fn entry_of<G: Game>(event: &LoggedEvent, table: bool) -> Result<Entry<G>, Problem> {
-    let stored_entry = Stored::from(event);
-    let reporter = stored_entry.reporter(table);
-    Ok(
-        match (event.revises, typed_input::<G>(event.seat, &event.payload)) {
-            (None, input) => match input? {
-                referee::Input::Move { seat, mv } => Entry::Move { seat, mv },
-                referee::Input::Chance(outcome) => Entry::Chance { outcome, reporter },
-            },
-            (Some(ply), _) => match event.seat {
-                Some(seat) => Entry::TakeBack {
-                    seat: seat as Seat,
-                    ply,
-                },
-                None => Entry::Correction {
-                    outcome: stored("chance", &event.payload)?,
-                    reporter: reporter.unwrap_or(Reporter::Owner),
-                    ply,
-                },
-            },
+    let reporter = Stored::from(event).reporter(table);
+    Ok(match (event.seat, event.revises) {
+        (Some(seat), None) => Entry::Move {
+            seat: seat as Seat,
+            mv: stored("move", &event.payload)?,
         },
-    )
+        (None, None) => Entry::Chance {
+            outcome: stored("chance", &event.payload)?,
+            reporter,
+        },
+        (Some(seat), Some(ply)) => Entry::TakeBack {
+            seat: seat as Seat,
+            ply,
+        },
+        (None, Some(ply)) => Entry::Correction {
+            outcome: stored("chance", &event.payload)?,
+            reporter: reporter.unwrap_or(Reporter::Owner),
+            ply,
+        },
+    })
 }
 
 /// Judges the mending on the replayed match: the entry to append, with the state it returns the
