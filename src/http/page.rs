@@ -83,7 +83,15 @@ async fn app_file(request: HttpRequest, name: web::Path<String>) -> HttpResponse
     serve(&request, &name)
 }
 
+/// `PAGE_DIR`: while working on the page, serve `web/` from that folder instead of the copy built
+/// into the binary, so an edit shows on reload with no rebuild. Unset in production.
+static PAGE_DIR: LazyLock<Option<std::path::PathBuf>> =
+    LazyLock::new(|| std::env::var_os("PAGE_DIR").map(Into::into));
+
 fn serve(request: &HttpRequest, name: &str) -> HttpResponse {
+    if let Some(folder) = PAGE_DIR.as_deref() {
+        return serve_from(folder, name);
+    }
     let Some(position) = ASSETS.iter().position(|asset| asset.name == name) else {
         return Problem::not_found("not_found", format!("no page file {name}")).error_response();
     };
@@ -116,4 +124,61 @@ fn serve(request: &HttpRequest, name: &str) -> HttpResponse {
     response
         .insert_header((header::CONTENT_TYPE, asset.content_type))
         .body(asset.body)
+}
+
+/// A page file read from `folder` on every request (development only): any file the folder
+/// holds, typed by its extension, so a new module needs no rebuild either.
+fn serve_from(folder: &std::path::Path, name: &str) -> HttpResponse {
+    let content_type = match name.rsplit_once('.').map(|(_, extension)| extension) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("js" | "mjs") => JAVASCRIPT,
+        Some("svg") => "image/svg+xml",
+        Some("json" | "webmanifest") => "application/manifest+json",
+        Some("png") => "image/png",
+        _ => "text/plain; charset=utf-8",
+    };
+    let inside = !name
+        .split('/')
+        .any(|part| part.is_empty() || part.starts_with('.'));
+    match std::fs::read(folder.join(name)) {
+        Ok(body) if inside => HttpResponse::Ok()
+            .insert_header((header::CACHE_CONTROL, "no-store"))
+            .insert_header((header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
+            .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+            .insert_header((header::CONTENT_TYPE, content_type))
+            .body(body),
+        _ => Problem::not_found("not_found", format!("no page file {name}")).error_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ASSETS;
+
+    /// A file added to `web/` but not to `ASSETS` works under `PAGE_DIR` and is missing from the
+    /// built page: every file there must be listed.
+    #[test]
+    fn every_file_of_the_page_folder_is_built_into_the_binary() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+        let mut stack = vec![root.clone()];
+        let mut files = Vec::new();
+        while let Some(folder) = stack.pop() {
+            for entry in std::fs::read_dir(folder).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else {
+                    let name = path.strip_prefix(&root).unwrap().to_string_lossy();
+                    files.push(name.replace('\\', "/"));
+                }
+            }
+        }
+        let listed: Vec<&str> = ASSETS.iter().map(|asset| asset.name).collect();
+        let missing: Vec<&String> = files
+            .iter()
+            .filter(|f| !listed.contains(&f.as_str()))
+            .collect();
+        assert!(missing.is_empty(), "web/ files not in ASSETS: {missing:?}");
+    }
 }

@@ -1,0 +1,142 @@
+"""What every table-page browser test shares: the service's API from Python, phones (browser
+contexts) that may not leave the machine, the console watch, and the axe-core + screenshot check.
+"""
+
+import json
+import os
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from playwright.sync_api import Page, expect
+BASE = os.environ.get("BASE_URL", "http://127.0.0.1:8080").rstrip("/")
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parents[2]
+AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
+SHOTS = ROOT / "target" / "browser"
+# Served to the page by the test itself (never reaching the service), from the page's own origin,
+# so the page's Content-Security-Policy stays in force while axe runs.
+AXE_URL = f"{BASE}/__browser-test__/axe.min.js"
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+LUAU_SAMPLE = "blue red purple blue cut:yellow hook kukui blue rainbow"
+
+blocked: list[str] = []
+page_errors: list[str] = []
+
+
+def api(method: str, path: str, body=None, token=None):
+    """The service's JSON API, straight from Python (for seeding and driving matches)."""
+    request = urllib.request.Request(BASE + path, method=method)
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        request.add_header("content-type", "application/json")
+    if token:
+        request.add_header("authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, data) as response:
+            return json.load(response)
+    except urllib.error.HTTPError as error:
+        raise AssertionError(f"{method} {path}: {error.code} {error.read().decode()}") from error
+
+
+def guard(context) -> None:
+    """Blocks (and records) every request that would leave the machine; serves axe-core."""
+
+    def handle(route):
+        url = route.request.url
+        if url == AXE_URL:
+            route.fulfill(path=str(AXE), content_type="text/javascript")
+        elif urlsplit(url).hostname in LOCAL_HOSTS or url.startswith(("data:", "blob:")):
+            route.continue_()
+        else:
+            blocked.append(url)
+            route.abort()
+
+    context.route("**/*", handle)
+
+
+def watch_console(page: Page, label: str) -> None:
+    def on_console(message):
+        text = message.text
+        # Chromium logs every 4xx the API answers (a refused entry is a 422, a stream URL the
+        # service does not have yet a 404 before the page falls back to polling): expected.
+        if message.type == "error" and not text.startswith("Failed to load resource: the server responded with a status of 4"):
+            page_errors.append(f"{label}: console: {text}")
+        if "Content Security Policy" in text:
+            page_errors.append(f"{label}: CSP: {text}")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: page_errors.append(f"{label}: {error}"))
+
+
+def check(page: Page, name: str) -> None:
+    """axe-core on the screen as it is (no violation allowed), then the two screenshots."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(url=AXE_URL)
+    result = page.evaluate(
+        """async () => {
+            const result = await axe.run(document, {resultTypes: ['violations']});
+            return result.violations.map((v) => ({
+                id: v.id, impact: v.impact, help: v.help,
+                nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ': ' + n.failureSummary),
+            }));
+        }"""
+    )
+    assert not result, f"axe-core violations on {name}:\n" + json.dumps(result, indent=2)
+    for width, height in ((390, 844), (1280, 900)):
+        page.set_viewport_size({"width": width, "height": height})
+        overflow = page.evaluate("() => document.documentElement.scrollWidth")
+        assert overflow <= width, f"{name} is {overflow} px wide in a {width} px window"
+        page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+
+
+
+def new_phone(browser, label: str, width: int = 390, height: int = 844) -> Page:
+    """A new phone: its own context (own storage), guarded, watched, at a phone's size."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    guard(context)
+    page = context.new_page()
+    watch_console(page, label)
+    return page
+
+
+def wait_until(condition, timeout: float = 10.0, every: float = 0.1):
+    """Polls `condition()` until it is truthy (and returns it) or fails after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s")
+        time.sleep(every)
+
+
+def start_sheet(page: Page, game_label: str, players: list[str]) -> str:
+    page.goto(BASE + "/#")
+    page.get_by_label("Game", exact=True).select_option(label=game_label)
+    while page.locator("ol.players input").count() < len(players):
+        page.get_by_role("button", name="Add a player").click()
+    for index, name in enumerate(players):
+        page.locator("ol.players input").nth(index).fill(name)
+    page.get_by_role("button", name="Start the sheet").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text(", ".join(players))
+    return page.url.split("#sheet=", 1)[1]
+
+
+def standings_row(page: Page, name: str):
+    return page.locator("table.standings tbody tr").filter(has=page.get_by_role("rowheader", name=name))
