@@ -44,6 +44,9 @@ const ASSETS: &[Asset] = &[
     asset!("rounds.js", JAVASCRIPT),
     asset!("match.js", JAVASCRIPT),
     asset!("history.js", JAVASCRIPT),
+    asset!("messages.js", JAVASCRIPT),
+    asset!("cards.js", JAVASCRIPT),
+    asset!("tables/index.js", JAVASCRIPT),
     asset!("icon.svg", "image/svg+xml"),
     asset!("vendor/qrcode.mjs", JAVASCRIPT),
     asset!(
