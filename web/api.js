@@ -8,12 +8,14 @@ export class Refusal extends Error {
   }
 }
 
-/** `{status, body, etag}`; a 4xx or 5xx problem is thrown as a `Refusal`. */
-export async function api(method, path, { body, token, etag } = {}) {
+/** `{status, body, etag}`; a 4xx or 5xx problem is thrown as a `Refusal`. An `idempotencyKey`
+ * makes a retried write safe: the service answers a repeat as it answered the first. */
+export async function api(method, path, { body, token, etag, idempotencyKey } = {}) {
   const headers = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
   if (etag) headers['if-none-match'] = etag;
+  if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
   let response;
   try {
     response = await fetch(path, {

@@ -6,6 +6,7 @@
 //   token=<seat token>   (with match=<id>) remembers the token, then drops it from the address
 //   look, player=<name>, board=<game>   look back
 //   watch                open a match by id, or join one with an invite code
+//   host                 host a match: game, players, options, randomness, invites
 //   invite=<code>        shows the code's seat (a QR code's link); a tap redeems it, never the
 //                        opening alone, so a link previewer that runs the page takes nothing
 
@@ -13,6 +14,7 @@ import { h, replace } from './dom.js';
 import { homeView, sheetView } from './sheet.js';
 import { matchView, watchForm, inviteView } from './match.js';
 import { lookBackView } from './history.js';
+import { hostView } from './host.js';
 import { rememberSeat } from './store.js';
 
 const main = document.getElementById('main');
@@ -20,7 +22,7 @@ let stopCurrent = null;
 
 function currentNav(params) {
   if (params.has('look') || params.has('player') || params.has('board')) return 'look';
-  if (params.has('watch') || params.has('match')) return 'watch';
+  if (params.has('watch') || params.has('match') || params.has('host')) return 'watch';
   return 'home';
 }
 
@@ -53,6 +55,7 @@ async function route() {
   try {
     if (params.has('sheet')) stopCurrent = sheetView(main, params.get('sheet'));
     else if (params.has('match')) stopCurrent = matchView(main, params.get('match'));
+    else if (params.has('host')) await hostView(main);
     else if (nav === 'look') await lookBackView(main, params);
     else if (nav === 'watch') await watchForm(main);
     else await homeView(main);

@@ -1,10 +1,11 @@
 // Score sheets: starting one, keeping it (owner), and showing it read-only to the rest of the
 // table, updating as entries arrive.
 
-import qrcode from './vendor/qrcode.mjs';
 import { get, post, follow, Refusal } from './api.js';
 import { h, replace, field, uid, showFieldError, clearFieldErrors, announce, formatNumber, formatTime, words } from './dom.js';
 import { roundForm, describeTally, roundBreakdown } from './rounds.js';
+import { optionsEditor } from './options.js';
+import { drawQr } from './qr.js';
 import { rememberSheet, sheetToken, mySheets, forgetSheet } from './store.js';
 
 let catalogue = null;
@@ -25,74 +26,6 @@ export function showRefusal(error, control, fallback) {
     fallback.focus();
   }
   announce(message);
-}
-
-// --- options ---------------------------------------------------------------------------------
-
-function optionControl(name, schema, fallback, maxPlayers) {
-  const types = [].concat(schema.type || []);
-  const enumerated = schema.enum || (schema.oneOf || []).flatMap((alternative) => alternative.enum || []);
-  const seatOption = (schema.oneOf || []).some((alternative) => (alternative.description || '').startsWith('A seat at the table'));
-  if (seatOption) {
-    // Seats are 0-based in the API; people count players from 1.
-    const select = h('select', { name }, Array.from({ length: maxPlayers }, (_, seat) => h('option', { value: seat }, `Player ${seat + 1}`)));
-    select.value = String(fallback ?? 0);
-    return { control: select, read: () => Number(select.value) };
-  }
-  // A setting with one allowed value is no choice.
-  if (enumerated.length === 1) return null;
-  if (types.includes('boolean')) {
-    const box = h('input', { type: 'checkbox', name });
-    box.checked = Boolean(fallback);
-    return { control: box, read: () => box.checked };
-  }
-  if (enumerated.length) {
-    const select = h('select', { name }, enumerated.map((value) => h('option', { value: JSON.stringify(value) }, String(value))));
-    select.value = JSON.stringify(fallback ?? enumerated[0]);
-    return { control: select, read: () => JSON.parse(select.value) };
-  }
-  const integer = types.includes('integer') || (schema.oneOf || []).some((alternative) => alternative.type === 'integer');
-  if (integer) {
-    const input = h('input', { type: 'number', name, inputmode: 'numeric', step: 1, min: schema.minimum ?? 0 });
-    input.value = fallback ?? '';
-    return { control: input, read: () => (input.value === '' ? null : Number(input.value)) };
-  }
-  return null; // lists and objects keep their defaults here
-}
-
-function optionsEditor(game) {
-  const properties = (game.options_schema || {}).properties || {};
-  const editors = {};
-  const fields = [];
-  for (const [name, schema] of Object.entries(properties)) {
-    const editor = optionControl(name, schema, game.default_options[name], game.max_players);
-    if (!editor) continue;
-    editors[name] = editor;
-    // The option's own description, or its type's when the option only states its default.
-    const own = schema.description && !schema.description.startsWith('Default') ? schema.description : '';
-    const typeHint = ((schema.oneOf || [])[0] || {}).description || '';
-    const hint = (own || (typeHint.startsWith('A seat') ? '' : typeHint)).split('\n')[0].replace(/`/g, '');
-    const label = words(name).replace(/^./, (first) => first.toUpperCase());
-    if (editor.control.type === 'checkbox') {
-      editor.control.id = uid('option');
-      fields.push(h('div', { class: 'field check' }, h('label', {}, editor.control, ` ${label}`),
-        h('p', { class: 'error', id: `${editor.control.id}-error`, hidden: true })));
-    } else {
-      fields.push(field(label, editor.control, hint || null));
-    }
-  }
-  return {
-    element: h('details', { class: 'options' }, h('summary', {}, `${game.title} options`), fields),
-    read() {
-      const options = {};
-      for (const [name, editor] of Object.entries(editors)) {
-        const value = editor.read();
-        if (JSON.stringify(value) !== JSON.stringify(game.default_options[name] ?? null)) options[name] = value;
-      }
-      return options;
-    },
-    control: (name) => (editors[name] || {}).control,
-  };
 }
 
 // --- home: a new sheet and this phone's sheets ------------------------------------------------
@@ -207,26 +140,6 @@ function shareLink(id) {
   return `${location.origin}/#sheet=${encodeURIComponent(id)}`;
 }
 
-function drawQr(canvas, text) {
-  const qr = qrcode(0, 'M');
-  qr.addData(text);
-  qr.make();
-  const modules = qr.getModuleCount();
-  const quiet = 4;
-  const scale = Math.max(2, Math.floor(240 / (modules + quiet * 2)));
-  const size = (modules + quiet * 2) * scale;
-  canvas.width = size;
-  canvas.height = size;
-  const context = canvas.getContext('2d');
-  context.fillStyle = '#fff';
-  context.fillRect(0, 0, size, size);
-  context.fillStyle = '#000';
-  for (let row = 0; row < modules; row += 1) {
-    for (let column = 0; column < modules; column += 1) {
-      if (qr.isDark(row, column)) context.fillRect((column + quiet) * scale, (row + quiet) * scale, scale, scale);
-    }
-  }
-}
 
 function standingsTable(sheet) {
   const order = sheet.players.map((player) => player.seat)

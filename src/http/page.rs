@@ -32,10 +32,11 @@ macro_rules! asset {
 }
 
 const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
 
 const ASSETS: &[Asset] = &[
     asset!("index.html", "text/html; charset=utf-8"),
-    asset!("app.css", "text/css; charset=utf-8"),
+    asset!("app.css", CSS),
     asset!("app.js", JAVASCRIPT),
     asset!("api.js", JAVASCRIPT),
     asset!("dom.js", JAVASCRIPT),
@@ -47,6 +48,13 @@ const ASSETS: &[Asset] = &[
     asset!("messages.js", JAVASCRIPT),
     asset!("cards.js", JAVASCRIPT),
     asset!("tables/index.js", JAVASCRIPT),
+    asset!("options.js", JAVASCRIPT),
+    asset!("host.js", JAVASCRIPT),
+    asset!("qr.js", JAVASCRIPT),
+    asset!("cards.css", CSS),
+    asset!("sheet.css", CSS),
+    asset!("table.css", CSS),
+    asset!("tables/tables.css", CSS),
     asset!("icon.svg", "image/svg+xml"),
     asset!("vendor/qrcode.mjs", JAVASCRIPT),
     asset!(
@@ -134,7 +142,7 @@ fn serve(request: &HttpRequest, name: &str) -> HttpResponse {
 fn serve_from(folder: &std::path::Path, name: &str) -> HttpResponse {
     let content_type = match name.rsplit_once('.').map(|(_, extension)| extension) {
         Some("html") => "text/html; charset=utf-8",
-        Some("css") => "text/css; charset=utf-8",
+        Some("css") => CSS,
         Some("js" | "mjs") => JAVASCRIPT,
         Some("svg") => "image/svg+xml",
         Some("json" | "webmanifest") => "application/manifest+json",
