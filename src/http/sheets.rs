@@ -4,7 +4,7 @@ use actix_web::{get, patch, post, web, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
 use super::body::Body;
-use super::caching::{as_precondition, cached, expected_version};
+use super::caching::{as_precondition, cached, cached_by_content, expected_version};
 use super::params::{Guarded, IdempotencyKey, IfNoneMatch, NewEntry, NewSheet};
 use super::responses::*;
 use super::{idempotency_key, required_bearer};
@@ -12,8 +12,8 @@ use crate::examples;
 use crate::games::Seat;
 use crate::problem::Problem;
 use crate::sheets::{
-    self, AnyCreateSheet, AnyCreatedSheet, AnySheetDetail, AppendEntry, CreateSheet, FinishSheet,
-    RemoveLastRound, RenameSheetPlayer, SheetDetail,
+    self, AnyCreateSheet, AnyCreatedSheet, AnySheetDetail, AppendEntry, CreateSheet, Evening,
+    FinishSheet, RemoveLastRound, RenameSheetPlayer, SheetDetail, SheetOwnerToken,
 };
 use crate::store::Store;
 
@@ -213,4 +213,79 @@ pub async fn finish_sheet(
         .await
         .map_err(|problem| as_precondition(problem, by_if_match))?,
     ))
+}
+
+/// Play a finished or abandoned sheet again (owner token): a new sheet of the same game, options
+/// and players in the same seats, with its own owner token (answered as `POST /v1/sheets`
+/// answers). The new sheet names the old as `rematch_of`, the old the new as `rematch`, so a page
+/// showing the old one can follow the evening to the new. A sheet in progress is a 409
+/// `match_not_finished` (finish it early or abandon it first); a sheet is played again once (409
+/// `rematch_exists` names the sheet that plays it again). No body.
+#[utoipa::path(
+    tag = "sheets",
+    params(("id" = Uuid, Path)),
+    security(("token" = [])),
+    responses(
+        (status = 201, body = AnyCreatedSheet, headers(("Location" = String))),
+        Problems<(BadRequest, Unauthorized, NotFound, Conflict, OtherClientError, Unavailable)>,
+    )
+)]
+#[post("/sheets/{id}/rematch")]
+pub async fn rematch_sheet(
+    store: web::Data<Store>,
+    path: web::Path<Uuid>,
+    request: HttpRequest,
+) -> Result<HttpResponse, Problem> {
+    let token = required_bearer(&request)?;
+    let created = sheets::rematch(&store, path.into_inner(), &token).await?;
+    Ok(HttpResponse::Created()
+        .insert_header(("Location", format!("/v1/sheets/{}", created.sheet.id)))
+        .json(created))
+}
+
+/// Hand a sheet to another phone (owner token): a new owner token for the sheet, shown only in
+/// this answer; the token presented stops working at once, so the phone that gave the sheet away
+/// (and any copy of its token) can no longer write to it. No body.
+#[utoipa::path(
+    tag = "sheets",
+    params(("id" = Uuid, Path)),
+    security(("token" = [])),
+    responses(
+        (status = 200, body = SheetOwnerToken),
+        Problems<(BadRequest, Unauthorized, NotFound, OtherClientError, Unavailable)>,
+    )
+)]
+#[post("/sheets/{id}/owner-token")]
+pub async fn reissue_sheet_owner_token(
+    store: web::Data<Store>,
+    path: web::Path<Uuid>,
+    request: HttpRequest,
+) -> Result<web::Json<SheetOwnerToken>, Problem> {
+    let token = required_bearer(&request)?;
+    Ok(web::Json(
+        sheets::reissue_owner_token(&store, path.into_inner(), &token).await?,
+    ))
+}
+
+/// The evening a sheet belongs to: the chain of sheets played again from one another (its last
+/// 50), first to last, each with its players, totals and winners, and each player's sheets and
+/// wins over the evening. `current` is the latest sheet: a page sharing the evening's first link
+/// shows that one.
+#[utoipa::path(
+    tag = "sheets",
+    params(("id" = Uuid, Path), IfNoneMatch),
+    responses(
+        (status = 200, body = Evening),
+        NotModified,
+        PublicReadProblems,
+    )
+)]
+#[get("/sheets/{id}/evening")]
+pub async fn sheet_evening(
+    store: web::Data<Store>,
+    path: web::Path<Uuid>,
+    request: HttpRequest,
+) -> Result<HttpResponse, Problem> {
+    let evening = sheets::evening(&store, path.into_inner()).await?;
+    Ok(cached_by_content(&request, &evening))
 }

@@ -152,6 +152,64 @@ pub async fn set_seat_token(
     Ok(())
 }
 
+/// Replaces the owner token (its hash): the one it replaces stops working at once. Like a seat's,
+/// it marks cached copies of the match stale.
+pub async fn set_owner_token(
+    conn: &mut AsyncPgConnection,
+    match_id: Uuid,
+    token_hash: &[u8],
+) -> Result<(), StoreError> {
+    diesel::update(matches::table.find(match_id))
+        .set((
+            matches::owner_token_hash.eq(token_hash),
+            matches::access_version.eq(matches::access_version + 1),
+        ))
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// The ids of the chain of rematches `id` belongs to, first to last: its last `most` at most.
+pub async fn rematch_chain(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+    most: i32,
+) -> Result<Vec<Uuid>, StoreError> {
+    use diesel::sql_types::{Integer, Uuid as SqlUuid};
+    #[derive(QueryableByName)]
+    struct Link {
+        #[diesel(sql_type = SqlUuid)]
+        id: Uuid,
+    }
+    // Back from `id` (no further than `most` could keep), then forward from `id` to the end (a
+    // bound only against a runaway chain), keeping the last `most`.
+    let rows: Vec<Link> = diesel::sql_query(
+        "WITH RECURSIVE back (id, step) AS ( \
+             SELECT $1::uuid, 0 \
+             UNION ALL \
+             SELECT l.rematch_of, b.step - 1 FROM back b \
+             JOIN match_rematch_links l ON l.match_id = b.id \
+             WHERE l.rematch_of IS NOT NULL AND b.step > 1 - $2 \
+         ), ahead (id, step) AS ( \
+             SELECT $1::uuid, 0 \
+             UNION ALL \
+             SELECT l.rematch, a.step + 1 FROM ahead a \
+             JOIN match_rematch_links l ON l.match_id = a.id \
+             WHERE l.rematch IS NOT NULL AND a.step < 100000 \
+         ) \
+         SELECT id FROM ( \
+             SELECT id, step FROM back WHERE step < 0 \
+             UNION ALL SELECT id, step FROM ahead \
+             ORDER BY step DESC LIMIT $2 \
+         ) AS chain ORDER BY step",
+    )
+    .bind::<SqlUuid, _>(id)
+    .bind::<Integer, _>(most)
+    .load(conn)
+    .await?;
+    Ok(rows.into_iter().map(|link| link.id).collect())
+}
+
 /// Marks every cached copy of the match stale for moves (see `matches.access_version`). It runs
 /// before the seat's own update so that, like a move, it locks the match row before a seat row.
 async fn bump_access_version(

@@ -11,6 +11,7 @@ mod chance_authority;
 mod distribution;
 mod edges;
 mod errors;
+mod evening;
 mod game_refusals;
 mod history;
 mod hosted;

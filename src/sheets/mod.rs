@@ -30,6 +30,11 @@ use crate::vocabulary::{limits, name_key, MatchKind, MatchStatus, RandomnessMode
 use crate::wire::{Json, Payloads};
 use crate::{tokens, with_game};
 
+mod evening;
+pub use evening::{
+    evening, reissue_owner_token, rematch, Evening, EveningPlayer, EveningSheet, SheetOwnerToken,
+};
+
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, bound = "")]
 #[schema(bound = "P: Payloads")]
@@ -198,6 +203,13 @@ pub struct SheetDetail<P: Payloads = Json> {
     /// (then it counts in each player's record as `abandoned`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abandoned: Option<crate::store::stats::Abandoned>,
+    /// The sheet this one plays again (`POST /v1/sheets/{id}/rematch`), if any.
+    #[serde(default)]
+    pub rematch_of: Option<Uuid>,
+    /// The sheet that plays this one again, once the owner started it: a page showing this sheet
+    /// can follow the evening to it.
+    #[serde(default)]
+    pub rematch: Option<Uuid>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -399,7 +411,23 @@ fn detail(
         updated_at: row.updated_at,
         finished_at: row.finished_at,
         abandoned: None,
+        rematch_of: None,
+        rematch: None,
     })
+}
+
+/// What a sheet's row alone does not say: how it was abandoned, and the sheets that play it
+/// again or that it plays again.
+async fn complete(
+    conn: &mut AsyncPgConnection,
+    row: &MatchRow,
+    shown: &mut SheetDetail,
+) -> Result<(), Problem> {
+    if row.status == MatchStatus::Abandoned {
+        shown.abandoned = crate::store::stats::abandon_of(conn, row.id).await?;
+    }
+    (shown.rematch_of, shown.rematch) = crate::store::lobby::rematch_links(conn, row.id).await?;
+    Ok(())
 }
 
 /// The answer an entry got when it was made (for a retry with its `Idempotency-Key`): the sheet
@@ -450,10 +478,52 @@ pub async fn create(
     idempotency_key: Option<String>,
 ) -> Result<CreatedSheet, Problem> {
     let request_hash = fingerprint(&request);
+    let new = prepare(&request)?;
+    tracing::Span::current().record("sheet_id", tracing::field::display(new.row.id));
+    let NewSheet {
+        row,
+        seats,
+        created,
+    } = new;
+    insert_created(
+        store,
+        "sheet",
+        idempotency_key.as_deref(),
+        request_hash,
+        NewParts {
+            row: &row,
+            seats: &seats,
+            events: &[],
+            invites: &[],
+        },
+        created,
+    )
+    .await
+}
+
+/// A sheet checked and ready to store, with its answer (the owner token in it).
+pub(crate) struct NewSheet {
+    pub row: MatchRow,
+    pub seats: Vec<SeatRow>,
+    pub created: CreatedSheet,
+}
+
+impl NewSheet {
+    pub fn parts(&self) -> NewParts<'_> {
+        NewParts {
+            row: &self.row,
+            seats: &self.seats,
+            events: &[],
+            invites: &[],
+        }
+    }
+}
+
+/// Checks a new sheet's players and options, and makes its rows and a fresh owner token.
+pub(crate) fn prepare(request: &CreateSheet) -> Result<NewSheet, Problem> {
     let names = check_names(request.players.iter().map(|p| p.name.as_str()))?;
     let now = Utc::now();
     let id = Uuid::new_v4();
-    tracing::Span::current().record("sheet_id", tracing::field::display(id));
     let (owner_token, owner_hash) = tokens::issue("own").map_err(Problem::internal)?;
     let (options, rules_version, standings) = with_game!(request.game, G => {
         let options = referee::options::<G>(request.options.clone(), names.len())?;
@@ -503,35 +573,31 @@ pub async fn create(
         owner_token,
         sheet,
     };
-    insert_created(
-        store,
-        "sheet",
-        idempotency_key.as_deref(),
-        request_hash,
-        NewParts {
-            row: &row,
-            seats: &seats,
-            events: &[],
-            invites: &[],
-        },
+    Ok(NewSheet {
+        row,
+        seats,
         created,
-    )
-    .await
+    })
 }
 
 #[tracing::instrument(skip_all, fields(sheet_id = %id, game = tracing::field::Empty))]
 pub async fn read(store: &Store, id: Uuid) -> Result<SheetDetail, Problem> {
-    let mut conn = store.conn().await?;
-    let row = q::find(&mut conn, id)
+    read_on(&mut *store.conn().await?, id).await
+}
+
+/// A sheet as `GET /v1/sheets/{id}` shows it, read on `conn`.
+pub(crate) async fn read_on(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+) -> Result<SheetDetail, Problem> {
+    let row = q::find(conn, id)
         .await?
         .filter(|r| r.kind == MatchKind::Sheet)
         .ok_or_else(|| unknown_sheet(id))?;
-    let seats = q::seats(&mut conn, id).await?;
-    let entries = q::sheet_entries(&mut conn, id).await?;
+    let seats = q::seats(conn, id).await?;
+    let entries = q::sheet_entries(conn, id).await?;
     let mut shown = detail(&row, &seats, &entries)?;
-    if row.status == MatchStatus::Abandoned {
-        shown.abandoned = crate::store::stats::abandon_of(&mut conn, id).await?;
-    }
+    complete(conn, &row, &mut shown).await?;
     Ok(shown)
 }
 
@@ -1000,9 +1066,7 @@ impl Write<'_> {
         let row = q::find(conn, id).await?.ok_or_else(|| unknown_sheet(id))?;
         let seats = q::seats(conn, id).await?;
         let mut shown = detail(&row, &seats, &entries)?;
-        if row.status == MatchStatus::Abandoned {
-            shown.abandoned = crate::store::stats::abandon_of(conn, id).await?;
-        }
+        complete(conn, &row, &mut shown).await?;
         Ok(shown)
     }
 }
