@@ -47,12 +47,13 @@ STORY = [
     ("post", "/v1/sheets"),
     ("post", "/v1/sheets/{id}/entries"),
 ]
-# A match's result, export, BG Stats play or rematch, and a sheet's BG Stats play, need a finished
-# one.
+# A match's result, export, BG Stats play or rematch, and a sheet's BG Stats play or playing it
+# again, need a finished one.
 # A match's stream ends after its final entries, so a finished match's stream is one the page can
 # show whole (a stream on a match in play stays open).
 NEEDS_FINISHED = {
     "get_result", "export_match", "match_bgstats", "sheet_bgstats", "rematch", "stream_match",
+    "rematch_sheet",
 }
 EXECUTE_TIMEOUT_MS = 20_000
 

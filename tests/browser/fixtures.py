@@ -112,7 +112,7 @@ class Fixtures:
     abandonable: Hosted  # a match in play, to abandon
     abandonable_sheet: Sheet  # a sheet in play, to abandon
     # The documented sheet with one round (version 1), one for each documented mending: its last
-    # round taken away, a player renamed, finished early.
+    # round taken away, a player renamed, finished early, handed to another phone.
     mendable_sheets: dict[str, Sheet]
 
 
@@ -148,7 +148,7 @@ def make(base: str, spec: dict) -> Fixtures:
     abandonable_sheet = create_sheet(base, spec, rounds=0)
     mendable_sheets = {
         operation: create_sheet(base, spec, rounds=1)
-        for operation in ("remove_last_round", "rename_sheet_player", "finish_sheet")
+        for operation in ("remove_last_round", "rename_sheet_player", "finish_sheet", "reissue_sheet_owner_token")
     }
     return Fixtures(
         live,
@@ -194,6 +194,9 @@ def main() -> None:
         "FUZZ_SHEET_ID": made.sheet.id,
         "FUZZ_SHEET_TOKEN": made.sheet.owner_token,
         "FUZZ_FINISHED_SHEET_ID": made.finished_sheet.id,
+        "FUZZ_FINISHED_SHEET_TOKEN": made.finished_sheet.owner_token,
+        "FUZZ_HANDOVER_SHEET_ID": made.mendable_sheets["reissue_sheet_owner_token"].id,
+        "FUZZ_HANDOVER_SHEET_TOKEN": made.mendable_sheets["reissue_sheet_owner_token"].owner_token,
         "FUZZ_PLAYER": PLAYER,
     }
     for name, value in exports.items():
