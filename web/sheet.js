@@ -169,7 +169,7 @@ export async function homeView(main) {
     }
   }
 
-  const form = h('form', { class: 'card', onsubmit: start, 'aria-labelledby': 'new-sheet' },
+  const form = h('form', { class: 'card', onsubmit: start, novalidate: true, 'aria-labelledby': 'new-sheet' },
     h('h2', { id: 'new-sheet' }, 'New score sheet'),
     formError,
     field('Game', gameSelect),
