@@ -52,7 +52,7 @@ export async function homeView(main) {
   const target = h('p', { class: 'target', id: uid('target') });
   const playerList = h('ol', { class: 'players' });
   const addButton = h('button', { type: 'button', class: 'secondary' }, 'Add a player');
-  const chips = h('ul', { class: 'chips plain' });
+  const chips = h('ul', { class: 'chips' });
   const chipsBox = h('div', { class: 'roster' },
     h('p', { class: 'hint', id: 'roster-hint' }, 'Played here before: tap a name to add them.'), chips);
   const formError = h('p', { class: 'error', tabindex: -1, hidden: true, role: 'alert' });
@@ -96,7 +96,8 @@ export async function homeView(main) {
     const names = roster().filter((name) => !seated.has(name.toLocaleLowerCase()));
     chipsBox.hidden = names.length === 0;
     replace(chips, names.map((name) => h('li', { class: 'chip' },
-      h('button', { type: 'button', class: 'chip-name', onclick: () => seat(name) }, `Add ${name}`),
+      h('button', { type: 'button', class: 'chip-name', onclick: () => seat(name) },
+        h('span', { 'aria-hidden': 'true' }, '+ '), h('span', { class: 'visually-hidden' }, 'Add '), name),
       h('button', {
         type: 'button',
         class: 'chip-forget',

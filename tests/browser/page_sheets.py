@@ -198,7 +198,7 @@ def roster(browser) -> None:
     page.goto(BASE + "/#")
     chips = page.locator("ul.chips")
     # Most recent first; each name once.
-    expect(chips.get_by_role("button", name=re.compile("^Add "))).to_have_text(["Add Grandpa", "Add Zoé", "Add Mum", "Add Dad"])
+    expect(chips.get_by_role("button", name=re.compile("^Add "))).to_have_text([re.compile(f"Add {name}$") for name in ("Grandpa", "Zoé", "Mum", "Dad")])
     check(page, "roster")
     page.get_by_role("button", name="Forget Grandpa on this phone").click()
     expect(chips.get_by_role("button", name="Add Grandpa")).to_have_count(0)
@@ -211,7 +211,7 @@ def roster(browser) -> None:
     page.get_by_role("button", name="Start the sheet").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Lucky Jack: Zoé, Mum, Dad")
     page.goto(BASE + "/#")
-    expect(chips.get_by_role("button", name=re.compile("^Add "))).to_have_text(["Add Zoé", "Add Mum", "Add Dad"])
+    expect(chips.get_by_role("button", name=re.compile("^Add "))).to_have_text([re.compile(f"Add {name}$") for name in ("Zoé", "Mum", "Dad")])
     page.context.close()
 
 
