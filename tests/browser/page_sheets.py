@@ -340,4 +340,112 @@ def offline_rounds(browser) -> None:
                                if error != "offline: console: Failed to load resource: net::ERR_INTERNET_DISCONNECTED"]
 
 
-STEPS = [lucky_jack_sheet, look_back, options_in_words, roster, mend_the_sheet, offline_rounds]
+def play_jack_game(page: Page, winners: list) -> None:
+    for number, winner in enumerate(winners, start=1):
+        expect(page.get_by_role("heading", name=f"Round {number}", exact=True)).to_be_visible()
+        jack_round(page, winner)
+
+
+def evening(browser) -> None:
+    """Play again with the same players; one link for the evening, followed by the table's phones."""
+    owner = new_phone(browser, "evening-owner")
+    first = start_sheet(owner, "Lucky Jack (2–6 players)", ["Mum", "Dad", "Zoé"])
+    link = owner.locator("a.share-link").get_attribute("href")
+    assert link.endswith(f"#sheet={first}"), link
+    reader = new_phone(browser, "evening-reader")
+    reader.goto(link)
+    expect(reader.get_by_text("Read-only.", exact=False)).to_be_visible()
+    play_jack_game(owner, ["Zoé", None, "Mum"])
+    expect(owner.locator("p.status")).to_contain_text("Game over: Zoé wins.")
+    check(owner, "sheet-finished-play-again")
+
+    # One tap: the same game and players, a new sheet.
+    owner.get_by_role("button", name="Play again with the same players").click()
+    expect(owner).not_to_have_url(re.compile(first))
+    second = owner.url.split("#sheet=", 1)[1]
+    expect(owner.get_by_role("heading", level=1)).to_have_text("Lucky Jack: Mum, Dad, Zoé")
+    expect(owner.get_by_role("heading", name="Round 1", exact=True)).to_be_visible()
+    assert api("GET", f"/v1/sheets/{second}")["rematch_of"] == first
+    # The share link and its QR stay the evening's first sheet.
+    expect(owner.locator("a.share-link")).to_have_attribute("href", link)
+    # The reader's phone moves on by itself, and says so.
+    expect(reader).to_have_url(re.compile(second), timeout=15_000)
+    expect(reader.get_by_role("heading", level=1)).to_have_text("Lucky Jack: Mum, Dad, Zoé")
+    expect(reader.locator("p.status")).to_contain_text("No rounds yet.")
+
+    # Bedtime comes early: finish and play again in one go.
+    jack_round(owner, "Dad", "bell", "3")
+    owner.get_by_role("button", name="Finish early").click()
+    owner.get_by_role("button", name="Finish now and play again").click()
+    expect(owner).not_to_have_url(re.compile(second))
+    third = owner.url.split("#sheet=", 1)[1]
+    expect(reader).to_have_url(re.compile(third), timeout=15_000)
+
+    # The evening so far, on the sheet.
+    summary = owner.get_by_role("region", name="This evening")
+    expect(summary).to_contain_text("2 games played")
+    expect(summary).to_contain_text("Game 1, Lucky Jack: Zoé won")
+    expect(summary).to_contain_text("Game 2, Lucky Jack: Dad won")
+    expect(summary).to_contain_text("Game 3 (this one)")
+    wins = summary.locator("table.evening-wins")
+    expect(wins.locator("tr", has=owner.get_by_role("rowheader", name="Zoé"))).to_contain_text("1")
+    expect(wins.locator("tbody tr").first).not_to_contain_text("Mum")
+    check(owner, "evening-summary")
+    check(reader, "evening-followed")
+
+    # A phone that scans the evening's code late lands on the current game.
+    late = new_phone(browser, "evening-late")
+    late.goto(link)
+    expect(late).to_have_url(re.compile(third), timeout=15_000)
+    for phone in (owner, reader, late):
+        phone.context.close()
+
+
+def hand_over(browser) -> None:
+    """The sheet moves to another phone by a QR code; the old phone's token stops working."""
+    giver = new_phone(browser, "giver")
+    sheet_id = start_sheet(giver, "Lucky Jack (2–6 players)", ["Mum", "Dad", "Zoé"])
+    old_token = json.loads(giver.evaluate("() => localStorage.getItem('referee.sheets')"))[sheet_id]["token"]
+    # A second tab on the giving phone, still holding the old token.
+    stale_tab = giver.context.new_page()
+    stale_tab.goto(f"{BASE}/#sheet={sheet_id}")
+    expect(stale_tab.get_by_role("button", name="Save the round")).to_be_visible()
+
+    giver.get_by_role("button", name="Hand the sheet to another phone").click()
+    expect(giver.get_by_role("heading", name="Hand the sheet to another phone")).to_be_focused()
+    giver.get_by_role("button", name="Show the code for the other phone").click()
+    expect(giver.get_by_role("img", name="QR code that hands this sheet to another phone")).to_be_visible()
+    handover = giver.locator("a.handover-link").get_attribute("href")
+    assert f"#sheet={sheet_id}&owner=own_" in handover, handover
+    check(giver, "hand-over")
+
+    taker = new_phone(browser, "taker")
+    taker.goto(handover)
+    expect(taker).to_have_url(f"{BASE}/#sheet={sheet_id}")
+    expect(taker.locator("p.status")).to_contain_text("You keep this sheet.")
+    jack_round(taker, "Zoé")
+    expect(standings_row(taker, "Zoé")).to_contain_text("10,000")
+    assert len(round_entries(sheet_id)) == 1
+
+    giver.get_by_role("button", name="The other phone has it").click()
+    expect(giver.locator("p.status")).to_contain_text("You handed this sheet to another phone; here it is read-only.")
+    expect(giver.get_by_role("button", name="Save the round")).to_have_count(0)
+    assert sheet_id not in (giver.evaluate("() => localStorage.getItem('referee.sheets')") or "")
+
+    # The old token is refused; the tab that still held it says the sheet was handed over.
+    stale_tab.get_by_label("Jackpot winner").select_option(label="Dad")
+    stale_tab.get_by_role("button", name="Save the round").click()
+    expect(stale_tab.locator("p.status")).to_contain_text("You handed this sheet to another phone", timeout=10_000)
+    expect(stale_tab.get_by_role("button", name="Save the round")).to_have_count(0)
+    check(stale_tab, "handed-over")
+    try:
+        api("POST", f"/v1/sheets/{sheet_id}/entries", {"tally": {"jackpot": None}}, token=old_token)
+        raise AssertionError("the old owner token still writes")
+    except AssertionError as error:
+        assert "401" in str(error), error
+    assert len(round_entries(sheet_id)) == 1
+    giver.context.close()
+    taker.context.close()
+
+
+STEPS = [lucky_jack_sheet, look_back, options_in_words, roster, mend_the_sheet, offline_rounds, evening, hand_over]
