@@ -559,7 +559,7 @@ export function sheetView(main, id) {
       closePanel();
       show(updated);
       announce(leaderSentence(updated));
-      if (again) playAgain(error);
+      if (again) playAgain(againError);
       else heading.focus();
     };
     openPanel(panel('Finish the game now?',
@@ -662,7 +662,11 @@ export function sheetView(main, id) {
     input.select();
   }
 
+  // Where a refused "play again" says why, beside its button (or above the standings).
+  const againError = h('p', { class: 'error', tabindex: -1, hidden: true, role: 'alert' });
+
   async function playAgain(errorSlot) {
+    if (!errorSlot.isConnected) replace(againSlot, errorSlot);
     let created;
     try {
       created = await post(`/v1/sheets/${id}/rematch`, undefined, { token });
@@ -693,10 +697,9 @@ export function sheetView(main, id) {
       return;
     }
     if (!token) { replace(againSlot); return; }
-    const error = panelError();
     replace(againSlot, h('div', { class: 'again' },
-      error,
-      h('button', { type: 'button', class: 'big', onclick: () => playAgain(error) }, 'Play again with the same players')));
+      againError,
+      h('button', { type: 'button', class: 'big', onclick: () => playAgain(againError) }, 'Play again with the same players')));
   }
 
   function renderControls() {
@@ -793,7 +796,9 @@ export function sheetView(main, id) {
     try {
       evening = await get(`/v1/sheets/${id}/evening`);
     } catch {
-      return; // the sheet itself still shows; the summary waits for the next change
+      // The sheet itself still shows; the summary waits for the next change.
+      if (!sharedId && !stopped) renderShare(id);
+      return;
     }
     if (stopped) return;
     renderEvening();
@@ -888,7 +893,10 @@ export function sheetView(main, id) {
       renderPending();
     }
     if (first) {
-      renderShare(sheet.rematch_of ? (sharedId || id) : id);
+      // A later sheet of the evening shares the first one's link: it comes with the evening.
+      if (!sheet.rematch_of) renderShare(id);
+      // A sheet received from another phone: this phone now lists it among its own.
+      if (token) setSheetToken(id, token, sheet);
       flush();
     }
     if (changed) loadEvening();
