@@ -355,7 +355,7 @@ def evening(browser) -> None:
     reader = new_phone(browser, "evening-reader")
     reader.goto(link)
     expect(reader.get_by_text("Read-only.", exact=False)).to_be_visible()
-    play_jack_game(owner, ["Zoé", None, "Mum"])
+    play_jack_game(owner, ["Zoé", None, None])
     expect(owner.locator("p.status")).to_contain_text("Game over: Zoé wins.")
     check(owner, "sheet-finished-play-again")
 
