@@ -781,7 +781,7 @@ export function sheetView(main, id) {
         item.id === id ? '' : ': ',
         outcome(item)))),
       (evening.players || []).length
-        ? h('table', { class: 'standings evening-wins' },
+        ? h('table', { class: 'evening-wins' },
           h('caption', {}, 'Wins this evening'),
           h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col', class: 'number' }, 'Games'), h('th', { scope: 'col', class: 'number' }, 'Wins'))),
           h('tbody', {}, [...evening.players].sort((a, b) => b.wins - a.wins).map((player) => h('tr', {},
