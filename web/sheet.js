@@ -765,7 +765,9 @@ export function sheetView(main, id) {
   }
 
   function renderEvening() {
-    if (!evening || !evening.sheets || evening.sheets.length === 0) { replace(eveningSlot); return; }
+    // One game still being played is no evening yet: the summary starts with a finished game.
+    const lone = evening && evening.sheets && evening.sheets.length === 1 && evening.sheets[0].status === 'in_progress';
+    if (!evening || !evening.sheets || evening.sheets.length === 0 || lone) { replace(eveningSlot); return; }
     const outcome = (item) => {
       if (item.status === 'abandoned') return 'given up';
       if (item.status !== 'finished') return `playing, ${item.rounds} round${item.rounds === 1 ? '' : 's'} so far`;
