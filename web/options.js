@@ -28,7 +28,7 @@ const WORDING = {
     coaster_set: { label: 'The coasters in play', effect: 'Which pairs of lucky symbols are on the coasters.', sheet: false /* the deck: not on a form */ },
   },
   'luck-plus': {
-    scoring: { label: 'How to score', effect: 'Count hands won, points won from the others, or penalty points kept.', choices: { hands: 'Hands won (one for each player who goes out)', points_to_winner: 'Points: whoever goes out wins the cards left in the other hands', penalty_points: 'Penalty points: keep the points left in your hand; the fewest wins' } },
+    scoring: { label: 'How to score', effect: 'Hands won: one for each player who goes out. Points: whoever goes out wins the points left in the other hands. Penalty points: you keep the points left in your hand.', choices: { hands: 'Hands won', points_to_winner: 'Points won from the others', penalty_points: 'Penalty points (fewest wins)' } },
     target: { label: 'Score that ends the game', effect: 'The game ends after the hand in which someone reaches it. Empty: 5 hands, or 250 points.' },
     luck_out_bonus_in_penalty: { label: 'LUCK OUT with penalty points', effect: 'Whether a LUCK OUT takes 30 off your penalty points.', choices: { subtract: 'Takes 30 points off', ignore: 'Changes nothing' } },
     luck_out_full_round: { label: 'Everyone gets one more turn after a LUCK OUT', effect: 'Then several players may go out in the same hand.' },
@@ -110,7 +110,11 @@ export function optionsEditor(game, { forSheet = true } = {}) {
   const properties = (game.options_schema || {}).properties || {};
   const editors = {};
   const fields = [];
-  for (const [name, schema] of Object.entries(properties)) {
+  // The table's order (what matters most first), then anything it does not know yet.
+  const known = Object.keys(WORDING[game.slug] || {}).filter((name) => name in properties);
+  const names = [...known, ...Object.keys(properties).filter((name) => !known.includes(name))];
+  for (const name of names) {
+    const schema = properties[name];
     const wording = optionWords(game.slug, name);
     if (forSheet && wording.sheet === false) continue;
     const editor = optionControl(game.slug, name, schema, game.default_options[name], game.max_players);
@@ -127,7 +131,7 @@ export function optionsEditor(game, { forSheet = true } = {}) {
       fields.push(field(wording.label, editor.control, wording.effect || null));
     }
   }
-  const summary = forSheet ? `${game.title}: how long to play` : `${game.title} options`;
+  const summary = forSheet ? `${game.title}: scoring and length` : `${game.title} options`;
   return {
     element: fields.length
       ? h('details', { class: 'options' }, h('summary', {}, summary), fields)

@@ -595,6 +595,7 @@ export function sheetView(main, id) {
   function handoverPanel(opener) {
     const error = panelError();
     const slot = h('div');
+    const cancel = h('p', {}, h('button', { type: 'button', class: 'secondary', onclick: () => closePanel(opener) }, 'Cancel'));
     const start = h('button', {
       type: 'button',
       onclick: async () => {
@@ -606,6 +607,7 @@ export function sheetView(main, id) {
         const link = handoverLink(id, token);
         const canvas = h('canvas', { role: 'img', 'aria-label': 'QR code that hands this sheet to another phone' });
         start.hidden = true;
+        cancel.hidden = true;
         replace(slot,
           h('p', {}, 'On the other phone, scan this code (or open the link). That phone then keeps the sheet.'),
           canvas,
@@ -626,8 +628,7 @@ export function sheetView(main, id) {
     }, 'Show the code for the other phone');
     openPanel(panel('Hand the sheet to another phone',
       h('p', {}, 'The other phone will keep the score; this one will only show it.'),
-      error, start, slot,
-      h('p', {}, h('button', { type: 'button', class: 'secondary', onclick: () => closePanel(opener) }, 'Cancel'))));
+      error, start, slot, cancel));
   }
 
   function renamePanel(seat) {

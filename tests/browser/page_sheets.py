@@ -155,7 +155,7 @@ def options_in_words(browser) -> None:
     page.get_by_label("Game", exact=True).select_option(label="Luck Plus (2–8 players)")
     form = page.locator("form", has=page.get_by_role("heading", name="New score sheet"))
     expect(form.locator("p.target")).to_have_text("First to win 5 hands.")
-    form.get_by_text("Luck Plus: how long to play").click()
+    form.get_by_text("Luck Plus: scoring and length").click()
     expect(form.get_by_label("How to score")).to_be_visible()
     expect(form.get_by_label("Score that ends the game")).to_be_visible()
     # Dealing and move rules play no part on a score sheet.
@@ -163,7 +163,7 @@ def options_in_words(browser) -> None:
     expect(form.get_by_label("One roll may be used several times")).to_have_count(0)
     text = form.inner_text()
     assert not re.search(r"[a-z]+_[a-z]+", text), text
-    form.get_by_label("How to score").select_option(label="Points: whoever goes out wins the cards left in the other hands")
+    form.get_by_label("How to score").select_option(label="Points won from the others")
     expect(form.locator("p.target")).to_have_text("First to reach 250 points.")
     form.get_by_label("Score that ends the game").fill("500")
     expect(form.locator("p.target")).to_have_text("First to reach 500 points.")
