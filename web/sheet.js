@@ -400,7 +400,10 @@ export function sheetView(main, id) {
         submit.textContent = `Save the correction of round ${correcting.round}`;
         cancel.hidden = false;
       } else {
-        legend.textContent = `Round ${sheet.rounds.length + pendingRounds() + 1}`;
+        // Lucky Luau's one round is the whole game: say so rather than "Round 1".
+        legend.textContent = sheet.game === 'lucky-luau' && sheet.rounds.length + pendingRounds() === 0
+          ? 'The whole game: everyone’s leis'
+          : `Round ${sheet.rounds.length + pendingRounds() + 1}`;
         submit.textContent = 'Save the round';
         cancel.hidden = true;
       }

@@ -184,6 +184,7 @@ def options_in_words(browser) -> None:
     page.get_by_label("Game", exact=True).select_option(label="Lucky Luau (2–6 players)")
     expect(page.locator("form p.target")).to_contain_text("One round is the whole game")
     start_sheet(page, "Lucky Luau (2–6 players)", ["Ann", "Ben"])
+    expect(page.get_by_role("heading", name="The whole game: everyone’s leis")).to_be_visible()
     expect(page.locator("form.entry")).to_contain_text("this one round is the whole game")
     expect(page.get_by_role("button", name="Finish early")).to_have_count(0)
     check(page, "luau-sheet-form")
@@ -277,6 +278,7 @@ def mend_the_sheet(browser) -> None:
     page.get_by_role("button", name="Give it up").click()
     expect(page.locator("p.status")).to_contain_text("This sheet was given up.")
     expect(page.get_by_role("button", name="Save the round")).to_have_count(0)
+    expect(page.get_by_role("button", name="Play again with the same players")).to_be_visible()
     check(page, "given-up")
     page.context.close()
 
@@ -370,6 +372,8 @@ def evening(browser) -> None:
     expect(owner.locator("a.share-link")).to_have_attribute("href", link)
     # The reader's phone moves on by itself, and says so.
     expect(reader).to_have_url(re.compile(second), timeout=15_000)
+    expect(reader.locator("#announce")).to_contain_text("The table started the next game")
+    expect(reader.locator("a.share-link")).to_have_attribute("href", link)
     expect(reader.get_by_role("heading", level=1)).to_have_text("Lucky Jack: Mum, Dad, Zoé")
     expect(reader.locator("p.status")).to_contain_text("No rounds yet.")
 
@@ -392,6 +396,12 @@ def evening(browser) -> None:
     expect(wins.locator("tbody tr").first).not_to_contain_text("Mum")
     check(owner, "evening-summary")
     check(reader, "evening-followed")
+
+    # The owner looking back at the first game is offered the way to the next, not a second one.
+    owner.goto(f"{BASE}/#sheet={first}")
+    expect(owner.get_by_role("button", name="Play again with the same players")).to_have_count(0)
+    owner.get_by_role("link", name="Go to the next game").click()
+    expect(owner).to_have_url(re.compile(second))
 
     # A phone that scans the evening's code late lands on the current game.
     late = new_phone(browser, "evening-late")
