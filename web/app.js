@@ -2,6 +2,7 @@
 // nothing in the fragment (a seat token pasted into it, say) is ever sent to the service.
 //   (empty)              start a sheet, list this phone's sheets
 //   sheet=<id>           a sheet: kept here if this phone owns it, read-only otherwise
+//   owner=<owner token>  (with sheet=<id>) a sheet handed over: remembers the token, then drops it
 //   match=<id>           a hosted match, as a spectator or, with a remembered seat token, a seat
 //   token=<seat token>   (with match=<id>) remembers the token, then drops it from the address
 //   look, player=<name>, board=<game>   look back
@@ -15,7 +16,7 @@ import { homeView, sheetView } from './sheet.js';
 import { matchView, watchForm, inviteView } from './match.js';
 import { lookBackView } from './history.js';
 import { hostView } from './host.js';
-import { rememberSeat } from './store.js';
+import { rememberSeat, setSheetToken } from './store.js';
 
 const main = document.getElementById('main');
 let stopCurrent = null;
@@ -35,6 +36,11 @@ async function route() {
     // The token stays on this phone; the address bar (and any link copied from it) loses it.
     history.replaceState(null, '', `#match=${encodeURIComponent(params.get('match'))}`);
     params.delete('token');
+  }
+  if (params.has('owner') && params.has('sheet')) {
+    setSheetToken(params.get('sheet'), params.get('owner'));
+    history.replaceState(null, '', `#sheet=${encodeURIComponent(params.get('sheet'))}`);
+    params.delete('owner');
   }
   if (params.has('invite')) {
     try {

@@ -1,12 +1,18 @@
 // Score sheets: starting one, keeping it (owner), and showing it read-only to the rest of the
-// table, updating as entries arrive.
+// table, updating as entries arrive. The evening is the unit: names remembered on this phone,
+// "play again" chaining sheets, one share link for the chain that follows the current sheet,
+// undo, rename, finish early, handing the sheet to another phone, rounds queued while offline.
 
-import { get, post, follow, Refusal } from './api.js';
-import { h, replace, field, uid, showFieldError, clearFieldErrors, announce, formatNumber, formatTime, words } from './dom.js';
+import { get, post, api, follow, Refusal } from './api.js';
+import { h, replace, field, uid, showFieldError, clearFieldErrors, announce, formatNumber, formatTime } from './dom.js';
 import { roundForm, describeTally, roundBreakdown } from './rounds.js';
-import { optionsEditor } from './options.js';
+import { optionsEditor, sheetTarget } from './options.js';
+import { explain, placeOf } from './messages.js';
 import { drawQr } from './qr.js';
-import { rememberSheet, sheetToken, mySheets, forgetSheet } from './store.js';
+import {
+  rememberSheet, sheetToken, mySheets, forgetSheet, roster, rememberNames, forgetName, setSheetToken,
+  markHandedOver, handedOver, outbox, queueRound, updateQueued, dropQueued,
+} from './store.js';
 
 let catalogue = null;
 export async function games() {
@@ -16,9 +22,15 @@ export async function games() {
 
 export const gameTitle = (slug) => ((catalogue || []).find((game) => game.slug === slug) || {}).title || slug;
 
-/** Shows a refusal next to `control` (or in `fallback` when no control fits). */
-export function showRefusal(error, control, fallback) {
-  const message = error instanceof Refusal ? error.message : String(error.message || error);
+/** A refusal or a local mistake in plain words: the service's problems through `explain`. */
+export function refusalWords(error, context = {}) {
+  if (error instanceof Refusal || (error && error.problem)) return explain(error.problem, context);
+  return String((error && error.message) || error);
+}
+
+/** Shows a refusal next to `control` (or in `fallback`, at the top, when no control fits). */
+export function showRefusal(error, control, fallback, context = {}) {
+  const message = refusalWords(error, context);
   if (control) showFieldError(control, message);
   else {
     fallback.textContent = message;
@@ -28,28 +40,38 @@ export function showRefusal(error, control, fallback) {
   announce(message);
 }
 
+const isOffline = (error) => Boolean(error && error.problem && (error.problem.status === 0 || error.problem.code === 'offline'));
+const isTokenRefused = (error) => Boolean(error && error.problem && error.problem.code === 'invalid_token');
+
 // --- home: a new sheet and this phone's sheets ------------------------------------------------
 
 export async function homeView(main) {
   const catalogueList = await games();
   const gameSelect = h('select', { name: 'game' }, catalogueList.map((game) => h('option', { value: game.slug }, `${game.title} (${game.min_players}–${game.max_players} players)`)));
   const optionsSlot = h('div');
+  const target = h('p', { class: 'target', id: uid('target') });
   const playerList = h('ol', { class: 'players' });
   const addButton = h('button', { type: 'button', class: 'secondary' }, 'Add a player');
+  const chips = h('ul', { class: 'chips' });
+  const chipsBox = h('div', { class: 'roster' },
+    h('p', { class: 'hint', id: 'roster-hint' }, 'Played here before: tap a name to add them.'), chips);
   const formError = h('p', { class: 'error', tabindex: -1, hidden: true, role: 'alert' });
   let options = null;
 
   const currentGame = () => catalogueList.find((game) => game.slug === gameSelect.value);
   const playerInputs = () => [...playerList.querySelectorAll('input')];
+  const typedNames = () => playerInputs().map((input) => input.value.trim()).filter(Boolean);
 
   function addPlayer(name = '') {
     const index = playerList.children.length + 1;
     const input = h('input', { type: 'text', name: 'player', autocomplete: 'off', maxlength: 64, value: name });
+    input.addEventListener('input', renderChips);
     const remove = h('button', { type: 'button', class: 'link', 'aria-label': `Remove player ${index}` }, 'Remove');
     const item = h('li', {}, field(`Player ${index}`, input), remove);
     remove.addEventListener('click', () => {
       item.remove();
       relabel();
+      renderChips();
       addButton.focus();
     });
     playerList.append(item);
@@ -68,28 +90,63 @@ export async function homeView(main) {
     addButton.hidden = playerList.children.length >= game.max_players;
   }
 
+  // The roster: names used on this phone, most recent first; one tap seats a player.
+  function renderChips() {
+    const seated = new Set(typedNames().map((name) => name.toLocaleLowerCase()));
+    const names = roster().filter((name) => !seated.has(name.toLocaleLowerCase()));
+    chipsBox.hidden = names.length === 0;
+    replace(chips, names.map((name) => h('li', { class: 'chip' },
+      h('button', { type: 'button', class: 'chip-name', onclick: () => seat(name) },
+        h('span', { 'aria-hidden': 'true' }, '+ '), h('span', { class: 'visually-hidden' }, 'Add '), name),
+      h('button', {
+        type: 'button',
+        class: 'chip-forget',
+        'aria-label': `Forget ${name} on this phone`,
+        onclick: () => { forgetName(name); renderChips(); (chips.querySelector('button') || addButton).focus(); },
+      }, '×'))));
+  }
+
+  function seat(name) {
+    let input = playerInputs().find((candidate) => !candidate.value.trim());
+    if (!input) {
+      if (playerList.children.length >= currentGame().max_players) {
+        showRefusal(new Error(`${currentGame().title} is for at most ${currentGame().max_players} players.`), null, formError);
+        return;
+      }
+      input = addPlayer();
+    }
+    input.value = name;
+    renderChips();
+    announce(`${name} added.`);
+    (chips.querySelector('button') || input).focus();
+  }
+
+  function showTarget() {
+    target.textContent = sheetTarget(gameSelect.value, { ...currentGame().default_options, ...options.read() }, playerInputs().length);
+  }
+
   function chooseGame() {
     const game = currentGame();
-    options = optionsEditor(game);
+    options = optionsEditor(game, { forSheet: true });
+    options.element.addEventListener('change', showTarget);
+    options.element.addEventListener('input', showTarget);
     replace(optionsSlot, options.element);
     while (playerList.children.length < game.min_players) addPlayer();
     while (playerList.children.length > game.max_players) playerList.lastChild.remove();
     relabel();
+    showTarget();
   }
 
   gameSelect.addEventListener('change', chooseGame);
-  addButton.addEventListener('click', () => addPlayer().focus());
+  addButton.addEventListener('click', () => { addPlayer().focus(); showTarget(); });
 
   async function start(event) {
     event.preventDefault();
     clearFieldErrors(form);
     formError.hidden = true;
     const inputs = playerInputs();
-    const body = {
-      game: gameSelect.value,
-      players: inputs.map((input) => ({ name: input.value.trim() })),
-      options: options.read(),
-    };
+    const names = inputs.map((input) => input.value.trim());
+    const body = { game: gameSelect.value, players: names.map((name) => ({ name })), options: options.read() };
     const empty = inputs.find((input) => !input.value.trim());
     if (empty) {
       showRefusal(new Error('Every player needs a name.'), empty, formError);
@@ -98,29 +155,34 @@ export async function homeView(main) {
     try {
       const created = await post('/v1/sheets', body);
       rememberSheet(created.sheet, created.owner_token);
+      rememberNames(names);
       location.hash = `sheet=${created.sheet.id}`;
     } catch (error) {
-      const params = (error.problem && error.problem.params) || {};
+      const problem = error.problem || {};
+      const params = problem.params || {};
+      const place = error.problem ? placeOf(problem) : { seat: null, field: null };
       let control = null;
       if (params.option) control = options.control(params.option);
-      else if (Number.isInteger(params.seat)) control = inputs[params.seat];
+      else if (Number.isInteger(place.seat)) control = inputs[place.seat];
       else if (params.name) control = inputs.find((input) => input.value.trim().toLowerCase() === String(params.name).toLowerCase());
       if (control && control.closest('details')) control.closest('details').open = true;
-      showRefusal(error, control, formError);
+      showRefusal(error, control, formError, { names, game: gameSelect.value });
     }
   }
 
-  const form = h('form', { class: 'card', onsubmit: start, 'aria-labelledby': 'new-sheet' },
+  const form = h('form', { class: 'card', onsubmit: start, novalidate: true, 'aria-labelledby': 'new-sheet' },
     h('h2', { id: 'new-sheet' }, 'New score sheet'),
-    field('Game', gameSelect),
-    optionsSlot,
-    h('fieldset', {}, h('legend', {}, 'Players, clockwise'), playerList, addButton),
     formError,
+    field('Game', gameSelect),
+    target,
+    optionsSlot,
+    h('fieldset', {}, h('legend', {}, 'Players, clockwise'), chipsBox, playerList, addButton),
     h('button', { type: 'submit' }, 'Start the sheet'));
   chooseGame();
+  renderChips();
 
   const mine = mySheets();
-  replace(main, 
+  replace(main,
     h('h1', { tabindex: -1 }, 'Keep score'),
     h('p', { class: 'lead' }, 'Play with your own cards and dice; the sheet does the sums, ranks and corrections.'),
     form,
@@ -128,7 +190,7 @@ export async function homeView(main) {
       h('h2', { id: 'my-sheets' }, 'Sheets kept on this phone'),
       mine.length
         ? h('ul', { class: 'plain' }, mine.map((sheet) => h('li', {},
-          h('a', { href: `#sheet=${sheet.id}` }, `${gameTitle(sheet.game)}: ${sheet.players.join(', ')}`),
+          h('a', { href: `#sheet=${sheet.id}` }, `${gameTitle(sheet.game)}: ${(sheet.players || []).join(', ')}`),
           h('span', { class: 'muted' }, ` ${formatTime(sheet.created)}`))))
         : h('p', { class: 'muted' }, 'None yet.')));
 }
@@ -140,8 +202,15 @@ function shareLink(id) {
   return `${location.origin}/#sheet=${encodeURIComponent(id)}`;
 }
 
+function handoverLink(id, token) {
+  // The fragment never reaches the service; the receiving phone keeps the token and drops it.
+  return `${location.origin}/#sheet=${encodeURIComponent(id)}&owner=${encodeURIComponent(token)}`;
+}
 
-function standingsTable(sheet) {
+const names = (sheet) => sheet.players.map((player) => player.name);
+const joinNames = (list) => (list.length <= 1 ? list.join('') : `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`);
+
+function standingsTable(sheet, onRename) {
   const order = sheet.players.map((player) => player.seat)
     .sort((a, b) => sheet.standings.ranks[a] - sheet.standings.ranks[b] || a - b);
   const finished = sheet.status === 'finished';
@@ -150,33 +219,53 @@ function standingsTable(sheet) {
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Rank'), h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col', class: 'number' }, 'Total'))),
     h('tbody', {}, order.map((seat) => {
       const won = sheet.standings.winners.includes(seat);
+      const name = sheet.players[seat].name;
       return h('tr', { class: won ? 'winner' : null },
         h('td', {}, sheet.standings.ranks[seat]),
-        h('th', { scope: 'row' }, sheet.players[seat].name, won ? h('span', { class: 'badge' }, ' winner') : null),
+        h('th', { scope: 'row' },
+          onRename
+            ? h('button', { type: 'button', class: 'rename', onclick: () => onRename(seat) }, name, h('span', { class: 'visually-hidden' }, ' (rename)'))
+            : name,
+          won ? h('span', { class: 'badge' }, ' winner') : null),
         h('td', { class: 'number' }, formatNumber(sheet.standings.totals[seat])));
     })));
 }
 
 function leaderSentence(sheet) {
   const { standings, players } = sheet;
+  if (sheet.status === 'abandoned') return 'This sheet was given up.';
   if (sheet.status === 'finished') {
-    const names = standings.winners.map((seat) => players[seat].name).join(' and ');
-    return `Game over: ${names} ${standings.winners.length > 1 ? 'share the win' : 'wins'}.`;
+    const winners = standings.winners.map((seat) => players[seat].name);
+    return `Game over: ${joinNames(winners)} ${winners.length > 1 ? 'share the win' : 'wins'}.`;
   }
   if (sheet.rounds.length === 0) return 'No rounds yet.';
   const leaders = players.filter((player) => standings.ranks[player.seat] === 1);
-  const names = leaders.map((player) => player.name).join(' and ');
   const total = formatNumber(standings.totals[leaders[0].seat]);
-  return `After round ${sheet.rounds.length}: ${names} ${leaders.length > 1 ? 'lead together' : 'leads'} with ${total}.`;
+  return `After round ${sheet.rounds.length}: ${joinNames(leaders.map((player) => player.name))} ${leaders.length > 1 ? 'lead together' : 'leads'} with ${total}.`;
 }
 
+/** A small in-page question: a heading, words, and its buttons; focus moves to the heading. */
+function panel(title, ...children) {
+  const heading = h('h3', { tabindex: -1 }, title);
+  const element = h('div', { class: 'panel', role: 'group', 'aria-label': title }, heading, ...children);
+  return { element, focus: () => heading.focus() };
+}
+
+const UNDO_REASONS = ['Entered by mistake', 'Typed on the wrong sheet', 'Entered twice', 'The wrong player won'];
+
 export function sheetView(main, id) {
-  const token = sheetToken(id);
+  let token = sheetToken(id);
   const status = h('p', { class: 'status', role: 'status' });
+  const target = h('p', { class: 'target' });
+  const againSlot = h('div');
+  const renameSlot = h('div');
   const standingsSlot = h('div');
+  const pendingSlot = h('div');
   const roundsSlot = h('section', { class: 'card', 'aria-labelledby': 'rounds-title' });
   const historySlot = h('section', { class: 'card', 'aria-labelledby': 'history-title' });
   const entrySlot = h('div');
+  const controlsSlot = h('div');
+  const eveningSlot = h('div');
   const shareSlot = h('div');
   const heading = h('h1', { tabindex: -1 }, 'Score sheet');
   const loadError = h('p', { class: 'error', role: 'alert', hidden: true });
@@ -184,22 +273,111 @@ export function sheetView(main, id) {
   let entryForm = null;
   let correcting = null; // the round being corrected
   let lastSummary = null;
+  let evening = null;
+  let sharedId = null;
+  let stopped = false;
 
-  replace(main, heading, loadError, status, standingsSlot, entrySlot, roundsSlot, historySlot, shareSlot);
+  replace(main, heading, loadError, status, target, againSlot, renameSlot, standingsSlot, entrySlot, pendingSlot,
+    controlsSlot, roundsSlot, eveningSlot, historySlot, shareSlot);
+
+  const context = () => ({ names: sheet ? names(sheet) : [], game: sheet ? sheet.game : null });
+  const words = (error) => refusalWords(error, context());
+  const knowsEvenings = () => Boolean(sheet) && 'rematch' in sheet;
+
+  // The owner token was refused: another phone keeps the sheet now.
+  function handedAway() {
+    forgetSheet(id);
+    markHandedOver(id);
+    token = null;
+    entryForm = null;
+    correcting = null;
+    replace(entrySlot);
+    if (sheet) show(sheet, { force: true });
+    announce('This sheet was handed to another phone. It shows here read-only.');
+  }
+
+  // --- rounds waiting to be sent ----------------------------------------------------------
+
+  const pendingRounds = () => outbox(id).filter((item) => !item.body.corrects).length;
+  let flushing = false;
+
+  function renderPending() {
+    const waiting = outbox(id);
+    if (!waiting.length) { replace(pendingSlot); return; }
+    const done = sheet ? sheet.rounds.length : 0;
+    let next = done;
+    replace(pendingSlot, h('section', { class: 'card pending', 'aria-labelledby': 'pending-title' },
+      h('h2', { id: 'pending-title' }, 'Waiting to send'),
+      h('p', {}, 'These rounds are kept on this phone and will be sent by themselves, once each, when the connection is back.'),
+      h('ol', { class: 'plain queued' }, waiting.map((item) => {
+        if (!item.body.corrects) next += 1;
+        const title = item.body.corrects ? 'A correction' : `Round ${next}`;
+        return h('li', { class: item.refusal ? 'refused' : null },
+          h('p', {}, h('strong', {}, `${title}: `), sheet ? describeTally(sheet.game, item.body.tally, sheet.players) : ''),
+          item.refusal
+            ? [h('p', { class: 'error' }, `Not sent: ${item.refusal}`),
+              h('button', { type: 'button', class: 'secondary', onclick: () => { dropQueued(id, item.key); renderPending(); flush(); announce(`${title} discarded.`); } }, `Discard ${title.toLowerCase()}`)]
+            : h('p', { class: 'waiting' }, 'Waiting to send.'));
+      }))));
+  }
+
+  async function flush() {
+    if (flushing || !token || stopped) return;
+    flushing = true;
+    try {
+      for (const item of outbox(id)) {
+        if (item.refusal) break;
+        try {
+          const updated = await post(`/v1/sheets/${id}/entries`, item.body, { token, idempotencyKey: item.key });
+          dropQueued(id, item.key);
+          show(updated);
+          announce(`A waiting round was sent. ${leaderSentence(sheet)}`);
+        } catch (error) {
+          if (isOffline(error)) break;
+          if (isTokenRefused(error)) { handedAway(); break; }
+          updateQueued(id, item.key, { refusal: words(error) });
+          announce(`A waiting round was not accepted: ${words(error)}`);
+          break;
+        }
+      }
+    } finally {
+      flushing = false;
+      renderPending();
+      if (entryForm) entryForm.setMode();
+    }
+  }
+  const onOnline = () => flush();
+  window.addEventListener('online', onOnline);
+
+  // --- the entry form -----------------------------------------------------------------------
 
   function buildEntryForm() {
     const players = sheet.players;
     const round = roundForm(sheet.game, players);
     const note = h('input', { type: 'text', name: 'note', maxlength: 200, autocomplete: 'off' });
-    const formError = h('p', { class: 'error', tabindex: -1, hidden: true });
+    const formError = h('p', { class: 'error', tabindex: -1, hidden: true, role: 'alert' });
     const legend = h('h2', { id: uid('entry') });
+    const luau = sheet.game === 'lucky-luau'
+      ? h('p', { class: 'hint' }, 'Lucky Luau is scored once: this one round is the whole game. Enter every player’s lei when the centre is empty.')
+      : null;
     const cancel = h('button', { type: 'button', class: 'secondary', hidden: true }, 'Cancel the correction');
     const submit = h('button', { type: 'submit' }, 'Save the round');
     // A Lucky Luau table types whole leis: let them see the service's breakdown before saving.
     const preview = sheet.game === 'lucky-luau' ? h('div', { class: 'preview', 'aria-live': 'polite' }) : null;
     const check = preview ? h('button', { type: 'button', class: 'secondary' }, 'Score without saving') : null;
     const form = h('form', { class: 'card entry', 'aria-labelledby': legend.id },
-      legend, round.element, field('Note (optional)', note, 'Anything to remember, or why a round changed ("bells, not jacks")'), formError, submit, check, cancel, preview);
+      legend, luau, formError, round.element, field('Note (optional)', note, 'Anything to remember, or why a round changed ("bells, not jacks")'), submit, check, cancel, preview);
+
+    // A refusal about a seat or a field goes there; one about the whole round goes at the top.
+    function place(error) {
+      if (!error.problem) return error.control || null;
+      const where = placeOf(error.problem);
+      if (where.seat == null && where.field == null) return null;
+      const params = { ...(error.problem.params || {}) };
+      if (where.seat != null) params.seat = where.seat;
+      if (where.field) params[where.field] = params[where.field] ?? true;
+      return round.fieldFor(params) || null;
+    }
 
     if (check) {
       check.addEventListener('click', async () => {
@@ -211,8 +389,7 @@ export function sheetView(main, id) {
           replace(preview, h('h3', {}, 'Not saved yet'), roundBreakdown(sheet.game, reply.rounds[0], players));
         } catch (error) {
           replace(preview);
-          const params = (error.problem && error.problem.params) || {};
-          showRefusal(error, error.control || round.fieldFor(params), formError);
+          showRefusal(error, place(error), formError, context());
         }
       });
     }
@@ -223,19 +400,36 @@ export function sheetView(main, id) {
         submit.textContent = `Save the correction of round ${correcting.round}`;
         cancel.hidden = false;
       } else {
-        legend.textContent = `Round ${sheet.rounds.length + 1}`;
+        // Lucky Luau's one round is the whole game: say so rather than "Round 1".
+        legend.textContent = sheet.game === 'lucky-luau' && sheet.rounds.length + pendingRounds() === 0
+          ? 'The whole game: everyone’s leis'
+          : `Round ${sheet.rounds.length + pendingRounds() + 1}`;
         submit.textContent = 'Save the round';
         cancel.hidden = true;
       }
     }
 
-    cancel.addEventListener('click', () => {
+    function cleared() {
       correcting = null;
       form.reset();
       round.fill({});
+      if (preview) replace(preview);
+    }
+
+    cancel.addEventListener('click', () => {
+      cleared();
       setMode();
-      round.element.querySelector('select, input').focus();
+      round.element.querySelector('select, input, button').focus();
     });
+
+    function keepForLater(body) {
+      queueRound(id, body);
+      cleared();
+      renderPending();
+      setMode();
+      announce('No connection: the round is kept on this phone, waiting to send.');
+      round.element.querySelector('select, input, button').focus();
+    }
 
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
@@ -245,30 +439,34 @@ export function sheetView(main, id) {
       try {
         tally = round.read();
       } catch (error) {
-        showRefusal(error, error.control, formError);
+        showRefusal(error, error.control, formError, context());
         return;
       }
-      const body = { tally, expected_version: sheet.version };
+      const body = { tally };
       if (note.value.trim()) body.note = note.value.trim();
       if (correcting) body.corrects = correcting.entry;
+      // Offline, or with rounds already waiting: this one waits behind them, in order.
+      if (!navigator.onLine || outbox(id).length) {
+        keepForLater(body);
+        flush();
+        return;
+      }
       submit.disabled = true;
       try {
-        const updated = await post(`/v1/sheets/${id}/entries`, body, { token });
+        const updated = await post(`/v1/sheets/${id}/entries`, { ...body, expected_version: sheet.version }, { token });
         const wasCorrection = Boolean(correcting);
-        correcting = null;
-        form.reset();
-        round.fill({});
-        if (preview) replace(preview);
+        cleared();
         show(updated);
         setMode();
         announce(`${wasCorrection ? 'Correction saved' : 'Round saved'}. ${leaderSentence(updated)}`);
-        if (updated.status !== 'finished') round.element.querySelector('select, input').focus();
+        if (updated.status !== 'finished') round.element.querySelector('select, input, button').focus();
         else heading.focus();
       } catch (error) {
-        const params = (error.problem && error.problem.params) || {};
-        const control = error.problem && error.problem.code === 'stale_version' ? null : round.fieldFor(params);
-        showRefusal(error, control, formError);
-        if (error.problem && error.problem.code === 'stale_version') refresh();
+        if (isOffline(error)) { keepForLater(body); return; }
+        if (isTokenRefused(error)) { handedAway(); return; }
+        const stale = error.problem && error.problem.code === 'stale_version';
+        showRefusal(error, stale ? null : place(error), formError, context());
+        if (stale) refresh();
       } finally {
         submit.disabled = false;
       }
@@ -284,22 +482,264 @@ export function sheetView(main, id) {
         setMode();
         replace(entrySlot, form);
         form.scrollIntoView({ block: 'start' });
-        round.element.querySelector('select, input').focus();
+        round.element.querySelector('select, input, button').focus();
       },
     };
   }
 
+  // --- owner controls: undo, rename, finish early, give up, play again, hand over ---------------
+
+  async function ownerWrite(method, path, body, errorSlot) {
+    try {
+      const reply = await api(method, path, { body, token });
+      return reply.body;
+    } catch (error) {
+      if (isTokenRefused(error)) { handedAway(); return null; }
+      if (error.problem && error.problem.code === 'stale_version') refresh();
+      errorSlot.textContent = words(error);
+      errorSlot.hidden = false;
+      errorSlot.focus();
+      announce(words(error));
+      return null;
+    }
+  }
+
+  const panelError = () => h('p', { class: 'error', tabindex: -1, hidden: true, role: 'alert' });
+  let panelSlot = h('div');
+
+  function openPanel(built) {
+    replace(panelSlot, built.element);
+    built.focus();
+  }
+  function closePanel(focusTarget) {
+    replace(panelSlot);
+    if (focusTarget) focusTarget.focus();
+  }
+
+  function undoPanel(opener) {
+    const last = sheet.rounds[sheet.rounds.length - 1];
+    const error = panelError();
+    const group = uid('why');
+    const radios = UNDO_REASONS.map((reason) => h('label', { class: 'choice' },
+      h('input', { type: 'radio', name: group, value: reason }), ` ${reason}`));
+    const own = h('input', { type: 'text', name: 'why', maxlength: 200, autocomplete: 'off' });
+    const built = panel(`Take round ${last.round} away?`,
+      h('p', {}, 'The sheet keeps a note of why, so everyone can see what changed.'),
+      error,
+      h('fieldset', {}, h('legend', {}, 'Why?'), radios),
+      field('Or say why in your own words', own),
+      h('p', { class: 'buttons' },
+        h('button', {
+          type: 'button',
+          onclick: async () => {
+            const chosen = radios.map((label) => label.querySelector('input')).find((input) => input.checked);
+            const note = own.value.trim() || (chosen && chosen.value) || '';
+            error.hidden = true;
+            if (!note) {
+              error.textContent = 'Choose a reason, or say why in your own words.';
+              error.hidden = false;
+              error.focus();
+              return;
+            }
+            const updated = await ownerWrite('POST', `/v1/sheets/${id}/remove-last-round`, { note, expected_version: sheet.version }, error);
+            if (!updated) return;
+            closePanel();
+            show(updated);
+            announce(`Round ${last.round} taken away. ${leaderSentence(updated)}`);
+            heading.focus();
+          },
+        }, `Take round ${last.round} away`),
+        h('button', { type: 'button', class: 'secondary', onclick: () => closePanel(opener) }, 'Keep it')));
+    openPanel(built);
+  }
+
+  function finishPanel(opener) {
+    const error = panelError();
+    const leaders = sheet.players.filter((player) => sheet.standings.ranks[player.seat] === 1).map((player) => player.name);
+    const finish = async (again) => {
+      const updated = await ownerWrite('POST', `/v1/sheets/${id}/finish`, { expected_version: sheet.version }, error);
+      if (!updated) return;
+      closePanel();
+      show(updated);
+      announce(leaderSentence(updated));
+      if (again) playAgain(againError);
+      else heading.focus();
+    };
+    openPanel(panel('Finish the game now?',
+      h('p', {}, `The standings so far become final: ${joinNames(leaders)} ${leaders.length > 1 ? 'share the win' : 'wins'}.`),
+      error,
+      h('p', { class: 'buttons' },
+        h('button', { type: 'button', onclick: () => finish(false) }, 'Finish now'),
+        knowsEvenings() ? h('button', { type: 'button', onclick: () => finish(true) }, 'Finish now and play again') : null,
+        h('button', { type: 'button', class: 'secondary', onclick: () => closePanel(opener) }, 'Keep playing'))));
+  }
+
+  function abandonPanel(opener) {
+    const error = panelError();
+    openPanel(panel('Give up this sheet?',
+      h('p', {}, 'Nobody wins it. It stays on the service, marked as given up, and can be read but no longer played.'),
+      error,
+      h('p', { class: 'buttons' },
+        h('button', {
+          type: 'button',
+          class: 'danger',
+          onclick: async () => {
+            const updated = await ownerWrite('POST', `/v1/sheets/${id}/abandon`, undefined, error);
+            if (!updated) return;
+            closePanel();
+            show(updated.sheet || updated);
+            announce('The sheet was given up.');
+            heading.focus();
+          },
+        }, 'Give it up'),
+        h('button', { type: 'button', class: 'secondary', onclick: () => closePanel(opener) }, 'Keep playing'))));
+  }
+
+  function handoverPanel(opener) {
+    const error = panelError();
+    const slot = h('div');
+    const cancel = h('p', {}, h('button', { type: 'button', class: 'secondary', onclick: () => closePanel(opener) }, 'Cancel'));
+    const start = h('button', {
+      type: 'button',
+      onclick: async () => {
+        const reply = await ownerWrite('POST', `/v1/sheets/${id}/owner-token`, undefined, error);
+        if (!reply) return;
+        // The old token stopped working: keep the new one until the other phone has it.
+        token = reply.owner_token;
+        setSheetToken(id, token, sheet);
+        const link = handoverLink(id, token);
+        const canvas = h('canvas', { role: 'img', 'aria-label': 'QR code that hands this sheet to another phone' });
+        start.hidden = true;
+        cancel.hidden = true;
+        replace(slot,
+          h('p', {}, 'On the other phone, scan this code (or open the link). That phone then keeps the sheet.'),
+          canvas,
+          h('p', {}, h('a', { href: link, class: 'handover-link' }, 'The link that hands the sheet over')),
+          h('p', { class: 'buttons' },
+            h('button', {
+              type: 'button',
+              onclick: () => {
+                closePanel();
+                handedAway();
+                heading.focus();
+              },
+            }, 'The other phone has it'),
+            h('button', { type: 'button', class: 'secondary', onclick: () => closePanel(opener) }, 'Keep it on this phone')));
+        drawQr(canvas, link);
+        announce('Show this code to the other phone.');
+      },
+    }, 'Show the code for the other phone');
+    openPanel(panel('Hand the sheet to another phone',
+      h('p', {}, 'The other phone will keep the score; this one will only show it.'),
+      error, start, slot, cancel));
+  }
+
+  function renamePanel(seat) {
+    const player = sheet.players[seat];
+    const input = h('input', { type: 'text', name: 'new-name', maxlength: 64, autocomplete: 'off', value: player.name });
+    const form = h('form', { class: 'card panel', 'aria-labelledby': 'rename-title' },
+      h('h2', { id: 'rename-title', tabindex: -1 }, `Rename ${player.name}`),
+      field('New name', input),
+      h('p', { class: 'buttons' },
+        h('button', { type: 'submit' }, 'Save the name'),
+        h('button', { type: 'button', class: 'secondary', onclick: () => { replace(renameSlot); heading.focus(); } }, 'Cancel')));
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      clearFieldErrors(form);
+      const name = input.value.trim();
+      if (!name) { showFieldError(input, 'Type a name.'); return; }
+      try {
+        const reply = await api('PATCH', `/v1/sheets/${id}/seats/${seat}`, { body: { name, expected_version: sheet.version }, token });
+        replace(renameSlot);
+        rememberNames([name]);
+        show(reply.body);
+        announce(`${player.name} is now ${name}.`);
+        heading.focus();
+      } catch (error) {
+        if (isTokenRefused(error)) { replace(renameSlot); handedAway(); return; }
+        showFieldError(input, words(error));
+        announce(words(error));
+      }
+    });
+    replace(renameSlot, form);
+    input.focus();
+    input.select();
+  }
+
+  // Where a refused "play again" says why, beside its button (or above the standings).
+  const againError = h('p', { class: 'error', tabindex: -1, hidden: true, role: 'alert' });
+
+  async function playAgain(errorSlot) {
+    if (!errorSlot.isConnected) replace(againSlot, errorSlot);
+    let created;
+    try {
+      created = await post(`/v1/sheets/${id}/rematch`, undefined, { token });
+    } catch (error) {
+      const problem = error.problem || {};
+      if (problem.code === 'rematch_exists' && problem.params && problem.params.rematch) {
+        location.hash = `sheet=${problem.params.rematch}`;
+        return;
+      }
+      if (isTokenRefused(error)) { handedAway(); return; }
+      errorSlot.textContent = words(error);
+      errorSlot.hidden = false;
+      errorSlot.focus();
+      announce(words(error));
+      return;
+    }
+    rememberSheet(created.sheet, created.owner_token);
+    rememberNames(names(created.sheet));
+    announce(`A new game of ${gameTitle(created.sheet.game)} with ${joinNames(names(created.sheet))}.`);
+    location.hash = `sheet=${created.sheet.id}`;
+  }
+
+  function renderAgain() {
+    const over = sheet.status === 'finished' || sheet.status === 'abandoned';
+    if (!over || !knowsEvenings()) { replace(againSlot); return; }
+    if (sheet.rematch) {
+      replace(againSlot, h('p', { class: 'again' }, h('a', { class: 'button', href: `#sheet=${sheet.rematch}` }, 'Go to the next game')));
+      return;
+    }
+    if (!token) { replace(againSlot); return; }
+    replace(againSlot, h('div', { class: 'again' },
+      againError,
+      h('button', { type: 'button', class: 'big', onclick: () => playAgain(againError) }, 'Play again with the same players')));
+  }
+
+  function renderControls() {
+    if (!token) { replace(controlsSlot); panelSlot = h('div'); return; }
+    const open = sheet.status === 'in_progress';
+    const game = (catalogue || []).find((candidate) => candidate.slug === sheet.game);
+    const canFinish = open && sheet.rounds.length > 0 && game && game.sheet_finishes_early;
+    const buttons = [];
+    const add = (label, opener, cls = 'secondary') => {
+      const button = h('button', { type: 'button', class: cls, onclick: () => opener(button) }, label);
+      buttons.push(button);
+    };
+    if (sheet.status !== 'abandoned' && sheet.rounds.length > 0) add('Undo the last round', undoPanel);
+    if (canFinish) add('Finish early', finishPanel);
+    if (knowsEvenings()) add('Hand the sheet to another phone', handoverPanel);
+    if (open) add('Give up this sheet', abandonPanel, 'secondary danger');
+    panelSlot = h('div');
+    replace(controlsSlot, h('section', { class: 'card controls', 'aria-labelledby': 'controls-title' },
+      h('h2', { id: 'controls-title' }, 'Change the sheet'),
+      h('p', { class: 'hint' }, 'To rename a player, tap their name in the standings.'),
+      h('div', { class: 'buttons' }, buttons),
+      panelSlot));
+  }
+
+  // --- the rest of the sheet ------------------------------------------------------------------
+
   function renderRounds() {
     const players = sheet.players;
-    const owner = Boolean(token);
-    replace(roundsSlot, 
+    replace(roundsSlot,
       h('h2', { id: 'rounds-title' }, 'Rounds'),
       sheet.rounds.length === 0 ? h('p', { class: 'muted' }, 'No rounds yet.') : null,
       h('ol', { class: 'rounds' }, sheet.rounds.map((round) => h('li', { class: 'round' },
         h('h3', {}, `Round ${round.round}`),
         h('p', { class: 'points' }, players.map((player) => `${player.name} ${formatNumber(round.points[player.seat])}`).join(' · ')),
         roundBreakdown(sheet.game, round.score, players),
-        owner && entryForm ? h('button', { type: 'button', class: 'secondary', onclick: () => entryForm.startCorrection(round) }, `Correct round ${round.round}`) : null))));
+        token && entryForm && sheet.status !== 'abandoned' ? h('button', { type: 'button', class: 'secondary', onclick: () => entryForm.startCorrection(round) }, `Correct round ${round.round}`) : null))));
   }
 
   // A round in the game's terms, or what the owner mended or decided (removal, rename, finish).
@@ -317,8 +757,9 @@ export function sheetView(main, id) {
 
   function renderHistory() {
     const players = sheet.players;
-    replace(historySlot, 
+    replace(historySlot,
       h('h2', { id: 'history-title' }, 'Every entry'),
+      sheet.entries.length === 0 ? h('p', { class: 'muted' }, 'Nothing yet.') : null,
       h('ol', { class: 'entries' }, sheet.entries.map((entry) => h('li', { class: entry.superseded_by ? 'superseded' : null },
         h('p', {}, ...describeEntry(entry, players)),
         entry.corrects && entry.kind !== 'removal' ? h('p', {}, `Corrects entry #${entry.corrects}`) : null,
@@ -327,9 +768,54 @@ export function sheetView(main, id) {
         h('p', { class: 'muted' }, formatTime(entry.at))))));
   }
 
-  function renderShare() {
-    const link = shareLink(id);
-    const canvas = h('canvas', { role: 'img', 'aria-label': 'QR code of the read-only link' });
+  function renderEvening() {
+    // One game still being played is no evening yet: the summary starts with a finished game.
+    const lone = evening && evening.sheets && evening.sheets.length === 1 && evening.sheets[0].status === 'in_progress';
+    if (!evening || !evening.sheets || evening.sheets.length === 0 || lone) { replace(eveningSlot); return; }
+    const outcome = (item) => {
+      if (item.status === 'abandoned') return 'given up';
+      if (item.status !== 'finished') return `playing, ${item.rounds} round${item.rounds === 1 ? '' : 's'} so far`;
+      const winners = (item.winners || []).map((seat) => item.players[seat]);
+      return `${joinNames(winners)} ${winners.length > 1 ? 'shared the win' : 'won'}`;
+    };
+    const played = evening.sheets.filter((item) => item.status === 'finished').length;
+    replace(eveningSlot, h('section', { class: 'card evening', 'aria-labelledby': 'evening-title' },
+      h('h2', { id: 'evening-title' }, 'This evening'),
+      h('p', {}, `${played} game${played === 1 ? '' : 's'} played${evening.sheets.length > played ? `, ${evening.sheets.length - played} more started` : ''}.`),
+      h('ol', { class: 'games' }, evening.sheets.map((item, index) => h('li', {},
+        item.id === id ? h('strong', {}, `Game ${index + 1} (this one), ${gameTitle(item.game)}: `) : h('a', { href: `#sheet=${item.id}` }, `Game ${index + 1}, ${gameTitle(item.game)}`),
+        item.id === id ? '' : ': ',
+        outcome(item)))),
+      (evening.players || []).length
+        ? h('table', { class: 'evening-wins' },
+          h('caption', {}, 'Wins this evening'),
+          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col', class: 'number' }, 'Games'), h('th', { scope: 'col', class: 'number' }, 'Wins'))),
+          h('tbody', {}, [...evening.players].sort((a, b) => b.wins - a.wins).map((player) => h('tr', {},
+            h('th', { scope: 'row' }, player.name),
+            h('td', { class: 'number' }, player.sheets),
+            h('td', { class: 'number' }, player.wins)))))
+        : null));
+  }
+
+  async function loadEvening() {
+    if (!knowsEvenings()) return;
+    try {
+      evening = await get(`/v1/sheets/${id}/evening`);
+    } catch {
+      // The sheet itself still shows; the summary waits for the next change.
+      if (!sharedId && !stopped) renderShare(id);
+      return;
+    }
+    if (stopped) return;
+    renderEvening();
+    const first = (evening.sheets && evening.sheets[0] && evening.sheets[0].id) || id;
+    if (first !== sharedId) renderShare(first);
+  }
+
+  function renderShare(shareId) {
+    sharedId = shareId;
+    const link = shareLink(shareId);
+    const canvas = h('canvas', { role: 'img', 'aria-label': 'QR code of the read-only link for the evening' });
     const copy = h('button', { type: 'button', class: 'secondary' }, 'Copy the link');
     const copied = h('span', { role: 'status' });
     copy.addEventListener('click', async () => {
@@ -342,7 +828,7 @@ export function sheetView(main, id) {
     });
     replace(shareSlot, h('section', { class: 'card', 'aria-labelledby': 'share-title' },
       h('h2', { id: 'share-title' }, 'Show the table'),
-      h('p', {}, 'Scan or open this link on another phone: it shows this sheet read-only and follows it as it changes.'),
+      h('p', {}, 'Scan or open this link on another phone: it shows the score read-only, follows every change, and moves on by itself to the next game of the evening. The code stays the same all evening.'),
       canvas,
       h('p', {}, h('a', { href: link, class: 'share-link' }, link)),
       // 127.0.0.1 on another phone is that phone: the page must be opened by the network address.
@@ -367,27 +853,59 @@ export function sheetView(main, id) {
     drawQr(canvas, link);
   }
 
-  function show(next) {
+  function ownerSentence() {
+    if (token) return 'You keep this sheet.';
+    if (handedOver(id)) return 'You handed this sheet to another phone; here it is read-only.';
+    return 'Read-only.';
+  }
+
+  function show(next, { force = false } = {}) {
+    if (stopped) return;
     const first = sheet === null;
+    // An answer repeated for a retried write may be older than what is shown.
+    if (!first && !force && next.version < sheet.version) return;
+    const changed = first || force || next.version !== sheet.version || next.rematch !== sheet.rematch;
     sheet = next;
-    heading.textContent = `${gameTitle(sheet.game)}: ${sheet.players.map((player) => player.name).join(', ')}`;
-    status.textContent = `${token ? 'You keep this sheet.' : 'Read-only.'} ${leaderSentence(sheet)}`;
-    replace(standingsSlot, standingsTable(sheet));
-    if (token && sheet.status !== 'finished') {
+    // A phone that only watches follows the evening to its current sheet, by itself.
+    if (!token && sheet.rematch) {
+      announce(`The table started the next game. ${first ? '' : 'This page follows it.'}`);
+      location.hash = `sheet=${sheet.rematch}`;
+      return;
+    }
+    heading.textContent = `${gameTitle(sheet.game)}: ${names(sheet).join(', ')}`;
+    status.textContent = `${ownerSentence()} ${leaderSentence(sheet)}`;
+    target.textContent = sheetTarget(sheet.game, sheet.options, sheet.players.length);
+    replace(standingsSlot, standingsTable(sheet, token ? renamePanel : null));
+    const playing = sheet.status === 'in_progress';
+    if (token && playing) {
       if (!entryForm) {
         entryForm = buildEntryForm();
         replace(entrySlot, entryForm.element);
-      }
+      } else if (!entrySlot.contains(entryForm.element)) replace(entrySlot, entryForm.element);
       entryForm.setMode();
     } else if (token && sheet.status === 'finished' && !correcting) {
       // Corrections stay possible on a finished sheet; the form appears when one is asked for.
       if (!entryForm) entryForm = buildEntryForm();
       replace(entrySlot);
+    } else if (!token || sheet.status === 'abandoned') {
+      replace(entrySlot);
     }
     if (correcting && entryForm) replace(entrySlot, entryForm.element);
-    renderRounds();
-    renderHistory();
-    if (first) renderShare();
+    renderAgain();
+    if (changed) {
+      renderControls();
+      renderRounds();
+      renderHistory();
+      renderPending();
+    }
+    if (first) {
+      // A later sheet of the evening shares the first one's link: it comes with the evening.
+      if (!sheet.rematch_of) renderShare(id);
+      // A sheet received from another phone: this phone now lists it among its own.
+      if (token) setSheetToken(id, token, sheet);
+      flush();
+    }
+    if (changed) loadEvening();
     const summary = leaderSentence(sheet);
     if (!first && !token && summary !== lastSummary) announce(summary);
     lastSummary = summary;
@@ -399,20 +917,32 @@ export function sheetView(main, id) {
 
   // Opened from a shared link, the catalogue (for the game's title) may arrive after the sheet.
   games().then(() => {
-    if (sheet) heading.textContent = `${gameTitle(sheet.game)}: ${sheet.players.map((player) => player.name).join(', ')}`;
+    if (sheet) {
+      heading.textContent = `${gameTitle(sheet.game)}: ${names(sheet).join(', ')}`;
+      renderControls();
+      renderEvening();
+    }
   }).catch(() => null);
 
-  const stop = follow(`/v1/sheets/${id}`, {
+  const stopFollowing = follow(`/v1/sheets/${id}`, {
     streamPath: `/v1/sheets/${id}/stream`,
     onData(next) {
       loadError.hidden = true;
-      if (!sheet || next.version !== sheet.version) show(next);
+      if (!sheet || next.version !== sheet.version || next.rematch !== sheet.rematch) show(next);
+      if (outbox(id).length) flush();
     },
     onError(error) {
-      loadError.textContent = error.message;
+      loadError.textContent = isOffline(error)
+        ? 'No connection. What you save is kept on this phone and sent when the connection is back.'
+        : words(error);
       loadError.hidden = false;
     },
-    quiet: () => sheet && sheet.status === 'finished',
+    // A finished sheet still watches for the next game of the evening, only less often.
+    quiet: () => sheet && sheet.status !== 'in_progress',
   });
-  return stop;
+  return () => {
+    stopped = true;
+    window.removeEventListener('online', onOnline);
+    stopFollowing();
+  };
 }

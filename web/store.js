@@ -51,3 +51,77 @@ export function forgetSeat(matchId) {
   delete seats[matchId];
   save(SEATS, seats);
 }
+
+// --- the roster: names used on this phone, most recent first --------------------------------
+
+const ROSTER = 'referee.roster';
+const ROSTER_SIZE = 24;
+
+export function roster() {
+  const names = load(ROSTER);
+  return Array.isArray(names) ? names : [];
+}
+
+/** Puts `names` at the front of the roster (one entry per name, whatever its case). */
+export function rememberNames(names) {
+  const fresh = names.map((name) => String(name).trim()).filter(Boolean);
+  const keys = new Set(fresh.map((name) => name.toLocaleLowerCase()));
+  const kept = roster().filter((name) => !keys.has(name.toLocaleLowerCase()));
+  save(ROSTER, [...fresh, ...kept].slice(0, ROSTER_SIZE));
+}
+
+export function forgetName(name) {
+  save(ROSTER, roster().filter((kept) => kept !== name));
+}
+
+/** A new owner token for a sheet this phone keeps (handed over, or received). */
+export function setSheetToken(id, token, sheet = null) {
+  const sheets = load(SHEETS);
+  sheets[id] = { ...(sheets[id] || {}), token };
+  if (sheet) {
+    sheets[id].game = sheet.game;
+    sheets[id].players = sheet.players.map((player) => player.name);
+    sheets[id].created = sheet.created_at;
+  }
+  save(SHEETS, sheets);
+}
+
+/** Sheets this phone handed to another phone: it says so instead of offering its old controls. */
+const HANDED = 'referee.handed';
+export function markHandedOver(id) {
+  const handed = load(HANDED);
+  handed[id] = new Date().toISOString();
+  save(HANDED, handed);
+}
+export const handedOver = (id) => Boolean(load(HANDED)[id]);
+
+// --- rounds waiting to be sent (saved offline) ----------------------------------------------
+
+const OUTBOX = 'referee.outbox';
+
+/** The rounds waiting to be sent to `sheetId`, oldest first. */
+export function outbox(sheetId) {
+  return (load(OUTBOX)[sheetId] || []);
+}
+
+/** Queues `body` for `sheetId` with its own Idempotency-Key; returns the queued item. */
+export function queueRound(sheetId, body) {
+  const all = load(OUTBOX);
+  const item = { key: crypto.randomUUID(), body, queued: new Date().toISOString(), refusal: null };
+  all[sheetId] = [...(all[sheetId] || []), item];
+  save(OUTBOX, all);
+  return item;
+}
+
+export function updateQueued(sheetId, key, changes) {
+  const all = load(OUTBOX);
+  all[sheetId] = (all[sheetId] || []).map((item) => (item.key === key ? { ...item, ...changes } : item));
+  save(OUTBOX, all);
+}
+
+export function dropQueued(sheetId, key) {
+  const all = load(OUTBOX);
+  all[sheetId] = (all[sheetId] || []).filter((item) => item.key !== key);
+  if (!all[sheetId].length) delete all[sheetId];
+  save(OUTBOX, all);
+}

@@ -1,9 +1,14 @@
 """Score sheets on the table page: keeping one, sharing it read-only, correcting it, and looking
 back at what was played."""
 
+import json
+import re
+import urllib.request
+
 from playwright.sync_api import Page, expect
 
-from page_kit import BASE, api, check, new_phone, standings_row, start_sheet
+import page_kit
+from page_kit import BASE, api, check, new_phone, standings_row, start_sheet, wait_until
 
 
 def lucky_jack_sheet(browser) -> None:
@@ -127,4 +132,330 @@ def look_back(browser) -> None:
     page.context.close()
 
 
-STEPS = [lucky_jack_sheet, look_back]
+
+def round_entries(sheet_id: str) -> list:
+    """The sheet's standing round entries, as the service has them."""
+    return [entry for entry in api("GET", f"/v1/sheets/{sheet_id}")["entries"] if (entry.get("kind") or "round") == "round"]
+
+
+def jack_round(page: Page, winner: str | None, symbol: str = "jack", size: str = "4") -> None:
+    if winner:
+        page.get_by_label("Jackpot winner").select_option(label=winner)
+        page.get_by_label("Symbol").select_option(symbol)
+        page.get_by_label("Cards laid down").select_option(size)
+    else:
+        page.get_by_label("Jackpot winner").select_option(label="Nobody (no jackpot)")
+    page.get_by_role("button", name="Save the round").click()
+
+
+def options_in_words(browser) -> None:
+    """Options read as a family's words, the irrelevant ones hidden, the target on the sheet."""
+    page = new_phone(browser, "options")
+    page.goto(BASE + "/#")
+    page.get_by_label("Game", exact=True).select_option(label="Luck Plus (2–8 players)")
+    form = page.locator("form", has=page.get_by_role("heading", name="New score sheet"))
+    expect(form.locator("p.target")).to_have_text("First to win 5 hands.")
+    form.get_by_text("Luck Plus: scoring and length").click()
+    expect(form.get_by_label("How to score")).to_be_visible()
+    expect(form.get_by_label("Score that ends the game")).to_be_visible()
+    # Dealing and move rules play no part on a score sheet.
+    expect(form.get_by_label("Who deals first")).to_have_count(0)
+    expect(form.get_by_label("One roll may be used several times")).to_have_count(0)
+    text = form.inner_text()
+    assert not re.search(r"[a-z]+_[a-z]+", text), text
+    form.get_by_label("How to score").select_option(label="Points won from the others")
+    expect(form.locator("p.target")).to_have_text("First to reach 250 points.")
+    form.get_by_label("Score that ends the game").fill("500")
+    expect(form.locator("p.target")).to_have_text("First to reach 500 points.")
+    check(page, "sheet-options")
+    # Past the rulebook's bound: the refusal sits under the option, in words.
+    form.get_by_label("Score that ends the game").fill("5000")
+    for index, name in enumerate(["Ann", "Ben"]):
+        page.locator("ol.players input").nth(index).fill(name)
+    page.get_by_role("button", name="Start the sheet").click()
+    expect(form.get_by_label("Score that ends the game")).to_have_attribute("aria-invalid", "true")
+    form.get_by_label("Score that ends the game").fill("500")
+    page.get_by_role("button", name="Start the sheet").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Luck Plus: Ann, Ben")
+    expect(page.locator("main p.target")).to_have_text("First to reach 500 points.")
+
+    # Lucky Luau: one round is the whole game, said on the form and on the sheet.
+    page.goto(BASE + "/#")
+    page.get_by_label("Game", exact=True).select_option(label="Lucky Luau (2–6 players)")
+    expect(page.locator("form p.target")).to_contain_text("One round is the whole game")
+    start_sheet(page, "Lucky Luau (2–6 players)", ["Ann", "Ben"])
+    expect(page.get_by_role("heading", name="The whole game: everyone’s leis")).to_be_visible()
+    expect(page.locator("form.entry")).to_contain_text("this one round is the whole game")
+    expect(page.get_by_role("button", name="Finish early")).to_have_count(0)
+    check(page, "luau-sheet-form")
+    page.context.close()
+
+
+def roster(browser) -> None:
+    """Names used on this phone come back as chips: a second game needs no typing."""
+    page = new_phone(browser, "roster")
+    start_sheet(page, "Lucky Jack (2–6 players)", ["Mum", "Dad", "Zoé"])
+    start_sheet(page, "Lucky Jack (2–6 players)", ["Grandpa", "Zoé"])
+    page.goto(BASE + "/#")
+    chips = page.locator("ul.chips")
+    # Most recent first; each name once.
+    expect(chips.get_by_role("button", name=re.compile("^Add "))).to_have_text([re.compile(f"Add {name}$") for name in ("Grandpa", "Zoé", "Mum", "Dad")])
+    check(page, "roster")
+    page.get_by_role("button", name="Forget Grandpa on this phone").click()
+    expect(chips.get_by_role("button", name="Add Grandpa")).to_have_count(0)
+    page.get_by_label("Game", exact=True).select_option(label="Lucky Jack (2–6 players)")
+    for name in ("Zoé", "Mum", "Dad"):
+        page.get_by_role("button", name=f"Add {name}").click()
+    expect(page.get_by_label("Player 1", exact=True)).to_have_value("Zoé")
+    expect(page.get_by_label("Player 3", exact=True)).to_have_value("Dad")
+    expect(chips.get_by_role("button", name=re.compile("^Add "))).to_have_count(0)
+    page.get_by_role("button", name="Start the sheet").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Lucky Jack: Zoé, Mum, Dad")
+    page.goto(BASE + "/#")
+    expect(chips.get_by_role("button", name=re.compile("^Add "))).to_have_text([re.compile(f"Add {name}$") for name in ("Zoé", "Mum", "Dad")])
+    page.context.close()
+
+
+def mend_the_sheet(browser) -> None:
+    """Undo the last round (with a reason), rename a player, finish early, give a sheet up."""
+    page = new_phone(browser, "mender")
+    sheet_id = start_sheet(page, "Lucky Jack (2–6 players)", ["Mum", "Dad", "Zoé"])
+    expect(page.locator("main p.target")).to_have_text("3 rounds to play; the most points wins.")
+    jack_round(page, "Zoé")
+    expect(page.get_by_role("heading", name="Round 2", exact=True)).to_be_visible()
+    jack_round(page, "Dad", "bell", "3")
+    expect(page.get_by_role("heading", name="Round 3", exact=True)).to_be_visible()
+
+    # Round 2 was typed twice... no: it was a mistake. A reason is needed, tapped or typed.
+    page.get_by_role("button", name="Undo the last round").click()
+    expect(page.get_by_role("heading", name="Take round 2 away?")).to_be_focused()
+    page.get_by_role("button", name="Take round 2 away").click()
+    expect(page.get_by_role("group", name="Take round 2 away?").get_by_role("alert")).to_have_text("Choose a reason, or say why in your own words.")
+    page.get_by_label("Entered by mistake").check()
+    check(page, "undo-round")
+    page.get_by_role("button", name="Take round 2 away").click()
+    expect(page.get_by_role("heading", name="Round 2", exact=True)).to_be_visible()
+    expect(page.locator("ol.rounds > li")).to_have_count(1)
+    expect(page.locator("ol.entries")).to_contain_text("Note: Entered by mistake")
+    expect(standings_row(page, "Dad")).to_contain_text("0")
+    assert len(api("GET", f"/v1/sheets/{sheet_id}")["rounds"]) == 1
+
+    # Dad wants to be Papa: tap his name.
+    page.get_by_role("button", name="Dad (rename)").click()
+    expect(page.get_by_label("New name")).to_be_focused()
+    page.get_by_label("New name").fill("Papa")
+    page.get_by_role("button", name="Save the name").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Lucky Jack: Mum, Papa, Zoé")
+    expect(page.locator("ol.entries")).to_contain_text("Dad renamed Papa")
+    # A name already at the table is refused, in words, under the name.
+    page.get_by_role("button", name="Papa (rename)").click()
+    page.get_by_label("New name").fill("MUM")
+    page.get_by_role("button", name="Save the name").click()
+    expect(page.get_by_label("New name")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("form.panel p.error")).not_to_be_empty()
+    check(page, "rename-refused")
+    page.get_by_role("button", name="Cancel").click()
+
+    # Bedtime: finish early, after a confirmation.
+    page.get_by_role("button", name="Finish early").click()
+    expect(page.get_by_role("heading", name="Finish the game now?")).to_be_focused()
+    expect(page.get_by_role("group", name="Finish the game now?")).to_contain_text("Zoé wins")
+    check(page, "finish-early")
+    page.get_by_role("button", name="Keep playing").click()
+    expect(page.get_by_role("heading", name="Finish the game now?")).to_have_count(0)
+    page.get_by_role("button", name="Finish early").click()
+    page.get_by_role("button", name="Finish now", exact=True).click()
+    expect(page.locator("p.status")).to_contain_text("Game over: Zoé wins.")
+    expect(page.locator("table.standings caption")).to_have_text("Final standings (finished early)")
+    expect(page.get_by_role("button", name="Save the round")).to_have_count(0)
+    assert api("GET", f"/v1/sheets/{sheet_id}")["finished_early"] is True
+
+    # Another sheet is given up.
+    start_sheet(page, "Plus & Minus (3–6 players)", ["Mum", "Papa", "Zoé"])
+    expect(page.locator("main p.target")).to_have_text("3 rounds to play (everyone deals once); the most points wins.")
+    page.get_by_role("button", name="Give up this sheet").click()
+    expect(page.get_by_role("heading", name="Give up this sheet?")).to_be_focused()
+    page.get_by_role("button", name="Give it up").click()
+    expect(page.locator("p.status")).to_contain_text("This sheet was given up.")
+    expect(page.get_by_role("button", name="Save the round")).to_have_count(0)
+    expect(page.get_by_role("button", name="Play again with the same players")).to_be_visible()
+    check(page, "given-up")
+    page.context.close()
+
+
+def send_with_key(sheet_id: str, body: dict, token: str, key: str) -> dict:
+    request = urllib.request.Request(f"{BASE}/v1/sheets/{sheet_id}/entries", method="POST", data=json.dumps(body).encode())
+    request.add_header("content-type", "application/json")
+    request.add_header("authorization", f"Bearer {token}")
+    request.add_header("idempotency-key", key)
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)
+
+
+def offline_rounds(browser) -> None:
+    """Rounds saved offline wait on the phone, in words, and arrive once each, in order."""
+    page = new_phone(browser, "offline")
+    sheet_id = start_sheet(page, "Lucky Jack (2–6 players)", ["Mum", "Dad", "Zoé"])
+    page.context.set_offline(True)
+    jack_round(page, "Zoé")
+    pending = page.get_by_role("region", name="Waiting to send")
+    expect(pending).to_contain_text("Round 1: Zoé: jackpot of 4 jack")
+    expect(pending).to_contain_text("Waiting to send.")
+    expect(page.get_by_role("heading", name="Round 2", exact=True)).to_be_visible()
+    jack_round(page, "Mum", "bell", "3")
+    expect(pending.locator("li")).to_have_count(2)
+    expect(page.locator("#announce")).to_contain_text("waiting to send")
+    check(page, "offline-waiting")
+    assert round_entries(sheet_id) == []
+
+    # The first send reached the service but its answer was lost; the page sends it again.
+    stored = json.loads(page.evaluate("() => localStorage.getItem('referee.outbox')"))[sheet_id]
+    token = json.loads(page.evaluate("() => localStorage.getItem('referee.sheets')"))[sheet_id]["token"]
+    send_with_key(sheet_id, stored[0]["body"], token, stored[0]["key"])
+    page.context.set_offline(False)
+    expect(pending).to_have_count(0, timeout=10_000)
+    expect(page.locator("ol.rounds > li")).to_have_count(2)
+    entries = round_entries(sheet_id)
+    assert [entry["tally"]["jackpot"]["seat"] for entry in entries] == [2, 0], entries
+    page.reload()
+    expect(page.locator("ol.rounds > li")).to_have_count(2)
+    assert len(round_entries(sheet_id)) == 2
+
+    # Two more offline: the first ends the game, the second is refused, in words, beside it.
+    page.context.set_offline(True)
+    jack_round(page, None)
+    expect(page.get_by_role("heading", name="Round 4", exact=True)).to_be_visible()
+    jack_round(page, "Dad")
+    page.context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    refused = pending.locator("li.refused")
+    expect(refused).to_contain_text("Round 4", timeout=10_000)
+    expect(refused.locator("p.error")).to_contain_text("Not sent:")
+    expect(page.locator("p.status")).to_contain_text("Game over")
+    check(page, "offline-refused")
+    page.get_by_role("button", name="Discard round 4").click()
+    expect(pending).to_have_count(0)
+    assert len(round_entries(sheet_id)) == 3
+    page.context.close()
+    # Chromium logs each read the page tried while this phone was offline: expected, and only those.
+    page_kit.page_errors[:] = [error for error in page_kit.page_errors
+                               if error != "offline: console: Failed to load resource: net::ERR_INTERNET_DISCONNECTED"]
+
+
+def play_jack_game(page: Page, winners: list) -> None:
+    for number, winner in enumerate(winners, start=1):
+        expect(page.get_by_role("heading", name=f"Round {number}", exact=True)).to_be_visible()
+        jack_round(page, winner)
+
+
+def evening(browser) -> None:
+    """Play again with the same players; one link for the evening, followed by the table's phones."""
+    owner = new_phone(browser, "evening-owner")
+    first = start_sheet(owner, "Lucky Jack (2–6 players)", ["Mum", "Dad", "Zoé"])
+    link = owner.locator("a.share-link").get_attribute("href")
+    assert link.endswith(f"#sheet={first}"), link
+    reader = new_phone(browser, "evening-reader")
+    reader.goto(link)
+    expect(reader.get_by_text("Read-only.", exact=False)).to_be_visible()
+    play_jack_game(owner, ["Zoé", None, None])
+    expect(owner.locator("p.status")).to_contain_text("Game over: Zoé wins.")
+    check(owner, "sheet-finished-play-again")
+
+    # One tap: the same game and players, a new sheet.
+    owner.get_by_role("button", name="Play again with the same players").click()
+    expect(owner).not_to_have_url(re.compile(first))
+    second = owner.url.split("#sheet=", 1)[1]
+    expect(owner.get_by_role("heading", level=1)).to_have_text("Lucky Jack: Mum, Dad, Zoé")
+    expect(owner.get_by_role("heading", name="Round 1", exact=True)).to_be_visible()
+    assert api("GET", f"/v1/sheets/{second}")["rematch_of"] == first
+    # The share link and its QR stay the evening's first sheet.
+    expect(owner.locator("a.share-link")).to_have_attribute("href", link)
+    # The reader's phone moves on by itself, and says so.
+    expect(reader).to_have_url(re.compile(second), timeout=15_000)
+    expect(reader.locator("#announce")).to_contain_text("The table started the next game")
+    expect(reader.locator("a.share-link")).to_have_attribute("href", link)
+    expect(reader.get_by_role("heading", level=1)).to_have_text("Lucky Jack: Mum, Dad, Zoé")
+    expect(reader.locator("p.status")).to_contain_text("No rounds yet.")
+
+    # Bedtime comes early: finish and play again in one go.
+    jack_round(owner, "Dad", "bell", "3")
+    owner.get_by_role("button", name="Finish early").click()
+    owner.get_by_role("button", name="Finish now and play again").click()
+    expect(owner).not_to_have_url(re.compile(second))
+    third = owner.url.split("#sheet=", 1)[1]
+    expect(reader).to_have_url(re.compile(third), timeout=15_000)
+
+    # The evening so far, on the sheet.
+    summary = owner.get_by_role("region", name="This evening")
+    expect(summary).to_contain_text("2 games played")
+    expect(summary).to_contain_text("Game 1, Lucky Jack: Zoé won")
+    expect(summary).to_contain_text("Game 2, Lucky Jack: Dad won")
+    expect(summary).to_contain_text("Game 3 (this one)")
+    wins = summary.locator("table.evening-wins")
+    expect(wins.locator("tr", has=owner.get_by_role("rowheader", name="Zoé"))).to_contain_text("1")
+    expect(wins.locator("tbody tr").first).not_to_contain_text("Mum")
+    check(owner, "evening-summary")
+    check(reader, "evening-followed")
+
+    # The owner looking back at the first game is offered the way to the next, not a second one.
+    owner.goto(f"{BASE}/#sheet={first}")
+    expect(owner.get_by_role("button", name="Play again with the same players")).to_have_count(0)
+    owner.get_by_role("link", name="Go to the next game").click()
+    expect(owner).to_have_url(re.compile(second))
+
+    # A phone that scans the evening's code late lands on the current game.
+    late = new_phone(browser, "evening-late")
+    late.goto(link)
+    expect(late).to_have_url(re.compile(third), timeout=15_000)
+    for phone in (owner, reader, late):
+        phone.context.close()
+
+
+def hand_over(browser) -> None:
+    """The sheet moves to another phone by a QR code; the old phone's token stops working."""
+    giver = new_phone(browser, "giver")
+    sheet_id = start_sheet(giver, "Lucky Jack (2–6 players)", ["Mum", "Dad", "Zoé"])
+    old_token = json.loads(giver.evaluate("() => localStorage.getItem('referee.sheets')"))[sheet_id]["token"]
+    # A second tab on the giving phone, still holding the old token.
+    stale_tab = giver.context.new_page()
+    stale_tab.goto(f"{BASE}/#sheet={sheet_id}")
+    expect(stale_tab.get_by_role("button", name="Save the round")).to_be_visible()
+
+    giver.get_by_role("button", name="Hand the sheet to another phone").click()
+    expect(giver.get_by_role("heading", name="Hand the sheet to another phone")).to_be_focused()
+    giver.get_by_role("button", name="Show the code for the other phone").click()
+    expect(giver.get_by_role("img", name="QR code that hands this sheet to another phone")).to_be_visible()
+    handover = giver.locator("a.handover-link").get_attribute("href")
+    assert f"#sheet={sheet_id}&owner=own_" in handover, handover
+    check(giver, "hand-over")
+
+    taker = new_phone(browser, "taker")
+    taker.goto(handover)
+    expect(taker).to_have_url(f"{BASE}/#sheet={sheet_id}")
+    expect(taker.locator("p.status")).to_contain_text("You keep this sheet.")
+    jack_round(taker, "Zoé")
+    expect(standings_row(taker, "Zoé")).to_contain_text("10,000")
+    assert len(round_entries(sheet_id)) == 1
+
+    giver.get_by_role("button", name="The other phone has it").click()
+    expect(giver.locator("p.status")).to_contain_text("You handed this sheet to another phone; here it is read-only.")
+    expect(giver.get_by_role("button", name="Save the round")).to_have_count(0)
+    assert sheet_id not in (giver.evaluate("() => localStorage.getItem('referee.sheets')") or "")
+
+    # The old token is refused; the tab that still held it says the sheet was handed over.
+    stale_tab.get_by_label("Jackpot winner").select_option(label="Dad")
+    stale_tab.get_by_role("button", name="Save the round").click()
+    expect(stale_tab.locator("p.status")).to_contain_text("You handed this sheet to another phone", timeout=10_000)
+    expect(stale_tab.get_by_role("button", name="Save the round")).to_have_count(0)
+    check(stale_tab, "handed-over")
+    try:
+        api("POST", f"/v1/sheets/{sheet_id}/entries", {"tally": {"jackpot": None}}, token=old_token)
+        raise AssertionError("the old owner token still writes")
+    except AssertionError as error:
+        assert "401" in str(error), error
+    assert len(round_entries(sheet_id)) == 1
+    giver.context.close()
+    taker.context.close()
+
+
+STEPS = [lucky_jack_sheet, look_back, options_in_words, roster, mend_the_sheet, offline_rounds, evening, hand_over]
