@@ -144,7 +144,7 @@ export function parseCard(game, text) {
         if (number === null) break;
         const top = kind === 'TP' ? 4 : 12;
         if (number < 1 || number > top) {
-          throw new Error(`There is no ${LUCK_KINDS[kind]} ${number} card: ${LUCK_KINDS[kind]} cards go from 1 to ${top}.`);
+          throw Object.assign(new Error(`There is no ${LUCK_KINDS[kind]} ${number} card: ${LUCK_KINDS[kind]} cards go from 1 to ${top}.`), { certain: true });
         }
         return `${kind}-${number}`;
       }
@@ -159,7 +159,7 @@ export function parseCard(game, text) {
       }
       const rainbow = /^rainbow(?: flower)?\s*(?:[:=]|as|\s)\s*(\w+)$/.exec(word);
       if (rainbow) {
-        if (!COLOUR_NAMES[rainbow[1]]) throw new Error(`A Rainbow Flower can only act as Yellow, Red, Blue or Pink, not "${rainbow[1]}".`);
+        if (!COLOUR_NAMES[rainbow[1]]) throw Object.assign(new Error(`A Rainbow Flower can only act as Yellow, Red, Blue or Pink, not "${rainbow[1]}".`), { certain: true });
         return `rainbow:${rainbow[1]}`;
       }
       const card = luauWord(word);
@@ -181,7 +181,7 @@ export function parseCards(game, text) {
       cards.push(parseCard(game, piece));
       continue;
     } catch (error) {
-      if (!/\s/.test(piece)) throw error;
+      if (error.certain || !/\s/.test(piece)) throw error;
     }
     // Several cards in one piece, separated by spaces: join the words a card may be spelt with.
     const words = piece.split(/\s+/);
@@ -335,6 +335,11 @@ function art(game, card) {
   }
 }
 
+function cross() {
+  return s('svg', { viewBox: '0 0 12 12', width: 12, height: 12, 'aria-hidden': 'true', focusable: 'false', class: 'cross' },
+    s('path', { d: 'M2 2 L10 10 M10 2 L2 10', 'stroke-width': 2.2, 'stroke-linecap': 'round' }));
+}
+
 function picture(children) {
   return s('svg', { viewBox: '0 0 40 40', width: 40, height: 40, 'aria-hidden': 'true', focusable: 'false', class: 'card-art' }, children);
 }
@@ -421,8 +426,9 @@ export function cardPicker({ game, cards, label, ordered = false, max = Infinity
       rows.push(currentRow);
       currentKey = key;
     }
-    const count = h('span', { class: 'count', 'aria-hidden': 'true' });
-    const button = h('button', { type: 'button', class: 'card-button', 'aria-label': `Add ${cardLabel(game, card)}` }, cardFace(game, card, { small: true }), count);
+    const count = h('span', { class: 'count', 'aria-hidden': 'true' }); // its number is drawn by CSS (data-count)
+    // Named by its content ("Add " + the picture's name), so the name always holds what is seen.
+    const button = h('button', { type: 'button', class: 'card-button' }, h('span', { class: 'visually-hidden' }, 'Add '), cardFace(game, card, { small: true }), count);
     button.addEventListener('click', () => add([card], true));
     offerButtons.set(card, { button, count });
     currentRow.append(button);
@@ -470,10 +476,11 @@ export function cardPicker({ game, cards, label, ordered = false, max = Infinity
     chosenList.replaceChildren();
     picked.forEach((card, index) => {
       const name = cardLabel(game, card);
-      const remove = h('button', { type: 'button', class: 'chip', 'aria-label': ordered ? `Remove ${name}, card ${index + 1}` : `Remove ${name}` },
-        ordered ? h('span', { class: 'position', 'aria-hidden': 'true' }, String(index + 1)) : null,
+      const remove = h('button', { type: 'button', class: 'chip' },
+        h('span', { class: 'visually-hidden' }, 'Remove '),
         cardFace(game, card, { small: true }),
-        h('span', { class: 'cross', 'aria-hidden': 'true' }, '×'));
+        ordered ? h('span', { class: 'visually-hidden' }, `(card ${index + 1})`) : null,
+        cross());
       remove.addEventListener('click', () => removeAt(index));
       chosenList.append(h('li', {}, remove));
     });
@@ -482,7 +489,8 @@ export function cardPicker({ game, cards, label, ordered = false, max = Infinity
     const full = picked.length >= max;
     for (const [card, { button, count }] of offerButtons) {
       const n = picked.filter((value) => value === card).length;
-      count.textContent = n ? `×${n}` : '';
+      if (n) count.dataset.count = `×${n}`;
+      else delete count.dataset.count;
       button.classList.toggle('has', n > 0);
       button.disabled = full || countOf(card) >= limitOf(card);
     }
