@@ -311,7 +311,7 @@ function luauArt(card) {
     return [s('g', { class: 'cut', opacity: 0.55 }, luauArt(tail)),
       s('path', { d: 'M4 36 L30 10 L36 4 L34 12 L8 38 Z', class: 'f-grey s-ink' }), s('rect', { x: 2, y: 31, width: 10, height: 5, rx: 2, transform: 'rotate(-45 7 33)', class: 'f-brown' })];
   }
-  if (tail !== undefined && head === 'rainbow') return flower('rainbow', `f-${tail}`);
+  if (tail !== undefined && head === 'rainbow') return [...flower('rainbow'), circle(20, 20, 9, `f-${tail} s-ink`)];
   if (LUAU_PETALS[card]) return flower(card);
   switch (card) {
     case 'ti': return [s('path', { d: 'M6 36 Q4 12 34 4 Q34 30 6 36 Z', class: 'f-green' }), s('path', { d: 'M6 36 Q18 20 30 8', class: 's-light', fill: 'none', 'stroke-width': 1.5 })];
@@ -363,9 +363,12 @@ export function cardFace(game, card, { small = false } = {}) {
       picture(DICE_ART[card.left] ? DICE_ART[card.left]() : []), h('span', { class: 'card-name', 'aria-hidden': 'true' }, 'Coaster'),
       picture(DICE_ART[card.right] ? DICE_ART[card.right]() : []));
   }
+  // Small faces of a Knife's cut show the card alone (the picker around them says "cut").
+  const cut = game === 'lucky-luau' && small && /^(cut|knife):/.test(String(card));
+  const caption = cut ? cardLabel(game, String(card).split(':')[1]) : label;
   return h('span', { class: `card-face game-${game} ${kindClass(game, card)}${small ? ' small' : ''}`, role: 'img', 'aria-label': label },
     picture(art(game, card)),
-    h('span', { class: 'card-name', 'aria-hidden': 'true' }, label));
+    h('span', { class: 'card-name', 'aria-hidden': 'true' }, caption));
 }
 
 const PIPS = {
