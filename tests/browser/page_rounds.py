@@ -227,4 +227,21 @@ def lucky_luau_sheet(browser) -> None:
     page.context.close()
 
 
-STEPS = [card_gallery, luck_plus_round, plus_minus_round, lucky_luau_sheet]
+def lucky_jack_picture(browser) -> None:
+    """Lucky Jack keeps its three choices; the jackpot chosen is drawn beside them."""
+    page = new_phone(browser, "jack-picture")
+    sheet_id = start_sheet(page, "Lucky Jack (2–6 players)", ["Ann", "Ben"])
+    jackpot = page.locator(".jackpot-picture")
+    expect(jackpot).to_be_hidden()
+    page.get_by_label("Jackpot winner").select_option(label="Ben")
+    page.get_by_label("Symbol").select_option("bell")
+    page.get_by_label("Cards laid down").select_option("4")
+    expect(jackpot.get_by_role("img", name="Bell", exact=True)).to_have_count(4)
+    check(page, "lucky-jack-entry")
+    page.get_by_role("button", name="Save the round").click()
+    expect(page.locator("ol.entries")).to_contain_text("Ben: jackpot of 4 × Bell")
+    assert entries(sheet_id)[0]["tally"] == {"jackpot": {"seat": 1, "symbol": "bell", "size": 4}}
+    page.context.close()
+
+
+STEPS = [card_gallery, lucky_jack_picture, luck_plus_round, plus_minus_round, lucky_luau_sheet]
