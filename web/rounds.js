@@ -279,7 +279,7 @@ function luckyLuau(players) {
     const ticket = seat.score.next();
     const { total, lines } = seat.score;
     if (seat.words().length === 0 && !seat.guests.read()) {
-      total.classList.remove('error');
+      total.classList.remove('refused');
       total.textContent = 'Tap the cards of the lei to see its score.';
       lines.replaceChildren();
       return;
@@ -289,14 +289,14 @@ function luckyLuau(players) {
       const reply = await post('/v1/games/lucky-luau/tally', { players: 2, rounds: [{ leis: [seat.entry(), { lei: [] }] }] });
       if (ticket !== seat.score.latest()) return;
       const scored = reply.rounds[0].seats[0];
-      total.classList.remove('error');
+      total.classList.remove('refused');
       total.textContent = scored.guest_points
         ? `Lei: ${formatNumber(scored.lei_points)} points, ${formatNumber(scored.total)} with the Guests`
         : `Lei: ${formatNumber(scored.lei_points)} points`;
       lines.replaceChildren(...(scored.lines || []).filter((line) => !/^(Lei|Total):/.test(line)).map((line) => h('li', {}, line)));
     } catch (error) {
       if (ticket !== seat.score.latest()) return;
-      total.classList.add('error');
+      total.classList.add('refused');
       total.textContent = error.problem ? explain(error.problem, { names: [seat.player.name], game: 'lucky-luau' }) : 'The score cannot be worked out now (no connection?).';
       lines.replaceChildren();
     }

@@ -201,10 +201,13 @@ def lucky_luau_sheet(browser) -> None:
     tap(ben_lei, "Yellow Flower", "Green Flower", "Blue Flower", "Ti Leaf", "Mega Leaf", "Spacer")
     ben.get_by_text("Used the Knife?").click()
     tap(picker(ben, "What the Knife cut"), "Spacer, cut by the Knife")
-    expect(ben.locator(".lei-score .error")).to_be_visible()
+    expect(ben.locator(".lei-score .refused")).to_be_visible()
     page.get_by_role("button", name="Save the round").click()
     expect_refused_at(page, ben_lei)
     expect(ann_lei).not_to_have_attribute("aria-invalid", "true")
+    # The live score still says what is wrong with Ben's lei, and Ann's still shows her points.
+    expect(ben.locator(".lei-score .refused")).not_to_be_empty()
+    expect(ann.locator(".lei-score")).to_contain_text("Lei: 33 points")
     check(page, "lucky-luau-refused")
 
     picker(ben, "What the Knife cut").get_by_role("button", name="Remove Spacer, cut by the Knife", exact=True).click()
