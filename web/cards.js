@@ -407,12 +407,13 @@ function rowKey(game, card) {
 /**
  * The cards offered as tappable pictures; tapped ones join the selection (shown in order, each
  * removable by a tap). `cards`: the distinct API values on offer; `max`: most cards in all
- * (default: no limit); each card can be picked as often as the game's deck holds it. `typing`
+ * (default: no limit); each card can be picked as often as the game's deck holds it, or as
+ * `limit` says (a function of the card, or an object by card: e.g. a pile's counts). `typing`
  * (default true) adds an "Or type them" field that reads common spellings.
  * Returns `{element, value(), set(cards), clear(), flush(), focusTarget}`; `element` is the group
  * (a fieldset with an error slot, for refusals placed by `showFieldError`).
  */
-export function cardPicker({ game, cards, label, ordered = false, max = Infinity, onChange = () => {}, typing = true, hint = null, emptyText = 'None yet' }) {
+export function cardPicker({ game, cards, label, ordered = false, max = Infinity, onChange = () => {}, typing = true, hint = null, emptyText = 'None yet', limit = null }) {
   const id = uid('picker');
   let picked = [];
   const legendId = `${id}-legend`;
@@ -467,6 +468,8 @@ export function cardPicker({ game, cards, label, ordered = false, max = Infinity
     typingBox);
 
   function limitOf(card) {
+    if (typeof limit === 'function') return limit(card);
+    if (limit && typeof limit === 'object') return limit[card] ?? 0;
     return deckCount(game, card);
   }
 

@@ -328,7 +328,8 @@ function luckyLuau(players) {
       });
     },
     fieldFor(params) {
-      const seat = seats[seatOf(params)];
+      // Some refusals name a position but not the lei: the live scores know which lei it is.
+      const seat = seats[seatOf(params)] || (params.round ? seats.find((candidate) => candidate.score.total.classList.contains('refused')) : null);
       return seat ? seat.lei.element : null;
     },
   };

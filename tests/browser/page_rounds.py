@@ -212,6 +212,16 @@ def lucky_luau_sheet(browser) -> None:
 
     picker(ben, "What the Knife cut").get_by_role("button", name="Remove Spacer, cut by the Knife", exact=True).click()
     expect(ben.locator(".lei-score")).to_contain_text("Lei: 15 points")
+
+    # A Rainbow said to be Pink with no Pink beside it: the service names the position only, and
+    # the page still puts the refusal by the lei that has it (Ben's, whose live score says so).
+    tap(ben_lei, "Rainbow Flower as Pink")
+    expect(ben.locator(".lei-score .refused")).to_be_visible()
+    page.get_by_role("button", name="Save the round").click()
+    expect_refused_at(page, ben_lei)
+    expect(ann_lei).not_to_have_attribute("aria-invalid", "true")
+    ben_lei.get_by_role("button", name="Remove Rainbow Flower as Pink (card 7)", exact=True).click()
+    expect(ben.locator(".lei-score")).to_contain_text("Lei: 15 points")
     page.get_by_role("button", name="Save the round").click()
     expect(page.locator("ol.rounds > li")).to_have_count(1)
     tally = entries(sheet_id)[0]["tally"]
