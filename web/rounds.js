@@ -170,7 +170,7 @@ function plusMinus(players) {
       pickers[stack] = cardPicker({ game: 'plus-minus', cards: RANKS, label, emptyText: 'None' });
     }
     const element = seatFieldset(player.name,
-      h('p', { class: 'hint' }, 'Tap each card once; 6 to 9 score nothing and may be left out.'),
+      h('p', { class: 'hint' }, 'Tap every card of each stack and of the hand (6 to 9 score nothing and may be left out).'),
       STACKS.map(([stack]) => pickers[stack].element));
     return { pickers, element };
   });
