@@ -204,6 +204,7 @@ export function parseCards(game, text) {
 
 /** How many copies of `card` the game's deck holds (Infinity when it does not say). */
 export function deckCount(game, card) {
+  if (typeof card === 'number') return Infinity; // a die's face
   switch (game) {
     case 'lucky-jack': return 12;
     case 'plus-minus': return 4;
@@ -357,6 +358,7 @@ function kindClass(game, card) {
 
 /** The card as a picture (an element with role img and the label as its name). */
 export function cardFace(game, card, { small = false } = {}) {
+  if (typeof card === 'number') return dieFace(card, { small }); // dice rolls pick from faces 1–6
   const label = cardLabel(game, card);
   if (card && typeof card === 'object' && 'left' in card && 'right' in card) {
     return h('span', { class: `card-face coaster${small ? ' small' : ''}`, role: 'img', 'aria-label': label },

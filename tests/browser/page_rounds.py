@@ -61,13 +61,20 @@ def card_gallery(browser) -> None:
                     h('div', { class: 'jackpot-picture' }, list.map((card) => cards.cardFace(game, card))))),
                 h('section', { class: 'card' }, h('h2', {}, 'Dice'),
                     h('div', { class: 'jackpot-picture' }, [1, 2, 3, 4, 5, 6, 'pig', 'hamsa'].map((value) => cards.dieFace(value)),
-                        cards.cardFace('lucky-dice', { left: 'pig', right: 'clover' }))));
+                        cards.cardFace('lucky-dice', { left: 'pig', right: 'clover' })),
+                    cards.cardPicker({ game: 'luck-plus', cards: [1, 2, 3, 4, 5, 6], label: 'The roll', max: 2, typing: false }).element));
         }"""
     )
     expect(page.get_by_role("img", name="Transfer Plus 2", exact=True)).to_be_visible()
     expect(page.get_by_role("img", name="Ace", exact=True)).to_be_visible()
     expect(page.get_by_role("img", name="Rainbow Flower as Blue", exact=True)).to_be_visible()
-    expect(page.get_by_role("img", name="Die showing 5", exact=True)).to_be_visible()
+    expect(page.get_by_role("img", name="Die showing 5", exact=True).first).to_be_visible()
+    # A roll of two dice, tapped: a face may come twice; two dice and no more.
+    roll = page.get_by_role("group", name="The roll", exact=True)
+    roll.get_by_role("button", name="Add Die showing 6", exact=True).click()
+    roll.get_by_role("button", name="Add Die showing 6", exact=True).click()
+    expect(roll.get_by_role("button", name="Remove Die showing 6", exact=True)).to_have_count(2)
+    expect(roll.get_by_role("button", name="Add Die showing 1", exact=True)).to_be_disabled()
     check(page, "cards-gallery")
     page.context.close()
 
