@@ -1,36 +1,58 @@
-// Each game's round, in its own terms: the form that writes a tally, a one-line summary of an
-// entry, and the breakdown of a scored round. `fieldFor(params)` picks the control a refusal is
-// about, from the problem's `params`.
+// Each game's round, in its own terms: the form that writes a tally (cards entered by tapping
+// their pictures), a one-line summary of an entry, and the breakdown of a scored round.
+// `fieldFor(params)` picks the control a refusal is about, from the problem's `params` (null when
+// the refusal is about the whole table: the sheet page then shows it above the save button).
 
 import { h, field, uid, formatNumber } from './dom.js';
-
-const JACK_SYMBOLS = ['lemon', 'cherry', 'grape', 'clover', 'bell', 'seven', 'jack'];
-
-function words(text) {
-  return String(text || '').split(/[\s,]+/).filter(Boolean);
-}
+import { post } from './api.js';
+import { explain } from './messages.js';
+import {
+  cardFace, cardLabel, cardPicker, JACK_SYMBOLS, LUCK_PLUS_CARDS, RANKS, LUAU_CARDS, RAINBOW_COLOURS,
+} from './cards.js';
 
 function seatFieldset(name, ...children) {
   return h('fieldset', { class: 'seat' }, h('legend', {}, name), ...children);
 }
+
+const seatOf = (params) => (params && Number.isInteger(params.seat) ? params.seat : null);
+
+/** The picker holding the most copies of `card` (where a "too many" refusal belongs), or null. */
+function pickerHolding(pickers, card) {
+  let best = null;
+  let most = 0;
+  for (const picker of pickers) {
+    const count = picker.value().filter((value) => value === card).length;
+    if (count > most) {
+      best = picker;
+      most = count;
+    }
+  }
+  return best;
+}
+
+// --- Lucky Jack: three choices ---------------------------------------------------------------
 
 function luckyJack(players) {
   const winner = h('select', { name: 'winner' },
     h('option', { value: '' }, 'Nobody (no jackpot)'),
     players.map((player) => h('option', { value: player.seat }, player.name)));
   const symbol = h('select', { name: 'symbol' },
-    JACK_SYMBOLS.map((name) => h('option', { value: name }, name)));
+    JACK_SYMBOLS.map((name) => h('option', { value: name }, cardLabel('lucky-jack', name))));
   const size = h('select', { name: 'size' },
     h('option', { value: '3' }, '3 cards'), h('option', { value: '4' }, '4 cards'));
+  const picture = h('div', { class: 'jackpot-picture' });
   const sync = () => {
     symbol.disabled = winner.value === '';
     size.disabled = winner.value === '';
+    const cards = winner.value === '' ? [] : Array.from({ length: Number(size.value) }, () => symbol.value);
+    picture.replaceChildren(...cards.map((card) => cardFace('lucky-jack', card, { small: true })));
+    picture.hidden = cards.length === 0;
   };
-  winner.addEventListener('change', sync);
+  for (const control of [winner, symbol, size]) control.addEventListener('change', sync);
   sync();
   return {
-    element: h('div', { class: 'round-fields' },
-      field('Jackpot winner', winner), field('Symbol', symbol), field('Cards laid down', size)),
+    element: h('div', { class: 'round-fields jack-fields' },
+      field('Jackpot winner', winner), h('div', { class: 'symbol-row' }, field('Symbol', symbol), field('Cards laid down', size)), picture),
     read: () => ({
       jackpot: winner.value === '' ? null
         : { seat: Number(winner.value), symbol: symbol.value, size: Number(size.value) },
@@ -51,36 +73,77 @@ function luckyJack(players) {
   };
 }
 
+// --- Luck Plus: who went out, and the cards left, tapped ----------------------------------------
+
 function luckPlus(players) {
+  let outOrder = 0;
   const seats = players.map((player) => {
     const out = h('input', { type: 'checkbox', name: `out-${player.seat}` });
     const luckOut = h('input', { type: 'checkbox', name: `luck-out-${player.seat}` });
-    const left = h('input', { type: 'text', name: `left-${player.seat}`, autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false' });
-    const element = seatFieldset(player.name,
-      h('div', { class: 'checks' },
+    const left = cardPicker({
+      game: 'luck-plus', cards: LUCK_PLUS_CARDS, label: 'Cards left in hand', emptyText: 'No cards left (yet): tap the cards still in the hand.',
+    });
+    const outNote = h('p', { class: 'muted out-note', hidden: true }, `${player.name} went out: no cards left to count.`);
+    const seat = { seat: player.seat, name: player.name, out, luckOut, left, outNote, order: 0 };
+    const sync = () => {
+      left.element.hidden = out.checked;
+      outNote.hidden = !out.checked;
+    };
+    out.addEventListener('change', () => {
+      if (out.checked) seat.order = ++outOrder;
+      else luckOut.checked = false;
+      sync();
+    });
+    luckOut.addEventListener('change', () => {
+      if (luckOut.checked && !out.checked) {
+        out.checked = true;
+        seat.order = ++outOrder;
+      }
+      sync();
+    });
+    seat.sync = sync;
+    seat.element = seatFieldset(player.name,
+      h('div', { class: 'checks toggles' },
         h('label', {}, out, ' Went out'),
         h('label', {}, luckOut, ' LUCK OUT (on the first turn)')),
-      field('Cards left', left, 'Like GO-3 STOP-12 TR-7 TP-2 DBL LP; empty if out'));
-    return { seat: player.seat, out, luckOut, left, element };
+      outNote, left.element);
+    return seat;
   });
   return {
     element: h('div', { class: 'round-fields' }, seats.map((seat) => seat.element)),
-    read: () => ({
-      out: seats.filter((seat) => seat.out.checked)
-        .map((seat) => ({ seat: seat.seat, luck_out: seat.luckOut.checked })),
-      cards_left: seats.map((seat) => words(seat.left.value).map((card) => card.toUpperCase())),
-    }),
+    read() {
+      for (const seat of seats) if (!seat.out.checked) seat.left.flush();
+      return {
+        out: seats.filter((seat) => seat.out.checked).sort((a, b) => a.order - b.order)
+          .map((seat) => ({ seat: seat.seat, luck_out: seat.luckOut.checked })),
+        cards_left: seats.map((seat) => (seat.out.checked ? [] : seat.left.value())),
+      };
+    },
     fill(tally) {
       for (const seat of seats) {
-        const out = (tally.out || []).find((entry) => entry.seat === seat.seat);
+        const index = (tally.out || []).findIndex((entry) => entry.seat === seat.seat);
+        const out = index >= 0 ? tally.out[index] : null;
         seat.out.checked = Boolean(out);
         seat.luckOut.checked = Boolean(out && out.luck_out);
-        seat.left.value = ((tally.cards_left || [])[seat.seat] || []).join(' ');
+        seat.order = index >= 0 ? index + 1 : 0;
+        seat.left.set((tally.cards_left || [])[seat.seat] || []);
+        seat.sync();
       }
+      outOrder = (tally.out || []).length;
     },
-    fieldFor: (params) => (seats[params.seat] || seats[0]).left,
+    fieldFor(params) {
+      const seat = seats[seatOf(params)];
+      if (seat) return seat.out.checked ? seat.out : seat.left.element;
+      if (params.card) {
+        const picker = pickerHolding(seats.filter((candidate) => !candidate.out.checked).map((candidate) => candidate.left), params.card);
+        if (picker) return picker.element;
+      }
+      return null;
+    },
   };
 }
+
+// --- Lucky Dice: who emptied their dice ----------------------------------------------------------
 
 function luckyDice(players) {
   const boxes = players.map((player) => h('input', { type: 'checkbox', name: `emptied-${player.seat}`, value: player.seat }));
@@ -92,83 +155,196 @@ function luckyDice(players) {
     fill(tally) {
       for (const box of boxes) box.checked = (tally.emptied || []).includes(Number(box.value));
     },
-    fieldFor: (params) => boxes[params.seat] || boxes[0],
+    fieldFor: (params) => boxes[seatOf(params)] || null,
   };
 }
+
+// --- Plus & Minus: three stacks per player, by rank ---------------------------------------------
+
+const STACKS = [['plus', 'Plus stack'], ['minus', 'Minus stack'], ['hand', 'Cards in hand']];
 
 function plusMinus(players) {
   const seats = players.map((player) => {
-    const inputs = {};
-    for (const stack of ['plus', 'minus', 'hand']) {
-      inputs[stack] = h('input', { type: 'text', name: `${stack}-${player.seat}`, autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false' });
+    const pickers = {};
+    for (const [stack, label] of STACKS) {
+      pickers[stack] = cardPicker({ game: 'plus-minus', cards: RANKS, label, emptyText: 'None' });
     }
     const element = seatFieldset(player.name,
-      field('Plus stack', inputs.plus, 'Ranks like A K Q J 10 7'),
-      field('Minus stack', inputs.minus),
-      field('Cards in hand', inputs.hand));
-    return { inputs, element };
+      h('p', { class: 'hint' }, 'Tap every card of each stack and of the hand (6 to 9 score nothing and may be left out).'),
+      STACKS.map(([stack]) => pickers[stack].element));
+    return { pickers, element };
   });
-  return {
-    element: h('div', { class: 'round-fields' }, seats.map((seat) => seat.element)),
-    read: () => ({
-      players: seats.map((seat) => Object.fromEntries(Object.entries(seat.inputs)
-        .map(([stack, input]) => [stack, words(input.value).map((card) => card.toUpperCase())]))),
-    }),
-    fill(tally) {
-      seats.forEach((seat, index) => {
-        const cards = (tally.players || [])[index] || {};
-        for (const [stack, input] of Object.entries(seat.inputs)) input.value = (cards[stack] || []).join(' ');
-      });
-    },
-    fieldFor: (params) => (seats[params.seat] || seats[0]).inputs.plus,
-  };
-}
-
-function parseGuests(text) {
-  const pairs = words(text).map((pair) => pair.split('/').map(Number));
-  if (pairs.length === 0) return null;
-  if (pairs.length !== 3 || pairs.some((pair) => pair.length !== 2 || pair.some(Number.isNaN))) {
-    throw Object.assign(new Error('Write three Guests as A/B points, like 0/2 1/0 0/0'), { fieldName: 'guests' });
-  }
-  return pairs;
-}
-
-function luckyLuau(players) {
-  const seats = players.map((player) => {
-    const lei = h('input', { type: 'text', name: `lei-${player.seat}`, autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false' });
-    const guests = h('input', { type: 'text', name: `guests-${player.seat}`, autocomplete: 'off', inputmode: 'text' });
-    const element = seatFieldset(player.name,
-      field('Lei, left to right', lei, 'Words: yellow red blue pink purple orange green rainbow ti mega kukui hook spacer; cut:<card> for the Knife, rainbow:<colour>'),
-      field('Guest bonuses (optional)', guests, 'Side A/side B for Guests 1 to 3, like 0/2 1/0 0/0'));
-    return { player, lei, guests, element };
-  });
+  const all = () => seats.flatMap((seat) => Object.values(seat.pickers));
   return {
     element: h('div', { class: 'round-fields' }, seats.map((seat) => seat.element)),
     read() {
+      for (const picker of all()) picker.flush();
       return {
-        leis: seats.map((seat) => {
-          let guests;
-          try { guests = parseGuests(seat.guests.value); } catch (error) { error.control = seat.guests; throw error; }
-          const entry = { player: seat.player.name, lei: seat.lei.value.trim() };
-          if (guests) entry.guests = guests;
-          return entry;
-        }),
+        players: seats.map((seat) => Object.fromEntries(Object.entries(seat.pickers).map(([stack, picker]) => [stack, picker.value()]))),
       };
     },
     fill(tally) {
       seats.forEach((seat, index) => {
-        const entry = (tally.leis || [])[index] || {};
-        seat.lei.value = Array.isArray(entry.lei) ? entry.lei.join(' ') : (entry.lei || '');
-        seat.guests.value = (entry.guests || []).map((pair) => pair.join('/')).join(' ');
+        const cards = (tally.players || [])[index] || {};
+        for (const [stack, picker] of Object.entries(seat.pickers)) picker.set(cards[stack] || []);
       });
     },
-    fieldFor: (params) => (seats[params.seat] || seats[0]).lei,
+    fieldFor(params) {
+      const seat = seats[seatOf(params)];
+      if (seat) return (seat.pickers[params.stack] || seat.pickers.plus).element;
+      if (params.card) {
+        const picker = pickerHolding(all(), params.card);
+        if (picker) return picker.element;
+      }
+      return null;
+    },
   };
+}
+
+// --- Lucky Luau: each finished lei, tapped left to right, scored live ---------------------------
+
+const GUEST_POINTS = Array.from({ length: 31 }, (_, index) => index - 10);
+
+function guestChoices(player) {
+  const selects = [];
+  const rows = [1, 2, 3].map((guest) => {
+    const pair = ['A', 'B'].map((side) => {
+      const select = h('select', { name: `guest-${player.seat}-${guest}-${side}` },
+        GUEST_POINTS.map((points) => h('option', { value: points, selected: points === 0 }, points > 0 ? `+${points}` : String(points))));
+      selects.push(select);
+      return field(`Side ${side}`, select);
+    });
+    return h('div', { class: 'guest', role: 'group', 'aria-label': `Guest ${guest}` }, h('p', { class: 'guest-name', 'aria-hidden': 'true' }, `Guest ${guest}`), pair);
+  });
+  const box = h('details', { class: 'guests' },
+    h('summary', {}, 'Guest bonuses (optional)'),
+    h('p', { class: 'hint' }, 'Points each of the three Guests gives this lei, side A and side B (side B only breaks ties).'),
+    h('div', { class: 'guest-grid' }, rows));
+  return {
+    element: box,
+    selects,
+    read() {
+      const values = selects.map((select) => Number(select.value));
+      if (values.every((value) => value === 0)) return null;
+      return [[values[0], values[1]], [values[2], values[3]], [values[4], values[5]]];
+    },
+    set(guests) {
+      const flat = (guests || []).flat();
+      selects.forEach((select, index) => { select.value = String(flat[index] ?? 0); });
+      box.open = flat.some((value) => value);
+    },
+  };
+}
+
+function luckyLuau(players) {
+  const seats = players.map((player) => {
+    const score = h('div', { class: 'lei-score' });
+    const scoreTotal = h('p', { class: 'lei-total', 'aria-live': 'polite' }, 'Tap the cards of the lei to see its score.');
+    const scoreLines = h('ol', { class: 'lines' });
+    score.append(scoreTotal, scoreLines);
+    let timer = null;
+    let asked = 0;
+    const seat = { player };
+    const update = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => liveScore(seat), 350);
+    };
+    seat.lei = cardPicker({
+      game: 'lucky-luau', cards: [...LUAU_CARDS, ...RAINBOW_COLOURS.map((colour) => `rainbow:${colour}`)],
+      label: 'Lei, left to right', ordered: true, onChange: update,
+      hint: 'Tap the cards in the order they hang, first card first. A plain Rainbow takes its best colour; or pick "Rainbow as…".',
+      emptyText: 'No cards yet.',
+    });
+    seat.knife = cardPicker({
+      game: 'lucky-luau', cards: LUAU_CARDS.map((card) => `cut:${card}`), label: 'What the Knife cut', max: 1, onChange: update,
+      typing: false, emptyText: 'Nothing: the Knife was not used.',
+    });
+    const knifeBox = h('details', { class: 'knife' }, h('summary', {}, 'Used the Knife?'), seat.knife.element);
+    seat.knifeBox = knifeBox;
+    seat.guests = guestChoices(player);
+    for (const select of seat.guests.selects) select.addEventListener('change', update);
+    seat.words = () => [...seat.lei.value(), ...seat.knife.value()];
+    seat.entry = () => {
+      const entry = { player: player.name, lei: seat.words() };
+      const guests = seat.guests.read();
+      if (guests) entry.guests = guests;
+      return entry;
+    };
+    seat.score = { element: score, total: scoreTotal, lines: scoreLines, next: () => { asked += 1; return asked; }, latest: () => asked };
+    seat.element = seatFieldset(player.name, h('div', { class: 'lei-entry' }, seat.lei.element, score), knifeBox, seat.guests.element);
+    return seat;
+  });
+
+  async function liveScore(seat) {
+    const ticket = seat.score.next();
+    const { total, lines } = seat.score;
+    if (seat.words().length === 0 && !seat.guests.read()) {
+      total.classList.remove('refused');
+      total.textContent = 'Tap the cards of the lei to see its score.';
+      lines.replaceChildren();
+      return;
+    }
+    try {
+      // This lei alone, beside an empty one (a table has two players at least).
+      const reply = await post('/v1/games/lucky-luau/tally', { players: 2, rounds: [{ leis: [seat.entry(), { lei: [] }] }] });
+      if (ticket !== seat.score.latest()) return;
+      const scored = reply.rounds[0].seats[0];
+      total.classList.remove('refused');
+      total.textContent = scored.guest_points
+        ? `Lei: ${formatNumber(scored.lei_points)} points, ${formatNumber(scored.total)} with the Guests`
+        : `Lei: ${formatNumber(scored.lei_points)} points`;
+      lines.replaceChildren(...(scored.lines || []).filter((line) => !/^(Lei|Total):/.test(line)).map((line) => h('li', {}, line)));
+    } catch (error) {
+      if (ticket !== seat.score.latest()) return;
+      total.classList.add('refused');
+      total.textContent = error.problem ? explain(error.problem, { names: [seat.player.name], game: 'lucky-luau' }) : 'The score cannot be worked out now (no connection?).';
+      lines.replaceChildren();
+    }
+  }
+
+  return {
+    note: 'One round is the whole game: enter each player’s finished lei.',
+    element: h('div', { class: 'round-fields luau-fields' }, seats.map((seat) => seat.element)),
+    read() {
+      for (const seat of seats) seat.lei.flush();
+      return { leis: seats.map((seat) => seat.entry()) };
+    },
+    fill(tally) {
+      seats.forEach((seat, index) => {
+        const entry = (tally.leis || [])[index] || {};
+        const words = Array.isArray(entry.lei) ? entry.lei : String(entry.lei || '').split(/[\s,]+/).filter(Boolean);
+        const lei = [];
+        const cut = [];
+        for (const word of words) {
+          const card = parseLuauWord(word);
+          if (card === null) continue;
+          (card.startsWith('cut:') ? cut : lei).push(card);
+        }
+        seat.lei.set(lei);
+        seat.knife.set(cut);
+        seat.knifeBox.open = cut.length > 0;
+        seat.guests.set(entry.guests);
+        liveScore(seat);
+      });
+    },
+    fieldFor(params) {
+      // Some refusals name a position but not the lei: the live scores know which lei it is.
+      const seat = seats[seatOf(params)] || (params.round ? seats.find((candidate) => candidate.score.total.classList.contains('refused')) : null);
+      return seat ? seat.lei.element : null;
+    },
+  };
+}
+
+function parseLuauWord(word) {
+  const text = String(word).toLowerCase().replaceAll('_', ' ').replace('knife', 'cut').replace('=', ':');
+  const [head, tail] = text.split(':');
+  if (tail !== undefined) return head === 'cut' ? `cut:${tail.replace(' leaf', '').replace(' nut', '').replace('fish hook', 'hook')}` : `rainbow:${tail}`;
+  return { 'ti leaf': 'ti', leaf: 'ti', 'mega leaf': 'mega', 'kukui nut': 'kukui', nut: 'kukui', 'fish hook': 'hook' }[text] || text;
 }
 
 const FORMS = { 'lucky-jack': luckyJack, 'luck-plus': luckPlus, 'lucky-dice': luckyDice, 'plus-minus': plusMinus, 'lucky-luau': luckyLuau };
 
-/** The round form of `game` for these players. */
+/** The round form of `game` for these players: `{element, read(), fill(tally), fieldFor(params), note?}`. */
 export function roundForm(game, players) {
   const make = FORMS[game];
   if (!make) throw new Error(`no round form for ${game}`);
@@ -177,30 +353,41 @@ export function roundForm(game, players) {
   return form;
 }
 
-const nameOf = (players, seat) => (players[seat] ? players[seat].name : `seat ${seat}`);
+const nameOf = (players, seat) => (players[seat] ? players[seat].name : `Player ${Number(seat) + 1}`);
+const cardList = (game, cards) => (cards || []).map((card) => cardLabel(game, card)).join(', ');
+const plural = (count, one, many) => `${count} ${count === 1 ? one : many}`;
+
+function luauWords(lei) {
+  const words = Array.isArray(lei) ? lei : String(lei || '').split(/[\s,]+/).filter(Boolean);
+  return words.map((word) => cardLabel('lucky-luau', parseLuauWord(word)));
+}
 
 /** One line saying what an entry recorded, in the game's terms. */
 export function describeTally(game, tally, players) {
   switch (game) {
     case 'lucky-jack':
       return tally.jackpot
-        ? `${nameOf(players, tally.jackpot.seat)}: jackpot of ${tally.jackpot.size} ${tally.jackpot.symbol}`
+        ? `${nameOf(players, tally.jackpot.seat)}: jackpot of ${tally.jackpot.size} × ${cardLabel(game, tally.jackpot.symbol)}`
         : 'No jackpot';
     case 'luck-plus': {
-      const out = (tally.out || []).map((entry) => `${nameOf(players, entry.seat)} out${entry.luck_out ? ' (LUCK OUT)' : ''}`);
-      const left = (tally.cards_left || []).map((cards, seat) => (cards.length ? `${nameOf(players, seat)}: ${cards.join(' ')}` : null)).filter(Boolean);
-      return [out.join(', ') || 'Nobody out', left.length ? `left ${left.join('; ')}` : ''].filter(Boolean).join(' · ');
+      const out = (tally.out || []).map((entry) => `${nameOf(players, entry.seat)} went out${entry.luck_out ? ' (LUCK OUT)' : ''}`);
+      const left = (tally.cards_left || []).map((cards, seat) => (cards.length ? `${nameOf(players, seat)} kept ${cardList(game, cards)}` : null)).filter(Boolean);
+      return [out.join(', ') || 'Nobody went out', ...left].join('; ');
     }
-    case 'lucky-dice':
-      return `Emptied: ${(tally.emptied || []).map((seat) => nameOf(players, seat)).join(', ') || 'nobody'}`;
+    case 'lucky-dice': {
+      const names = (tally.emptied || []).map((seat) => nameOf(players, seat));
+      return names.length ? `Got rid of all their dice: ${names.join(', ')}` : 'Nobody got rid of all their dice';
+    }
     case 'plus-minus':
-      return (tally.players || []).map((cards, seat) => `${nameOf(players, seat)}: +${(cards.plus || []).join(' ') || '–'} −${(cards.minus || []).join(' ') || '–'} hand ${(cards.hand || []).join(' ') || '–'}`).join('; ');
+      return (tally.players || []).map((cards, seat) => `${nameOf(players, seat)}: plus ${cardList(game, cards.plus) || 'none'}; minus ${cardList(game, cards.minus) || 'none'}; hand ${cardList(game, cards.hand) || 'none'}`).join(' · ');
     case 'lucky-luau':
-      return (tally.leis || []).map((entry) => `${entry.player}: ${Array.isArray(entry.lei) ? entry.lei.join(' ') : entry.lei}`).join('; ');
+      return (tally.leis || []).map((entry, seat) => `${entry.player || nameOf(players, seat)}: ${luauWords(entry.lei).join(', ') || 'no cards'}`).join(' · ');
     default:
-      return JSON.stringify(tally);
+      return 'A round';
   }
 }
+
+const REASONS = { no_winner: 'nobody laid one down', turn_limit: 'the turn limit was reached' };
 
 /** The service's breakdown of one scored round, for people. */
 export function roundBreakdown(game, score, players) {
@@ -209,20 +396,27 @@ export function roundBreakdown(game, score, players) {
     case 'lucky-jack': {
       const result = score.result || {};
       return result.result === 'jackpot'
-        ? h('p', {}, `${nameOf(players, result.seat)}: ${result.size} × ${result.symbol} = ${formatNumber(result.points)}`)
-        : h('p', {}, `No jackpot (${String(result.reason || '').replaceAll('_', ' ')})`);
+        ? h('p', {}, `${nameOf(players, result.seat)}: ${result.size} × ${cardLabel(game, result.symbol)} = ${formatNumber(result.points)}`)
+        : h('p', {}, `No jackpot${result.reason ? ` (${REASONS[result.reason] || String(result.reason).replaceAll('_', ' ')})` : ''}`);
     }
     case 'lucky-luau':
-      return h('div', { class: 'breakdown' }, (score.seats || []).map((seat) => h('section', { 'aria-label': `${seat.player || nameOf(players, seat.seat)}'s lei` },
-        h('h4', {}, `${seat.player || nameOf(players, seat.seat)}: ${formatNumber(seat.total)}`),
-        h('ol', { class: 'lines' }, (seat.lines || []).map((line) => h('li', {}, line))))));
+      return h('div', { class: 'breakdown' }, (score.seats || []).map((seat) => {
+        const name = seat.player || nameOf(players, seat.seat);
+        return h('section', { 'aria-label': `${name}'s lei` },
+          h('h4', {}, `${name}: ${formatNumber(seat.total)}`),
+          h('ol', { class: 'lines' }, (seat.lines || []).map((line) => h('li', {}, line))));
+      }));
     case 'plus-minus':
       return h('ul', { class: 'breakdown' }, (score.seats || []).map((seat, index) => h('li', {},
-        `${nameOf(players, index)}: plus ${seat.plus_points} − minus ${seat.minus_points} − hand ${seat.hand_points} = ${seat.score}`)));
-    case 'luck-plus':
-      return h('p', {}, `Cards left worth: ${(score.left_points || []).map((points, seat) => `${nameOf(players, seat)} ${points}`).join(', ')}`);
-    case 'lucky-dice':
-      return h('p', {}, `Coasters: ${(score.emptied || []).map((seat) => nameOf(players, seat)).join(', ') || 'none'}`);
+        `${nameOf(players, index)}: plus ${formatNumber(seat.plus_points)} − minus ${formatNumber(seat.minus_points)} − hand ${formatNumber(seat.hand_points)} = ${formatNumber(seat.score)}`)));
+    case 'luck-plus': {
+      const kept = (score.left_points || []).map((points, seat) => (points ? `${nameOf(players, seat)} ${plural(points, 'point', 'points')}` : null)).filter(Boolean);
+      return h('p', {}, kept.length ? `Cards left worth: ${kept.join(', ')}` : 'No cards left in any hand');
+    }
+    case 'lucky-dice': {
+      const names = (score.emptied || []).map((seat) => nameOf(players, seat));
+      return h('p', {}, names.length ? `Coasters won: ${names.join(', ')}` : 'No coasters won');
+    }
     default:
       return null;
   }
