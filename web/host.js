@@ -108,7 +108,11 @@ async function hostForm(main) {
       let control = null;
       if (params.option) control = options.control(params.option);
       else if (Number.isInteger(params.seat)) control = inputs[params.seat];
-      else if (params.name) control = inputs.find((input) => input.value.trim().toLowerCase() === String(params.name).toLowerCase());
+      else if (params.name) {
+        // A name given twice: the later seat is the one to change.
+        const same = inputs.filter((input) => input.value.trim().toLowerCase() === String(params.name).toLowerCase());
+        control = same[same.length - 1] || null;
+      }
       if (control && control.closest('details')) control.closest('details').open = true;
       if (control) showFieldError(control, message);
       else {
