@@ -810,10 +810,11 @@ export function matchView(main, id) {
       h('h2', { id: 'owner-title' }, 'For the host'), sections, controlError));
   }
 
-  async function loadLog() {
+  async function loadLog(of) {
     // The log comes in pages; a long match takes a few. The host of a table-randomness match
-    // reads it as the owner, to see (and correct) what was reported.
-    const reader = match.randomness === 'table' && owner ? owner : (token || owner);
+    // reads it as the owner, to see (and correct) what was reported; otherwise the phone reads
+    // it as its seat, or as a spectator, so no hidden card ever shows on a phone at the table.
+    const reader = of.randomness === 'table' && owner ? owner : token;
     const all = [];
     for (let after = 0; after !== null;) {
       const page = await get(`/v1/matches/${id}/log?after=${after}&limit=1000`, { token: reader });
@@ -837,7 +838,7 @@ export function matchView(main, id) {
     const call = ++showing;
     let fresh = entries;
     try {
-      fresh = await loadLog();
+      fresh = await loadLog(next);
     } catch (error) {
       loadError.textContent = refusalWords(error, { names: next.seats.map((seat) => seat.name), game: next.game });
       loadError.hidden = false;
