@@ -449,7 +449,7 @@ export function matchView(main, id) {
   function chanceWaitText() {
     const chance = (match.view && match.view.chance) || {};
     const who = Number.isInteger(chance.seat) ? names[chance.seat] : null;
-    const reporter = match.randomness === 'table' ? ' The host (or the player it is for) enters it on their phone.' : '';
+    const reporter = '';
     switch (chance.kind) {
       case 'deal': return `Waiting for the cards to be dealt.${reporter}`;
       case 'draw': return `Waiting for the card${(chance.count ?? 1) > 1 ? 's' : ''} ${who || 'the player'} draws.${reporter}`;
@@ -525,7 +525,9 @@ export function matchView(main, id) {
       await refresh();
     } catch (failure) {
       button.disabled = false;
-      sayRefusal(failure, ctx(), error);
+      // The table may have moved on under this phone: show it as it is now, then say why.
+      await refresh();
+      sayRefusal(failure, ctx(), movesSlot.querySelector('#moves-error') || error);
     }
   }
 
@@ -564,7 +566,8 @@ export function matchView(main, id) {
           await refresh();
         } catch (failure) {
           takeBack.disabled = false;
-          sayRefusal(failure, ctx(), takeBackError);
+          await refresh();
+          sayRefusal(failure, ctx(), movesSlot.querySelector('.take-back .error') || movesSlot.querySelector('#moves-error') || takeBackError);
         }
       },
     }, 'Take back my move') : null;
@@ -661,6 +664,7 @@ export function matchView(main, id) {
     const shown = wholeLog ? entries : entries.slice(-SHORT_LOG);
     const context = ctx();
     replace(logList, shown.map((entry) => h('li', {}, entryText(table(), entry, context))));
+    if (!entries.length) logList.append(h('li', { class: 'muted' }, 'Nothing yet.'));
     logToggle.hidden = entries.length <= SHORT_LOG;
     logToggle.setAttribute('aria-expanded', String(wholeLog));
     logToggle.textContent = wholeLog ? 'Show only the latest' : `Show the whole log (${entries.length})`;
@@ -854,6 +858,8 @@ export function matchView(main, id) {
     lastPly = newest;
     const text = turnText();
     turn.textContent = text;
+    // Which version the phone shows (for tests, and for anyone reading the page's source).
+    turn.dataset.version = String(match.version);
     if (lastTurn && text !== lastTurn && !banner.textContent) announce(text);
     lastTurn = text;
     renderTable();
