@@ -7,7 +7,7 @@
 import { get, post, api, follow } from './api.js';
 import { h, replace, field, uid, showFieldError, clearFieldErrors, announce, formatNumber, words } from './dom.js';
 import { games, gameTitle } from './sheet.js';
-import { seatToken, rememberSeat, forgetSeat, ownerToken, hostedMatch, rememberInvite, rememberHosted } from './store.js';
+import { seatToken, rememberSeat, forgetSeat, ownerToken, hostedMatch, rememberInvite, rememberHosted, myHostedMatches } from './store.js';
 import { explain } from './messages.js';
 import * as cards from './cards.js';
 import { tableFor } from './tables/index.js';
@@ -118,11 +118,17 @@ export async function watchForm(main) {
   h('h2', { id: 'join-title' }, 'Join with an invite code'),
   field('Invite code', codeInput, 'The code the match’s host gave you for your seat (10 letters and digits). Scanning the host’s QR code does this for you.'),
   h('button', { type: 'submit' }, 'Take my seat'));
+  const hosted = myHostedMatches().slice(0, 10);
   replace(main, h('h1', { tabindex: -1 }, 'Watch a match'),
     h('section', { class: 'card host-call', 'aria-labelledby': 'host-call-title' },
       h('h2', { id: 'host-call-title' }, 'Play a match from your phones'),
       h('p', {}, 'Choose a game and the players; each player scans a code with their phone and plays from it.'),
-      h('p', {}, h('a', { class: 'button', href: '#host' }, 'Host a match'))),
+      h('p', {}, h('a', { class: 'button', href: '#host' }, 'Host a match')),
+      hosted.length ? [
+        h('h3', {}, 'Matches hosted on this phone'),
+        h('ul', { class: 'plain' }, hosted.map((match) => h('li', {},
+          h('a', { href: `#match=${match.id}` }, `${gameTitle(match.game)}: ${(match.players || []).join(', ')}`)))),
+      ] : null),
     joinForm, form);
 }
 
