@@ -226,7 +226,9 @@ function chanceTemplate(match) {
 function templateOf(outcome) {
   const template = {};
   const values = {};
-  for (const [key, value] of Object.entries(outcome)) {
+  // Hands first, then the rest, as the cards come off the pile.
+  const ordered = Object.entries(outcome).sort(([, a], [, b]) => Number(Array.isArray(b) && b.every(Array.isArray)) - Number(Array.isArray(a) && a.every(Array.isArray)));
+  for (const [key, value] of ordered) {
     if (key === 'kind') { template.kind = value; continue; }
     if (Array.isArray(value) && value.every(Array.isArray)) {
       template[key] = value.map((hand, seat) => slot(hand.length, { seat }));
@@ -461,6 +463,8 @@ export function matchView(main, id) {
       case 'draw': return `Waiting for the card${(chance.count ?? 1) > 1 ? 's' : ''} ${who || 'the player'} draws.${reporter}`;
       case 'roll': return `Waiting for ${who ? possessive(who) : 'the'} roll.${reporter}`;
       case 'flip': return `Waiting for the card turned up.${reporter}`;
+      case 'coasters': return `Waiting for the coasters to be drawn.${reporter}`;
+      case 'lucky_symbol': return `Waiting for the big die’s lucky symbol.${reporter}`;
       default: return `Waiting for the cards or dice.${reporter}`;
     }
   }
@@ -518,7 +522,7 @@ export function matchView(main, id) {
     clearFieldErrors(movesSlot);
     if (described.irreversible) {
       const sure = await confirmDialog({
-        text: `${described.title}${described.consequence ? `: ${described.consequence}` : ''}. This shows the table a hidden card, so it cannot be taken back.`,
+        text: `${described.title}${described.consequence ? `: ${described.consequence}` : ''}. Once played, this cannot be taken back.`,
         yes: `Yes, ${described.title.replace(/^./, (first) => first.toLowerCase())}`,
         no: 'No, go back',
       });
