@@ -81,7 +81,6 @@ export async function watchForm(main) {
   const idInput = h('input', { type: 'text', name: 'match', autocomplete: 'off', spellcheck: 'false', required: true });
   const tokenInput = h('input', { type: 'password', name: 'token', autocomplete: 'off', spellcheck: 'false' });
   const form = h('form', {
-    class: 'card',
     'aria-labelledby': 'watch-title',
     onsubmit(event) {
       event.preventDefault();
@@ -129,7 +128,8 @@ export async function watchForm(main) {
         h('ul', { class: 'plain' }, hosted.map((match) => h('li', {},
           h('a', { href: `#match=${match.id}` }, `${gameTitle(match.game)}: ${(match.players || []).join(', ')}`)))),
       ] : null),
-    joinForm, form);
+    joinForm,
+    h('details', { class: 'card by-number' }, h('summary', {}, 'Open a match by its number'), form));
 }
 
 /** Redeems an invite code for its seat's token, keeps the token on this phone and opens the
@@ -765,10 +765,17 @@ export function matchView(main, id) {
             const name = nameInput.value.trim();
             if (!name) { showFieldError(nameInput, 'Type the new name.'); return; }
             try {
-              await api('PATCH', `/v1/matches/${id}/seats/${select.value}`, { body: { name }, token: owner });
+              const renamed = (await api('PATCH', `/v1/matches/${id}/seats/${select.value}`, { body: { name }, token: owner })).body;
               announce(`Renamed to ${name}.`);
               nameInput.value = '';
               await refresh(true);
+              // What this phone remembers of the match (its list, its invites) takes the new name.
+              const kept = hostedMatch(id);
+              if (kept && renamed && Array.isArray(renamed.seats)) {
+                const now = renamed.seats.map((seat) => seat.name);
+                const invites = (kept.invites || []).map((invite) => ({ ...invite, name: now[invite.seat] ?? invite.name }));
+                rememberHosted(renamed, owner, invites);
+              }
             } catch (failure) {
               sayRefusal(failure, ctx(), null, nameInput);
             }

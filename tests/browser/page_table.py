@@ -132,6 +132,8 @@ def join_by_invite(browser) -> None:
 
     code = created["invites"][1]["code"]
     phone.goto(f"{BASE}/#watch")
+    expect(phone.get_by_role("link", name="Host a match")).to_be_visible()
+    check(phone, "watch")
     phone.get_by_role("textbox", name="Invite code").fill(code.lower())
     phone.get_by_role("button", name="Take my seat").click()
     expect(phone.get_by_role("heading", level=1)).to_have_text("Lucky Jack: Ann, Ben")
@@ -312,6 +314,10 @@ def host_and_play(browser) -> None:
     expect(turn(host)).to_have_text("This match was stopped before its end.")
     assert state(rematch_id)["status"] == "abandoned"
     check(host, "host-stopped")
+    host.get_by_role("link", name="Watch").click()
+    # Both, by their players' names as they are now (Cleo renamed in the first).
+    expect(host.get_by_role("link", name="Lucky Jack: Ann, Ben, Cleo B", exact=True)).to_have_count(2)
+    check(host, "watch-hosted")
     host.context.close()
 
 
