@@ -5,7 +5,7 @@
 // owner's controls. The per-game parts come from `tables/index.js`; this module is the shell.
 
 import { get, post, api, follow } from './api.js';
-import { h, replace, field, uid, showFieldError, clearFieldErrors, announce, formatNumber, words } from './dom.js';
+import { h, replace, field, uid, showFieldError, clearFieldErrors, announce, formatNumber, formatTime, words } from './dom.js';
 import { games, gameTitle } from './sheet.js';
 import { seatToken, rememberSeat, forgetSeat, ownerToken, hostedMatch, rememberInvite, rememberHosted, myHostedMatches } from './store.js';
 import { explain } from './messages.js';
@@ -126,7 +126,8 @@ export async function watchForm(main) {
       hosted.length ? [
         h('h3', {}, 'Matches hosted on this phone'),
         h('ul', { class: 'plain' }, hosted.map((match) => h('li', {},
-          h('a', { href: `#match=${match.id}` }, `${gameTitle(match.game)}: ${(match.players || []).join(', ')}`)))),
+          h('a', { href: `#match=${match.id}` }, `${gameTitle(match.game)}: ${(match.players || []).join(', ')}`),
+          match.created ? h('span', { class: 'muted' }, ` ${formatTime(match.created)}`) : null))),
       ] : null),
     joinForm,
     h('details', { class: 'card by-number' }, h('summary', {}, 'Open a match by its number'), form));
@@ -411,7 +412,8 @@ export function matchView(main, id) {
   const token = seatToken(id);
   const owner = ownerToken(id);
   const heading = h('h1', { tabindex: -1 }, 'Match');
-  const turn = h('p', { class: 'turn', role: 'status' });
+  // Not a live region itself: changes are said once, through announce(), with any news.
+  const turn = h('p', { class: 'turn' });
   const banner = h('p', { class: 'banner', hidden: true });
   const loadError = h('p', { class: 'error', role: 'alert', hidden: true });
   const tableSlot = h('section', { class: 'card table-view', 'aria-labelledby': 'table-title' });
@@ -438,7 +440,12 @@ export function matchView(main, id) {
   const leave = token ? h('p', {}, h('button', {
     type: 'button',
     class: 'link',
-    onclick: () => {
+    async onclick() {
+      const sure = await confirmDialog({
+        text: 'This phone will stop playing for its seat. To play again, it needs a new invite from the host.',
+        yes: 'Yes, only watch', no: 'No, keep my seat',
+      });
+      if (!sure) return;
       forgetSeat(id);
       window.location.reload();
     },
@@ -848,11 +855,12 @@ export function matchView(main, id) {
   function announceNew(fresh) {
     const context = ctx();
     const big = fresh.filter((entry) => (entry.events || []).some((event) => ROUND_EVENT.test(String(event.type || ''))));
-    if (!big.length) return;
+    if (!big.length) return false;
     const text = big.map((entry) => entryText(table(), entry, context)).join(' ');
     banner.textContent = text;
     banner.hidden = false;
-    announce(text);
+    announce(`${text} ${turnText()}`);
+    return true;
   }
 
   async function show(next) {
@@ -871,13 +879,13 @@ export function matchView(main, id) {
     names = match.seats.map((seat) => seat.name);
     heading.textContent = `${gameTitle(match.game)}: ${names.join(', ')}`;
     const newest = entries.length ? entries[entries.length - 1].ply : 0;
-    if (lastPly !== null && newest > lastPly) announceNew(entries.filter((entry) => entry.ply > lastPly));
+    const news = lastPly !== null && newest > lastPly && announceNew(entries.filter((entry) => entry.ply > lastPly));
     lastPly = newest;
     const text = turnText();
     turn.textContent = text;
     // Which version the phone shows (for tests, and for anyone reading the page's source).
     turn.dataset.version = String(match.version);
-    if (lastTurn && text !== lastTurn && !banner.textContent) announce(text);
+    if (lastTurn && text !== lastTurn && !news) announce(text);
     lastTurn = text;
     renderTable();
     renderMoves();
