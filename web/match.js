@@ -436,6 +436,7 @@ export function matchView(main, id) {
   let ownerNotice = null;
   let showing = 0;
   let chanceCache = null;
+  let reportedHere = null;
 
   const leave = token ? h('p', {}, h('button', {
     type: 'button',
@@ -608,11 +609,21 @@ export function matchView(main, id) {
   }
 
   // The last entry, when it is a chance outcome this phone can see and nobody has moved since.
+  // The last entry, when it is a chance outcome nobody has moved since, and this phone can see
+  // it (the host reads every outcome; a seat that reported one remembers what it reported).
   function correctable() {
     if (match.randomness !== 'table' || match.status !== 'in_progress') return null;
     const last = entries[entries.length - 1];
-    if (!last || !last.chance || last.move) return null;
-    return last;
+    if (!last || last.move || last.takes_back) return null;
+    if (last.chance) return last;
+    if (reportedHere && reportedHere.ply === last.ply) return { ...last, chance: reportedHere.outcome };
+    return null;
+  }
+
+  /** Remembers what this phone just reported (the reply's chance entry), to correct it. */
+  function remember(reply, outcome) {
+    const entry = ((reply && reply.entries) || []).find((candidate) => candidate.reported_by || candidate.chance || candidate.corrects);
+    reportedHere = entry ? { ply: entry.ply, outcome } : null;
   }
 
   const mendToken = () => owner || token;
@@ -639,7 +650,7 @@ export function matchView(main, id) {
             submitText: template.kind === 'deal' ? 'Report the deal' : 'Report it',
             onCancel: () => { reporting = false; renderChance(); },
             async send(outcome) {
-              await post(`/v1/matches/${id}/chance`, { outcome, expected_version: match.version }, { token: owner || token });
+              remember(await post(`/v1/matches/${id}/chance`, { outcome, expected_version: match.version }, { token: owner || token }), outcome);
               reporting = false;
               announce('Reported. Play goes on.');
               await refresh();
@@ -658,7 +669,7 @@ export function matchView(main, id) {
           submitText: 'Save the correction',
           onCancel: () => { correcting = false; renderChance(); },
           async send(outcome) {
-            await post(`/v1/matches/${id}/corrections`, { outcome, expected_version: match.version }, { token: mendToken() });
+            remember(await post(`/v1/matches/${id}/corrections`, { outcome, expected_version: match.version }, { token: mendToken() }), outcome);
             correcting = false;
             announce('Corrected. Play goes on from the cards as they really are.');
             await refresh();

@@ -386,8 +386,36 @@ def table_randomness(browser) -> None:
     assert corrected[-1]["corrects"] == reported[-1]["ply"]
     assert sorted(corrected[-1]["chance"]["hands"][0]) == sorted(["cherry", "cherry", "grape", "clover", "bell", "seven", "jack"]), corrected[-1]
     starter = state(match_id)["to_act"][0]
-    expect(turn(host)).to_have_text(f"{['Ann', 'Ben', 'Cleo'][starter]}’s turn.")
+    name = ["Ann", "Ben", "Cleo"][starter]
+    expect(turn(host)).to_have_text(f"{name}’s turn.")
     check(host, "chance-corrected")
+
+    # The starter takes the seat on their phone and draws; the phone asks for the card drawn
+    # (the acting seat reports its own draw), then corrects it.
+    host.goto(f"{BASE}/#host={match_id}")
+    card = host.locator("li.invite-card").filter(has=host.get_by_role("heading", name=name, exact=True))
+    code = card.locator(".code").inner_text().strip()
+    phone = new_phone(browser, "table-seat")
+    phone.goto(f"{BASE}/#invite={code}")
+    phone.get_by_role("button", name=f"Take {name}’s seat").click()
+    phone.locator("#moves [data-move-type=draw]").click()
+    expect(turn(phone)).to_have_text(f"Waiting for the card {name} draws.")
+    phone.get_by_role("button", name="Enter the card drawn").click()
+    form = phone.get_by_role("form", name="Enter the card drawn")
+    form.get_by_role("button", name=re.compile(r"^(?!remove\b).*\bbell\b", re.I)).first.click()
+    check(phone, "chance-draw")
+    form.get_by_role("button", name="Report it").click()
+    expect(turn(phone)).to_have_text(f"Your turn, {name}.")
+    phone.get_by_role("button", name="Correct the last report").click()
+    form = phone.get_by_role("form", name="Correct the last report")
+    form.get_by_role("button", name=re.compile(r"^remove\b.*\bbell\b", re.I)).first.click()
+    form.get_by_role("button", name=re.compile(r"^(?!remove\b).*\bseven\b", re.I)).first.click()
+    form.get_by_role("button", name="Save the correction").click()
+    expect(form).to_have_count(0)
+    last = owner_log()[-1]
+    assert last["corrects"] and last["chance"] == {"kind": "draw", "cards": ["seven"]}, last
+    assert last["reported_by"] == {"seat": starter}, last
+    phone.context.close()
     host.context.close()
 
 
