@@ -253,6 +253,8 @@ const SLOT_WORDS = {
   symbol: 'the lucky symbol rolled', coasters: 'the coasters drawn, in seat order',
 };
 
+const SINGLE_WORDS = { cards: 'the card drawn', flips: 'the card turned up', faces: 'the die', coasters: 'the coaster drawn' };
+
 const CHANCE_TITLES = {
   deal: 'Enter the deal', draw: 'Enter the card drawn', flip: 'Enter the card turned up', roll: 'Enter the roll',
   lucky_symbol: 'Enter the lucky symbol', coasters: 'Enter the coasters drawn',
@@ -318,7 +320,7 @@ function chanceForm({ match, names, template, values = {}, title, submitText, se
     const slots = Array.isArray(value) ? value : [value];
     for (const place of slots) {
       if (place.max === 0) continue;
-      const what = SLOT_WORDS[key] || words(key);
+      const what = place.max === 1 && SINGLE_WORDS[key] ? SINGLE_WORDS[key] : SLOT_WORDS[key] || words(key);
       const whose = place.seat !== undefined ? `${possessive(names[place.seat])} ${what}` : what.replace(/^./, (first) => first.toUpperCase());
       const howMany = place.min === place.max ? ` (${place.max})` : '';
       const part = { key, seat: place.seat, single: place.single, min: place.min, max: place.max, ordered: place.ordered, die: place.die, label: `${whose}${howMany}`, offered: offeredCards, changed: () => {} };
@@ -381,7 +383,9 @@ function chanceForm({ match, names, template, values = {}, title, submitText, se
     },
   },
   h('h2', { id: 'chance-title' }, title),
-  h('p', { class: 'hint' }, 'Tap the cards in the order they came. Tap a chosen card again to take it out.'),
+  h('p', { class: 'hint' }, parts.length === 1 && parts[0].max === 1
+    ? 'Tap what came up. Tap it again below to take it out.'
+    : 'Tap the cards in the order they came. Tap a chosen one again to take it out.'),
   fieldsets, formError,
   h('div', { class: 'buttons' }, submit, onCancel ? h('button', { type: 'button', class: 'secondary', onclick: onCancel }, 'Cancel') : null));
   return form;
@@ -483,7 +487,14 @@ export function matchView(main, id) {
       return `The match is over: ${nameList(winners)} ${winners.length > 1 ? 'share the win' : 'wins'}.`;
     }
     if (match.status === 'abandoned') return 'This match was stopped before its end.';
-    if (match.chance_pending) return chanceWaitText();
+    if (match.chance_pending) {
+      const chance = (match.view && match.view.chance) || {};
+      const me = mySeat();
+      if (me !== null && chance.seat === me && mayReport()) {
+        return chance.kind === 'roll' ? `Your roll, ${names[me]}: roll, then tap in what came up.` : `Your draw, ${names[me]}: draw, then tap in what you drew.`;
+      }
+      return chanceWaitText();
+    }
     const acting = match.to_act || [];
     const me = mySeat();
     if (me !== null && acting.includes(me)) {
