@@ -1,68 +1,93 @@
-// Hosted matches: a spectator's view by id (the public table and the log), and a seat's view
-// with its seat token, which can play the moves the service lists as legal.
+// Hosted matches: the table as a seat (or a spectator) sees it. Whose turn in words, the game's
+// own table (your hand first, piles and dice as pictures), the legal moves as cards that say what
+// they do, a confirmation before what cannot be undone and a take-back after what can, chance
+// reports entered by tapping cards and dice (table randomness), standings, a short log, and the
+// owner's controls. The per-game parts come from `tables/index.js`; this module is the shell.
 
-import { get, post, follow } from './api.js';
-import { h, replace, field, showFieldError, clearFieldErrors, announce, formatNumber, formatTime, words } from './dom.js';
-import { games, gameTitle, showRefusal } from './sheet.js';
-import { seatToken, rememberSeat, forgetSeat } from './store.js';
+import { get, post, api, follow } from './api.js';
+import { h, replace, field, uid, showFieldError, clearFieldErrors, announce, formatNumber, formatTime, words } from './dom.js';
+import { games, gameTitle } from './sheet.js';
+import { seatToken, rememberSeat, forgetSeat, ownerToken, hostedMatch, rememberInvite, rememberHosted, myHostedMatches } from './store.js';
+import { explain } from './messages.js';
+import * as cards from './cards.js';
+import { tableFor } from './tables/index.js';
+import { drawQr } from './qr.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SHORT_LOG = 8;
 
-/** A value of the game's view or an event, as short text. */
-function brief(value, names) {
-  if (value === null || value === undefined) return '–';
-  if (Array.isArray(value)) {
-    // A list with one item per seat (hands, hand sizes, pools...) reads best by name.
-    const perSeat = names.length > 1 && value.length === names.length
-      && value.every((item) => item === null || Array.isArray(item) || typeof item === 'number');
-    if (perSeat) return value.map((item, seat) => `${names[seat]}: ${brief(item, names)}`).join('; ');
-    return value.length ? value.map((item) => brief(item, names)).join(', ') : 'none';
+/** "Ann", "Ann and Ben", "Ann, Ben and Cleo". */
+export function nameList(list) {
+  if (list.length <= 1) return list.join('');
+  return `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
+}
+
+const possessive = (name) => `${name}’s`;
+
+/** The words for a refusal (a `Refusal` from the service, or a plain Error of the page). */
+export function refusalWords(error, { names = [], game = null } = {}) {
+  if (error && error.problem) return explain(error.problem, { names, game });
+  return String((error && error.message) || error || 'Something went wrong.');
+}
+
+/** Shows `error` in words in `slot` (a `.error` paragraph beside what caused it), or next to
+ * `control` when there is one, and says it to screen readers. */
+function sayRefusal(error, ctx, slot, control = null) {
+  const message = refusalWords(error, ctx);
+  if (control) showFieldError(control, message);
+  else {
+    slot.textContent = message;
+    slot.hidden = false;
   }
-  if (typeof value === 'object') {
-    return Object.entries(value).map(([key, item]) => `${words(key)} ${key === 'seat' ? (names[item] ?? item) : brief(item, names)}`).join(', ');
-  }
-  return typeof value === 'number' ? formatNumber(value) : words(value);
+  announce(message);
+  return message;
 }
 
-/** "discard lemon", "take it", "play GO-7 on pile 2": the move's words, its flags when set. */
-function describeMove(move, names = []) {
-  const { type, ...rest } = move;
-  const details = Object.entries(rest).flatMap(([key, value]) => {
-    if (value === false || value === null) return [];
-    if (value === true) return [words(key)];
-    if (key === 'card') return [brief(value, names)];
-    return [`${words(key)} ${key === 'seat' ? (names[value] ?? value) : brief(value, [])}`];
+// --- an in-page "Are you sure?" -----------------------------------------------------------------
+
+/** Asks `question` in a modal dialog; resolves true on `yes`, false on the other button or Escape. */
+export function confirmDialog({ title = 'Are you sure?', text, yes, no = 'Cancel' }) {
+  return new Promise((resolve) => {
+    const titleId = uid('confirm');
+    const textId = uid('confirm-text');
+    const returnTo = document.activeElement;
+    let answered = false;
+    const dialog = h('dialog', { class: 'confirm', 'aria-labelledby': titleId, 'aria-describedby': textId });
+    const finish = (answer) => {
+      if (answered) return;
+      answered = true;
+      dialog.close();
+      dialog.remove();
+      if (returnTo && returnTo.isConnected) returnTo.focus();
+      resolve(answer);
+    };
+    const noButton = h('button', { type: 'button', class: 'secondary', onclick: () => finish(false) }, no);
+    replace(dialog,
+      h('h2', { id: titleId }, title),
+      h('p', { id: textId }, text),
+      h('div', { class: 'buttons' }, h('button', { type: 'button', onclick: () => finish(true) }, yes), noButton));
+    dialog.addEventListener('cancel', (event) => { event.preventDefault(); finish(false); });
+    document.body.append(dialog);
+    dialog.showModal();
+    // The safe answer has the focus: a stray tap on Enter changes nothing.
+    noButton.focus();
   });
-  return [words(type), ...details].join(' ');
 }
 
-function describePly(entry, names) {
-  const who = entry.seat === null || entry.seat === undefined ? 'Table' : names[entry.seat];
-  const move = entry.move ? `: ${describeMove(entry.move, names)}` : '';
-  const events = (entry.events || []).map((event) => {
-    const { type, ...rest } = event;
-    const details = Object.entries(rest).filter(([, value]) => value !== null)
-      .map(([key, value]) => `${words(key)} ${key === 'seat' ? names[value] : brief(value, names)}`);
-    return `${words(type)}${details.length ? ` (${details.join(', ')})` : ''}`;
-  });
-  return `${who}${move}${events.length ? ` → ${events.join('; ')}` : ''}`;
-}
-
-const HIDDEN_VIEW_KEYS = new Set(['legal_moves', 'options', 'viewer', 'to_act', 'players', 'totals']);
+// --- watching, joining ------------------------------------------------------------------------
 
 export async function watchForm(main) {
   await games();
   const idInput = h('input', { type: 'text', name: 'match', autocomplete: 'off', spellcheck: 'false', required: true });
   const tokenInput = h('input', { type: 'password', name: 'token', autocomplete: 'off', spellcheck: 'false' });
   const form = h('form', {
-    class: 'card',
     'aria-labelledby': 'watch-title',
     onsubmit(event) {
       event.preventDefault();
       clearFieldErrors(form);
       const id = idInput.value.trim();
       if (!UUID.test(id)) {
-        showFieldError(idInput, 'A match id looks like 0f8c6b1e-…: 36 letters, digits and dashes.');
+        showFieldError(idInput, 'A match number looks like 0f8c6b1e-…: 36 letters, digits and dashes. Copy it from the link you were sent.');
         return;
       }
       const token = tokenInput.value.trim();
@@ -85,19 +110,31 @@ export async function watchForm(main) {
       try {
         await redeemInvite(codeInput.value.trim());
       } catch (error) {
-        showFieldError(codeInput, error.message);
+        showFieldError(codeInput, refusalWords(error));
       }
     },
   },
   h('h2', { id: 'join-title' }, 'Join with an invite code'),
-  field('Invite code', codeInput, 'The code the match’s owner gave you for your seat (10 letters and digits).'),
+  field('Invite code', codeInput, 'The code the match’s host gave you for your seat (10 letters and digits). Scanning the host’s QR code does this for you.'),
   h('button', { type: 'submit' }, 'Take my seat'));
-  replace(main, h('h1', { tabindex: -1 }, 'Watch a match'), form, joinForm);
+  const hosted = myHostedMatches().slice(0, 10);
+  replace(main, h('h1', { tabindex: -1 }, 'Watch a match'),
+    h('section', { class: 'card host-call', 'aria-labelledby': 'host-call-title' },
+      h('h2', { id: 'host-call-title' }, 'Play a match from your phones'),
+      h('p', {}, 'Choose a game and the players; each player scans a code with their phone and plays from it.'),
+      h('p', {}, h('a', { class: 'button', href: '#host' }, 'Host a match')),
+      hosted.length ? [
+        h('h3', {}, 'Matches hosted on this phone'),
+        h('ul', { class: 'plain' }, hosted.map((match) => h('li', {},
+          h('a', { href: `#match=${match.id}` }, `${gameTitle(match.game)}: ${(match.players || []).join(', ')}`),
+          match.created ? h('span', { class: 'muted' }, ` ${formatTime(match.created)}`) : null))),
+      ] : null),
+    joinForm,
+    h('details', { class: 'card by-number' }, h('summary', {}, 'Open a match by its number'), form));
 }
 
 /** Redeems an invite code for its seat's token, keeps the token on this phone and opens the
- * seat's view: only ever on a tap. A code works once; a refusal (taken, unknown) is thrown with
- * its message. */
+ * seat's view: only ever on a tap. A code works once; a refusal (taken, unknown) is thrown. */
 export async function redeemInvite(code) {
   const seat = await post(`/v1/invites/${encodeURIComponent(code)}/redeem`);
   rememberSeat(seat.match_id, seat.token);
@@ -110,16 +147,17 @@ export async function redeemInvite(code) {
 export async function inviteView(main, code) {
   await games();
   const invite = await get(`/v1/invites/${encodeURIComponent(code)}`);
-  const title = `${gameTitle(invite.game)}: ${invite.name}’s seat`;
+  const title = `${gameTitle(invite.game)}: ${possessive(invite.name)} seat`;
   if (invite.redeemed) {
     replace(main, h('h1', { tabindex: -1 }, title),
-      h('p', { class: 'error', role: 'alert' }, 'A phone already took this seat with this code. Ask the match’s owner for a new invite.'),
+      h('p', { class: 'error', role: 'alert' }, 'A phone already took this seat with this code. Ask the match’s host for a new invite.'),
       h('p', {}, h('a', { href: `#match=${encodeURIComponent(invite.match_id)}` }, 'Watch the match')));
     return;
   }
   const refusal = h('p', { class: 'error', role: 'alert', hidden: true, tabindex: -1 });
   const take = h('button', {
     type: 'button',
+    class: 'big',
     async onclick() {
       take.disabled = true;
       refusal.hidden = true;
@@ -127,152 +165,790 @@ export async function inviteView(main, code) {
         await redeemInvite(code);
       } catch (error) {
         take.disabled = false;
-        showRefusal(error, null, refusal);
+        sayRefusal(error, { game: invite.game }, refusal);
+        refusal.focus();
       }
     },
-  }, `Take ${invite.name}’s seat`);
+  }, `Take ${possessive(invite.name)} seat`);
   replace(main, h('h1', { tabindex: -1 }, title),
     h('section', { class: 'card', 'aria-labelledby': 'invite-title' },
       h('h2', { id: 'invite-title' }, `You are invited to play as ${invite.name}`),
-      h('p', {}, 'This phone will hold the seat’s token and play for it. The code works once: tap only on the phone that will play.'),
+      h('p', {}, 'This phone will play for this seat. The invite works once: tap only on the phone that will play.'),
       refusal,
       take),
     h('p', {}, h('a', { href: `#match=${encodeURIComponent(invite.match_id)}` }, 'Only watch the match')));
 }
 
+// --- chance reports: what the table dealt, drew or rolled, entered by tapping ------------------
+
+const LUCK_PLUS_CARDS = [
+  ...['GO', 'STOP', 'TR'].flatMap((kind) => Array.from({ length: 12 }, (_, index) => `${kind}-${index + 1}`)),
+  'TP-1', 'TP-2', 'TP-3', 'TP-4', 'DBL', 'LP',
+];
+const CARD_SETS = {
+  'lucky-jack': ['lemon', 'cherry', 'grape', 'clover', 'bell', 'seven', 'jack'],
+  'plus-minus': ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'],
+  'luck-plus': LUCK_PLUS_CARDS,
+  'lucky-luau': ['yellow', 'red', 'blue', 'pink', 'purple', 'orange', 'green', 'rainbow', 'ti', 'mega', 'kukui'],
+  'lucky-dice': ['clover', 'pig', 'cat', 'penny', 'horseshoe', 'hamsa'],
+};
+
+/** A place in an outcome to fill by tapping: `count` things (or `min`..`max`), cards or dice. */
+const slot = (count, extra = {}) => ({ slot: true, min: count, max: count, ...extra });
+const perSeat = (players, count) => Array.from({ length: players }, (_, seat) => slot(count, { seat }));
+
+/** The outcome the service waits for, with slots where the table's cards and dice go. */
+function chanceTemplate(match) {
+  const chance = (match.view && match.view.chance) || {};
+  const players = match.seats.length;
+  const options = match.options || {};
+  const count = chance.count ?? 1;
+  switch (`${match.game} ${chance.kind}`) {
+    case 'lucky-jack deal': return { kind: 'deal', hands: perSeat(players, 7), flip: slot(1, { single: true }) };
+    case 'lucky-jack draw': return { kind: 'draw', cards: slot(count, { ordered: true }) };
+    case 'lucky-jack flip': return { kind: 'flip', card: slot(1, { single: true }) };
+    case 'plus-minus deal': {
+      const chosen = Boolean(options.face_up_chosen_by_player);
+      return { kind: 'deal', hands: perSeat(players, chosen ? 4 : 2), face_up: perSeat(players, chosen ? 0 : 2) };
+    }
+    case 'plus-minus draw': return { kind: 'draw', cards: slot(count, { ordered: true }) };
+    case 'luck-plus deal': return { kind: 'deal', hands: perSeat(players, 8), flips: { slot: true, min: 1, max: 12, ordered: true } };
+    case 'luck-plus roll': return { kind: 'roll', dice: slot(2, { die: true }) };
+    case 'luck-plus draw': return { kind: 'draw', card: slot(1, { single: true }) };
+    case 'lucky-luau draw': return { kind: 'draw', card: slot(1, { single: true }) };
+    case 'lucky-dice lucky_symbol': return { kind: 'lucky_symbol', symbol: slot(1, { single: true }) };
+    case 'lucky-dice roll': return { kind: 'roll', faces: slot(chance.dice ?? count) };
+    case 'lucky-dice coasters': return { kind: 'coasters', coasters: slot((chance.seats || []).length || players, { coaster: true, ordered: true }) };
+    default: return null;
+  }
+}
+
+/** The same slots, read off an outcome already reported (to correct it), with its values. */
+function templateOf(outcome) {
+  const template = {};
+  const values = {};
+  // Hands first, then the rest, as the cards come off the pile.
+  const ordered = Object.entries(outcome).sort(([, a], [, b]) => Number(Array.isArray(b) && b.every(Array.isArray)) - Number(Array.isArray(a) && a.every(Array.isArray)));
+  for (const [key, value] of ordered) {
+    if (key === 'kind') { template.kind = value; continue; }
+    if (Array.isArray(value) && value.every(Array.isArray)) {
+      template[key] = value.map((hand, seat) => slot(hand.length, { seat }));
+      value.forEach((hand, seat) => { values[`${key}.${seat}`] = hand; });
+    } else if (Array.isArray(value)) {
+      const die = value.every((item) => typeof item === 'number');
+      const coaster = value.every((item) => item && typeof item === 'object');
+      template[key] = key === 'flips' ? { slot: true, min: 1, max: 12, ordered: true } : slot(value.length, { ordered: true, die, coaster });
+      values[key] = value;
+    } else {
+      template[key] = slot(1, { single: true });
+      values[key] = [value];
+    }
+  }
+  return { template, values };
+}
+
+const SLOT_WORDS = {
+  hands: 'cards', face_up: 'face-up cards', flip: 'the card turned up', flips: 'the cards turned up, in order',
+  cards: 'the cards drawn, in order', card: 'the card', dice: 'the two dice', faces: 'the dice',
+  symbol: 'the lucky symbol rolled', coasters: 'the coasters drawn, in seat order',
+};
+
+const SINGLE_WORDS = { cards: 'the card drawn', flips: 'the card turned up', faces: 'the die', coasters: 'the coaster drawn' };
+
+const CHANCE_TITLES = {
+  deal: 'Enter the deal', draw: 'Enter the card drawn', flip: 'Enter the card turned up', roll: 'Enter the roll',
+  lucky_symbol: 'Enter the lucky symbol', coasters: 'Enter the coasters drawn',
+};
+
+/** A tap picker of the same shape as `cardPicker` in cards.js, for dice (and for cards when
+ * cards.js has no picker): offered things as buttons, chosen ones listed, each removable. */
+function tapPicker({ offered, label, max, face, name }) {
+  let chosen = [];
+  let onChange = () => {};
+  const chosenList = h('ol', { class: 'picked', 'aria-label': `${label}: chosen` });
+  function render() {
+    replace(chosenList, chosen.map((value, index) => h('li', {}, h('button', {
+      type: 'button',
+      class: 'picked-item',
+      'aria-label': `Remove ${name(value)}`,
+      onclick() { chosen.splice(index, 1); render(); onChange(); },
+    }, face(value)))));
+  }
+  const offer = h('div', { class: 'pick-offer', role: 'group', 'aria-label': label }, offered.map((value) => h('button', {
+    type: 'button',
+    class: 'pick',
+    'aria-label': name(value),
+    onclick() {
+      if (chosen.length >= max) { announce(`That is all ${max}. Tap a chosen one to remove it.`); return; }
+      chosen.push(value);
+      render();
+      onChange();
+    },
+  }, face(value))));
+  return {
+    element: h('div', { class: 'tap-picker' }, offer, chosenList),
+    value: () => [...chosen],
+    set(values) { chosen = [...values].slice(0, max); render(); },
+    clear() { chosen = []; render(); },
+    listen(callback) { onChange = callback; },
+  };
+}
+
+function pickerFor(game, part) {
+  if (part.die) {
+    return tapPicker({ offered: [1, 2, 3, 4, 5, 6], label: part.label, max: part.max, face: (value) => cards.dieFace(value), name: (value) => `Die showing ${value}` });
+  }
+  const offered = part.offered;
+  if (typeof cards.cardPicker === 'function') {
+    return cards.cardPicker({ game, cards: offered, label: part.label, ordered: Boolean(part.ordered), max: part.max, onChange: () => part.changed() });
+  }
+  return tapPicker({ offered, label: part.label, max: part.max, face: (card) => cards.cardFace(game, card, { small: true }), name: (card) => cards.cardLabel(game, card) });
+}
+
+/** A form to report (or correct) a chance outcome by tapping. `template` has slots; `values`
+ * (optional) fills them; `send(outcome)` posts it and throws a refusal to show. */
+function chanceForm({ match, names, template, values = {}, title, submitText, send, onCancel }) {
+  const game = match.game;
+  const offeredCards = game === 'lucky-dice' && template.kind === 'coasters'
+    ? (match.options && match.options.coaster_set) || []
+    : CARD_SETS[game] || [];
+  const parts = [];
+  const formError = h('p', { class: 'error', role: 'alert', hidden: true, tabindex: -1 });
+  const fieldsets = [];
+  for (const [key, value] of Object.entries(template)) {
+    if (key === 'kind') continue;
+    const slots = Array.isArray(value) ? value : [value];
+    for (const place of slots) {
+      if (place.max === 0) continue;
+      const what = place.max === 1 && SINGLE_WORDS[key] ? SINGLE_WORDS[key] : SLOT_WORDS[key] || words(key);
+      const whose = place.seat !== undefined ? `${possessive(names[place.seat])} ${what}` : what.replace(/^./, (first) => first.toUpperCase());
+      const howMany = place.min === place.max ? ` (${place.max})` : '';
+      const part = { key, seat: place.seat, single: place.single, min: place.min, max: place.max, ordered: place.ordered, die: place.die, label: `${whose}${howMany}`, offered: offeredCards, changed: () => {} };
+      const picker = pickerFor(game, part);
+      const count = h('p', { class: 'pick-count', 'aria-live': 'polite' });
+      const error = h('p', { class: 'error', hidden: true, tabindex: -1 });
+      part.picker = picker;
+      part.error = error;
+      part.changed = () => {
+        const got = picker.value().length;
+        count.textContent = part.min === part.max ? `${got} of ${part.max} tapped` : `${got} tapped`;
+      };
+      if (picker.listen) picker.listen(part.changed);
+      const stored = values[place.seat !== undefined ? `${key}.${place.seat}` : key];
+      if (stored) picker.set(stored);
+      part.changed();
+      parts.push(part);
+      fieldsets.push(h('fieldset', { class: 'pick-part' }, h('legend', {}, part.label), picker.element, count, error));
+    }
+  }
+  const submit = h('button', { type: 'submit' }, submitText);
+  const form = h('form', {
+    class: 'card chance-form',
+    'aria-labelledby': 'chance-title',
+    async onsubmit(event) {
+      event.preventDefault();
+      clearFieldErrors(form);
+      for (const part of parts) {
+        const got = part.picker.value().length;
+        if (got < part.min || got > part.max) {
+          const wanted = part.min === part.max ? `${part.max}` : `from ${part.min} to ${part.max}`;
+          part.error.textContent = `Tap ${wanted} for ${part.label.replace(/ \(\d+\)$/, '')}: ${got} so far.`;
+          part.error.hidden = false;
+          part.error.focus();
+          announce(part.error.textContent);
+          return;
+        }
+      }
+      const outcome = { kind: template.kind };
+      for (const [key, value] of Object.entries(template)) {
+        if (key === 'kind') continue;
+        if (Array.isArray(value)) {
+          outcome[key] = value.map((place) => {
+            const part = parts.find((candidate) => candidate.key === key && candidate.seat === place.seat);
+            return part ? part.picker.value() : [];
+          });
+        } else {
+          const part = parts.find((candidate) => candidate.key === key);
+          outcome[key] = part.single ? part.picker.value()[0] : part.picker.value();
+        }
+      }
+      submit.disabled = true;
+      try {
+        await send(outcome);
+      } catch (error) {
+        submit.disabled = false;
+        sayRefusal(error, { names, game }, formError);
+        formError.focus();
+      }
+    },
+  },
+  h('h2', { id: 'chance-title' }, title),
+  h('p', { class: 'hint' }, parts.length === 1 && parts[0].max === 1
+    ? 'Tap what came up. Tap it again below to take it out.'
+    : 'Tap the cards in the order they came. Tap a chosen one again to take it out.'),
+  fieldsets, formError,
+  h('div', { class: 'buttons' }, submit, onCancel ? h('button', { type: 'button', class: 'secondary', onclick: onCancel }, 'Cancel') : null));
+  return form;
+}
+
+// --- the table ----------------------------------------------------------------------------------
+
+const ROUND_EVENT = /round|jackpot|won|winner|game_over|finished|ended/i;
+
+function safely(call, fallback) {
+  try {
+    const value = call();
+    return value === undefined || value === null ? fallback : value;
+  } catch {
+    return fallback;
+  }
+}
+
+/** The log entry in words (the game's table says it), with who it was. */
+function entryText(table, entry, ctx) {
+  const said = safely(() => table.describeEntry(entry, ctx), '');
+  if (said) return String(said);
+  if (entry.takes_back) return `${ctx.names[entry.seat] ?? 'A player'} took back a move.`;
+  return entry.seat === null || entry.seat === undefined ? 'The table dealt or drew.' : `${ctx.names[entry.seat]} played.`;
+}
+
 export function matchView(main, id) {
   const token = seatToken(id);
+  const owner = ownerToken(id);
   const heading = h('h1', { tabindex: -1 }, 'Match');
-  const status = h('p', { class: 'status', role: 'status' });
+  // Not a live region itself: changes are said once, through announce(), with any news.
+  const turn = h('p', { class: 'turn' });
+  const banner = h('p', { class: 'banner', hidden: true });
   const loadError = h('p', { class: 'error', role: 'alert', hidden: true });
-  const standingsSlot = h('div');
+  const tableSlot = h('section', { class: 'card table-view', 'aria-labelledby': 'table-title' });
   const movesSlot = h('div');
-  const tableSlot = h('section', { class: 'card', 'aria-labelledby': 'table-title' });
+  const chanceSlot = h('div');
+  const standingsSlot = h('div');
   const logList = h('ol', { class: 'log' });
-  const logSection = h('section', { class: 'card', 'aria-labelledby': 'log-title' }, h('h2', { id: 'log-title' }, 'Log'), logList);
+  const logToggle = h('button', { type: 'button', class: 'link', 'aria-expanded': 'false', hidden: true });
+  const logSection = h('section', { class: 'card', 'aria-labelledby': 'log-title' }, h('h2', { id: 'log-title' }, 'What happened'), logList, logToggle);
+  const ownerSlot = h('div');
+  const endSlot = h('div');
   let match = null;
   let names = [];
-  let lastStatus = '';
+  let entries = [];
+  let lastPly = null;
+  let lastTurn = '';
+  let wholeLog = false;
+  let correcting = false;
+  let reporting = false;
+  let ownerNotice = null;
+  let showing = 0;
+  let chanceCache = null;
+  let reportedHere = null;
 
   const leave = token ? h('p', {}, h('button', {
     type: 'button',
     class: 'link',
-    onclick: () => {
+    async onclick() {
+      const sure = await confirmDialog({
+        text: 'This phone will stop playing for its seat. To play again, it needs a new invite from the host.',
+        yes: 'Yes, only watch', no: 'No, keep my seat',
+      });
+      if (!sure) return;
       forgetSeat(id);
       window.location.reload();
     },
-  }, 'Forget my seat token and watch as a spectator')) : null;
-  replace(main, heading, loadError, status, standingsSlot, movesSlot, tableSlot, logSection, leave);
+  }, 'Stop playing from this phone and only watch')) : null;
+  replace(main, heading, loadError, turn, banner, tableSlot, movesSlot, chanceSlot, standingsSlot, logSection, ownerSlot, endSlot, leave);
 
-  function statusText() {
+  logToggle.addEventListener('click', () => {
+    wholeLog = !wholeLog;
+    renderLog();
+  });
+
+  const mySeat = () => (match && match.viewer && typeof match.viewer === 'object' ? match.viewer.seat : null);
+  const ctx = () => ({ names, seat: mySeat(), game: match.game, options: match.options || (match.view && match.view.options) || {} });
+  const table = () => tableFor(match.game);
+
+  function chanceWaitText() {
+    const chance = (match.view && match.view.chance) || {};
+    const who = Number.isInteger(chance.seat) ? names[chance.seat] : null;
+    const reporter = '';
+    switch (chance.kind) {
+      case 'deal': return `Waiting for the cards to be dealt.${reporter}`;
+      case 'draw': return `Waiting for the card${(chance.count ?? 1) > 1 ? 's' : ''} ${who || 'the player'} draws.${reporter}`;
+      case 'roll': return `Waiting for ${who ? possessive(who) : 'the'} roll.${reporter}`;
+      case 'flip': return `Waiting for the card turned up.${reporter}`;
+      case 'coasters': return `Waiting for the coasters to be drawn.${reporter}`;
+      case 'lucky_symbol': return `Waiting for the big die’s lucky symbol.${reporter}`;
+      default: return `Waiting for the cards or dice.${reporter}`;
+    }
+  }
+
+  function turnText() {
     if (match.status === 'finished') {
       const winners = match.standings.winners.map((seat) => names[seat]);
-      return `Finished: ${winners.join(' and ')} ${winners.length > 1 ? 'share the win' : 'wins'}.`;
+      return `The match is over: ${nameList(winners)} ${winners.length > 1 ? 'share the win' : 'wins'}.`;
     }
-    const acting = (match.to_act || []).map((seat) => names[seat]);
-    if (match.chance_pending) return 'Waiting for the deal, a draw or a roll.';
-    return `In progress. To act: ${acting.join(', ') || 'nobody'}.`;
+    if (match.status === 'abandoned') return 'This match was stopped before its end.';
+    if (match.chance_pending) {
+      const chance = (match.view && match.view.chance) || {};
+      const me = mySeat();
+      if (me !== null && chance.seat === me && mayReport()) {
+        return chance.kind === 'roll' ? `Your roll, ${names[me]}: roll, then tap in what came up.` : `Your draw, ${names[me]}: draw, then tap in what you drew.`;
+      }
+      return chanceWaitText();
+    }
+    const acting = match.to_act || [];
+    const me = mySeat();
+    if (me !== null && acting.includes(me)) {
+      const others = acting.filter((seat) => seat !== me).map((seat) => names[seat]);
+      return others.length ? `Your turn, ${names[me]}, with ${nameList(others)}.` : `Your turn, ${names[me]}.`;
+    }
+    if (acting.length === 1) return `${possessive(names[acting[0]])} turn.`;
+    if (acting.length > 1) return `${nameList(acting.map((seat) => names[seat]))} to play.`;
+    return 'Nobody to play right now.';
   }
 
   function renderStandings() {
-    replace(standingsSlot, h('table', { class: 'standings' },
-      h('caption', {}, match.status === 'finished' ? 'Final standings' : 'Standings'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Rank'), h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col', class: 'number' }, 'Total'))),
-      h('tbody', {}, match.seats.map((seat) => h('tr', { class: match.standings.winners.includes(seat.seat) ? 'winner' : null },
-        h('td', {}, match.standings.ranks[seat.seat]),
-        h('th', { scope: 'row' }, seat.name, (match.to_act || []).includes(seat.seat) && match.status !== 'finished' ? h('span', { class: 'badge' }, ' to act') : null),
-        h('td', { class: 'number' }, formatNumber(match.standings.totals[seat.seat])))))));
+    const acting = match.status === 'in_progress' ? (match.to_act || []) : [];
+    replace(standingsSlot, h('section', { class: 'card', 'aria-labelledby': 'standings-title' },
+      h('h2', { id: 'standings-title' }, match.status === 'finished' ? 'Final standings' : 'Standings'),
+      h('table', { class: 'standings' },
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Place'), h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col', class: 'number' }, 'Points'))),
+        h('tbody', {}, match.seats.map((seat) => h('tr', { class: match.standings.winners.includes(seat.seat) ? 'winner' : null },
+          h('td', {}, match.standings.ranks[seat.seat]),
+          h('th', { scope: 'row' }, seat.name,
+            seat.seat === mySeat() ? h('span', { class: 'badge' }, ' (you)') : null,
+            acting.includes(seat.seat) ? h('span', { class: 'badge' }, ' playing now') : null),
+          h('td', { class: 'number' }, formatNumber(match.standings.totals[seat.seat]))))))));
   }
 
   function renderTable() {
-    const view = match.view || {};
-    const rows = Object.entries(view).filter(([key]) => !HIDDEN_VIEW_KEYS.has(key));
-    replace(tableSlot, 
-      h('h2', { id: 'table-title' }, match.viewer && match.viewer.seat !== undefined ? 'Your view of the table' : 'The table'),
-      h('dl', { class: 'view' }, rows.map(([key, value]) => [h('dt', {}, words(key)), h('dd', {}, brief(value, names))])),
-      match.seed ? h('p', { class: 'muted' }, `Seed revealed: ${match.seed}`) : h('p', { class: 'muted' }, `Seed SHA-256: ${match.seed_sha256 || 'table deals'}`),
-      // A finished match is public, its export included.
-      match.status === 'finished' ? h('p', { class: 'buttons' },
-        h('a', { class: 'button secondary', href: `/v1/matches/${id}/export`, download: `match-${id}.json` }, 'Export (JSON)'),
-        h('a', { class: 'button secondary', href: `/v1/matches/${id}/bgstats`, download: `match-${id}-bgstats.json` }, 'BG Stats')) : null);
+    const me = mySeat();
+    const own = me !== null ? `What you see, ${names[me]}` : 'The table';
+    const picture = safely(() => table().renderTable(match.view || {}, ctx()), null);
+    replace(tableSlot, h('h2', { id: 'table-title' }, own), picture instanceof Node ? picture : h('p', {}, String(picture ?? '')));
+  }
+
+  // The last move that stands, if it is this seat's and nothing happened after it: the one a
+  // take-back would undo. (The service decides; this only chooses when to offer the button.)
+  function myLastMove() {
+    const me = mySeat();
+    const last = entries[entries.length - 1];
+    if (me === null || !last || match.status !== 'in_progress') return null;
+    if (last.seat !== me || !last.move || last.takes_back) return null;
+    return last;
+  }
+
+  async function play(move, described, button, error) {
+    clearFieldErrors(movesSlot);
+    if (described.irreversible) {
+      const sure = await confirmDialog({
+        text: `${described.title}${described.consequence ? `: ${described.consequence}` : ''}. Once played, this cannot be taken back.`,
+        yes: `Yes, ${described.title.replace(/^./, (first) => first.toLowerCase())}`,
+        no: 'No, go back',
+      });
+      if (!sure) return;
+    }
+    button.disabled = true;
+    try {
+      await post(`/v1/matches/${id}/moves`, { move, expected_version: match.version }, { token });
+      announce(`You played: ${described.title}.`);
+      await refresh();
+    } catch (failure) {
+      button.disabled = false;
+      // The table may have moved on under this phone: show it as it is now, then say why.
+      await refresh();
+      sayRefusal(failure, ctx(), movesSlot.querySelector('#moves-error') || error);
+    }
   }
 
   function renderMoves() {
-    if (!token) return;
-    const seat = match.viewer && match.viewer.seat;
+    if (!token) { replace(movesSlot); return; }
+    const me = mySeat();
     const legal = (match.view && match.view.legal_moves) || [];
-    const group = h('div', { class: 'buttons', role: 'group', 'aria-labelledby': 'moves-title', id: 'moves', tabindex: -1 });
-    const error = h('p', { class: 'error', id: 'moves-error', hidden: true });
+    const error = h('p', { class: 'error', id: 'moves-error', role: 'alert', hidden: true });
+    const group = h('div', { class: 'move-cards', role: 'group', 'aria-labelledby': 'moves-title', id: 'moves' });
     for (const move of legal) {
-      group.append(h('button', {
+      const described = safely(() => table().describeMove(move, match.view, ctx()), null) || {};
+      const title = String(described.title || words(move.type || 'move'));
+      const consequence = described.consequence ? String(described.consequence) : '';
+      const said = { title, consequence, irreversible: Boolean(described.irreversible) };
+      const button = h('button', {
         type: 'button',
-        async onclick() {
-          clearFieldErrors(movesSlot);
-          try {
-            await post(`/v1/matches/${id}/moves`, { move, expected_version: match.version }, { token });
-            announce(`Played: ${describeMove(move, names)}.`);
-            await refresh();
-          } catch (failure) {
-            showRefusal(failure, group, error);
-          }
-        },
-      }, describeMove(move, names)));
+        class: `move-card${said.irreversible ? ' final' : ''}`,
+        'data-move-type': move.type,
+        onclick: () => play(move, said, button, error),
+      },
+      h('span', { class: 'move-title' }, title),
+      consequence ? h('span', { class: 'move-consequence' }, consequence) : null,
+      said.irreversible ? h('span', { class: 'move-final' }, 'Cannot be taken back') : null);
+      group.append(button);
     }
-    replace(movesSlot, h('section', { class: 'card', 'aria-labelledby': 'moves-title' },
-      h('h2', { id: 'moves-title' }, `Your moves${seat !== undefined ? `, ${names[seat]}` : ''}`),
-      legal.length ? group : h('p', { class: 'muted' }, match.status === 'finished' ? 'The match is over.' : 'Nothing to do right now: wait for your turn.'),
-      error));
+    const last = myLastMove();
+    const takeBackError = h('p', { class: 'error', role: 'alert', hidden: true });
+    const takeBack = last ? h('button', {
+      type: 'button',
+      class: 'secondary',
+      async onclick() {
+        takeBack.disabled = true;
+        try {
+          await post(`/v1/matches/${id}/take-backs`, { expected_version: match.version }, { token });
+          announce('Your move is taken back. Choose again.');
+          await refresh();
+        } catch (failure) {
+          takeBack.disabled = false;
+          await refresh();
+          sayRefusal(failure, ctx(), movesSlot.querySelector('.take-back .error') || movesSlot.querySelector('#moves-error') || takeBackError);
+        }
+      },
+    }, 'Take back my move') : null;
+    const nothing = match.status === 'finished' ? 'The match is over.'
+      : match.status === 'abandoned' ? 'The match was stopped.'
+        : match.chance_pending ? 'Wait for the cards or dice.' : 'Nothing to do right now: wait for your turn.';
+    replace(movesSlot, h('section', { class: 'card moves', 'aria-labelledby': 'moves-title' },
+      h('h2', { id: 'moves-title' }, `Your moves${me !== null ? `, ${names[me]}` : ''}`),
+      legal.length ? group : h('p', { class: 'muted' }, nothing),
+      error,
+      takeBack ? h('div', { class: 'take-back' }, takeBack, takeBackError) : null));
   }
 
-  async function renderLog() {
-    try {
-      // The log comes in pages; a long match takes a few.
-      const entries = [];
-      for (let after = 0; after !== null;) {
-        const page = await get(`/v1/matches/${id}/log?after=${after}&limit=1000`, { token });
-        entries.push(...page.entries);
-        after = page.next_after ?? null;
+  function mayReport() {
+    if (match.randomness !== 'table' || match.status !== 'in_progress') return false;
+    if (owner) return true;
+    const chance = (match.view && match.view.chance) || {};
+    if (!token) return false;
+    if (match.chance_reporters === 'any_seat') return true;
+    return match.chance_reporters === 'owner_and_acting_seat' && chance.seat === mySeat() && chance.seat !== null && chance.seat !== undefined;
+  }
+
+  // The last entry, when it is a chance outcome this phone can see and nobody has moved since.
+  // The last entry, when it is a chance outcome nobody has moved since, and this phone can see
+  // it (the host reads every outcome; a seat that reported one remembers what it reported).
+  function correctable() {
+    if (match.randomness !== 'table' || match.status !== 'in_progress') return null;
+    const last = entries[entries.length - 1];
+    if (!last || last.move || last.takes_back) return null;
+    if (last.chance) return last;
+    if (reportedHere && reportedHere.ply === last.ply) return { ...last, chance: reportedHere.outcome };
+    return null;
+  }
+
+  /** Remembers what this phone just reported (the reply's chance entry), to correct it. */
+  function remember(reply, outcome) {
+    const entry = ((reply && reply.entries) || []).find((candidate) => candidate.reported_by || candidate.chance || candidate.corrects);
+    reportedHere = entry ? { ply: entry.ply, outcome } : null;
+  }
+
+  const mendToken = () => owner || token;
+
+  function renderChance() {
+    // A form half tapped stays as it is while nothing changes at the table.
+    const key = `${match.version} ${reporting} ${correcting}`;
+    if (chanceCache && chanceCache.key === key && (reporting || correcting)) return;
+    chanceCache = { key };
+    const parts = [];
+    if (match.chance_pending && mayReport()) {
+      const template = chanceTemplate(match);
+      if (template && !correcting) {
+        if (!reporting) {
+          const kind = (match.view.chance || {}).kind;
+          parts.push(h('section', { class: 'card', 'aria-labelledby': 'report-call' },
+            h('h2', { id: 'report-call' }, 'The table’s cards and dice'),
+            h('p', {}, chanceWaitText().split('.')[0] + '.'),
+            h('button', { type: 'button', onclick: () => { reporting = true; renderChance(); focusIn(chanceSlot); } }, CHANCE_TITLES[kind] || 'Enter what came up')));
+        } else {
+          parts.push(chanceForm({
+            match, names, template,
+            title: CHANCE_TITLES[template.kind] || 'Enter what came up',
+            submitText: template.kind === 'deal' ? 'Report the deal' : 'Report it',
+            onCancel: () => { reporting = false; renderChance(); },
+            async send(outcome) {
+              remember(await post(`/v1/matches/${id}/chance`, { outcome, expected_version: match.version }, { token: owner || token }), outcome);
+              reporting = false;
+              announce('Reported. Play goes on.');
+              await refresh();
+            },
+          }));
+        }
       }
-      replace(logList, ...entries.map((entry) => h('li', {},
-        h('span', { class: 'ply' }, `${entry.ply}. `), describePly(entry, names),
-        h('span', { class: 'muted' }, ` ${formatTime(entry.at)}`))));
-    } catch (error) {
-      replace(logList, h('li', { class: 'error' }, error.message));
     }
+    const last = correctable();
+    if (last && mendToken()) {
+      if (correcting) {
+        const { template, values } = templateOf(last.chance);
+        parts.push(chanceForm({
+          match, names, template, values,
+          title: 'Correct the last report',
+          submitText: 'Save the correction',
+          onCancel: () => { correcting = false; renderChance(); },
+          async send(outcome) {
+            remember(await post(`/v1/matches/${id}/corrections`, { outcome, expected_version: match.version }, { token: mendToken() }), outcome);
+            correcting = false;
+            announce('Corrected. Play goes on from the cards as they really are.');
+            await refresh();
+          },
+        }));
+      } else {
+        parts.push(h('p', { class: 'correct-call' }, h('button', {
+          type: 'button',
+          class: 'secondary',
+          onclick: () => { correcting = true; renderChance(); focusIn(chanceSlot); },
+        }, 'Correct the last report')));
+      }
+    } else if (correcting) {
+      correcting = false;
+    }
+    replace(chanceSlot, parts);
   }
 
-  function show(next) {
+  function renderLog() {
+    const shown = wholeLog ? entries : entries.slice(-SHORT_LOG);
+    const context = ctx();
+    replace(logList, shown.map((entry) => h('li', {}, entryText(table(), entry, context))));
+    if (!entries.length) logList.append(h('li', { class: 'muted' }, 'Nothing yet.'));
+    logToggle.hidden = entries.length <= SHORT_LOG;
+    logToggle.setAttribute('aria-expanded', String(wholeLog));
+    logToggle.textContent = wholeLog ? 'Show only the latest' : `Show the whole log (${entries.length})`;
+  }
+
+  function renderEnd() {
+    const parts = [];
+    if (match.rematch) parts.push(h('p', {}, h('a', { class: 'button', href: `#match=${match.rematch}` }, 'Go to the next match')));
+    if (match.status === 'finished') {
+      parts.push(h('details', { class: 'fairness' },
+        h('summary', {}, 'Check that the shuffle was fair'),
+        match.seed
+          ? h('p', {}, 'Seed revealed: ', h('span', { class: 'seed' }, match.seed), '. Its fingerprint was published when the match began: ', h('span', { class: 'seed' }, match.seed_sha256 || ''))
+          : h('p', {}, 'The table dealt its own cards: there is no seed to check.')));
+      // A finished match is public, its export included.
+      parts.push(h('p', { class: 'buttons' },
+        h('a', { class: 'button secondary', href: `/v1/matches/${id}/export`, download: `match-${id}.json` }, 'Export (JSON)'),
+        h('a', { class: 'button secondary', href: `/v1/matches/${id}/bgstats`, download: `match-${id}-bgstats.json` }, 'BG Stats')));
+    }
+    replace(endSlot, parts);
+  }
+
+  // --- the host's controls ------------------------------------------------------------------
+
+  function inviteCard(invite) {
+    const canvas = h('canvas', { role: 'img', 'aria-label': `Invite code for ${invite.name}, to scan` });
+    const link = new URL(invite.join, location.href).href;
+    drawQr(canvas, link);
+    return h('div', { class: 'invite-card' },
+      h('h4', {}, `${possessive(invite.name)} new invite`),
+      canvas,
+      h('p', { class: 'hint' }, 'Scan with the phone that will play. Or type the code: ', h('span', { class: 'code' }, invite.code)));
+  }
+
+  function renderOwner() {
+    if (!owner) { replace(ownerSlot); return; }
+    const game = match.game;
+    const inProgress = match.status === 'in_progress';
+    const started = entries.some((entry) => entry.seat !== null && entry.seat !== undefined);
+    const sections = [];
+    const controlError = h('p', { class: 'error', role: 'alert', hidden: true });
+
+    if (inProgress) {
+      const inviteSlots = {};
+      const remembered = (hostedMatch(id) || {}).invites || [];
+      const seatRows = match.seats.map((seat) => {
+        inviteSlots[seat.seat] = h('div', { class: 'invite-slot' });
+        const fresh = ownerNotice && ownerNotice.seat === seat.seat ? ownerNotice.invite : null;
+        if (fresh) replace(inviteSlots[seat.seat], inviteCard(fresh));
+        const error = h('p', { class: 'error', role: 'alert', hidden: true });
+        return h('li', {},
+          h('span', { class: 'seat-name' }, seat.name),
+          h('button', {
+            type: 'button',
+            class: 'secondary',
+            async onclick(event) {
+              const button = event.currentTarget;
+              button.disabled = true;
+              try {
+                const invite = await post(`/v1/matches/${id}/seats/${seat.seat}/invite`, undefined, { token: owner });
+                rememberInvite(id, invite);
+                ownerNotice = { seat: seat.seat, invite };
+                replace(inviteSlots[seat.seat], inviteCard(invite));
+                announce(`A new invite for ${invite.name} is ready to scan. The old one no longer works.`);
+              } catch (failure) {
+                sayRefusal(failure, ctx(), error);
+              }
+              button.disabled = false;
+            },
+          }, `New invite for ${seat.name}`),
+          error,
+          inviteSlots[seat.seat]);
+      });
+      sections.push(h('section', { class: 'owner-part', 'aria-labelledby': 'reinvite-title' },
+        h('h3', { id: 'reinvite-title' }, 'A phone lost its seat?'),
+        h('p', { class: 'hint' }, 'A new invite gives the seat to the phone that scans it; the old phone stops playing for it.'),
+        remembered.length ? h('p', {}, h('a', { href: `#host=${id}` }, 'Show all the invite codes again')) : null,
+        h('ul', { class: 'plain seat-rows' }, seatRows)));
+
+      if (!started) {
+        const select = h('select', { name: 'seat' }, match.seats.map((seat) => h('option', { value: seat.seat }, seat.name)));
+        const nameInput = h('input', { type: 'text', name: 'name', autocomplete: 'off', maxlength: 64 });
+        const renameForm = h('form', {
+          'aria-labelledby': 'rename-title',
+          async onsubmit(event) {
+            event.preventDefault();
+            clearFieldErrors(renameForm);
+            const name = nameInput.value.trim();
+            if (!name) { showFieldError(nameInput, 'Type the new name.'); return; }
+            try {
+              const renamed = (await api('PATCH', `/v1/matches/${id}/seats/${select.value}`, { body: { name }, token: owner })).body;
+              announce(`Renamed to ${name}.`);
+              nameInput.value = '';
+              await refresh(true);
+              // What this phone remembers of the match (its list, its invites) takes the new name.
+              const kept = hostedMatch(id);
+              if (kept && renamed && Array.isArray(renamed.seats)) {
+                const now = renamed.seats.map((seat) => seat.name);
+                const invites = (kept.invites || []).map((invite) => ({ ...invite, name: now[invite.seat] ?? invite.name }));
+                rememberHosted(renamed, owner, invites);
+              }
+            } catch (failure) {
+              sayRefusal(failure, ctx(), null, nameInput);
+            }
+          },
+        },
+        h('h3', { id: 'rename-title' }, 'Rename a player'),
+        h('p', { class: 'hint' }, 'Only before the first move.'),
+        field('Player', select), field('New name', nameInput),
+        h('button', { type: 'submit', class: 'secondary' }, 'Rename'));
+        sections.push(h('div', { class: 'owner-part' }, renameForm));
+      }
+
+      sections.push(h('section', { class: 'owner-part', 'aria-labelledby': 'stop-title' },
+        h('h3', { id: 'stop-title' }, 'Stop the match'),
+        h('p', { class: 'hint' }, 'For everyone, for good. It stays in the history as stopped.'),
+        h('button', {
+          type: 'button',
+          class: 'secondary danger',
+          async onclick() {
+            const sure = await confirmDialog({ text: 'Stop this match for everyone? Nobody can play on in it.', yes: 'Yes, stop the match', no: 'No, keep playing' });
+            if (!sure) return;
+            try {
+              await post(`/v1/matches/${id}/abandon`, undefined, { token: owner });
+              announce('The match is stopped.');
+              await refresh(true);
+            } catch (failure) {
+              sayRefusal(failure, ctx(), controlError);
+            }
+          },
+        }, 'Stop the match')));
+    } else if (!match.rematch) {
+      sections.push(h('section', { class: 'owner-part', 'aria-labelledby': 'again-title' },
+        h('h3', { id: 'again-title' }, 'Play again'),
+        h('p', { class: 'hint' }, `${gameTitle(game)} again, with the same players in the same seats and new invites.`),
+        h('button', {
+          type: 'button',
+          async onclick(event) {
+            const button = event.currentTarget;
+            button.disabled = true;
+            try {
+              const created = await post(`/v1/matches/${id}/rematch?invites=true`, undefined, { token: owner });
+              rememberHosted(created.match, created.owner_token || owner, created.invites || []);
+              location.hash = `host=${created.match.id}`;
+            } catch (failure) {
+              button.disabled = false;
+              sayRefusal(failure, ctx(), controlError);
+            }
+          },
+        }, 'Play again with the same players')));
+    }
+    if (!sections.length) { replace(ownerSlot); return; }
+    replace(ownerSlot, h('section', { class: 'card owner', 'aria-labelledby': 'owner-title' },
+      h('h2', { id: 'owner-title' }, 'For the host'), sections, controlError));
+  }
+
+  async function loadLog(of) {
+    // The log comes in pages; a long match takes a few. The host of a table-randomness match
+    // reads it as the owner, to see (and correct) what was reported; otherwise the phone reads
+    // it as its seat, or as a spectator, so no hidden card ever shows on a phone at the table.
+    const reader = of.randomness === 'table' && owner ? owner : token;
+    const all = [];
+    for (let after = 0; after !== null;) {
+      const page = await get(`/v1/matches/${id}/log?after=${after}&limit=1000`, { token: reader });
+      all.push(...page.entries);
+      after = page.next_after ?? null;
+    }
+    return all;
+  }
+
+  function announceNew(fresh) {
+    const context = ctx();
+    const big = fresh.filter((entry) => (entry.events || []).some((event) => ROUND_EVENT.test(String(event.type || ''))));
+    if (!big.length) return false;
+    const text = big.map((entry) => entryText(table(), entry, context)).join(' ');
+    banner.textContent = text;
+    banner.hidden = false;
+    announce(`${text} ${turnText()}`);
+    return true;
+  }
+
+  async function show(next) {
+    const call = ++showing;
+    let fresh = entries;
+    try {
+      fresh = await loadLog(next);
+    } catch (error) {
+      loadError.textContent = refusalWords(error, { names: next.seats.map((seat) => seat.name), game: next.game });
+      loadError.hidden = false;
+    }
+    // A later read overtook this one: it draws the table.
+    if (call !== showing) return;
+    entries = fresh;
     match = next;
     names = match.seats.map((seat) => seat.name);
     heading.textContent = `${gameTitle(match.game)}: ${names.join(', ')}`;
-    const text = statusText();
-    status.textContent = text;
-    if (lastStatus && text !== lastStatus) announce(text);
-    lastStatus = text;
-    renderStandings();
-    renderMoves();
+    const newest = entries.length ? entries[entries.length - 1].ply : 0;
+    const news = lastPly !== null && newest > lastPly && announceNew(entries.filter((entry) => entry.ply > lastPly));
+    lastPly = newest;
+    const text = turnText();
+    turn.textContent = text;
+    // Which version the phone shows (for tests, and for anyone reading the page's source).
+    turn.dataset.version = String(match.version);
+    if (lastTurn && text !== lastTurn && !news) announce(text);
+    lastTurn = text;
     renderTable();
+    renderMoves();
+    renderChance();
+    renderStandings();
     renderLog();
+    renderOwner();
+    renderEnd();
   }
 
-  async function refresh() {
-    try { show((await get(`/v1/matches/${id}`, { token }))); } catch { /* the follower reports */ }
+  const reader = () => token || null;
+
+  async function refresh(force = false) {
+    try {
+      const next = await get(`/v1/matches/${id}`, { token: reader() });
+      if (force || !match || next.version !== match.version || next.status !== match.status || JSON.stringify(next.seats) !== JSON.stringify(match.seats)) await show(next);
+    } catch { /* the follower reports */ }
   }
 
   games().then(() => {
     if (match) heading.textContent = `${gameTitle(match.game)}: ${names.join(', ')}`;
   }).catch(() => null);
   return follow(`/v1/matches/${id}`, {
-    token,
+    token: reader(),
     streamPath: `/v1/matches/${id}/stream`,
     onData(next) {
       loadError.hidden = true;
-      if (!match || next.version !== match.version || next.status !== match.status) show(next);
+      if (!match || next.version !== match.version || next.status !== match.status || JSON.stringify(next.seats) !== JSON.stringify(match.seats)) show(next);
     },
     onError(error) {
-      loadError.textContent = error.message;
+      loadError.textContent = refusalWords(error, { names, game: match && match.game });
       loadError.hidden = false;
     },
-    quiet: () => match && match.status === 'finished',
+    quiet: () => match && match.status !== 'in_progress',
   });
+}
+
+/** Moves focus to the first heading or control in `container` (a form that just opened). */
+function focusIn(container) {
+  const target = container.querySelector('h2, button, input');
+  if (!target) return;
+  if (target.tagName === 'H2') target.setAttribute('tabindex', '-1');
+  target.focus();
 }

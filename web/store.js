@@ -125,3 +125,42 @@ export function dropQueued(sheetId, key) {
   if (!all[sheetId].length) delete all[sheetId];
   save(OUTBOX, all);
 }
+
+// --- hosted matches: the owner token of a match hosted from this phone, and its invites --------
+
+const HOSTED = 'referee.hosted';
+
+/** Keeps the owner token of a match this phone hosts, with its game, players and invites (each
+ * `{seat, name, code, join}`), so the host can show the invite QR codes again. */
+export function rememberHosted(match, ownerToken, invites = []) {
+  const hosted = load(HOSTED);
+  hosted[match.id] = {
+    token: ownerToken,
+    game: match.game,
+    players: match.seats.map((seat) => seat.name),
+    invites,
+    created: match.created_at,
+  };
+  save(HOSTED, hosted);
+}
+
+export const ownerToken = (matchId) => (load(HOSTED)[matchId] || {}).token || null;
+
+/** What this phone remembers of a match it hosts (`{token, game, players, invites}`), or null. */
+export const hostedMatch = (matchId) => load(HOSTED)[matchId] || null;
+
+/** Replaces one seat's invite (a re-issued code) in what this phone remembers. */
+export function rememberInvite(matchId, invite) {
+  const hosted = load(HOSTED);
+  if (!hosted[matchId]) return;
+  hosted[matchId].invites = [...(hosted[matchId].invites || []).filter((old) => old.seat !== invite.seat), invite]
+    .sort((a, b) => a.seat - b.seat);
+  save(HOSTED, hosted);
+}
+
+/** The matches this phone hosts, newest first. */
+export function myHostedMatches() {
+  return Object.entries(load(HOSTED))
+    .map(([id, match]) => ({ id, ...match }))
+    .sort((a, b) => String(b.created).localeCompare(String(a.created)));
+}
