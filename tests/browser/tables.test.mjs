@@ -184,13 +184,25 @@ describe('Lucky Jack', () => {
     const ben = await view(match, 1);
     const jack = ben.view.legal_moves.find((candidate) => candidate.type === 'discard' && candidate.card === 'jack');
     const words = table.describeMove(jack, ben.view, ctxOf(match, 'lucky-jack', 1, ben));
-    assert.equal(words.consequence, 'Higher than the bell on top: your turn ends, then Zoé plays');
+    assert.equal(words.consequence, 'Higher than the bell on top: your turn ends; then Zoé plays');
     assert.equal(words.irreversible, true);
     const after = await move(match, 1, jack);
     assert.deepEqual(after.view.to_act, [2]);
     const refused = await takeBack(match, 1);
     assert.equal(refused.status, 409);
     assert.equal(refused.json.code, 'information_revealed');
+  });
+
+  test('docs/rules/lucky-jack.md, max_turns_per_round: on the cap\'s last turn the round ends with no score instead of passing on', async () => {
+    const match = await create('lucky-jack', 3, { max_turns_per_round: 1, rounds: 3 }, 'table');
+    await chance(match, JACK_DEAL);
+    const ben = await view(match, 1);
+    const jack = ben.view.legal_moves.find((candidate) => candidate.type === 'discard' && candidate.card === 'jack');
+    const words = table.describeMove(jack, ben.view, ctxOf(match, 'lucky-jack', 1, ben));
+    assert.equal(words.consequence, 'Higher than the bell on top: your turn ends; that is the round’s last turn: it ends with no jackpot');
+    const after = await move(match, 1, jack);
+    const ended = after.entries.flatMap((entry) => entry.events).find((event) => event.type === 'round_ended');
+    assert.deepEqual([ended.round, ended.winner], [1, null]);
   });
 
   test('rulebook "How to Play", option 4: a drawn card is kept or discarded, and the next player may then say "I take it!"', () => {
@@ -200,7 +212,7 @@ describe('Lucky Jack', () => {
       turn_start_hand: 7, options: {},
     };
     const ctx = { names: NAMES, seat: 1, game: 'lucky-jack' };
-    assert.deepEqual(table.describeMove({ type: 'keep' }, drawnView, ctx), { title: 'Keep the grape', consequence: 'It goes into your hand; your turn ends, then Zoé plays', irreversible: false });
+    assert.deepEqual(table.describeMove({ type: 'keep' }, drawnView, ctx), { title: 'Keep the grape', consequence: 'It goes into your hand; your turn ends; then Zoé plays', irreversible: false });
     const discarded = table.describeMove({ type: 'discard_drawn' }, drawnView, ctx);
     assert.equal(discarded.consequence, 'Your turn ends; Zoé may take it by saying "I take it!"');
     assert.equal(discarded.irreversible, true);
@@ -222,7 +234,7 @@ describe('Lucky Jack', () => {
       discard: ['cherry'], turn_start_hand: 4, options: { lower_discard_can_win: false },
     };
     const words = table.describeMove({ type: 'discard', card: 'lemon', jackpot: false }, lowerView, { names: NAMES, seat: 0, game: 'lucky-jack' });
-    assert.equal(words.consequence, 'Lower than the cherry on top: you draw 2 cards, then Ben plays');
+    assert.equal(words.consequence, 'Lower than the cherry on top: you draw 2 cards; then Ben plays');
   });
 
   test('rulebook "End of the Round" 2 and the score card: a round won with 4 jacks is announced with its 10,000 points', () => {

@@ -1,6 +1,11 @@
 // Luck Plus's table: hands dealt face up, a match pile, two dice. Cards match both dice, their
 // total or the top of the match pile; GO and TRANSFER cards make you roll again, a STOP or a LUCK
 // PLUS ends the turn, a drawn TRANSFER may be given away (rulebook "TYPES OF CARDS").
+//
+// The view's fields left off the table on purpose: `draw_pile` (the owner's full view only: the
+// pile's make-up, which nobody at a real table counts), `had_turn` (bookkeeping; `first_turn`
+// feeds the LUCK OUT words), `options` other than the scoring and target (the match's settings
+// are the shell's), `legal_moves` (the shell's buttons, worded by describeMove).
 
 import { nameOf, youOr, listWords, number, count, capitalise, winnersWords, without, part, cardList, backs, line, facts, playersList } from './common.js';
 
@@ -235,6 +240,17 @@ export function announcement(entry, ctx) {
   return parts.length ? parts.join('. ') : null;
 }
 
+/** What this roll has matched already (each once per roll unless the option lifts it). */
+function usedWords(view) {
+  const used = view.used || {};
+  const done = [];
+  if (used.pair) done.push('both dice');
+  if (used.total) done.push('the total');
+  if (used.doubles) done.push('the doubles');
+  if (used.single_die) done.push('one die');
+  return done.length ? `Already matched: ${listWords(done)}` : '';
+}
+
 function scoreWords(view, ctx, seat) {
   const scoring = (view.options || ctx.options || {}).scoring || 'hands';
   const value = (view.totals || [])[seat] ?? 0;
@@ -282,7 +298,8 @@ export function render(view, ctx, kit) {
         under ? line(kit, `${count(under, 'Luck Plus card')} underneath`, 'table-muted') : null),
       h('div', { class: 'table-pile' }, h('p', { class: 'table-pile-name' }, view.rolled_this_turn ? 'Dice rolled this turn' : 'Dice'),
         dice.length ? h('div', { class: 'table-dice' }, dice.map((value) => kit.dieFace(value))) : line(kit, 'Not rolled yet', 'table-muted'),
-        dice.length === 2 ? line(kit, dice[0] === dice[1] ? `Doubles, total ${dice[0] + dice[1]}` : `Total ${dice[0] + dice[1]}`, 'table-muted') : null)),
+        dice.length === 2 ? line(kit, dice[0] === dice[1] ? `Doubles, total ${dice[0] + dice[1]}` : `Total ${dice[0] + dice[1]}`, 'table-muted') : null,
+        usedWords(view) ? line(kit, usedWords(view), 'table-muted') : null)),
     view.drawn && view.turn !== seat ? line(kit, `${nameOf(ctx, view.turn)} drew ${cardName(view.drawn)}.`) : null,
     view.drawn && view.turn === seat ? h('div', { class: 'table-pending' }, line(kit, 'The card you drew:'), cardList(kit, GAME, [view.drawn], 'The card you drew')) : null));
   const scoring = options.scoring || 'hands';

@@ -2,6 +2,10 @@
 // tray, the symbol on the left of your coaster passes a die to the player on your left, the one on
 // the right to the player on your right; the first with no dice calls "Stop!" and the others get
 // three last rolls (rulebook "HOW TO PLAY").
+//
+// The view's fields left off the table on purpose: `pile` (the owner's full view only: which
+// coasters are left), `won` (which coasters each player turned face down: their number is shown),
+// `options` other than the target and the last rolls, `legal_moves` (the shell's buttons).
 
 import { nameOf, youOr, listWords, number, count, capitalise, winnersWords, part, line, facts, playersList } from './common.js';
 

@@ -1,6 +1,12 @@
 // Lucky Jack's table: seven symbols from lemon (lowest) to jack (highest); discard the same or
 // higher, or lower and draw 2; the first to lay down their last 3 or 4 identical cards wins the
 // round's JACKPOT (rulebook "How to Play Lucky Jack", "End of the Round").
+//
+// The view's fields left off the table on purpose: `draw_pile` (the owner's full view only: the
+// pile's make-up), every other player's hand in the owner's full view (the table shows what a
+// seat or a spectator may see), `starter` (who turned up the round's first card, told in the
+// log), `turn_start_hand` (feeds the words of a draw at 3 cards), `options` other than the rounds
+// and the turn cap, `legal_moves` (the shell's buttons, worded by describeMove).
 
 import { nameOf, youOr, listWords, number, count, capitalise, winnersWords, nextSeat, tally, without, part, cardList, backs, line, facts, playersList } from './common.js';
 
@@ -46,11 +52,23 @@ function jackpotWords(jackpot) {
   return `JACKPOT: ${cards(jackpot.symbol, jackpot.size)}, ${number(jackpotPoints(jackpot.symbol, jackpot.size))} points`;
 }
 
+/** What follows when this turn ends: the next player, or the turn cap's end of the round. */
+function afterTurn(view, options, ctx, seat) {
+  const players = view.players || (ctx.names || []).length || 2;
+  const cap = options.max_turns_per_round;
+  if (cap && (view.turns_this_round || 0) + 1 >= cap) {
+    const last = (view.round || 1) >= (options.rounds || 3);
+    return { words: `that is the round’s last turn: it ends with no jackpot${last ? ', and so does the game' : ''}`, ends: last };
+  }
+  return { words: `then ${nameOf(ctx, nextSeat(seat, players))} plays`, ends: false };
+}
+
 export function describeMove(move, view, ctx) {
   const seat = ctx.seat ?? view.turn;
   const options = view.options || ctx.options || {};
   const players = view.players || (ctx.names || []).length || 2;
   const next = nameOf(ctx, nextSeat(seat, players));
+  const after = afterTurn(view, options, ctx, seat);
   const hand = (view.hands && view.hands[seat]) || [];
   const top = (view.discard || [])[view.discard.length - 1];
   const serverChance = ctx.randomness !== 'table';
@@ -66,10 +84,10 @@ export function describeMove(move, view, ctx) {
         return { title: `${title} and call JACKPOT`, consequence: `${versus}: ${jackpotWords(jackpot)} for you, and the round ends`, irreversible: true };
       }
       if (option === 'lower') {
-        return { title, consequence: `${versus}: you draw 2 cards, then ${next} plays`, irreversible: true };
+        return { title, consequence: `${versus}: you draw 2 cards; ${after.words}`, irreversible: true };
       }
       const unannounced = jackpot && options.jackpot_auto_declare === false ? '. Without calling JACKPOT you keep your cards' : '';
-      return { title, consequence: `${versus}: your turn ends, then ${next} plays${unannounced}`, irreversible: true };
+      return { title, consequence: `${versus}: your turn ends; ${after.words}${unannounced}`, irreversible: true };
     }
     case 'draw': {
       const floor = view.turn_start_hand === 3 || hand.length === 3;
@@ -81,7 +99,7 @@ export function describeMove(move, view, ctx) {
     }
     case 'keep': {
       const card = view.pending;
-      return { title: card ? `Keep the ${cardName(card).toLowerCase()}` : 'Keep the drawn card', consequence: `It goes into your hand; your turn ends, then ${next} plays`, irreversible: false };
+      return { title: card ? `Keep the ${cardName(card).toLowerCase()}` : 'Keep the drawn card', consequence: `It goes into your hand; your turn ends; ${after.words}`, irreversible: after.ends };
     }
     case 'discard_drawn': {
       const card = view.pending;
@@ -89,14 +107,15 @@ export function describeMove(move, view, ctx) {
       if (options.drawn_discard_follows_symbol_rule && card && compare(top, card) === 'lower') {
         return { title, consequence: `Lower than the ${cardName(top).toLowerCase()} on top: you draw 2 cards; ${next} may then take it`, irreversible: true };
       }
+      if (after.ends || !after.words.startsWith('then')) return { title, consequence: `Your turn ends; ${after.words}`, irreversible: true };
       return { title, consequence: `Your turn ends; ${next} may take it by saying "I take it!"`, irreversible: true };
     }
     case 'take_it': {
       const card = view.takeable ? view.takeable.card : top;
       return {
         title: `Take the ${card ? cardName(card).toLowerCase() : 'card'}: "I take it!"`,
-        consequence: options.i_take_it_ends_turn ? `It goes into your hand, and that is your whole turn` : 'It goes into your hand, then you play your turn',
-        irreversible: false,
+        consequence: options.i_take_it_ends_turn ? `It goes into your hand, and that is your whole turn; ${after.words}` : 'It goes into your hand, then you play your turn',
+        irreversible: Boolean(options.i_take_it_ends_turn && after.ends),
       };
     }
     default:

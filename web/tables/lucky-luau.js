@@ -2,6 +2,10 @@
 // the right end of their lei (a face-down card may be tossed back face up instead); a Knife, a
 // Fish Hook and a Spacer each serve once; when the centre is empty the leis are scored (rulebook
 // "How to Play", "Scoring").
+//
+// The view's fields left off the table on purpose: `face_down` (the owner's full view only: the
+// pile's make-up), each seat's `guests` and `rainbows` until the end (then in the score's lines),
+// `options` (the match's settings are the shell's), `legal_moves` (the shell's buttons).
 
 import { nameOf, youOr, listWords, number, count, capitalise, winnersWords, part, cardList, line, facts, playersList } from './common.js';
 

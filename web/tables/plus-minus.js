@@ -3,6 +3,11 @@
 // king takes anything on top; a 5 gives two more plays, a 10 swaps two stacks, a king moves two
 // players' top Minus cards to their Plus stacks; then one card is passed face down to the left
 // (rulebook steps 1–7).
+//
+// The view's fields left off the table on purpose: `draw_stack` and each stack's `cards` (the
+// owner's full view only: "Cards in any Stack (except the top card) may not be examined", step
+// 3), `face_up_chosen` (told as who still has to choose), `turns_this_round`, `options`,
+// `legal_moves` (the shell's buttons, worded by describeMove).
 
 import { nameOf, youOr, listWords, number, count, capitalise, winnersWords, nextSeat, part, cardList, line, facts, playersList } from './common.js';
 
@@ -174,10 +179,10 @@ function status(view, ctx) {
 function stackPicture(kit, ctx, view, seat, kind) {
   const stack = ((view.stacks || [])[seat] || {})[kind] || { size: 0, top: null };
   const label = `${seat === ctx.seat ? 'Your' : `${nameOf(ctx, seat)}’s`} ${kind} stack`;
-  return kit.h('div', { class: `table-pile table-stack-${kind}` },
+  return kit.h('div', { class: `table-pile table-stack-${kind}`, role: 'group', 'aria-label': label },
     kit.h('p', { class: 'table-pile-name' }, kind === 'plus' ? 'Plus (adds)' : 'Minus (takes away)'),
-    stack.top ? kit.cardFace(GAME, stack.top, { small: seat !== ctx.seat }) : line(kit, 'Empty', 'table-muted'),
-    kit.h('p', { class: 'table-muted', 'aria-label': `${label}: ${count(stack.size, 'card')}` }, count(stack.size, 'card')));
+    stack.top ? kit.cardFace(GAME, stack.top, { small: seat !== ctx.seat }) : null,
+    kit.h('p', { class: 'table-muted' }, stack.size ? count(stack.size, 'card') : 'Empty'));
 }
 
 export function render(view, ctx, kit) {
