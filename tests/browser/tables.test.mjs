@@ -113,7 +113,17 @@ describe('every game played to its end from each seat’s legal moves reads in p
           if (!legal.length) continue;
           let chosen = legal[pick(legal.length)];
           if (chosen.type === 'finish') chosen = { type: 'finish' };
-          const reply = await move(match, seat, chosen);
+          // The button's promise about taking back (docs/contract.md, "Mending a match"): a move
+          // called reversible can be taken back at once, one called irreversible cannot.
+          const promise = table.describeMove(chosen, detail.view, ctx);
+          let reply = await move(match, seat, chosen);
+          const back = await takeBack(match, seat);
+          if (promise.irreversible) {
+            assert.notEqual(back.status, 200, `${game}: "${promise.title}" was called irreversible but was taken back`);
+          } else {
+            assert.equal(back.status, 200, `${game}: "${promise.title}" was called reversible: ${JSON.stringify(back.json)}`);
+            reply = await move(match, seat, chosen);
+          }
           for (const entry of reply.entries) {
             assertPlain(table.describeEntry(entry, ctx), `${game} entry ${JSON.stringify(entry)}`);
           }
@@ -223,9 +233,13 @@ describe('Lucky Jack', () => {
       players: 2, turn: 0, to_act: [0], phase: 'turn', hands: [['lemon', 'jack', 'jack', 'jack'], null],
       discard: ['lemon'], turn_start_hand: 4, options: { jackpot_auto_declare: true, lower_discard_can_win: false },
     };
-    const words = table.describeMove({ type: 'discard', card: 'lemon', jackpot: false }, jackpotView, { names: NAMES, seat: 0, game: 'lucky-jack' });
-    assert.equal(words.title, 'Discard a lemon and call JACKPOT');
-    assert.match(words.consequence, /JACKPOT: 3 jacks, 7,000 points for you, and the round ends/);
+    const ctx = { names: NAMES, seat: 0, game: 'lucky-jack' };
+    const words = table.describeMove({ type: 'discard', card: 'lemon', jackpot: false }, jackpotView, ctx);
+    assert.equal(words.title, 'Discard a lemon');
+    assert.equal(words.consequence, 'Same as the lemon on top: JACKPOT: 3 jacks, 7,000 points for you, and the round ends');
+    const called = table.describeMove({ type: 'discard', card: 'lemon', jackpot: true }, { ...jackpotView, round: 3, options: { rounds: 3 } }, ctx);
+    assert.equal(called.title, 'Discard a lemon and call JACKPOT');
+    assert.equal(called.consequence, 'Same as the lemon on top: JACKPOT: 3 jacks, 7,000 points for you, and the round ends, and so does the game');
   });
 
   test('docs/rules/lucky-jack.md (J7): a lower discard that leaves 3 identical cards wins nothing, its player draws 2', () => {
@@ -320,9 +334,12 @@ describe('Luck Plus', () => {
       players: 2, turn: 0, phase: 'rolled', dice: [3, 4], match_top: 'GO-9', out: [], first_turn: false,
       hands: [['GO-7'], ['DBL', 'LP', 'GO-12']], totals: [0, 0], target: 250, options: { scoring: 'points_to_winner' },
     };
-    const words = table.describeMove({ type: 'play', groups: [{ basis: 'total', cards: ['GO-7'] }] }, outView, { names: NAMES, seat: 0, game: 'luck-plus' });
+    const play = { type: 'play', groups: [{ basis: 'total', cards: ['GO-7'] }] };
+    const words = table.describeMove(play, outView, { names: NAMES, seat: 0, game: 'luck-plus', randomness: 'table' });
     assert.equal(words.consequence, 'Matches the dice total, 7. You go out and score the 52 points left in the other hands');
-    assert.equal(words.irreversible, false);
+    assert.equal(words.irreversible, false, 'at a table the next deal waits to be reported');
+    assert.equal(table.describeMove(play, outView, { names: NAMES, seat: 0, game: 'luck-plus', randomness: 'server' }).irreversible, true,
+      'in a server match the next deal comes with the move, and no take-back reaches past chance (docs/contract.md)');
   });
 
   test('rulebook "SCORING" by hands: going out wins the hand, and winning the last hand needed ends the game, which nothing can take back', () => {

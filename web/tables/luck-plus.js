@@ -86,7 +86,10 @@ function goingOut(view, seat, ctx, rest) {
     ends = target && hands.some((hand, other) => other !== seat && (totals[other] || 0) + hand.reduce((total, card) => total + points(card), 0) >= target);
   }
   if (ends) words += '; that ends the game';
-  return { words, ends: Boolean(ends) };
+  // The hand's end brings the next deal; in a server match it comes at once, and a take-back
+  // never reaches past chance.
+  const final = Boolean(ends) || (!fullRound && ctx.randomness !== 'table');
+  return { words, ends: final };
 }
 
 export function describeMove(move, view, ctx) {

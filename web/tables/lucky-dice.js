@@ -62,10 +62,16 @@ export function describeMove(move, view, ctx) {
     case 'finish_extra_rolls': {
       const used = (view.extra_rolls_used || [])[seat] || 0;
       const allowed = options.extra_rolls ?? 3;
+      // "Now the round is over" once nobody else may roll: then coasters are won, and in a
+      // server match the next round's coasters and lucky symbol come at once.
+      const others = Array.from({ length: view.players || 0 }, (_, other) => other).filter((other) => other !== seat
+        && other !== view.stop_caller && ((view.pools || [])[other] || 0) > 0
+        && ((view.extra_rolls_used || [])[other] || 0) < allowed && !(view.finished_extra || [])[other]);
+      const ends = !others.length;
       return {
         title: 'Stop rolling',
-        consequence: `You keep your ${count(pool, 'die', 'dice')} and give up your last ${count(Math.max(allowed - used, 0), 'roll')}`,
-        irreversible: false,
+        consequence: `You keep your ${count(pool, 'die', 'dice')} and give up your last ${count(Math.max(allowed - used, 0), 'roll')}${ends ? '; nobody else may roll, so the round ends' : ''}`,
+        irreversible: ends && serverChance,
       };
     }
     case 'stop':

@@ -58,7 +58,8 @@ function afterTurn(view, options, ctx, seat) {
   const cap = options.max_turns_per_round;
   if (cap && (view.turns_this_round || 0) + 1 >= cap) {
     const last = (view.round || 1) >= (options.rounds || 3);
-    return { words: `that is the round’s last turn: it ends with no jackpot${last ? ', and so does the game' : ''}`, ends: last };
+    // The round's end brings the next deal, at once in a server match: no take-back reaches past it.
+    return { words: `that is the round’s last turn: it ends with no jackpot${last ? ', and so does the game' : ''}`, ends: last || ctx.randomness !== 'table' };
   }
   return { words: `then ${nameOf(ctx, nextSeat(seat, players))} plays`, ends: false };
 }
@@ -81,7 +82,8 @@ export function describeMove(move, view, ctx) {
       const wins = jackpot && (option !== 'lower' || options.lower_discard_can_win)
         && (options.jackpot_auto_declare !== false || move.jackpot);
       if (wins) {
-        return { title: `${title} and call JACKPOT`, consequence: `${versus}: ${jackpotWords(jackpot)} for you, and the round ends`, irreversible: true };
+        const lastRound = (view.round || 1) >= (options.rounds || 3);
+        return { title: move.jackpot ? `${title} and call JACKPOT` : title, consequence: `${versus}: ${jackpotWords(jackpot)} for you, and the round ends${lastRound ? ', and so does the game' : ''}`, irreversible: true };
       }
       if (option === 'lower') {
         return { title, consequence: `${versus}: you draw 2 cards; ${after.words}`, irreversible: true };
