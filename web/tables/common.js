@@ -78,7 +78,7 @@ let headingCounter = 0;
 export function part(kit, ctx, title, ...children) {
   headingCounter += 1;
   const id = `table-part-${headingCounter}`;
-  const level = Math.min(Math.max(Number(ctx.level) || 2, 2), 6);
+  const level = Math.min(Math.max(Number(ctx.level) || 3, 2), 6);
   return kit.h('section', { class: 'table-part', 'aria-labelledby': id },
     kit.h(`h${level}`, { id }, title), ...children);
 }

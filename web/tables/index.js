@@ -8,7 +8,7 @@
 // `ctx = {names, seat, game, options}`: `seat` is the viewer's seat, null for a spectator. Two
 // optional fields sharpen the words: `randomness` (the match's `"server"` or `"table"`: in a
 // server match a move that draws or rolls can never be taken back, since the draw or roll comes
-// with it) and `level` (the heading level of the table's parts, 2 unless told).
+// with it) and `level` (the heading level of the table's parts: 3, under the shell's h2, unless told).
 //
 // describeMove, describeEntry and announcement never touch `document` (Node's tests import
 // them); only renderTable builds elements, with the page's `dom.js` and `cards.js`, loaded here
