@@ -258,7 +258,7 @@ function scoreWords(view, ctx, seat) {
   const scoring = (view.options || ctx.options || {}).scoring || 'hands';
   const value = (view.totals || [])[seat] ?? 0;
   if (scoring === 'hands') return count(value, 'hand') + ' won';
-  return `${number(value)} ${scoring === 'penalty_points' ? 'penalty points' : 'points'}`;
+  return scoring === 'penalty_points' ? count(value, 'penalty point') : count(value, 'point');
 }
 
 function status(view, ctx) {
@@ -307,7 +307,7 @@ export function render(view, ctx, kit) {
     view.drawn && view.turn === seat ? h('div', { class: 'table-pending' }, line(kit, 'The card you drew:'), cardList(kit, GAME, [view.drawn], 'The card you drew')) : null));
   const scoring = options.scoring || 'hands';
   const target = view.target || options.target;
-  const goal = scoring === 'hands' ? `first to win ${count(target, 'hand')}` : scoring === 'points_to_winner' ? `first to ${number(target)} points` : `the game ends at ${number(target)} penalty points; fewest wins`;
+  const goal = scoring === 'hands' ? `first to win ${count(target, 'hand')}` : scoring === 'points_to_winner' ? `first to ${count(target, 'point')}` : `the game ends at ${count(target, 'penalty point')}; fewest wins`;
   const out = new Set((view.out || []).map((item) => item.seat));
   sections.push(part(kit, ctx, `Hand ${view.hand || 1}: ${goal}`,
     playersList(kit, ctx, view, (player) => ` ${count(((view.hands || [])[player] || []).length, 'card')}, ${scoreWords(view, ctx, player)}${player === view.dealer ? ', dealer' : ''}${out.has(player) ? ', out' : ''}`),

@@ -7,6 +7,8 @@
 // coasters are left), `won` (which coasters each player turned face down: their number is shown),
 // `options` other than the target and the last rolls, `legal_moves` (the shell's buttons).
 
+const GAME = 'lucky-dice';
+
 import { nameOf, youOr, listWords, number, count, capitalise, winnersWords, part, line, facts, playersList } from './common.js';
 
 const NAMES = {
@@ -155,8 +157,9 @@ function status(view, ctx) {
   }
 }
 
-function symbolBadge(kit, symbol, label) {
-  return kit.h('span', { class: `table-symbol table-symbol-${symbol}`, role: 'img', 'aria-label': label || cardName(symbol) }, cardName(symbol));
+/** A lucky symbol as the page's picture of it (named by the symbol). */
+function symbolBadge(kit, symbol, small = false) {
+  return kit.h('span', { class: 'table-symbol' }, kit.cardFace(GAME, symbol, { small }));
 }
 
 function diceRow(kit, n, label) {
@@ -177,14 +180,14 @@ export function render(view, ctx, kit) {
     sections.push(part(kit, ctx, 'Your dice and coaster',
       diceRow(kit, view.pools[seat], `You have ${count(view.pools[seat], 'die', 'dice')}`),
       coaster ? h('div', { class: 'table-coaster' },
-        h('p', {}, 'Left: ', symbolBadge(kit, coaster.left), ` goes to ${nameOf(ctx, left)}`),
-        h('p', {}, 'Right: ', symbolBadge(kit, coaster.right), ` goes to ${nameOf(ctx, right)}`)) : null));
+        h('p', {}, 'Left: ', symbolBadge(kit, coaster.left, true), ` goes to ${nameOf(ctx, left)}`),
+        h('p', {}, 'Right: ', symbolBadge(kit, coaster.right, true), ` goes to ${nameOf(ctx, right)}`)) : null));
   }
   sections.push(line(kit, status(view, ctx), 'table-status'));
-  sections.push(part(kit, ctx, 'Tray and lucky symbol',
+  if (view.phase !== 'over') sections.push(part(kit, ctx, 'Tray and lucky symbol',
     h('div', { class: 'table-piles' },
-      h('div', { class: 'table-pile' }, h('p', { class: 'table-pile-name' }, 'Lucky symbol'),
-        view.lucky_symbol ? symbolBadge(kit, view.lucky_symbol, `Lucky symbol: ${cardName(view.lucky_symbol)}`) : line(kit, 'Not rolled yet', 'table-muted')),
+      view.lucky_symbol || view.phase !== 'over' ? h('div', { class: 'table-pile' }, h('p', { class: 'table-pile-name' }, 'Lucky symbol'),
+        view.lucky_symbol ? symbolBadge(kit, view.lucky_symbol) : line(kit, 'Not rolled yet', 'table-muted')) : null,
       h('div', { class: 'table-pile' }, h('p', { class: 'table-pile-name' }, 'Tray'),
         diceRow(kit, view.tray || 0, `Tray: ${count(view.tray || 0, 'die', 'dice')}`)),
       h('div', { class: 'table-pile' }, h('p', { class: 'table-pile-name' }, 'Coasters left'),
@@ -194,8 +197,9 @@ export function render(view, ctx, kit) {
   sections.push(part(kit, ctx, `Round ${view.round || 1}: ${target ? `first to ${count(target, 'coaster')} wins` : 'most coasters when the pile runs out wins'}`,
     playersList(kit, ctx, view, (player) => {
       const coaster = (view.coasters || [])[player];
-      const bits = [` ${count((view.pools || [])[player] ?? 0, 'die', 'dice')}`, `${count((view.totals || [])[player] ?? 0, 'coaster')} won`];
-      if (coaster && player !== seat) bits.push(`coaster ${NAMES[coaster.left]} / ${NAMES[coaster.right]}`);
+      const bits = view.phase === 'over' ? [] : [` ${count((view.pools || [])[player] ?? 0, 'die', 'dice')}`];
+      bits.push(`${count((view.totals || [])[player] ?? 0, 'coaster')} won`);
+      if (coaster && player !== seat && view.phase !== 'over') bits.push(`coaster ${NAMES[coaster.left]} / ${NAMES[coaster.right]}`);
       if (view.phase === 'after_stop' && player !== view.stop_caller) {
         const used = (view.extra_rolls_used || [])[player] || 0;
         bits.push((view.finished_extra || [])[player] ? 'stopped rolling' : `${count(Math.max(extra - used, 0), 'last roll')} left`);

@@ -160,7 +160,7 @@ function leiPart(kit, ctx, view, seat) {
       (player.lei || []).map((slot, index) => kit.h('li', {}, kit.cardFace(GAME, slot, { small: seat !== ctx.seat }),
         score && score.slots && score.slots[index] ? kit.h('span', { class: 'table-slot-points' }, `${number(score.slots[index].points)}`) : null))),
     (player.lei || []).length ? null : line(kit, 'No cards strung yet', 'table-muted'),
-    line(kit, `${score ? `${number(score.total)} points so far` : ''}${score ? '; ' : ''}${tools(player)}${player.cut ? `; cut: ${cardName(player.cut)}` : ''}${player.finished ? '; done' : ''}`, 'table-muted'));
+    line(kit, `${score ? `${count(score.total, 'point')} so far` : ''}${score ? '; ' : ''}${tools(player)}${player.cut ? `; cut: ${cardName(player.cut)}` : ''}${player.finished ? '; done' : ''}`, 'table-muted'));
 }
 
 export function render(view, ctx, kit) {
@@ -180,11 +180,11 @@ export function render(view, ctx, kit) {
     line(kit, `${count(view.face_down_count || 0, 'card')} face down`),
     faceUp.length ? cardList(kit, GAME, faceUp, 'Face-up cards anyone may take') : line(kit, 'No face-up cards', 'table-muted')));
   sections.push(part(kit, ctx, 'Players',
-    playersList(kit, ctx, view, (player) => ` ${number((view.score && view.score.totals ? view.score.totals[player] : 0) ?? 0)} points, ${count(lei(view, player).length, 'card')} on the lei`)));
+    playersList(kit, ctx, view, (player) => ` ${count((view.score && view.score.totals ? view.score.totals[player] : 0) ?? 0, 'point')}, ${count(lei(view, player).length, 'card')} on the lei`)));
   for (let other = 0; other < players; other += 1) if (other !== seat) sections.push(leiPart(kit, ctx, view, other));
   if (view.phase === 'over' && view.score) {
     sections.push(part(kit, ctx, 'How the leis scored',
-      (view.score.seats || []).map((scored) => facts(kit, `${nameOf(ctx, scored.seat)}’s score`, [`${nameOf(ctx, scored.seat)}: ${number(scored.total)} points`, ...(scored.lines || [])]))));
+      (view.score.seats || []).map((scored) => facts(kit, `${nameOf(ctx, scored.seat)}’s score`, [`${nameOf(ctx, scored.seat)}: ${count(scored.total, 'point')}`, ...(scored.lines || [])]))));
   }
   return sections;
 }
