@@ -372,7 +372,7 @@ describe('Lucky Dice', () => {
     const rolled = reply.entries.flatMap((entry) => entry.events).find((event) => event.type === 'rolled');
     assert.deepEqual(rolled.dice.map((die) => [die.to, die.seat]), [['tray', null], ['left', 1], ['right', 2]]);
     assert.equal(table.describeEntry(reply.entries[0], { names: match.names, seat: null, game: 'lucky-dice' }),
-      'Ann rolled hand of Fatima, four-leaf clover and lucky pig: 1 to the tray, 1 to Ben, 1 to Zoé; Ann has no dice left and calls "Stop!"');
+      'Ann’s dice showed hand of Fatima, four-leaf clover and lucky pig: 1 to the tray, 1 to Ben, 1 to Zoé; Ann had no dice left and called "Stop!"');
   });
 
   test('rulebook "HOW TO PLAY": after "Stop!" the others may roll 3 more times and only lucky symbols count', () => {

@@ -187,8 +187,11 @@ const TURN_END = {
 
 function handEnded(result, ctx) {
   const outs = (result.out || []).map((item) => `${nameOf(ctx, item.seat)}${item.luck_out ? ' (LUCK OUT)' : ''}`);
+  if (((ctx.options || {}).scoring || 'hands') === 'hands') {
+    return `hand ${result.hand} ends: ${listWords(outs) || 'nobody'} ${outs.length > 1 ? 'each win' : 'wins'} it`;
+  }
   const scored = (result.points || []).map((value, seat) => (value ? `${nameOf(ctx, seat)} ${value > 0 ? '+' : ''}${number(value)}` : null)).filter(Boolean);
-  return `hand ${result.hand} ends: ${listWords(outs) || 'nobody'} went out${scored.length ? `; scores: ${scored.join(', ')}` : ''}`;
+  return `hand ${result.hand} ends: ${listWords(outs) || 'nobody'} went out${scored.length ? `; points: ${scored.join(', ')}` : ''}`;
 }
 
 export function describeEvents(entry, ctx) {
@@ -214,7 +217,7 @@ export function describeEvents(entry, ctx) {
       case 'draw_void': clauses.push(`nothing was left for ${who} to draw`); break;
       case 'kept': if (!event.automatic) clauses.push(`${who} kept ${cardName(event.card)}`); break;
       case 'transferred': clauses.push(`${nameOf(ctx, event.from)} gave ${names(event.cards)} to ${nameOf(ctx, event.to)}`); break;
-      case 'turn_ended': clauses.push(`${who}’s turn ended (${TURN_END[event.reason] || 'done'})`); break;
+      case 'turn_ended': if (event.reason !== 'went_out') clauses.push(`${who}’s turn ended (${TURN_END[event.reason] || 'done'})`); break;
       case 'went_out': clauses.push(`${who} went out${event.luck_out ? ': a LUCK OUT' : ''}`); break;
       case 'final_round': clauses.push(`${listWords((event.seats || []).map((seat) => nameOf(ctx, seat)))} each get one more turn`); break;
       case 'hand_ended': clauses.push(handEnded(event.result, ctx)); break;
@@ -227,9 +230,9 @@ export function describeEvents(entry, ctx) {
 
 export function quietMove(entry, ctx) {
   const who = nameOf(ctx, entry.seat);
-  if (entry.move && entry.move.type === 'roll') return `${who} rolled the dice`;
-  if (entry.move && entry.move.type === 'draw') return `${who} drew a card`;
-  return `${who} rolled the dice or drew a card`;
+  if (entry.move && entry.move.type === 'roll') return `${who} rolls the dice`;
+  if (entry.move && entry.move.type === 'draw') return `${who} draws a card`;
+  return `${who} rolls the dice or draws a card`;
 }
 
 export function announcement(entry, ctx) {

@@ -99,7 +99,7 @@ function rolledWords(event, ctx) {
   for (const [seat, n] of passed) where.push(`${number(n)} to ${nameOf(ctx, seat)}`);
   if (stays) where.push(`${number(stays)} kept`);
   const faces = listWords(dice.map((die) => NAMES[die.face] || 'a symbol'));
-  return `${who} rolled ${faces}${where.length ? `: ${where.join(', ')}` : ''}`;
+  return `${who}’s dice showed ${faces}${where.length ? `: ${where.join(', ')}` : ''}`;
 }
 
 function roundEnded(event, ctx) {
@@ -114,9 +114,9 @@ export function describeEvents(entry, ctx) {
     switch (event.type) {
       case 'coasters_drawn': clauses.push((event.draws || []).map((draw) => `${nameOf(ctx, draw.seat)} drew a coaster (${NAMES[draw.coaster.left]} left, ${NAMES[draw.coaster.right]} right)`).join('; ')); break;
       case 'round_started': clauses.push(`round ${event.round} begins: the lucky symbol is ${the(event.lucky_symbol)}`); break;
-      case 'rolling': clauses.push(`${who} rolls ${count(event.dice, 'die', 'dice')}${event.extra ? ' (a last roll)' : ''}`); break;
+      case 'rolling': clauses.push(`${who} rolled ${count(event.dice, 'die', 'dice')}${event.extra ? ' (a last roll)' : ''}`); break;
       case 'rolled': clauses.push(rolledWords(event, ctx)); break;
-      case 'stopped': clauses.push(`${who} has no dice left and calls "Stop!"`); break;
+      case 'stopped': clauses.push(`${who} had no dice left and called "Stop!"`); break;
       case 'extra_rolls_declined': clauses.push(`${who} stopped rolling`); break;
       case 'round_ended': clauses.push(roundEnded(event, ctx)); break;
       case 'game_ended': clauses.push(`the game is over: ${winnersWords(ctx, event.winners)}`); break;

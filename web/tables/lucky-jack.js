@@ -141,7 +141,7 @@ export function describeEvents(entry, ctx) {
   for (const event of events) {
     const who = nameOf(ctx, event.seat);
     switch (event.type) {
-      case 'round_started': clauses.unshift(`Round ${event.round} begins: ${nameOf(ctx, event.starter)} turns up the first card${event.first !== event.starter ? ` and ${nameOf(ctx, event.first)} plays first` : ' and plays first'}`); break;
+      case 'round_started': clauses.unshift(`round ${event.round} begins: ${nameOf(ctx, event.first)} plays first`); break;
       case 'dealt': break;
       case 'flipped': clauses.push(`${who} turned up ${a(event.card)}`); break;
       case 'discarded': clauses.push(`${who} discarded ${a(event.card)}${optionWords(event.option)}`); break;
