@@ -450,6 +450,28 @@ describe('Plus & Minus', () => {
     assert.deepEqual([after.view.chance.kind, after.view.chance.count, after.view.chance.reason], ['draw', 2, 'five']);
   });
 
+  test('rulebook step 4: after playing a king, the top Minus cards of two other players move onto their Plus stacks (a stack of one gives its only card)', async () => {
+    const match = await create('plus-minus', 3, {}, 'table');
+    await chance(match, {
+      kind: 'deal',
+      hands: [['2', '3'], ['K', '9'], ['4', '8']],
+      face_up: [['7', 'J'], ['6', 'Q'], ['K', 'A']],
+    });
+    await chance(match, { kind: 'draw', cards: ['2', '3'] });
+    const ben = await view(match, 1);
+    const king = ben.view.legal_moves.find((candidate) => candidate.type === 'play' && candidate.card === 'K'
+      && candidate.stack.seat === 1 && candidate.stack.stack === 'plus' && candidate.king_targets.includes(0) && candidate.king_targets.includes(2));
+    const words = table.describeMove(king, ben.view, ctxOf(match, 'plus-minus', 1, ben));
+    assert.equal(words.title, 'Play King on your plus stack; move Ann’s and Zoé’s top minus cards to plus');
+    assert.equal(words.consequence, '10 points for you; the only card of Ann’s minus stack and the only card of Zoé’s minus stack go onto the plus stacks; any card may go on it next; then you pass a card to Zoé');
+    const after = await move(match, 1, king);
+    for (const target of [0, 2]) {
+      assert.equal(after.view.stacks[target].minus.size, 0);
+      assert.equal(after.view.stacks[target].plus.size, 2);
+    }
+    assert.equal(after.view.phase, 'pass');
+  });
+
   test('rulebook step 4: a 10 swaps any two stacks, so a 10 played on a stack that is swapped ends on the other one', () => {
     const tenView = { players: 3, turn: 0, phase: 'play', plays_remaining: 1, draw_stack_size: 20, hands: [['10', '3'], null, null], options: {} };
     const words = table.describeMove({
@@ -462,8 +484,16 @@ describe('Plus & Minus', () => {
   test('rulebook step 4: a king moves the top 2 Minus cards of two other players onto their Plus stacks, and any card may follow it', () => {
     const kingView = { players: 3, turn: 0, phase: 'play', plays_remaining: 1, draw_stack_size: 20, hands: [['K', '3'], null, null], options: {} };
     const words = table.describeMove({ type: 'play', card: 'K', stack: { seat: 1, stack: 'minus' }, king_targets: [1, 2] }, kingView, { names: NAMES, seat: 0, game: 'plus-minus' });
-    assert.equal(words.title, 'Play King on Ben’s minus stack; Ben and Zoé move 2 minus cards to plus');
+    assert.equal(words.title, 'Play King on Ben’s minus stack; move Ben’s and Zoé’s top minus cards to plus');
     assert.equal(words.consequence, '10 points for Ben; the top 2 cards of Ben’s and Zoé’s minus stacks go onto the plus stacks; any card may go on it next; then you pass a card to Ben');
+    // With the stacks in view: a stack of one card gives that card, an empty one nothing.
+    const stacks = [
+      { plus: { size: 1, top: '8' }, minus: { size: 1, top: '2' } },
+      { plus: { size: 1, top: '9' }, minus: { size: 1, top: '3' } },
+      { plus: { size: 2, top: 'Q' }, minus: { size: 0, top: null } },
+    ];
+    const counted = table.describeMove({ type: 'play', card: 'K', stack: { seat: 1, stack: 'minus' }, king_targets: [1, 2] }, { ...kingView, stacks }, { names: NAMES, seat: 0, game: 'plus-minus' });
+    assert.equal(counted.consequence, '10 points for Ben; the top 2 cards of Ben’s minus stack go onto the plus stack; Zoé has no minus card to move; any card may go on it next; then you pass a card to Ben');
   });
 
   test('rulebook step 6: after the last card of the draw stack, the turn ends with the pass and the round is scored', () => {

@@ -71,9 +71,12 @@ export function describeMove(move, view, ctx) {
     }
     case 'finish': {
       const others = (view.seats || []).filter((player, other) => other !== seat && !player.finished).length;
+      // Guest bonuses count on side A (docs/rules/lucky-luau.md, "Scoring").
+      const guests = (move.guests || []).reduce((sum, pair) => sum + (Number(pair && pair[0]) || 0), 0);
+      const bonus = move.guests && move.guests.length ? `with ${count(guests, 'Guest bonus point')}` : 'with no Guest bonus';
       return {
         title: 'My lei is done',
-        consequence: others ? 'Your lei is counted as it is, with no Guest bonus; you cannot cut any more' : 'Your lei is counted as it is, with no Guest bonus; you are the last, so the game ends',
+        consequence: others ? `Your lei is counted as it is, ${bonus}; you cannot cut any more` : `Your lei is counted as it is, ${bonus}; you are the last, so the game ends`,
         irreversible: others === 0,
       };
     }

@@ -38,6 +38,27 @@ function pointsEffect(ctx, card, ref) {
   return ref.stack === 'plus' ? `${number(value)} points for ${who}` : `${number(value)} points off ${ref.seat === ctx.seat ? 'your' : `${nameOf(ctx, ref.seat)}’s`} score`;
 }
 
+/** Step 4's king: "the top 2 Minus cards" of each target, or fewer when a stack holds fewer. */
+function kingWords(view, ctx, move, whose) {
+  const stacks = view.stacks || [];
+  if (!move.king_targets.every((target) => stacks[target] && stacks[target].minus)) {
+    return `the top 2 cards of ${listWords(move.king_targets.map(whose))} minus stacks go onto the plus stacks`;
+  }
+  const moving = [];
+  const empty = [];
+  for (const target of move.king_targets) {
+    const onIt = move.stack.seat === target && move.stack.stack === 'minus' ? 1 : 0;
+    const n = Math.min(2, stacks[target].minus.size + onIt);
+    if (n === 2) moving.push(`the top 2 cards of ${whose(target)} minus stack`);
+    else if (n === 1) moving.push(`the only card of ${whose(target)} minus stack`);
+    else empty.push(`${target === ctx.seat ? 'you have' : `${nameOf(ctx, target)} has`} no minus card to move`);
+  }
+  const parts = [];
+  if (moving.length) parts.push(`${listWords(moving)} ${moving.length > 1 || moving[0].startsWith('the top 2') ? 'go' : 'goes'} onto the plus stack${moving.length > 1 ? 's' : ''}`);
+  parts.push(...empty);
+  return parts.join('; ');
+}
+
 export function describeMove(move, view, ctx) {
   const seat = ctx.seat ?? view.turn;
   const players = view.players || 3;
@@ -65,9 +86,9 @@ export function describeMove(move, view, ctx) {
         after.push(lands === move.stack ? 'the two stacks change places' : `the two stacks change places, so the 10 ends on ${stackName(ctx, lands)}`);
       }
       if (move.card === 'K' && move.king_targets) {
-        const targets = move.king_targets.map((target) => youOr(ctx, target));
-        title += `; ${listWords(targets)} move 2 minus cards to plus`;
-        after.push(`the top 2 cards of ${listWords(targets.map((target) => (target === 'you' ? 'your' : `${target}’s`)))} minus stacks go onto the plus stacks`);
+        const whose = (target) => (target === ctx.seat ? 'your' : `${nameOf(ctx, target)}’s`);
+        title += `; move ${listWords(move.king_targets.map(whose))} top minus cards to plus`;
+        after.push(kingWords(view, ctx, move, whose));
       }
       if (move.card === 'A' || move.card === 'K') after.push('any card may go on it next');
       const plays = view.plays_remaining ?? 1;
