@@ -413,6 +413,17 @@ describe('Lucky Luau', () => {
     assert.equal((await takeBack(match, 0)).json.code, 'information_revealed');
   });
 
+  test('docs/rules/lucky-luau.md, "Hidden information": a card drawn face down is named to its drawer alone, in the log as on the table', async () => {
+    const match = await create('lucky-luau', 2, {}, 'table');
+    await move(match, 0, { type: 'draw_face_down' });
+    await chance(match, { kind: 'draw', card: 'kukui' });
+    const spectator = await wholeLog(match);
+    const mine = await wholeLog(match, match.tokens[0]);
+    const said = (entries, seat) => entries.map((entry) => table.describeEntry(entry, { names: match.names, seat, game: 'lucky-luau' }));
+    assert.deepEqual(said(spectator, null), ['Ann drew a face-down card', 'Only Ann sees the card drawn']);
+    assert.deepEqual(said(mine, 0), ['Ann drew a face-down card', 'The card Ann drew is a Kukui Nut']);
+  });
+
   test('rulebook "How to Play": a face-up card drawn must be strung; the Spacer holds a place for later and can be taken back', async () => {
     const match = await create('lucky-luau', 2, {}, 'table');
     const ben = await view(match, 1);

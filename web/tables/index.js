@@ -61,7 +61,7 @@ function entrySentence(rules, entry, ctx) {
   const told = rules.describeEvents(entry, ctx);
   if (told.length) clauses.push(...told);
   else if (entry.seat !== null && entry.seat !== undefined) clauses.push(rules.quietMove(entry, ctx));
-  else if (!clauses.length) clauses.push(rules.quietChance ? rules.quietChance(entry, ctx) : 'Chance had its turn');
+  else if (!clauses.length) clauses.push('The table dealt, drew or rolled');
   return sentence(clauses);
 }
 

@@ -94,6 +94,7 @@ export function describeEvents(entry, ctx) {
       case 'drew':
         if (event.face_up) clauses.push(`${who} took the face-up ${cardName(event.card)}`);
         else if (event.card) clauses.push(`the card ${who} drew is ${a(event.card)}`);
+        else clauses.push(`only ${who} sees the card drawn`);
         break;
       case 'strung': clauses.push(`${who} strung ${a(event.card)} at place ${event.index + 1}${event.filled_spacer ? ', on the Spacer' : ''}`); break;
       case 'tossed': clauses.push(`${who} tossed ${a(event.card)} back face up`); break;
