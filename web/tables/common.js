@@ -4,7 +4,7 @@
 
 /** A seat's name ("Ann"); people count from 1, so a seat without a name is "Player 1". */
 export function nameOf(ctx, seat) {
-  if (seat === null || seat === undefined) return 'the table';
+  if (!Number.isInteger(seat)) return 'another player';
   const name = ctx && Array.isArray(ctx.names) ? ctx.names[seat] : null;
   return name ? String(name) : `Player ${Number(seat) + 1}`;
 }
@@ -52,7 +52,7 @@ export function winnersWords(ctx, winners) {
 
 /** The seat after `seat` clockwise among `players`. */
 export function nextSeat(seat, players) {
-  return (seat + 1) % players;
+  return Number.isInteger(seat) && players > 0 ? (seat + 1) % players : null;
 }
 
 /** Counts of each item: ["a", "b", "a"] → Map {a → 2, b → 1}. */

@@ -178,7 +178,7 @@ export function render(view, ctx, kit) {
     const coaster = (view.coasters || [])[seat];
     const { left, right } = neighbours(seat, players);
     sections.push(part(kit, ctx, 'Your dice and coaster',
-      diceRow(kit, view.pools[seat], `You have ${count(view.pools[seat], 'die', 'dice')}`),
+      diceRow(kit, view.pools[seat] ?? 0, `You have ${count(view.pools[seat] ?? 0, 'die', 'dice')}`),
       coaster ? h('div', { class: 'table-coaster' },
         h('p', {}, 'Left: ', symbolBadge(kit, coaster.left, true), ` goes to ${nameOf(ctx, left)}`),
         h('p', {}, 'Right: ', symbolBadge(kit, coaster.right, true), ` goes to ${nameOf(ctx, right)}`)) : null));

@@ -71,7 +71,8 @@ export function describeMove(move, view, ctx) {
   const next = nameOf(ctx, nextSeat(seat, players));
   const after = afterTurn(view, options, ctx, seat);
   const hand = (view.hands && view.hands[seat]) || [];
-  const top = (view.discard || [])[view.discard.length - 1];
+  const pile = view.discard || [];
+  const top = pile[pile.length - 1];
   const serverChance = ctx.randomness !== 'table';
   switch (move.type) {
     case 'discard': {
