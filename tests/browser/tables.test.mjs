@@ -48,6 +48,7 @@ function assertMoveWords(words, where) {
   assertPlain(words.title, `${where} title`);
   if (words.consequence !== '') assertPlain(words.consequence, `${where} consequence`);
   assert.equal(typeof words.irreversible, 'boolean', `${where}: irreversible is not a boolean`);
+  if (words.irreversible) assertPlain(words.because, `${where} because`);
 }
 
 async function create(game, players, options = {}, randomness = 'server') {
@@ -198,6 +199,7 @@ describe('Lucky Jack', () => {
     const words = table.describeMove(jack, ben.view, ctxOf(match, 'lucky-jack', 1, ben));
     assert.equal(words.consequence, 'Higher than the bell on top: your turn ends; then Zoé plays');
     assert.equal(words.irreversible, true);
+    assert.equal(words.because, 'Everyone sees the card you discard');
     const after = await move(match, 1, jack);
     assert.deepEqual(after.view.to_act, [2]);
     const refused = await takeBack(match, 1);
@@ -407,6 +409,7 @@ describe('Lucky Luau', () => {
     assert.equal(words.title, 'String the Blue Flower at the end of your lei (place 1)');
     assert.equal(words.consequence, 'It stays there for good; your turn ends, then Ben plays');
     assert.equal(words.irreversible, true);
+    assert.equal(words.because, 'Everyone sees the card');
     const toss = table.describeMove({ type: 'toss' }, ann.view, ctxOf(match, 'lucky-luau', 0, ann));
     assert.equal(toss.title, 'Toss the Blue Flower back face up');
     const reply = await move(match, 0, string);

@@ -2,7 +2,7 @@
 // its log in plain words.
 //
 //   tableFor(game) → {renderTable(view, ctx) → Element, describeMove(move, view, ctx) →
-//   {title, consequence, irreversible}, describeEntry(entry, ctx) → string,
+//   {title, consequence, irreversible, because?}, describeEntry(entry, ctx) → string,
 //   announcement(entry, ctx) → string | null}
 //
 // `ctx = {names, seat, game, options}`: `seat` is the viewer's seat, null for a spectator. Two
@@ -75,9 +75,13 @@ export function tableFor(game) {
       const kit = kitFor(full);
       return kit.h('div', { class: `game-table game-table-${game}` }, rules.render(view || {}, full, kit));
     },
-    /** A legal move as a button's words: `{title, consequence, irreversible}`. */
+    /** A legal move as a button's words: `{title, consequence, irreversible}`, and for an
+     * irreversible move `because`: why it cannot be taken back ("Everyone sees the card you
+     * discard"), for its confirmation. */
     describeMove(move, view, ctx = {}) {
-      return rules.describeMove(move, view || {}, withDefaults(ctx, game));
+      const full = withDefaults(ctx, game);
+      const words = rules.describeMove(move, view || {}, full);
+      return words.irreversible ? { ...words, because: rules.why(move, view || {}, full, words) } : words;
     },
     /** One log entry in a plain sentence. */
     describeEntry(entry, ctx = {}) {

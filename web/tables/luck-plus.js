@@ -329,4 +329,11 @@ export function render(view, ctx, kit) {
   return sections;
 }
 
-export const luckPlus = { cardName, describeMove, describeEvents, quietMove, announcement, render };
+/** Why an irreversible move cannot be taken back, in a sentence for its confirmation. */
+export function why(move, view, ctx, words) {
+  if (move.type === 'roll') return 'The dice are rolled at once';
+  if (move.type === 'draw') return 'The card is drawn at once';
+  return /ends the game/.test(words.consequence) ? 'It ends the game' : 'The next hand is dealt at once';
+}
+
+export const luckPlus = { why, cardName, describeMove, describeEvents, quietMove, announcement, render };

@@ -211,4 +211,10 @@ export function render(view, ctx, kit) {
   return sections;
 }
 
-export const luckyDice = { cardName, describeMove, describeEvents, quietMove, announcement, render };
+/** Why an irreversible move cannot be taken back, in a sentence for its confirmation. */
+export function why(move) {
+  if (move.type === 'roll' || move.type === 'extra_roll') return 'The dice are rolled at once';
+  return 'The round ends and the next one starts at once';
+}
+
+export const luckyDice = { why, cardName, describeMove, describeEvents, quietMove, announcement, render };

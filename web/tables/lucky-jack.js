@@ -246,4 +246,11 @@ export function render(view, ctx, kit) {
   return sections;
 }
 
-export const luckyJack = { cardName, describeMove, describeEvents, quietMove, announcement, render };
+/** Why an irreversible move cannot be taken back, in a sentence for its confirmation. */
+export function why(move, view, ctx, words) {
+  if (move.type === 'discard' || move.type === 'discard_drawn') return 'Everyone sees the card you discard';
+  if (move.type === 'draw') return 'The card is drawn at once';
+  return /the game/.test(words.consequence) ? 'It ends the game' : 'The next round is dealt at once';
+}
+
+export const luckyJack = { why, cardName, describeMove, describeEvents, quietMove, announcement, render };

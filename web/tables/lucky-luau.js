@@ -193,4 +193,11 @@ export function render(view, ctx, kit) {
   return sections;
 }
 
-export const luckyLuau = { cardName, describeMove, describeEvents, quietMove, announcement, render };
+/** Why an irreversible move cannot be taken back, in a sentence for its confirmation. */
+export function why(move) {
+  if (move.type === 'draw_face_down') return 'The card is drawn at once';
+  if (move.type === 'string' || move.type === 'toss') return 'Everyone sees the card';
+  return 'It ends the game';
+}
+
+export const luckyLuau = { why, cardName, describeMove, describeEvents, quietMove, announcement, render };

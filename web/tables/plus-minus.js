@@ -227,4 +227,13 @@ export function render(view, ctx, kit) {
   return sections;
 }
 
-export const plusMinus = { cardName, describeMove, describeEvents, quietMove, announcement, render };
+/** Why an irreversible move cannot be taken back, in a sentence for its confirmation. */
+export function why(move, view, ctx) {
+  const seat = ctx.seat ?? view.turn;
+  if (move.type === 'play') return 'Everyone sees the card from your hand';
+  if (move.type === 'pass') return `${nameOf(ctx, nextSeat(seat, view.players || 3))} sees the card`;
+  if (move.type === 'choose_face_up') return 'Everyone’s chosen cards are turned face up';
+  return 'The round ends and every hand is counted';
+}
+
+export const plusMinus = { why, cardName, describeMove, describeEvents, quietMove, announcement, render };
