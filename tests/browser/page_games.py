@@ -97,15 +97,47 @@ def each_games_table(browser) -> None:
         check(phone, f"table-{game}")
         phone.context.close()
 
-    # A spectator sees the table without anyone's hidden hand.
-    created = api("POST", "/v1/matches", {"game": "lucky-jack", "seats": [{"name": n} for n in NAMES], "options": {}})
+    # A spectator sees the table without anyone's hidden hand; at a table that deals its own
+    # cards, the page says what it waits for.
+    created = api("POST", "/v1/matches", {"game": "lucky-jack", "seats": [{"name": n} for n in NAMES], "options": {}, "randomness": "table"})
     spectator = new_phone(browser, "table-spectator")
     open_table(spectator, created["match"]["id"], None)
     table = spectator.locator(".game-table")
     expect(table.get_by_role("heading", name="Your hand")).to_have_count(0)
-    expect(table.get_by_role("img", name="Draw pile", exact=False)).to_be_visible()
+    expect(table.get_by_role("img", name="Draw pile: 84 cards")).to_be_visible()
+    expect(table.locator(".table-status")).to_have_text("Waiting for the cards of round 1 to be dealt.")
     check(spectator, "table-spectator")
     spectator.context.close()
+
+    # A finished Lucky Luau: every lei scored card by card, in words.
+    created = api("POST", "/v1/matches", {"game": "lucky-luau", "seats": [{"name": n} for n in NAMES[:2]]})
+    match_id = created["match"]["id"]
+    tokens = {seat["seat"]: seat["token"] for seat in created["seat_tokens"]}
+    for _ in range(400):
+        state = api("GET", f"/v1/matches/{match_id}")
+        if state["status"] != "in_progress":
+            break
+        seat = state["to_act"][0]
+        legal = api("GET", f"/v1/matches/{match_id}", token=tokens[seat])["view"]["legal_moves"]
+        # String what is drawn (no tools), so the game ends in one pass over the pile.
+        chosen = next((m for m in legal if m["type"] in ("string", "draw_face_down", "finish")), legal[0])
+        api("POST", f"/v1/matches/{match_id}/moves", {"move": {"type": "finish"} if chosen["type"] == "finish" else chosen}, tokens[seat])
+    final = api("GET", f"/v1/matches/{match_id}", token=tokens[0])
+    assert final["status"] == "finished", final["status"]
+    phone = new_phone(browser, "table-luau-finished")
+    open_table(phone, match_id, tokens[0])
+    table = phone.locator(".game-table")
+    expect(table.locator(".table-status")).to_have_text("The game is over.")
+    # Each lei's card-by-card score is folded under its total; a tap opens it.
+    total = final["view"]["score"]["totals"][0]
+    summary = table.locator("summary", has_text=f"Ann: {total} point")
+    expect(summary).to_be_visible()
+    scored = table.get_by_role("list", name="Ann’s score")
+    expect(scored).to_be_hidden()
+    summary.click()
+    expect(scored).to_contain_text(f"Total: {total}")
+    check(phone, "table-luau-finished")
+    phone.context.close()
 
 
 STEPS = [each_games_table]

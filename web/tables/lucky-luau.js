@@ -187,8 +187,11 @@ export function render(view, ctx, kit) {
     playersList(kit, ctx, view, (player) => ` ${count((view.score && view.score.totals ? view.score.totals[player] : 0) ?? 0, 'point')}, ${count(lei(view, player).length, 'card')} on the lei`)));
   for (let other = 0; other < players; other += 1) if (other !== seat) sections.push(leiPart(kit, ctx, view, other));
   if (view.phase === 'over' && view.score) {
+    // Card by card, each lei's score is long: folded, one per player, the total in the summary.
     sections.push(part(kit, ctx, 'How the leis scored',
-      (view.score.seats || []).map((scored) => facts(kit, `${nameOf(ctx, scored.seat)}’s score`, [`${nameOf(ctx, scored.seat)}: ${count(scored.total, 'point')}`, ...(scored.lines || [])]))));
+      (view.score.seats || []).map((scored) => h('details', { class: 'table-details' },
+        h('summary', {}, `${nameOf(ctx, scored.seat)}: ${count(scored.total, 'point')}`),
+        facts(kit, `${nameOf(ctx, scored.seat)}’s score`, scored.lines || [])))));
   }
   return sections;
 }
