@@ -246,6 +246,29 @@ describe('Lucky Jack', () => {
     assert.equal(called.consequence, 'Same as the lemon on top: JACKPOT: 3 jacks, 7,000 points for you, and the round ends, and so does the game');
   });
 
+  test('rulebook "End of the Round" 1, played out: down to 4 cards, Ben discards his 4th and lays down 3 jacks; the button and the banner say JACKPOT, 7,000 points', async () => {
+    const match = await create('lucky-jack', 2, {}, 'table');
+    await chance(match, {
+      kind: 'deal',
+      hands: [
+        ['lemon', 'cherry', 'grape', 'seven', 'seven', 'seven', 'bell'],
+        ['lemon', 'cherry', 'grape', 'clover', 'jack', 'jack', 'jack'],
+      ],
+      flip: 'lemon',
+    });
+    for (const [seat, card] of [[1, 'lemon'], [0, 'lemon'], [1, 'cherry'], [0, 'cherry'], [1, 'grape'], [0, 'grape']]) {
+      await move(match, seat, { type: 'discard', card, jackpot: false });
+    }
+    const ben = await view(match, 1);
+    const clover = ben.view.legal_moves.find((candidate) => candidate.type === 'discard' && candidate.card === 'clover' && !candidate.jackpot);
+    const words = table.describeMove(clover, ben.view, ctxOf(match, 'lucky-jack', 1, ben));
+    assert.equal(words.consequence, 'Higher than the grape on top: JACKPOT: 3 jacks, 7,000 points for you, and the round ends');
+    const reply = await move(match, 1, clover);
+    const ctx = { names: match.names, seat: null, game: 'lucky-jack' };
+    assert.equal(table.announcement(reply.entries[0], ctx), 'Round 1 ends: Ben wins the jackpot (3 jacks, 7,000 points)');
+    assert.equal(reply.view.totals[1], 7000);
+  });
+
   test('docs/rules/lucky-jack.md (J7): a lower discard that leaves 3 identical cards wins nothing, its player draws 2', () => {
     const lowerView = {
       players: 2, turn: 0, to_act: [0], phase: 'turn', hands: [['lemon', 'jack', 'jack', 'jack'], null],
