@@ -12,7 +12,13 @@
 //
 // describeMove, describeEntry and announcement never touch `document` (Node's tests import
 // them); only renderTable builds elements, with the page's `dom.js` and `cards.js`, loaded here
-// only in a browser.
+// only in a browser (`ctx.h` and `ctx.cards` may stand in for them).
+//
+// Each game's words come from its printed rulebook (/work/shared/rules/) and docs/rules/*.md,
+// and are derived from the view: where the view cannot tell what a move will do, they say less.
+// `irreversible` follows docs/contract.md, "Mending a match": a move that shows a hidden card
+// (each game's `reveals` in src/games/*/rules.rs), one whose draw, roll or next deal comes with
+// it in a server match (no take-back reaches past chance), or one that ends the game.
 
 import { nameOf, sentence } from './common.js';
 import { luckyJack } from './lucky-jack.js';
