@@ -463,7 +463,7 @@ export function matchView(main, id) {
   });
 
   const mySeat = () => (match && match.viewer && typeof match.viewer === 'object' ? match.viewer.seat : null);
-  const ctx = () => ({ names, seat: mySeat(), game: match.game, options: match.options || (match.view && match.view.options) || {} });
+  const ctx = () => ({ names, seat: mySeat(), game: match.game, randomness: match.randomness, options: match.options || (match.view && match.view.options) || {} });
   const table = () => tableFor(match.game);
 
   function chanceWaitText() {
@@ -541,7 +541,7 @@ export function matchView(main, id) {
     clearFieldErrors(movesSlot);
     if (described.irreversible) {
       const sure = await confirmDialog({
-        text: `${described.title}${described.consequence ? `: ${described.consequence}` : ''}. Once played, this cannot be taken back.`,
+        text: `${described.title}${described.consequence ? `: ${described.consequence}` : ''}. ${described.because ? `${described.because}: once` : 'Once'} played, this cannot be taken back.`,
         yes: `Yes, ${described.title.replace(/^./, (first) => first.toLowerCase())}`,
         no: 'No, go back',
       });
@@ -570,7 +570,7 @@ export function matchView(main, id) {
       const described = safely(() => table().describeMove(move, match.view, ctx()), null) || {};
       const title = String(described.title || words(move.type || 'move'));
       const consequence = described.consequence ? String(described.consequence) : '';
-      const said = { title, consequence, irreversible: Boolean(described.irreversible) };
+      const said = { title, consequence, irreversible: Boolean(described.irreversible), because: described.because ? String(described.because).replace(/\.$/, '') : '' };
       const button = h('button', {
         type: 'button',
         class: `move-card${said.irreversible ? ' final' : ''}`,
