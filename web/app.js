@@ -70,3 +70,12 @@ async function route() {
 
 window.addEventListener('hashchange', route);
 route();
+
+// Installable and usable offline: a service worker (web/sw.js) keeps the page's own files. It is
+// told which files this visit loaded before it took control, so even the first visit is kept.
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready).then((registration) => {
+    const loaded = [location.origin + '/', ...performance.getEntriesByType('resource').map((entry) => entry.name)];
+    if (registration.active) registration.active.postMessage({ cache: loaded });
+  }).catch(() => {});
+}
