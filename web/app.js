@@ -16,6 +16,7 @@ import { matchView, watchForm, inviteView } from './match.js';
 import { lookBackView } from './history.js';
 import { hostView } from './host.js';
 import { rememberSeat } from './store.js';
+import { explain } from './messages.js';
 
 const main = document.getElementById('main');
 let stopCurrent = null;
@@ -40,7 +41,7 @@ async function route() {
     try {
       await inviteView(main, params.get('invite'));
     } catch (error) {
-      replace(main, h('h1', { tabindex: -1 }, 'This invite cannot be used'), h('p', { class: 'error', role: 'alert' }, error.message),
+      replace(main, h('h1', { tabindex: -1 }, 'This invite cannot be used'), h('p', { class: 'error', role: 'alert' }, explain(error.problem)),
         h('p', {}, h('a', { href: '#watch' }, 'Try another code')));
     }
     const heading = main.querySelector('h1');
@@ -60,7 +61,8 @@ async function route() {
     else if (nav === 'watch') await watchForm(main);
     else await homeView(main);
   } catch (error) {
-    replace(main, h('h1', { tabindex: -1 }, 'Something went wrong'), h('p', { class: 'error', role: 'alert' }, error.message),
+    // The catalogue's words (a bug in the page, with no problem document, reads as a plain retry).
+    replace(main, h('h1', { tabindex: -1 }, 'Something went wrong'), h('p', { class: 'error', role: 'alert' }, explain(error.problem)),
       h('p', {}, h('a', { href: '#' }, 'Back to the start')));
   }
   // A new screen: move focus to its heading so screen readers start there.
