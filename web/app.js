@@ -62,7 +62,8 @@ async function route() {
     else await homeView(main);
   } catch (error) {
     // The catalogue's words (a bug in the page, with no problem document, reads as a plain retry).
-    replace(main, h('h1', { tabindex: -1 }, 'Something went wrong'), h('p', { class: 'error', role: 'alert' }, explain(error.problem)),
+    const offline = error.problem && error.problem.code === 'offline';
+    replace(main, h('h1', { tabindex: -1 }, offline ? 'No connection' : 'Something went wrong'), h('p', { class: 'error', role: 'alert' }, explain(error.problem)),
       h('p', {}, h('a', { href: '#' }, 'Back to the start')));
   }
   // A new screen: move focus to its heading so screen readers start there.

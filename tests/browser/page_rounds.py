@@ -18,7 +18,7 @@ def lucky_luau_sheet(browser) -> None:
     expect(ann_lei).to_have_attribute("aria-invalid", "true")
     ann_error = page.locator(f"#{ann_lei.get_attribute('id')}-error")
     expect(ann_error).to_be_visible()
-    expect(ann_error).to_contain_text('"rde" is not a card word')
+    expect(ann_error).to_contain_text("lei has something that is not a card: “rde”")
     expect(ann_lei).to_be_focused()
     assert ann_error.get_attribute("id") in ann_lei.get_attribute("aria-describedby")
     check(page, "refused-entry")
