@@ -70,9 +70,10 @@ export async function lookBackView(main, params) {
     // The catalogue's words, never the service's detail; a refusal about the name goes beside it.
     const problem = error.problem || {};
     const message = explain(problem, { game: params.get('board') });
-    if (params.get('player') && placeOf(problem).field === 'name') showFieldError(nameInput, message);
-    else if (params.get('board') && placeOf(problem).field === 'game') showFieldError(gameSelect, message);
-    replace(results, h('p', { class: 'error', role: 'alert' }, message));
+    const { field } = placeOf(problem);
+    if (params.get('player') && field === 'name') showFieldError(nameInput, message);
+    else if (params.get('board') && field === 'game') showFieldError(gameSelect, message);
+    else replace(results, h('p', { class: 'error', role: 'alert' }, message));
   }
 }
 

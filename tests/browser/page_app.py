@@ -20,9 +20,10 @@ def plain_refusals(browser):
 
     # Looking back at a game the service does not have: the words go beside the game's field.
     page.goto(f"{BASE}/#board=no-such-game")
-    expect(page.get_by_role("alert").filter(has_text="That game is not one this service knows")).to_be_visible()
-    game = page.get_by_label("Game", exact=True).nth(0)
+    game = page.get_by_label("Game", exact=True)
     expect(game).to_have_attribute("aria-invalid", "true")
+    expect(game).to_have_accessible_description("That game is not one this service knows. Choose a game from the list.")
+    expect(game).to_be_focused()
     expect(page.get_by_text("known games:")).to_have_count(0)
     check(page, "app-refusal-look-back")
 
