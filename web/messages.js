@@ -147,7 +147,7 @@ export const CATALOGUE = {
     entry_superseded: 'That round was already corrected. Change the newest version instead.',
     entry_not_a_round: 'Only rounds can be corrected or undone.',
     note_required: 'Say why in a few words, then try again.',
-    same_name: '{seat} is already called that.',
+    same_name: 'That player already has this name.',
     early_finish_not_allowed: 'This game cannot be finished early: play it to its end.',
     idempotency_key_reused: 'This was already sent as something else. Reload the page and enter it again.',
 
@@ -159,7 +159,7 @@ export const CATALOGUE = {
     internal: 'Something went wrong on the service. Try again; if it keeps happening, tell whoever runs it.',
 
     // Luck Plus.
-    card_not_in_hand: '{seat} has no {card} in hand.',
+    card_not_in_hand: 'You have no {card} in your hand.',
     empty_play: 'Choose at least one card to play.',
     group_size: 'Matching by {basis} takes {expected} cards, not {got}.',
     luck_plus_in_group: 'Play a LUCK PLUS on its own, not with other cards.',
@@ -379,7 +379,7 @@ export function explain(problem, { names = [], game = null } = {}) {
   // A placeholder the parameters did not fill: the service sent less than expected.
   if (/\{\w+\}/.test(message)) return problem.title || lookup('_unknown');
   // A score sheet's round refused while its rounds were replayed names the round.
-  if (Number.isInteger(params.round) && code !== 'round_over' && code !== 'pass_before_play') {
+  if (Number.isInteger(params.round) && code !== 'round_over') {
     message = fill(lookup('_round'), { round: params.round, message });
   }
   return message;
