@@ -1,12 +1,20 @@
 // Calls to the service: JSON in and out, problems (RFC 9457) thrown as `Refusal`, and a watcher
 // that follows a document through its stream when the service has one, else by polling with ETag.
 
+import { explain } from './messages.js';
+
+/** A refusal from the service (or `offline`, status 0): `problem` is its problem document, and
+ * `message` the catalogue's plain words for it without player names (pass the problem to
+ * `explain(problem, {names, game})` where the names are known). */
 export class Refusal extends Error {
   constructor(problem) {
-    super(problem.detail || problem.title || `refused (${problem.status})`);
+    super(explain(problem));
     this.problem = problem;
   }
 }
+
+/** The problem code an answer that is not a problem document stands for, by its status. */
+const CODE_OF_STATUS = { 404: 'not_found', 408: 'request_timeout', 413: 'body_too_large', 429: 'rate_limited' };
 
 /** `{status, body, etag}`; a 4xx or 5xx problem is thrown as a `Refusal`. An `idempotencyKey`
  * makes a retried write safe: the service answers a repeat as it answered the first. */
@@ -25,14 +33,15 @@ export async function api(method, path, { body, token, etag, idempotencyKey } = 
       cache: 'no-store',
     });
   } catch {
-    throw new Refusal({ status: 0, code: 'offline', detail: 'The service cannot be reached. Check the connection and try again.' });
+    throw new Refusal({ status: 0, code: 'offline', title: 'Offline', detail: 'The service cannot be reached.' });
   }
   if (response.status === 304) return { status: 304, body: null, etag };
   const text = await response.text();
   let parsed = null;
   try { parsed = text ? JSON.parse(text) : null; } catch { parsed = text; }
   if (!response.ok) {
-    const problem = parsed && typeof parsed === 'object' ? parsed : { detail: String(parsed || response.statusText) };
+    // Not a problem document (a proxy's error page, say): only its status is worth keeping.
+    const problem = parsed && typeof parsed === 'object' ? parsed : { code: CODE_OF_STATUS[response.status] || (response.status >= 500 ? 'internal' : '') };
     problem.status ??= response.status;
     throw new Refusal(problem);
   }

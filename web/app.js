@@ -17,6 +17,7 @@ import { matchView, watchForm, inviteView } from './match.js';
 import { lookBackView } from './history.js';
 import { hostView } from './host.js';
 import { rememberSeat, setSheetToken } from './store.js';
+import { explain } from './messages.js';
 
 const main = document.getElementById('main');
 let stopCurrent = null;
@@ -46,7 +47,7 @@ async function route() {
     try {
       await inviteView(main, params.get('invite'));
     } catch (error) {
-      replace(main, h('h1', { tabindex: -1 }, 'This invite cannot be used'), h('p', { class: 'error', role: 'alert' }, error.message),
+      replace(main, h('h1', { tabindex: -1 }, 'This invite cannot be used'), h('p', { class: 'error', role: 'alert' }, explain(error.problem)),
         h('p', {}, h('a', { href: '#watch' }, 'Try another code')));
     }
     const heading = main.querySelector('h1');
@@ -66,7 +67,9 @@ async function route() {
     else if (nav === 'watch') await watchForm(main);
     else await homeView(main);
   } catch (error) {
-    replace(main, h('h1', { tabindex: -1 }, 'Something went wrong'), h('p', { class: 'error', role: 'alert' }, error.message),
+    // The catalogue's words (a bug in the page, with no problem document, reads as a plain retry).
+    const offline = error.problem && error.problem.code === 'offline';
+    replace(main, h('h1', { tabindex: -1 }, offline ? 'No connection' : 'Something went wrong'), h('p', { class: 'error', role: 'alert' }, explain(error.problem)),
       h('p', {}, h('a', { href: '#' }, 'Back to the start')));
   }
   // A new screen: move focus to its heading so screen readers start there.
@@ -76,3 +79,12 @@ async function route() {
 
 window.addEventListener('hashchange', route);
 route();
+
+// Installable and usable offline: a service worker (web/sw.js) keeps the page's own files. It is
+// told which files this visit loaded before it took control, so even the first visit is kept.
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready).then((registration) => {
+    const loaded = [location.origin + '/', ...performance.getEntriesByType('resource').map((entry) => entry.name)];
+    if (registration.active) registration.active.postMessage({ cache: loaded });
+  }).catch(() => {});
+}

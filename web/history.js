@@ -1,6 +1,7 @@
 // Looking back: a player's record and history, each game's leaderboard, and the exports.
 
 import { get } from './api.js';
+import { explain, placeOf } from './messages.js';
 import { h, replace, field, showFieldError, clearFieldErrors, formatNumber, formatTime, words } from './dom.js';
 import { games, gameTitle } from './sheet.js';
 
@@ -66,7 +67,13 @@ export async function lookBackView(main, params) {
     if (params.get('player')) replace(results, await playerRecord(params.get('player'), period));
     else if (params.get('board')) replace(results, await leaderboard(params.get('board'), period));
   } catch (error) {
-    replace(results, h('p', { class: 'error', role: 'alert' }, error.message));
+    // The catalogue's words, never the service's detail; a refusal about the name goes beside it.
+    const problem = error.problem || {};
+    const message = explain(problem, { game: params.get('board') });
+    const { field } = placeOf(problem);
+    if (params.get('player') && field === 'name') showFieldError(nameInput, message);
+    else if (params.get('board') && field === 'game') showFieldError(gameSelect, message);
+    else replace(results, h('p', { class: 'error', role: 'alert' }, message));
   }
 }
 

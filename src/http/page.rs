@@ -62,6 +62,10 @@ const ASSETS: &[Asset] = &[
     asset!("table.css", CSS),
     asset!("tables/tables.css", CSS),
     asset!("icon.svg", "image/svg+xml"),
+    asset!("icon-192.png", "image/png"),
+    asset!("icon-512.png", "image/png"),
+    asset!("manifest.webmanifest", "application/manifest+json"),
+    asset!("sw.js", JAVASCRIPT),
     asset!("vendor/qrcode.mjs", JAVASCRIPT),
     asset!(
         "vendor/qrcode-generator.LICENSE",
@@ -86,14 +90,22 @@ static ETAGS: LazyLock<Vec<String>> = LazyLock::new(|| {
 pub(crate) fn configure(config: &mut web::ServiceConfig) {
     config
         .route("/", web::get().to(index))
+        .route("/sw.js", web::get().to(service_worker))
         .route("/app/{name:.*}", web::get().to(app_file));
 }
 
 /// The paths above, for the table of known paths.
-pub(crate) const PATHS: [&str; 2] = ["/", "/app/{name}*"];
+pub(crate) const PATHS: [&str; 3] = ["/", "/sw.js", "/app/{name}*"];
 
 async fn index(request: HttpRequest) -> HttpResponse {
     serve(&request, "index.html")
+}
+
+/// The page's service worker, at the root so that it may control `/` (a worker's scope is its own
+/// folder and below). `Cache-Control: no-cache` (or `no-store` under `PAGE_DIR`), like every
+/// page file, so a new worker is seen at once.
+async fn service_worker(request: HttpRequest) -> HttpResponse {
+    serve(&request, "sw.js")
 }
 
 async fn app_file(request: HttpRequest, name: web::Path<String>) -> HttpResponse {
@@ -168,6 +180,10 @@ fn serve_from(folder: &std::path::Path, name: &str) -> HttpResponse {
         _ => Problem::not_found("not_found", format!("no page file {name}")).error_response(),
     }
 }
+
+#[cfg(test)]
+#[path = "page_messages.rs"]
+mod messages;
 
 #[cfg(test)]
 mod tests {

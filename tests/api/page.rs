@@ -42,12 +42,16 @@ async fn the_page_and_every_file_in_web_are_served_with_a_strict_policy() {
     for file in files {
         let reply = app.get(&format!("/app/{file}"), None).await;
         assert_eq!(reply.status, StatusCode::OK, "/app/{file}");
-        let expected = std::fs::read_to_string(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("web")
-                .join(&file),
+        // Read as bytes: the icons are PNG files (only scripts are compared below).
+        let expected = String::from_utf8_lossy(
+            &std::fs::read(
+                Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("web")
+                    .join(&file),
+            )
+            .unwrap(),
         )
-        .unwrap();
+        .into_owned();
         let served = match &reply.body {
             serde_json::Value::String(text) => text.clone(),
             other => other.to_string(),
@@ -95,7 +99,22 @@ async fn files_revalidate_by_etag_and_unknown_ones_or_wrong_methods_are_problems
     let escape = app.get("/app/..%2FCargo.toml", None).await;
     assert_eq!(escape.status, StatusCode::NOT_FOUND);
 
-    for path in ["/", "/app/app.js"] {
+    // The service worker, at the root so that it may control the page.
+    let worker = app.get("/sw.js", None).await;
+    assert_eq!(worker.status, StatusCode::OK);
+    assert_eq!(
+        worker.headers["content-type"],
+        "text/javascript; charset=utf-8"
+    );
+    assert_eq!(worker.headers["cache-control"], "no-cache");
+    let source =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("web/sw.js")).unwrap();
+    assert!(
+        worker.body.as_str() == Some(source.as_str()),
+        "/sw.js is not web/sw.js"
+    );
+
+    for path in ["/", "/sw.js", "/app/app.js"] {
         let wrong = app
             .send(app.client.post(format!("{}{path}", app.base)))
             .await;
