@@ -372,7 +372,8 @@ export function sheetView(main, id) {
     function place(error) {
       if (!error.problem) return error.control || null;
       const where = placeOf(error.problem);
-      if (where.seat == null && where.field == null) return null;
+      // The round's form knows more than the problem says (which lei the live score refuses):
+      // it is asked even about a problem with no seat or field, and answers null if none fits.
       const params = { ...(error.problem.params || {}) };
       if (where.seat != null) params.seat = where.seat;
       if (where.field) params[where.field] = params[where.field] ?? true;
