@@ -58,7 +58,7 @@ async function hostForm(main) {
 
   function chooseGame() {
     const game = currentGame();
-    options = optionsEditor(game);
+    options = optionsEditor(game, { forSheet: false });
     replace(optionsSlot, options.element);
     while (playerInputs().length < game.min_players) addPlayer();
     while (playerInputs().length > game.max_players) playerList.lastElementChild.remove();

@@ -507,12 +507,17 @@ export function sheetView(main, id) {
 
   const panelError = () => h('p', { class: 'error', tabindex: -1, hidden: true, role: 'alert' });
   let panelSlot = h('div');
+  // The panel open now: it stays open while the sheet changes under it (a round the other phone
+  // saved, say), until the person closes it.
+  let openedPanel = null;
 
   function openPanel(built) {
+    openedPanel = built.element;
     replace(panelSlot, built.element);
     built.focus();
   }
   function closePanel(focusTarget) {
+    openedPanel = null;
     replace(panelSlot);
     if (focusTarget) focusTarget.focus();
   }
@@ -708,7 +713,7 @@ export function sheetView(main, id) {
   }
 
   function renderControls() {
-    if (!token) { replace(controlsSlot); panelSlot = h('div'); return; }
+    if (!token) { replace(controlsSlot); panelSlot = h('div'); openedPanel = null; return; }
     const open = sheet.status === 'in_progress';
     const game = (catalogue || []).find((candidate) => candidate.slug === sheet.game);
     const canFinish = open && sheet.rounds.length > 0 && game && game.sheet_finishes_early;
@@ -721,7 +726,7 @@ export function sheetView(main, id) {
     if (canFinish) add('Finish early', finishPanel);
     if (knowsEvenings()) add('Hand the sheet to another phone', handoverPanel);
     if (open) add('Give up this sheet', abandonPanel, 'secondary danger');
-    panelSlot = h('div');
+    panelSlot = h('div', {}, openedPanel);
     replace(controlsSlot, h('section', { class: 'card controls', 'aria-labelledby': 'controls-title' },
       h('h2', { id: 'controls-title' }, 'Change the sheet'),
       h('p', { class: 'hint' }, 'To rename a player, tap their name in the standings.'),

@@ -299,7 +299,7 @@ def offline_rounds(browser) -> None:
     page.context.set_offline(True)
     jack_round(page, "Zoé")
     pending = page.get_by_role("region", name="Waiting to send")
-    expect(pending).to_contain_text("Round 1: Zoé: jackpot of 4 jack")
+    expect(pending).to_contain_text("Round 1: Zoé: jackpot of 4 × Jack")
     expect(pending).to_contain_text("Waiting to send.")
     expect(page.get_by_role("heading", name="Round 2", exact=True)).to_be_visible()
     jack_round(page, "Mum", "bell", "3")
