@@ -227,7 +227,7 @@ fn players_of(sheets: &[EveningSheet]) -> Vec<EveningPlayer> {
         }
     }
     // A stable sort keeps the order of first appearance among equal wins.
-    players.sort_by(|(_, a), (_, b)| b.wins.cmp(&a.wins));
+    players.sort_by_key(|(_, player)| std::cmp::Reverse(player.wins));
     players.into_iter().map(|(_, player)| player).collect()
 }
 
