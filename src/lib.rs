@@ -10,6 +10,7 @@ pub mod live;
 pub mod matches;
 pub mod metrics;
 pub mod problem;
+pub mod ratings;
 pub mod records;
 pub mod referee;
 pub mod seed;

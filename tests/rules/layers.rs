@@ -17,7 +17,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("storage", &["store", "live"]),
     ("referee", &["referee", "wire", "seed", "examples"]),
-    ("rules core", &["games"]),
+    ("rules core", &["games", "ratings"]),
     ("vocabulary", &["vocabulary", "config", "metrics", "tokens"]),
 ];
 
