@@ -439,6 +439,7 @@ export function matchView(main, id) {
   let reporting = false;
   let ownerNotice = null;
   let showing = 0;
+  let shownKey = null;
   let chanceCache = null;
   let reportedHere = null;
 
@@ -885,7 +886,12 @@ export function matchView(main, id) {
     return true;
   }
 
-  async function show(next) {
+  async function show(next, force = false) {
+    // A poll and the refresh after a move often bring the same version within moments: drawn
+    // twice, the move cards would be replaced under a finger that is tapping one.
+    const key = `${next.version}|${next.status}|${JSON.stringify(next.seats)}`;
+    if (!force && key === shownKey) return;
+    shownKey = key;
     const call = ++showing;
     let fresh = entries;
     try {
@@ -923,7 +929,7 @@ export function matchView(main, id) {
   async function refresh(force = false) {
     try {
       const next = await get(`/v1/matches/${id}`, { token: reader() });
-      if (force || !match || next.version !== match.version || next.status !== match.status || JSON.stringify(next.seats) !== JSON.stringify(match.seats)) await show(next);
+      if (force || !match || next.version !== match.version || next.status !== match.status || JSON.stringify(next.seats) !== JSON.stringify(match.seats)) await show(next, force);
     } catch { /* the follower reports */ }
   }
 
