@@ -8,7 +8,7 @@ import { get, post, api, follow } from './api.js';
 import { h, replace, field, uid, showFieldError, clearFieldErrors, announce, formatNumber, formatTime, words } from './dom.js';
 import { games, gameTitle } from './sheet.js';
 import { seatToken, rememberSeat, forgetSeat, ownerToken, hostedMatch, rememberInvite, rememberHosted, myHostedMatches } from './store.js';
-import { explain } from './messages.js';
+import { refusalWords, showRefusal } from './messages.js';
 import * as cards from './cards.js';
 import { tableFor } from './tables/index.js';
 import { drawQr } from './qr.js';
@@ -24,23 +24,10 @@ export function nameList(list) {
 
 const possessive = (name) => `${name}’s`;
 
-/** The words for a refusal (a `Refusal` from the service, or a plain Error of the page). */
-export function refusalWords(error, { names = [], game = null } = {}) {
-  if (error && error.problem) return explain(error.problem, { names, game });
-  return String((error && error.message) || error || 'Something went wrong.');
-}
-
 /** Shows `error` in words in `slot` (a `.error` paragraph beside what caused it), or next to
  * `control` when there is one, and says it to screen readers. */
 function sayRefusal(error, ctx, slot, control = null) {
-  const message = refusalWords(error, ctx);
-  if (control) showFieldError(control, message);
-  else {
-    slot.textContent = message;
-    slot.hidden = false;
-  }
-  announce(message);
-  return message;
+  showRefusal(error, { control, slot, context: ctx, focusSlot: false });
 }
 
 // --- an in-page "Are you sure?" -----------------------------------------------------------------

@@ -9,6 +9,7 @@
 // numbers counted from 1 (`{seat_number}`), cards through `cardLabel`, other words through `_words`.
 
 import { cardLabel } from './cards.js';
+import { showFieldError, announce } from './dom.js';
 
 export const CATALOGUE = {
   en: {
@@ -429,4 +430,24 @@ export function placeOf(problem, { names = [] } = {}) {
   const place = { seat, field };
   if (field === 'option' && typeof params.option === 'string') place.option = params.option;
   return place;
+}
+
+/** An error in words: the catalogue's for a problem from the service, else the error's own
+ * message (a check the page made itself). */
+export function refusalWords(error, context = {}) {
+  if (error && error.problem) return explain(error.problem, context);
+  return String((error && error.message) || error || 'Something went wrong.');
+}
+
+/** Shows `error` in words next to `control` when there is one (which gets focus), else in
+ * `slot` (a `.error` paragraph, focused when `focusSlot`), and says it to screen readers. */
+export function showRefusal(error, { control = null, slot = null, context = {}, focusSlot = true } = {}) {
+  const message = refusalWords(error, context);
+  if (control) showFieldError(control, message);
+  else {
+    slot.textContent = message;
+    slot.hidden = false;
+    if (focusSlot) slot.focus();
+  }
+  announce(message);
 }

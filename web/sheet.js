@@ -3,11 +3,11 @@
 // "play again" chaining sheets, one share link for the chain that follows the current sheet,
 // undo, rename, finish early, handing the sheet to another phone, rounds queued while offline.
 
-import { get, post, api, follow, Refusal } from './api.js';
+import { get, post, api, follow } from './api.js';
 import { h, replace, field, uid, showFieldError, clearFieldErrors, announce, formatNumber, formatTime } from './dom.js';
 import { roundForm, describeTally, roundBreakdown } from './rounds.js';
 import { optionsEditor, sheetTarget } from './options.js';
-import { explain, placeOf } from './messages.js';
+import { placeOf, refusalWords, showRefusal } from './messages.js';
 import { drawQr } from './qr.js';
 import {
   rememberSheet, sheetToken, mySheets, forgetSheet, roster, rememberNames, forgetName, setSheetToken,
@@ -21,24 +21,6 @@ export async function games() {
 }
 
 export const gameTitle = (slug) => ((catalogue || []).find((game) => game.slug === slug) || {}).title || slug;
-
-/** A refusal or a local mistake in plain words: the service's problems through `explain`. */
-export function refusalWords(error, context = {}) {
-  if (error instanceof Refusal || (error && error.problem)) return explain(error.problem, context);
-  return String((error && error.message) || error);
-}
-
-/** Shows a refusal next to `control` (or in `fallback`, at the top, when no control fits). */
-export function showRefusal(error, control, fallback, context = {}) {
-  const message = refusalWords(error, context);
-  if (control) showFieldError(control, message);
-  else {
-    fallback.textContent = message;
-    fallback.hidden = false;
-    fallback.focus();
-  }
-  announce(message);
-}
 
 const isOffline = (error) => Boolean(error && error.problem && (error.problem.status === 0 || error.problem.code === 'offline'));
 const isTokenRefused = (error) => Boolean(error && error.problem && error.problem.code === 'invalid_token');
@@ -110,7 +92,7 @@ export async function homeView(main) {
     let input = playerInputs().find((candidate) => !candidate.value.trim());
     if (!input) {
       if (playerList.children.length >= currentGame().max_players) {
-        showRefusal(new Error(`${currentGame().title} is for at most ${currentGame().max_players} players.`), null, formError);
+        showRefusal(new Error(`${currentGame().title} is for at most ${currentGame().max_players} players.`), { slot: formError });
         return;
       }
       input = addPlayer();
@@ -149,7 +131,7 @@ export async function homeView(main) {
     const body = { game: gameSelect.value, players: names.map((name) => ({ name })), options: options.read() };
     const empty = inputs.find((input) => !input.value.trim());
     if (empty) {
-      showRefusal(new Error('Every player needs a name.'), empty, formError);
+      showRefusal(new Error('Every player needs a name.'), { control: empty, slot: formError });
       return;
     }
     try {
@@ -166,7 +148,7 @@ export async function homeView(main) {
       else if (Number.isInteger(place.seat)) control = inputs[place.seat];
       else if (params.name) control = inputs.find((input) => input.value.trim().toLowerCase() === String(params.name).toLowerCase());
       if (control && control.closest('details')) control.closest('details').open = true;
-      showRefusal(error, control, formError, { names, game: gameSelect.value });
+      showRefusal(error, { control, slot: formError, context: { names, game: gameSelect.value } });
     }
   }
 
@@ -390,7 +372,7 @@ export function sheetView(main, id) {
           replace(preview, h('h3', {}, 'Not saved yet'), roundBreakdown(sheet.game, reply.rounds[0], players));
         } catch (error) {
           replace(preview);
-          showRefusal(error, place(error), formError, context());
+          showRefusal(error, { control: place(error), slot: formError, context: context() });
         }
       });
     }
@@ -440,7 +422,7 @@ export function sheetView(main, id) {
       try {
         tally = round.read();
       } catch (error) {
-        showRefusal(error, error.control, formError, context());
+        showRefusal(error, { control: error.control, slot: formError, context: context() });
         return;
       }
       const body = { tally };
@@ -466,7 +448,7 @@ export function sheetView(main, id) {
         if (isOffline(error)) { keepForLater(body); return; }
         if (isTokenRefused(error)) { handedAway(); return; }
         const stale = error.problem && error.problem.code === 'stale_version';
-        showRefusal(error, stale ? null : place(error), formError, context());
+        showRefusal(error, { control: stale ? null : place(error), slot: formError, context: context() });
         if (stale) refresh();
       } finally {
         submit.disabled = false;

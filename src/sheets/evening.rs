@@ -3,17 +3,17 @@
 //! token), and the evening so far: the chain of sheets played again, with who won each.
 
 use chrono::{DateTime, Utc};
-use diesel_async::{AsyncConnection, AsyncPgConnection};
+use diesel_async::AsyncConnection;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::{prepare, read_on, unknown_sheet, CreateSheet, CreatedSheet};
+use super::{owned_sheet, prepare, read_on, unknown_sheet, CreateSheet, CreatedSheet};
 use crate::games::{GameKind, Seat};
 use crate::problem::Problem;
 use crate::records::NewSeat;
 use crate::store::lobby as links;
-use crate::store::matches::{self as q, MatchRow};
+use crate::store::matches as q;
 use crate::store::{created, Store};
 use crate::tokens;
 use crate::vocabulary::{name_key, MatchKind, MatchStatus};
@@ -74,23 +74,6 @@ pub struct Evening {
     pub sheets: Vec<EveningSheet>,
     /// Everyone who sat, most wins first, then in order of first appearance.
     pub players: Vec<EveningPlayer>,
-}
-
-async fn owned_sheet(
-    conn: &mut AsyncPgConnection,
-    id: Uuid,
-    owner_token: &str,
-) -> Result<MatchRow, Problem> {
-    let row = q::find_for_update(conn, id)
-        .await?
-        .filter(|r| r.kind == MatchKind::Sheet)
-        .ok_or_else(|| unknown_sheet(id))?;
-    if !tokens::constant_time_eq(&tokens::hash(owner_token), &row.owner_token_hash) {
-        return Err(Problem::unauthorized(
-            "only the sheet's owner token may do this",
-        ));
-    }
-    Ok(row)
 }
 
 /// A new sheet of the same game, options and players (in the same seats), with its own owner

@@ -234,6 +234,24 @@ crate::one_of_games!(
     AnySheetDetail = SheetDetail
 );
 
+/// The sheet's row, locked for the write to come, once `owner_token` is its owner's.
+async fn owned_sheet(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+    owner_token: &str,
+) -> Result<MatchRow, Problem> {
+    let row = q::find_for_update(conn, id)
+        .await?
+        .filter(|r| r.kind == MatchKind::Sheet)
+        .ok_or_else(|| unknown_sheet(id))?;
+    if !tokens::constant_time_eq(&tokens::hash(owner_token), &row.owner_token_hash) {
+        return Err(Problem::unauthorized(
+            "only the sheet's owner token may write to it",
+        ));
+    }
+    Ok(row)
+}
+
 fn unknown_sheet(id: Uuid) -> Problem {
     Problem::not_found("unknown_sheet", format!("no score sheet has id {id}"))
 }
@@ -977,15 +995,7 @@ impl Write<'_> {
         plan: impl FnOnce(&MatchRow, &[SeatRow], &[SheetEntryRow]) -> Result<Planned, Problem> + Send,
     ) -> Result<SheetDetail, Problem> {
         let id = self.id;
-        let row = q::find_for_update(conn, id)
-            .await?
-            .filter(|r| r.kind == MatchKind::Sheet)
-            .ok_or_else(|| unknown_sheet(id))?;
-        if !tokens::constant_time_eq(&tokens::hash(self.token), &row.owner_token_hash) {
-            return Err(Problem::unauthorized(
-                "only the sheet's owner token may write to it",
-            ));
-        }
+        let row = owned_sheet(conn, id, self.token).await?;
         let seats = q::seats(conn, id).await?;
         let mut entries = q::sheet_entries(conn, id).await?;
         if let Some(key) = self.idempotency_key {

@@ -20,21 +20,12 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from fixtures import PLAYER, Fixtures, call, make
+# The browser's flags (no download, update check or network service of its own) and this
+# machine's names, as the table page's test has them.
+from page_kit import LAUNCH_ARGS as CHROMIUM_ARGS
+from page_kit import LOCAL_HOSTS
 from playwright.sync_api import Locator, Page, Route, sync_playwright
 
-# No download, no update check, no network service of the browser's own: the only requests should be
-# the page's, to this machine.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
 METHODS = ("get", "post", "put", "patch", "delete")
 # The examples tell one story (docs/contract.md, "Examples that work"): these run first, in this
 # order, each on the match or sheet the previous ones created on the page.
