@@ -15,6 +15,7 @@ pub mod records;
 pub mod referee;
 pub mod seed;
 pub mod sheets;
+pub mod skill;
 pub mod startup;
 pub mod stats;
 pub mod store;

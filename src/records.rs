@@ -3,10 +3,12 @@
 //! `Idempotency-Key`, and the same pinning of a stored record to the rules version it was played
 //! under. The names they are stored under live in [`crate::vocabulary`].
 
+use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
+use uuid::Uuid;
 
 use crate::games::{Game, GameKind, Seat, Standings};
 use crate::problem::Problem;
@@ -41,6 +43,30 @@ pub struct SeatInfo {
     pub final_score: Option<i64>,
     pub rank: Option<i32>,
     pub winner: Option<bool>,
+}
+
+/// A keyset cursor is a row's time (a match list's creation time, a rating's finish time) (microseconds since the epoch) and id: plain enough
+/// for the spec to say exactly which strings are cursors, so any string of that form is accepted.
+pub(crate) fn encode_cursor(created_at: DateTime<Utc>, id: Uuid) -> String {
+    format!("{}-{}", created_at.timestamp_micros(), id.simple())
+}
+
+pub(crate) fn decode_cursor(cursor: &str) -> Option<(DateTime<Utc>, Uuid)> {
+    let (micros, id) = cursor.split_once('-')?;
+    let digits = |text: &str, extra: &[u8]| {
+        text.bytes()
+            .all(|b| b.is_ascii_digit() || extra.contains(&b))
+    };
+    if !(1..=16).contains(&micros.len()) || !digits(micros, b"") {
+        return None;
+    }
+    if id.len() != 32 || !digits(id, b"abcdef") {
+        return None;
+    }
+    Some((
+        DateTime::from_timestamp_micros(micros.parse().ok()?)?,
+        Uuid::try_parse(id).ok()?,
+    ))
 }
 
 /// The refusal of a write past one of the [`limits`]: `limit` names it, `max` is its value.
@@ -87,7 +113,7 @@ pub(crate) fn kind_of(row: &MatchRow) -> Result<GameKind, Problem> {
 }
 
 /// The players at one match's table and those who won, by name, from seats of many matches.
-pub(crate) fn table_names(seats: &[SeatRow], match_id: uuid::Uuid) -> (Vec<String>, Vec<String>) {
+pub(crate) fn table_names(seats: &[SeatRow], match_id: Uuid) -> (Vec<String>, Vec<String>) {
     let table = seats.iter().filter(|s| s.match_id == match_id);
     let players = table.clone().map(|s| s.player_name.clone()).collect();
     let winners = table

@@ -15,6 +15,7 @@ mod ops;
 pub use ops::Drain;
 mod page;
 mod params;
+mod ratings;
 mod request_log;
 mod responses;
 mod sheets;
@@ -59,6 +60,9 @@ use crate::store::Store;
                                         matches and sheets, rematches"),
         (name = "history", description = "Statistics, leaderboards and exports over finished matches \
                                           and score sheets"),
+        (name = "ratings", description = "Skill ratings per game (Weng-Lin, the OpenSkill model) \
+                                          over finished matches and score sheets: ratings, their \
+                                          history, leaderboards by rating, head-to-head"),
         (name = "operations", description = "Health and readiness"),
     )
 )]
@@ -120,6 +124,10 @@ fn routes(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
             .service(lobby::rematch)
             .service(stats::player_stats)
             .service(stats::leaderboard)
+            .service(ratings::player_ratings)
+            .service(ratings::rating_history)
+            .service(ratings::rating_board)
+            .service(ratings::head_to_head)
             .service(exports::player_history)
             .service(exports::match_bgstats)
             .service(exports::sheet_bgstats)

@@ -1,37 +1,12 @@
 //! The match list: filters, keyset cursors and pages.
 
-use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
 use super::wire::{ListQuery, MatchPage, MatchSummary};
 use crate::problem::Problem;
-use crate::records::{check_player_filter, table_names};
+use crate::records::{check_player_filter, decode_cursor, encode_cursor, table_names};
 use crate::store::matches as q;
 use crate::store::Store;
-
-/// A cursor is the last row's creation time (microseconds since the epoch) and id: plain enough
-/// for the spec to say exactly which strings are cursors, so any string of that form is accepted.
-pub(crate) fn encode_cursor(created_at: DateTime<Utc>, id: Uuid) -> String {
-    format!("{}-{}", created_at.timestamp_micros(), id.simple())
-}
-
-fn decode_cursor(cursor: &str) -> Option<(DateTime<Utc>, Uuid)> {
-    let (micros, id) = cursor.split_once('-')?;
-    let digits = |text: &str, extra: &[u8]| {
-        text.bytes()
-            .all(|b| b.is_ascii_digit() || extra.contains(&b))
-    };
-    if !(1..=16).contains(&micros.len()) || !digits(micros, b"") {
-        return None;
-    }
-    if id.len() != 32 || !digits(id, b"abcdef") {
-        return None;
-    }
-    Some((
-        DateTime::from_timestamp_micros(micros.parse().ok()?)?,
-        Uuid::try_parse(id).ok()?,
-    ))
-}
 
 #[tracing::instrument(skip_all, fields(game = ?query.game, kind = ?query.kind, status = ?query.status))]
 pub async fn list(store: &Store, query: ListQuery) -> Result<MatchPage, Problem> {

@@ -429,6 +429,15 @@ impl<'a> Snapshot<'a> {
             finished_at: finished.is_some().then_some(now),
         }
     }
+
+    /// A correction of a finished sheet that leaves it finished keeps when it finished: the
+    /// game was played then, and its result keeps its place in the order ratings follow.
+    fn keeping_finish_of(mut self, row: &MatchRow) -> Self {
+        if row.status == MatchStatus::Finished && self.finished_at.is_some() {
+            self.finished_at = row.finished_at;
+        }
+        self
+    }
 }
 
 /// Moves the snapshot forward to `version` after new events were appended (every event up to it).
@@ -460,14 +469,15 @@ pub async fn advance(
         }
     }
     diesel::update(matches::table.find(id))
-        .set(Snapshot::new(version, state, finished, now))
+        .set(Snapshot::new(version, state, finished, now).keeping_finish_of(row))
         .execute(conn)
         .await?;
     if let Some(finished) = finished {
         write_seat_results(conn, row, finished.seats).await?;
     }
     // Only a corrected score sheet goes from finished back to open; moves never touch the seats.
-    if finished.is_none() && was_finished {
+    let reopened = finished.is_none() && was_finished;
+    if reopened {
         diesel::update(match_seats::table.filter(match_seats::match_id.eq(id)))
             .set((
                 match_seats::final_score.eq(None::<i64>),
@@ -477,6 +487,12 @@ pub async fn advance(
             ))
             .execute(conn)
             .await?;
+    }
+    // A result that changed or left re-rates the game from its place; a new one rates from its
+    // own (the end, unless another finished since).
+    if was_finished || finished.is_some() {
+        let from = row.finished_at.filter(|_| was_finished).unwrap_or(now);
+        super::ratings::rerate_from(conn, game, Some((from, id))).await?;
     }
     Ok(())
 }

@@ -20,6 +20,7 @@ pub mod history;
 pub mod lobby;
 pub mod matches;
 pub mod moves;
+pub mod ratings;
 pub mod replica;
 pub mod schema;
 pub mod sheets;
@@ -265,6 +266,10 @@ impl Store {
         stats::rekey_names(&mut conn)
             .await
             .map_err(|e| format!("re-keying player names: {e}"))?;
+        // Ratings no migration can compute: results finished before this scheme.
+        ratings::catch_up(&mut conn)
+            .await
+            .map_err(|e| format!("computing skill ratings: {e}"))?;
         self.ready.store(true, Ordering::Release);
         Ok(())
     }

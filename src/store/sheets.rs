@@ -134,5 +134,9 @@ pub async fn rename_sheet_seat(
         ))
         .execute(conn)
         .await?;
+    // The result now rates someone else: the game is rated again from it.
+    if let (MatchStatus::Finished, Some(finished_at)) = (row.status, row.finished_at) {
+        super::ratings::rerate_from(conn, game, Some((finished_at, row.id))).await?;
+    }
     Ok(())
 }

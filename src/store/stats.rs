@@ -389,6 +389,10 @@ pub async fn rekey_names(conn: &mut AsyncPgConnection) -> Result<u64, StoreError
         )
         .execute(conn)
         .await?;
+        // Look-alikes that were several players are now one: their ratings are one history too.
+        if changed > 0 {
+            super::ratings::rerate_all(conn).await?;
+        }
         diesel::sql_query("UPDATE name_key_scheme SET scheme = $1")
             .bind::<Integer, _>(NAME_KEY_SCHEME)
             .execute(conn)

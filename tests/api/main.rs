@@ -30,6 +30,7 @@ mod names;
 mod openapi;
 mod page;
 mod plus_minus;
+mod ratings;
 mod records;
 mod sheet_mending;
 mod sheets;

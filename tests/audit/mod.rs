@@ -220,4 +220,64 @@ pub async fn audit_totals(database_url: &str) {
     kept.sort();
     counted.sort();
     assert_eq!(kept, counted, "running totals = the stored results counted");
+    audit_ratings(database_url).await;
+}
+
+#[derive(diesel::QueryableByName, Debug, PartialEq)]
+struct StoredRating {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    game: String,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    player_key: String,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    what: String,
+}
+
+/// Every stored rating change and current rating, as exact text (doubles as their bits).
+async fn stored_ratings(conn: &mut AsyncPgConnection) -> Vec<StoredRating> {
+    diesel::sql_query(
+        "SELECT game, player_key, \
+                concat_ws(' ', match_id, seat, player_name, rated_at, rank, \
+                          float8send(mu_before), float8send(sigma_before), \
+                          float8send(mu_after), float8send(sigma_after)) AS what \
+         FROM rating_changes \
+         UNION ALL \
+         SELECT game, player_key, \
+                concat_ws(' ', 'now', player_name, float8send(mu), float8send(sigma), rated, won, \
+                          last_rated_at) \
+         FROM player_ratings \
+         ORDER BY 1, 2, 3",
+    )
+    .load(conn)
+    .await
+    .unwrap()
+}
+
+/// Checks the stored ratings against every game rated again from its first result, in order:
+/// whatever order writes came in (concurrent finishes, corrections, renames), what is stored is
+/// what a full recomputation gives, to the bit. The recomputation is rolled back.
+pub async fn audit_ratings(database_url: &str) {
+    let mut conn = AsyncPgConnection::establish(database_url).await.unwrap();
+    let kept = stored_ratings(&mut conn).await;
+    // Plain statements: the recomputation's writes must never be kept, whatever it returns.
+    diesel::sql_query("BEGIN").execute(&mut conn).await.unwrap();
+    referee::store::ratings::rerate_all(&mut conn)
+        .await
+        .unwrap();
+    let recomputed = stored_ratings(&mut conn).await;
+    diesel::sql_query("ROLLBACK")
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(
+        kept.len(),
+        recomputed.len(),
+        "as many stored ratings as recomputed"
+    );
+    for (kept, again) in kept.iter().zip(&recomputed) {
+        assert_eq!(
+            kept, again,
+            "stored rating = the game rated again from the start"
+        );
+    }
 }

@@ -367,6 +367,7 @@ async fn finish_if_current(
                 .await?;
             q::add_to_totals(conn, row, &live.seats, finished.seats).await?;
             q::write_seat_results(conn, row, finished.seats).await?;
+            crate::store::ratings::rerate_from(conn, row.game.kind(), Some((now, row.id))).await?;
             Ok(())
         })
         .await;

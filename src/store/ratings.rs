@@ -1,0 +1,612 @@
+//! Stored skill ratings: each rated result's before and after per seat (`rating_changes`) and
+//! each player's current rating per game (`player_ratings`), written in the transaction that
+//! finishes, corrects or imports a result. The model is [`crate::ratings`]; docs/ratings.md says
+//! what is rated and in which order.
+
+use std::collections::{HashMap, HashSet};
+
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::sql_types::{
+    Array, BigInt, Double, Integer, Nullable, Text, Timestamptz, Uuid as SqlUuid,
+};
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
+use uuid::Uuid;
+
+use super::columns::GameColumn;
+use super::stats::Period;
+use super::StoreError;
+use crate::games::GameKind;
+use crate::ratings::{Model, Rating};
+use crate::vocabulary::{name_key, MatchKind};
+
+/// The rating scheme the service computes: stored ratings of an older scheme are computed again
+/// at start-up ([`catch_up`]). Raise it when the model, its parameters or what is rated change.
+pub const RATING_SCHEME: i32 = 1;
+
+/// Where a result stands in the order results are rated: when it finished, then its id.
+pub type Place = (DateTime<Utc>, Uuid);
+
+#[derive(QueryableByName)]
+struct RatedSeat {
+    #[diesel(sql_type = SqlUuid)]
+    match_id: Uuid,
+    #[diesel(sql_type = Timestamptz)]
+    finished_at: DateTime<Utc>,
+    #[diesel(sql_type = Integer)]
+    seat: i32,
+    #[diesel(sql_type = Text)]
+    player_key: String,
+    #[diesel(sql_type = Text)]
+    player_name: String,
+    #[diesel(sql_type = Integer)]
+    rank: i32,
+}
+
+#[derive(QueryableByName)]
+struct Latest {
+    #[diesel(sql_type = Text)]
+    player_key: String,
+    #[diesel(sql_type = Double)]
+    mu: f64,
+    #[diesel(sql_type = Double)]
+    sigma: f64,
+}
+
+#[derive(QueryableByName)]
+struct Key {
+    #[diesel(sql_type = Text)]
+    player_key: String,
+}
+
+/// Rows written per statement when many results are rated at once.
+const WRITE_BATCH: usize = 5_000;
+
+/// Rates `game`'s finished results again from `from` (every one, without it) to the newest, in
+/// order, starting from the ratings stored just before `from`; each player's current rating
+/// follows. A result finishing last (the usual case) is the only one rated; a corrected or
+/// imported older result re-rates those after it. Call it inside the transaction that wrote the
+/// results: a per-game advisory lock makes concurrent finishes of a game rate one at a time, so
+/// each reads the ratings the other wrote. Returns how many results were rated.
+pub async fn rerate_from(
+    conn: &mut AsyncPgConnection,
+    game: GameKind,
+    from: Option<Place>,
+) -> Result<usize, StoreError> {
+    let column = GameColumn(game);
+    diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext('ratings/' || $1))")
+        .bind::<Text, _>(column)
+        .execute(conn)
+        .await?;
+    let (at, id) = from.unzip();
+    let removed: Vec<Key> = diesel::sql_query(
+        "DELETE FROM rating_changes \
+         WHERE game = $1 AND ($2::timestamptz IS NULL OR (rated_at, match_id) >= ($2, $3)) \
+         RETURNING player_key",
+    )
+    .bind::<Text, _>(column)
+    .bind::<Nullable<Timestamptz>, _>(at)
+    .bind::<Nullable<SqlUuid>, _>(id)
+    .load(conn)
+    .await?;
+    let seats: Vec<RatedSeat> = diesel::sql_query(
+        "SELECT m.id AS match_id, m.finished_at, s.seat, s.player_key, s.player_name, \
+                s.final_rank AS rank \
+         FROM matches m JOIN match_seats s ON s.match_id = m.id \
+         WHERE m.game = $1 AND m.status = 'finished' AND s.final_rank IS NOT NULL \
+           AND ($2::timestamptz IS NULL OR (m.finished_at, m.id) >= ($2, $3)) \
+         ORDER BY m.finished_at, m.id, s.seat",
+    )
+    .bind::<Text, _>(column)
+    .bind::<Nullable<Timestamptz>, _>(at)
+    .bind::<Nullable<SqlUuid>, _>(id)
+    .load(conn)
+    .await?;
+
+    let mut players: HashSet<String> = removed.into_iter().map(|k| k.player_key).collect();
+    players.extend(seats.iter().map(|s| s.player_key.clone()));
+    if players.is_empty() {
+        return Ok(0);
+    }
+    let keys: Vec<String> = players.into_iter().collect();
+    let latest: Vec<Latest> = diesel::sql_query(
+        "SELECT DISTINCT ON (player_key) player_key, mu_after AS mu, sigma_after AS sigma \
+         FROM rating_changes WHERE game = $1 AND player_key = ANY($2) \
+         ORDER BY player_key, rated_at DESC, match_id DESC",
+    )
+    .bind::<Text, _>(column)
+    .bind::<Array<Text>, _>(&keys)
+    .load(conn)
+    .await?;
+    let model = Model::default();
+    let mut current: HashMap<String, Rating> = latest
+        .into_iter()
+        .map(|l| {
+            (
+                l.player_key,
+                Rating {
+                    mu: l.mu,
+                    sigma: l.sigma,
+                },
+            )
+        })
+        .collect();
+
+    let mut changes = Changes::default();
+    let mut rated = 0;
+    for table in seats.chunk_by(|a, b| a.match_id == b.match_id) {
+        // One seat alone has no one to be ranked against.
+        if table.len() < 2 {
+            continue;
+        }
+        let before: Vec<Rating> = table
+            .iter()
+            .map(|s| {
+                current
+                    .get(&s.player_key)
+                    .copied()
+                    .unwrap_or(model.initial())
+            })
+            .collect();
+        let ranks: Vec<u32> = table.iter().map(|s| s.rank.max(1) as u32).collect();
+        let after = model.rate(&before, &ranks);
+        for ((seat, before), after) in table.iter().zip(&before).zip(&after) {
+            current.insert(seat.player_key.clone(), *after);
+            changes.push(game, seat, before, after);
+        }
+        rated += 1;
+        if changes.len() >= WRITE_BATCH {
+            changes.write(conn).await?;
+        }
+    }
+    changes.write(conn).await?;
+    refresh_players(conn, game, &keys).await?;
+    Ok(rated)
+}
+
+/// Rating changes waiting to be written, as the columns of one `unnest` insert.
+#[derive(Default)]
+struct Changes {
+    match_id: Vec<Uuid>,
+    seat: Vec<i32>,
+    game: String,
+    player_key: Vec<String>,
+    player_name: Vec<String>,
+    rated_at: Vec<DateTime<Utc>>,
+    rank: Vec<i32>,
+    mu_before: Vec<f64>,
+    sigma_before: Vec<f64>,
+    mu_after: Vec<f64>,
+    sigma_after: Vec<f64>,
+}
+
+impl Changes {
+    fn len(&self) -> usize {
+        self.match_id.len()
+    }
+
+    fn push(&mut self, game: GameKind, seat: &RatedSeat, before: &Rating, after: &Rating) {
+        self.match_id.push(seat.match_id);
+        self.seat.push(seat.seat);
+        self.game = game.slug().to_owned();
+        self.player_key.push(seat.player_key.clone());
+        self.player_name.push(seat.player_name.clone());
+        self.rated_at.push(seat.finished_at);
+        self.rank.push(seat.rank);
+        self.mu_before.push(before.mu);
+        self.sigma_before.push(before.sigma);
+        self.mu_after.push(after.mu);
+        self.sigma_after.push(after.sigma);
+    }
+
+    async fn write(&mut self, conn: &mut AsyncPgConnection) -> Result<(), StoreError> {
+        if self.len() == 0 {
+            return Ok(());
+        }
+        let game = std::mem::take(&mut self.game);
+        diesel::sql_query(
+            "INSERT INTO rating_changes (match_id, seat, game, player_key, player_name, rated_at, \
+                                         rank, mu_before, sigma_before, mu_after, sigma_after) \
+             SELECT c.match_id, c.seat, $3, c.player_key, c.player_name, c.rated_at, c.rank, \
+                    c.mu_before, c.sigma_before, c.mu_after, c.sigma_after \
+             FROM unnest($1::uuid[], $2::int4[], $4::text[], $5::text[], $6::timestamptz[], \
+                         $7::int4[], $8::float8[], $9::float8[], $10::float8[], $11::float8[]) \
+                  AS c(match_id, seat, player_key, player_name, rated_at, rank, mu_before, \
+                       sigma_before, mu_after, sigma_after)",
+        )
+        .bind::<Array<SqlUuid>, _>(&self.match_id)
+        .bind::<Array<Integer>, _>(&self.seat)
+        .bind::<Text, _>(&game)
+        .bind::<Array<Text>, _>(&self.player_key)
+        .bind::<Array<Text>, _>(&self.player_name)
+        .bind::<Array<Timestamptz>, _>(&self.rated_at)
+        .bind::<Array<Integer>, _>(&self.rank)
+        .bind::<Array<Double>, _>(&self.mu_before)
+        .bind::<Array<Double>, _>(&self.sigma_before)
+        .bind::<Array<Double>, _>(&self.mu_after)
+        .bind::<Array<Double>, _>(&self.sigma_after)
+        .execute(conn)
+        .await?;
+        *self = Self::default();
+        Ok(())
+    }
+}
+
+/// Sets these players' current ratings for a game from their latest changes; a player left with
+/// no rated result (renamed away, a result reopened) has none.
+async fn refresh_players(
+    conn: &mut AsyncPgConnection,
+    game: GameKind,
+    keys: &[String],
+) -> Result<(), StoreError> {
+    let column = GameColumn(game);
+    diesel::sql_query("DELETE FROM player_ratings WHERE game = $1 AND player_key = ANY($2)")
+        .bind::<Text, _>(column)
+        .bind::<Array<Text>, _>(keys)
+        .execute(conn)
+        .await?;
+    diesel::sql_query(
+        "INSERT INTO player_ratings \
+             (game, player_key, player_name, mu, sigma, rated, won, last_rated_at) \
+         SELECT DISTINCT ON (player_key) game, player_key, player_name, mu_after, sigma_after, \
+                count(*) OVER (PARTITION BY player_key), \
+                count(*) FILTER (WHERE rank = 1) OVER (PARTITION BY player_key), rated_at \
+         FROM rating_changes WHERE game = $1 AND player_key = ANY($2) \
+         ORDER BY player_key, rated_at DESC, match_id DESC",
+    )
+    .bind::<Text, _>(column)
+    .bind::<Array<Text>, _>(keys)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Rates every game's results again from the first.
+pub async fn rerate_all(conn: &mut AsyncPgConnection) -> Result<usize, StoreError> {
+    let mut rated = 0;
+    for &game in GameKind::ALL {
+        rated += rerate_from(conn, game, None).await?;
+    }
+    Ok(rated)
+}
+
+#[derive(QueryableByName)]
+struct Scheme {
+    #[diesel(sql_type = Integer)]
+    scheme: i32,
+}
+
+/// Brings stored ratings to [`RATING_SCHEME`], once: one transaction holds the scheme row's lock,
+/// so instances starting together take turns and the later ones find the work done.
+pub async fn catch_up(conn: &mut AsyncPgConnection) -> Result<usize, StoreError> {
+    use diesel_async::AsyncConnection;
+    conn.transaction(async |conn| {
+        let stored: Scheme = diesel::sql_query("SELECT scheme FROM rating_scheme FOR UPDATE")
+            .get_result(conn)
+            .await?;
+        if stored.scheme >= RATING_SCHEME {
+            return Ok(0);
+        }
+        let rated = rerate_all(conn).await?;
+        diesel::sql_query("UPDATE rating_scheme SET scheme = $1")
+            .bind::<Integer, _>(RATING_SCHEME)
+            .execute(conn)
+            .await?;
+        tracing::info!(results = rated, scheme = RATING_SCHEME, "ratings computed");
+        Ok(rated)
+    })
+    .await
+}
+
+/// A player's current rating in one game, with their place among the game's rated players
+/// (equal ratings share a place).
+#[derive(Debug, Clone, QueryableByName)]
+pub struct PlayerRatingRow {
+    #[diesel(sql_type = Text)]
+    pub game: GameColumn,
+    #[diesel(sql_type = Text)]
+    pub player_name: String,
+    #[diesel(sql_type = Double)]
+    pub mu: f64,
+    #[diesel(sql_type = Double)]
+    pub sigma: f64,
+    #[diesel(sql_type = BigInt)]
+    pub rated: i64,
+    #[diesel(sql_type = BigInt)]
+    pub won: i64,
+    #[diesel(sql_type = Timestamptz)]
+    pub last_rated_at: DateTime<Utc>,
+    #[diesel(sql_type = BigInt)]
+    pub place: i64,
+    #[diesel(sql_type = BigInt)]
+    pub players: i64,
+}
+
+/// A player's current rating in each game they have a rated result in.
+pub async fn player_ratings(
+    conn: &mut AsyncPgConnection,
+    name: &str,
+) -> Result<Vec<PlayerRatingRow>, StoreError> {
+    Ok(diesel::sql_query(
+        "SELECT r.game, r.player_name, r.mu, r.sigma, r.rated, r.won, r.last_rated_at, \
+                (SELECT count(*) FROM player_ratings o \
+                 WHERE o.game = r.game AND o.ordinal > r.ordinal) + 1 AS place, \
+                (SELECT count(*) FROM player_ratings o WHERE o.game = r.game) AS players \
+         FROM player_ratings r WHERE r.player_key = $1 ORDER BY r.game",
+    )
+    .bind::<Text, _>(name_key(name))
+    .load(conn)
+    .await?)
+}
+
+/// A row of a game's leaderboard by rating.
+#[derive(Debug, Clone, QueryableByName)]
+pub struct BoardRow {
+    #[diesel(sql_type = Text)]
+    pub player_key: String,
+    #[diesel(sql_type = Text)]
+    pub player_name: String,
+    #[diesel(sql_type = Double)]
+    pub mu: f64,
+    #[diesel(sql_type = Double)]
+    pub sigma: f64,
+    #[diesel(sql_type = Double)]
+    pub ordinal: f64,
+    #[diesel(sql_type = BigInt)]
+    pub rated: i64,
+    #[diesel(sql_type = BigInt)]
+    pub won: i64,
+    #[diesel(sql_type = Timestamptz)]
+    pub last_rated_at: DateTime<Utc>,
+    #[diesel(sql_type = BigInt)]
+    pub place: i64,
+}
+
+/// Where a page of the leaderboard by rating starts: after this rating and player key.
+pub type BoardCursor = (f64, String);
+
+/// A game's players by rating, highest first (equal ratings share a place, then by key). All
+/// time, the current ratings; over a period, the players rated in it, each at their rating
+/// after their last result in it, with the results and first places of the period.
+pub async fn board(
+    conn: &mut AsyncPgConnection,
+    game: GameKind,
+    period: Period,
+    after: Option<&BoardCursor>,
+    limit: i64,
+) -> Result<Vec<BoardRow>, StoreError> {
+    let rows = if period.is_all_time() {
+        "SELECT player_key, player_name, mu, sigma, ordinal, rated, won, last_rated_at \
+         FROM player_ratings WHERE game = $1"
+    } else {
+        "SELECT DISTINCT ON (player_key) player_key, player_name, mu_after AS mu, \
+                sigma_after AS sigma, mu_after - 3 * sigma_after AS ordinal, \
+                count(*) OVER (PARTITION BY player_key) AS rated, \
+                count(*) FILTER (WHERE rank = 1) OVER (PARTITION BY player_key) AS won, \
+                rated_at AS last_rated_at \
+         FROM rating_changes \
+         WHERE game = $1 AND ($2::timestamptz IS NULL OR rated_at >= $2) \
+           AND ($3::timestamptz IS NULL OR rated_at < $3) \
+         ORDER BY player_key, rated_at DESC, match_id DESC"
+    };
+    let (after_rating, after_key) = after.cloned().unzip();
+    Ok(diesel::sql_query(format!(
+        "WITH board AS ({rows}), \
+              placed AS (SELECT *, rank() OVER (ORDER BY ordinal DESC) AS place FROM board) \
+         SELECT * FROM placed \
+         WHERE $4::float8 IS NULL OR ordinal < $4 OR (ordinal = $4 AND player_key > $5) \
+         ORDER BY ordinal DESC, player_key LIMIT $6"
+    ))
+    .bind::<Text, _>(GameColumn(game))
+    .bind::<Nullable<Timestamptz>, _>(period.from)
+    .bind::<Nullable<Timestamptz>, _>(period.to)
+    .bind::<Nullable<Double>, _>(after_rating)
+    .bind::<Nullable<Text>, _>(after_key)
+    .bind::<BigInt, _>(limit)
+    .load(conn)
+    .await?)
+}
+
+/// One rated result of a player: their rating before and after it, and how they finished.
+#[derive(Debug, Clone, QueryableByName)]
+pub struct HistoryPoint {
+    #[diesel(sql_type = SqlUuid)]
+    pub match_id: Uuid,
+    #[diesel(sql_type = Text)]
+    pub kind: MatchKind,
+    #[diesel(sql_type = Timestamptz)]
+    pub rated_at: DateTime<Utc>,
+    #[diesel(sql_type = Double)]
+    pub mu_before: f64,
+    #[diesel(sql_type = Double)]
+    pub sigma_before: f64,
+    #[diesel(sql_type = Double)]
+    pub mu_after: f64,
+    #[diesel(sql_type = Double)]
+    pub sigma_after: f64,
+    #[diesel(sql_type = Integer)]
+    pub rank: i32,
+    #[diesel(sql_type = Nullable<BigInt>)]
+    pub score: Option<i64>,
+    #[diesel(sql_type = Nullable<diesel::sql_types::Bool>)]
+    pub winner: Option<bool>,
+    #[diesel(sql_type = BigInt)]
+    pub players: i64,
+}
+
+/// A player's rated results in one game, oldest first, after `after` and within `period`.
+pub async fn history(
+    conn: &mut AsyncPgConnection,
+    name: &str,
+    game: GameKind,
+    period: Period,
+    after: Option<Place>,
+    limit: i64,
+) -> Result<Vec<HistoryPoint>, StoreError> {
+    let (after_at, after_id) = after.unzip();
+    Ok(diesel::sql_query(
+        "SELECT c.match_id, m.kind, c.rated_at, c.mu_before, c.sigma_before, c.mu_after, \
+                c.sigma_after, c.rank, s.final_score AS score, s.winner, \
+                (SELECT count(*) FROM match_seats x WHERE x.match_id = c.match_id) AS players \
+         FROM rating_changes c \
+         JOIN matches m ON m.id = c.match_id \
+         JOIN match_seats s ON s.match_id = c.match_id AND s.seat = c.seat \
+         WHERE c.player_key = $1 AND c.game = $2 \
+           AND ($3::timestamptz IS NULL OR c.rated_at >= $3) \
+           AND ($4::timestamptz IS NULL OR c.rated_at < $4) \
+           AND ($5::timestamptz IS NULL OR (c.rated_at, c.match_id) > ($5, $6)) \
+         ORDER BY c.rated_at, c.match_id LIMIT $7",
+    )
+    .bind::<Text, _>(name_key(name))
+    .bind::<Text, _>(GameColumn(game))
+    .bind::<Nullable<Timestamptz>, _>(period.from)
+    .bind::<Nullable<Timestamptz>, _>(period.to)
+    .bind::<Nullable<Timestamptz>, _>(after_at)
+    .bind::<Nullable<SqlUuid>, _>(after_id)
+    .bind::<BigInt, _>(limit)
+    .load(conn)
+    .await?)
+}
+
+/// Two players' record at the same tables in one game.
+#[derive(Debug, Clone, QueryableByName)]
+pub struct VersusGame {
+    #[diesel(sql_type = Text)]
+    pub game: GameColumn,
+    #[diesel(sql_type = BigInt)]
+    pub played: i64,
+    #[diesel(sql_type = BigInt)]
+    pub player_ahead: i64,
+    #[diesel(sql_type = BigInt)]
+    pub opponent_ahead: i64,
+    #[diesel(sql_type = BigInt)]
+    pub level: i64,
+}
+
+/// The rated results both players sat at, per game: who finished ahead of whom.
+pub async fn versus_games(
+    conn: &mut AsyncPgConnection,
+    player: &str,
+    opponent: &str,
+    game: Option<GameKind>,
+    period: Period,
+) -> Result<Vec<VersusGame>, StoreError> {
+    Ok(diesel::sql_query(
+        "SELECT a.game, count(*) AS played, \
+                count(*) FILTER (WHERE a.rank < b.rank) AS player_ahead, \
+                count(*) FILTER (WHERE a.rank > b.rank) AS opponent_ahead, \
+                count(*) FILTER (WHERE a.rank = b.rank) AS level \
+         FROM rating_changes a \
+         JOIN rating_changes b ON b.match_id = a.match_id AND b.player_key = $2 \
+         WHERE a.player_key = $1 AND ($3::text IS NULL OR a.game = $3) \
+           AND ($4::timestamptz IS NULL OR a.rated_at >= $4) \
+           AND ($5::timestamptz IS NULL OR a.rated_at < $5) \
+         GROUP BY a.game ORDER BY a.game",
+    )
+    .bind::<Text, _>(name_key(player))
+    .bind::<Text, _>(name_key(opponent))
+    .bind::<Nullable<Text>, _>(game.map(GameColumn))
+    .bind::<Nullable<Timestamptz>, _>(period.from)
+    .bind::<Nullable<Timestamptz>, _>(period.to)
+    .load(conn)
+    .await?)
+}
+
+/// One result two players shared: each one's seat as it finished.
+#[derive(Debug, Clone, QueryableByName)]
+pub struct SharedResult {
+    #[diesel(sql_type = SqlUuid)]
+    pub match_id: Uuid,
+    #[diesel(sql_type = Text)]
+    pub kind: MatchKind,
+    #[diesel(sql_type = Text)]
+    pub game: GameColumn,
+    #[diesel(sql_type = Timestamptz)]
+    pub rated_at: DateTime<Utc>,
+    #[diesel(sql_type = Text)]
+    pub player_name: String,
+    #[diesel(sql_type = Integer)]
+    pub player_rank: i32,
+    #[diesel(sql_type = Nullable<BigInt>)]
+    pub player_score: Option<i64>,
+    #[diesel(sql_type = Nullable<diesel::sql_types::Bool>)]
+    pub player_winner: Option<bool>,
+    #[diesel(sql_type = Text)]
+    pub opponent_name: String,
+    #[diesel(sql_type = Integer)]
+    pub opponent_rank: i32,
+    #[diesel(sql_type = Nullable<BigInt>)]
+    pub opponent_score: Option<i64>,
+    #[diesel(sql_type = Nullable<diesel::sql_types::Bool>)]
+    pub opponent_winner: Option<bool>,
+}
+
+/// The rated results both players sat at, newest first, before `before`.
+pub async fn shared_results(
+    conn: &mut AsyncPgConnection,
+    player: &str,
+    opponent: &str,
+    game: Option<GameKind>,
+    period: Period,
+    before: Option<Place>,
+    limit: i64,
+) -> Result<Vec<SharedResult>, StoreError> {
+    let (before_at, before_id) = before.unzip();
+    Ok(diesel::sql_query(
+        "SELECT a.match_id, m.kind, a.game, a.rated_at, \
+                sa.player_name, a.rank AS player_rank, sa.final_score AS player_score, \
+                sa.winner AS player_winner, \
+                sb.player_name AS opponent_name, b.rank AS opponent_rank, \
+                sb.final_score AS opponent_score, sb.winner AS opponent_winner \
+         FROM rating_changes a \
+         JOIN rating_changes b ON b.match_id = a.match_id AND b.player_key = $2 \
+         JOIN matches m ON m.id = a.match_id \
+         JOIN match_seats sa ON sa.match_id = a.match_id AND sa.seat = a.seat \
+         JOIN match_seats sb ON sb.match_id = b.match_id AND sb.seat = b.seat \
+         WHERE a.player_key = $1 AND ($3::text IS NULL OR a.game = $3) \
+           AND ($4::timestamptz IS NULL OR a.rated_at >= $4) \
+           AND ($5::timestamptz IS NULL OR a.rated_at < $5) \
+           AND ($6::timestamptz IS NULL OR (a.rated_at, a.match_id) < ($6, $7)) \
+         ORDER BY a.rated_at DESC, a.match_id DESC LIMIT $8",
+    )
+    .bind::<Text, _>(name_key(player))
+    .bind::<Text, _>(name_key(opponent))
+    .bind::<Nullable<Text>, _>(game.map(GameColumn))
+    .bind::<Nullable<Timestamptz>, _>(period.from)
+    .bind::<Nullable<Timestamptz>, _>(period.to)
+    .bind::<Nullable<Timestamptz>, _>(before_at)
+    .bind::<Nullable<SqlUuid>, _>(before_id)
+    .bind::<BigInt, _>(limit)
+    .load(conn)
+    .await?)
+}
+
+/// Each seat's rating before and after these results (for exports): none for an unrated one.
+#[derive(Debug, Clone, QueryableByName)]
+pub struct SeatChange {
+    #[diesel(sql_type = SqlUuid)]
+    pub match_id: Uuid,
+    #[diesel(sql_type = Integer)]
+    pub seat: i32,
+    #[diesel(sql_type = Double)]
+    pub mu_before: f64,
+    #[diesel(sql_type = Double)]
+    pub sigma_before: f64,
+    #[diesel(sql_type = Double)]
+    pub mu_after: f64,
+    #[diesel(sql_type = Double)]
+    pub sigma_after: f64,
+}
+
+pub async fn changes_of(
+    conn: &mut AsyncPgConnection,
+    ids: &[Uuid],
+) -> Result<Vec<SeatChange>, StoreError> {
+    Ok(diesel::sql_query(
+        "SELECT match_id, seat, mu_before, sigma_before, mu_after, sigma_after \
+         FROM rating_changes WHERE match_id = ANY($1)",
+    )
+    .bind::<Array<SqlUuid>, _>(ids)
+    .load(conn)
+    .await?)
+}
