@@ -34,7 +34,8 @@ const periodHash = (select) => (select.value === 'year' ? '&period=year' : '');
 const ORDERS = [['wins', 'By wins'], ['rating', 'By rating']];
 const orderOf = (params) => (params.get('order') === 'rating' ? 'rating' : 'wins');
 
-/** A history point's cap: enough for years of evenings without reading without end. */
+/** How many pages (500 results each) of a player's rating history a chart reads at most: years
+ * of evenings, and an end to the reading however long the history. */
 const CHART_PAGES = 4;
 
 /**
@@ -70,7 +71,9 @@ function moreButton(firstCursor, pageAt, add) {
   return firstCursor ? wrapper : null;
 }
 
-const cursorQuery = (cursor) => (cursor ? `&cursor=${encodeURIComponent(cursor)}` : '');
+/** A query string from its parts, the empty ones left out. */
+const query = (...parts) => parts.filter(Boolean).join('&');
+const cursorQuery = (cursor) => (cursor ? `cursor=${encodeURIComponent(cursor)}` : '');
 
 export async function lookBackView(main, params) {
   const catalogue = await games();
@@ -220,7 +223,7 @@ async function ratingHistory(path, game, period) {
   const items = [];
   let cursor = null;
   for (let page = 0; page < CHART_PAGES; page += 1) {
-    const reply = await get(`/v1/players/${path}/ratings/${encodeURIComponent(game)}?limit=500&${periodQuery(period)}${cursorQuery(cursor)}`);
+    const reply = await get(`/v1/players/${path}/ratings/${encodeURIComponent(game)}?${query('limit=500', periodQuery(period), cursorQuery(cursor))}`);
     items.push(...reply.items);
     cursor = reply.next_cursor;
     if (!cursor) break;
@@ -255,7 +258,7 @@ async function playerRatings(name, period) {
 /** The rating leaderboard: place, player, rating, results rated and won, a page at a time. */
 async function ratingBoard(game, period) {
   const since = periodQuery(period);
-  const pageAt = (cursor) => get(`/v1/games/${encodeURIComponent(game)}/ratings?limit=20&${since}${cursorQuery(cursor)}`);
+  const pageAt = (cursor) => get(`/v1/games/${encodeURIComponent(game)}/ratings?${query('limit=20', since, cursorQuery(cursor))}`);
   const first = await pageAt(null);
   const row = (item) => h('tr', {},
     h('td', { class: 'number' }, item.place),
@@ -289,8 +292,8 @@ async function ratingBoard(game, period) {
  * then the results themselves, newest first, a page at a time.
  */
 async function headToHead(player, opponent, game) {
-  const gameQuery = game ? `&game=${encodeURIComponent(game)}` : '';
-  const pageAt = (cursor) => get(`/v1/players/${encodeURIComponent(player)}/versus/${encodeURIComponent(opponent)}?limit=20${gameQuery}${cursorQuery(cursor)}`);
+  const gameQuery = game ? `game=${encodeURIComponent(game)}` : '';
+  const pageAt = (cursor) => get(`/v1/players/${encodeURIComponent(player)}/versus/${encodeURIComponent(opponent)}?${query('limit=20', gameQuery, cursorQuery(cursor))}`);
   const first = await pageAt(null);
   // The service's spelling of the names (the one they were first entered with).
   const [one, other] = [first.player, first.opponent];
