@@ -105,7 +105,7 @@ export function ratingChart(items, { label = '' } = {}) {
   if (values.length === 0) return svg;
   const { points, path, low, high, plot } = chartGeometry(values);
   const labelX = plot.left - 6;
-  svg.append(
+  const parts = [
     s('line', { class: 'axis', x1: plot.left, y1: plot.top, x2: plot.left, y2: plot.bottom }),
     s('line', { class: 'axis', x1: plot.left, y1: plot.bottom, x2: plot.right, y2: plot.bottom }),
     s('text', { class: 'label', x: labelX, y: high.y, 'text-anchor': 'end', 'dominant-baseline': 'middle', text: high.text }),
@@ -116,7 +116,9 @@ export function ratingChart(items, { label = '' } = {}) {
     s('path', { class: 'line', d: path }),
     // Dots only while they stay apart (about 5 units each).
     points.length <= 40 ? points.map(([cx, cy]) => s('circle', { class: 'dot', cx, cy, r: 2.5 })) : null,
-  );
+  ];
+  // `append` would write a list or a null as text: only elements go in.
+  svg.append(...parts.flat().filter(Boolean));
   return svg;
 }
 
