@@ -152,7 +152,7 @@ export async function lookBackView(main, params) {
     const { field } = placeOf(problem);
     if (params.get('player') && field === 'name') showFieldError(nameInput, message);
     else if (params.get('board') && field === 'game') showFieldError(gameSelect, message);
-    else if (params.get('versus') && field === 'name') showFieldError(versusInput, message);
+    else if (params.get('versus') && field === 'name') showFieldError(problem.code === 'same_player' ? opponentInput : versusInput, message);
     else if (params.get('versus') && field === 'game') showFieldError(versusGame, message);
     else replace(results, h('p', { class: 'error', role: 'alert' }, message));
   }

@@ -176,6 +176,12 @@ def head_to_head(browser) -> None:
     expect(form.get_by_label("Against")).to_have_attribute("aria-invalid", "true")
     expect(form.get_by_label("Against")).to_be_focused()
 
+    # The service says so too, for an address typed by hand (look-alike spellings are one name).
+    page.goto(BASE + "/#look&versus=Rhea&opponent=rhea")
+    form = page.locator("form", has=page.get_by_role("heading", name="Head to head"))
+    expect(form.get_by_label("Against")).to_have_accessible_description(
+        "That is the same player twice. Type someone else to compare them with.")
+
     # By keyboard: the names typed in lower case, the game chosen, Enter sends.
     form.get_by_label("Player").fill("rhea")
     form.get_by_label("Against").fill("remy")
