@@ -1,6 +1,6 @@
 """Skill ratings on the look-back view: a player's rating per game with its chart, the leaderboard
-by rating with "More", and two players head to head. The walk makes its own results: one-round
-Lucky Jack sheets, finished by their only round, between players no other walk uses."""
+by rating with "More", and two players head to head. The walk makes its own results through the
+API: short Lucky Jack sheets between players no other walk uses."""
 
 import re
 
@@ -25,11 +25,13 @@ DUEL_GAMES = 22
 
 
 def finished_sheet(players: list[str], jackpot_by: str) -> str:
-    """A one-round Lucky Jack sheet, finished by `jackpot_by` laying down four jacks."""
-    created = api("POST", "/v1/sheets", {"game": "lucky-jack", "players": [{"name": name} for name in players], "options": {"rounds": 1}})
+    """A three-round Lucky Jack sheet (the shortest game) that `jackpot_by` wins with four jacks in
+    round 1; nobody scores in the other two."""
+    created = api("POST", "/v1/sheets", {"game": "lucky-jack", "players": [{"name": name} for name in players], "options": {"rounds": 3}})
     sheet_id = created["sheet"]["id"]
-    tally = {"jackpot": {"seat": players.index(jackpot_by), "symbol": "jack", "size": 4}}
-    after = api("POST", f"/v1/sheets/{sheet_id}/entries", {"tally": tally}, token=created["owner_token"])
+    jackpot = {"jackpot": {"seat": players.index(jackpot_by), "symbol": "jack", "size": 4}}
+    for tally in (jackpot, {"jackpot": None}, {"jackpot": None}):
+        after = api("POST", f"/v1/sheets/{sheet_id}/entries", {"tally": tally}, token=created["owner_token"])
     assert after["status"] == "finished", after["status"]
     return sheet_id
 
