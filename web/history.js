@@ -277,7 +277,7 @@ async function ratingBoard(game, period) {
     first.items.length === 0 ? h('p', { class: 'muted' }, 'No rated results yet.') : [
       h('p', { class: 'hint' }, 'A rating starts at 0 and grows with good places against strong players; it is cautious, so it settles as results add up.'),
       h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': 'Rating leaderboard table (scrolls sideways)' },
-        h('table', {},
+        h('table', { class: 'rating-board' },
           h('caption', {}, 'By skill rating'),
           h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'number' }, 'Place'), h('th', { scope: 'col' }, 'Player'),
             h('th', { scope: 'col', class: 'number' }, 'Rating'), h('th', { scope: 'col', class: 'number' }, 'Rated'),
