@@ -129,7 +129,7 @@ export function versusLine(row, player, opponent) {
 
 /** One side of a shared result: "Ann 1st, 120 points (won)". */
 export function sideText(side) {
-  const score = typeof side.score === 'number' ? `, ${side.score.toLocaleString('en')} points` : '';
+  const score = typeof side.score === 'number' ? `, ${side.score.toLocaleString('en')} ${side.score === 1 ? 'point' : 'points'}` : '';
   const place = Number.isInteger(side.rank) ? ` ${ordinal(side.rank)}` : '';
   return `${side.name}${place}${score}${side.winner ? ' (won)' : ''}`;
 }

@@ -1,6 +1,6 @@
 """Skill ratings on the look-back view: a player's rating per game with its chart, the leaderboard
 by rating with "More", and two players head to head. The walk makes its own results through the
-API: short Lucky Jack sheets between players no other walk uses."""
+API: one-round Lucky Dice sheets between players no other walk uses."""
 
 import re
 
@@ -8,9 +8,9 @@ from playwright.sync_api import Page, expect
 
 from page_kit import BASE, api, check, new_phone
 
-# Five evenings of Rhea, Remy and Rosa: (players, who laid down the jackpot). Rhea plays all five;
+# Five evenings of Rhea, Remy and Rosa: (players, who won the one coaster). Rhea plays all five;
 # against Remy (four shared) she is ahead twice (1, 2), behind once (3) and level once (5, where
-# Rosa won and both scored nothing).
+# Rosa won and neither got a coaster).
 EVENINGS = [
     (["Rhea", "Remy", "Rosa"], "Rhea"),
     (["Rhea", "Remy"], "Rhea"),
@@ -24,14 +24,13 @@ CROWD = [[f"Rater {table}{seat}" for seat in range(1, 7)] for table in range(1, 
 DUEL_GAMES = 22
 
 
-def finished_sheet(players: list[str], jackpot_by: str) -> str:
-    """A three-round Lucky Jack sheet (the shortest game) that `jackpot_by` wins with four jacks in
-    round 1; nobody scores in the other two."""
-    created = api("POST", "/v1/sheets", {"game": "lucky-jack", "players": [{"name": name} for name in players], "options": {"rounds": 3}})
+def finished_sheet(players: list[str], winner: str) -> str:
+    """A Lucky Dice sheet played to one coaster: `winner` empties their dice in the one round and
+    wins; everyone else shares second place with none. Lucky Dice, not Lucky Jack: the sheets walk
+    expects the Lucky Jack leaderboard to be its own."""
+    created = api("POST", "/v1/sheets", {"game": "lucky-dice", "players": [{"name": name} for name in players], "options": {"coaster_target": 1}})
     sheet_id = created["sheet"]["id"]
-    jackpot = {"jackpot": {"seat": players.index(jackpot_by), "symbol": "jack", "size": 4}}
-    for tally in (jackpot, {"jackpot": None}, {"jackpot": None}):
-        after = api("POST", f"/v1/sheets/{sheet_id}/entries", {"tally": tally}, token=created["owner_token"])
+    after = api("POST", f"/v1/sheets/{sheet_id}/entries", {"tally": {"emptied": [players.index(winner)]}}, token=created["owner_token"])
     assert after["status"] == "finished", after["status"]
     return sheet_id
 
@@ -65,9 +64,9 @@ def player_ratings(browser) -> None:
     """A player with five results: the rating, the place and a chart that says what it shows."""
     play_evenings()
     ratings = api("GET", "/v1/players/Rhea/ratings")
-    [jack] = [game for game in ratings["games"] if game["game"] == "lucky-jack"]
-    assert jack["rated"] == 5, jack
-    history = api("GET", "/v1/players/Rhea/ratings/lucky-jack")["items"]
+    [dice] = [game for game in ratings["games"] if game["game"] == "lucky-dice"]
+    assert dice["rated"] == 5, dice
+    history = api("GET", "/v1/players/Rhea/ratings/lucky-dice")["items"]
     assert len(history) == 5, history
     first, last = history[0]["before"]["rating"], history[-1]["after"]["rating"]
     assert shown(first) == "0.0", first
@@ -78,12 +77,12 @@ def player_ratings(browser) -> None:
     page.get_by_role("button", name="Show their record").click()
     expect(page.get_by_role("heading", name="Rhea’s record")).to_be_visible()
     ratings_section = page.get_by_role("region", name="Skill ratings")
-    item = ratings_section.locator("ul.ratings > li").filter(has=page.get_by_role("heading", name="Lucky Jack", exact=True))
+    item = ratings_section.locator("ul.ratings > li").filter(has=page.get_by_role("heading", name="Lucky Dice", exact=True))
     expect(item).to_have_count(1)
     figures = item.locator("dl.record")
-    expect(figures).to_contain_text(shown(jack["rating"]["rating"]))
-    place = {1: "1st", 2: "2nd", 3: "3rd"}.get(jack["place"], f"{jack['place']}th")
-    expect(figures).to_contain_text(f"{place} of {jack['players']}")
+    expect(figures).to_contain_text(shown(dice["rating"]["rating"]))
+    place = {1: "1st", 2: "2nd", 3: "3rd"}.get(dice["place"], f"{dice['place']}th")
+    expect(figures).to_contain_text(f"{place} of {dice['players']}")
     expect(figures.locator("dd").nth(2)).to_have_text("5")
 
     chart = item.get_by_role("img")
@@ -114,7 +113,7 @@ def rating_leaderboard(browser) -> None:
     """The leaderboard by rating: highest first, its figures, and "More" by keyboard."""
     for table in CROWD:
         finished_sheet(table, table[0])
-    board = api("GET", "/v1/games/lucky-jack/ratings?limit=100")
+    board = api("GET", "/v1/games/lucky-dice/ratings?limit=100")
     everyone = board["items"]
     assert len(everyone) > 20, len(everyone)
     values = [row["rating"]["rating"] for row in everyone]
@@ -123,10 +122,10 @@ def rating_leaderboard(browser) -> None:
     page = new_phone(browser, "rating-board")
     page.goto(BASE + "/#look")
     board_form = page.locator("form", has=page.get_by_role("heading", name="A game’s leaderboard"))
-    board_form.get_by_label("Game", exact=True).select_option(label="Lucky Jack")
+    board_form.get_by_label("Game", exact=True).select_option(label="Lucky Dice")
     board_form.get_by_label("Order").select_option(label="By rating")
     board_form.get_by_role("button", name="Show the leaderboard").click()
-    expect(page.get_by_role("heading", name="Lucky Jack leaderboard by rating")).to_be_visible()
+    expect(page.get_by_role("heading", name="Lucky Dice leaderboard by rating")).to_be_visible()
     rows = page.locator("table tbody tr")
     expect(rows).to_have_count(20)
     for index in (0, 1, 19):
@@ -164,7 +163,7 @@ def rating_leaderboard(browser) -> None:
 def head_to_head(browser) -> None:
     """Two players: who was ahead how often, their ratings, and their results together."""
     play_evenings()
-    versus = api("GET", "/v1/players/Rhea/versus/Remy?game=lucky-jack")
+    versus = api("GET", "/v1/players/Rhea/versus/Remy?game=lucky-dice")
     [row] = versus["games"]
     assert (row["played"], row["player_ahead"], row["opponent_ahead"], row["level"]) == (4, 2, 1, 1), row
 
@@ -187,16 +186,16 @@ def head_to_head(browser) -> None:
     # By keyboard: the names typed in lower case, the game chosen, Enter sends.
     form.get_by_label("Player").fill("rhea")
     form.get_by_label("Against").fill("remy")
-    form.get_by_label("Which game").select_option(label="Lucky Jack")
+    form.get_by_label("Which game").select_option(label="Lucky Dice")
     form.get_by_label("Against").press("Enter")
-    result = page.get_by_role("region", name="Rhea against Remy, Lucky Jack")
+    result = page.get_by_role("region", name="Rhea against Remy, Lucky Dice")
     expect(result).to_contain_text("4 played: Rhea ahead 2, Remy ahead 1, level 1")
     expect(result).to_contain_text(f"Ratings: Rhea {shown(row['player_rating']['rating'])}, Remy {shown(row['opponent_rating']['rating'])}")
     shared = result.locator("ol.shared > li")
     expect(shared).to_have_count(4)
     # Newest first: the last evening, which Rosa won, left them level.
     expect(shared.first).to_contain_text("Rhea 2nd, 0 points; Remy 2nd, 0 points")
-    expect(shared.nth(1)).to_contain_text("Remy 1st, 10,000 points (won)")
+    expect(shared.nth(1)).to_contain_text("Remy 1st, 1 point (won)")
     expect(result.get_by_role("button", name="More", exact=True)).to_have_count(0)
     check_wide(page, "ratings-versus")
 
@@ -215,7 +214,7 @@ def head_to_head(browser) -> None:
     expect(shared.nth(20).get_by_role("link")).to_be_focused()
     expect(more).to_have_count(0)
     # The oldest shared result is the first evening, which Hugo won.
-    expect(shared.last).to_contain_text("Hugo 1st, 10,000 points (won)")
+    expect(shared.last).to_contain_text("Hugo 1st, 1 point (won)")
     check(page, "ratings-versus-more")
 
     # Two players who never shared a table.

@@ -69,4 +69,5 @@ test('head to head in words', () => {
   assert.equal(versusLine({ player_ahead: 3, opponent_ahead: 1, level: 1 }, 'Ann', 'Ben'), 'Ann ahead 3, Ben ahead 1, level 1');
   assert.equal(sideText({ name: 'Ann', rank: 1, score: 12000, winner: true }), 'Ann 1st, 12,000 points (won)');
   assert.equal(sideText({ name: 'Ben', rank: 2, score: null, winner: false }), 'Ben 2nd');
+  assert.equal(sideText({ name: 'Zoé', rank: 1, score: 1, winner: true }), 'Zoé 1st, 1 point (won)');
 });
