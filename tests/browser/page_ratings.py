@@ -103,6 +103,11 @@ def player_ratings(browser) -> None:
     check(page, "ratings-player-dark")
     page.emulate_media(color_scheme="light")
 
+    # This year: every result here is this year's, so the chart is the same.
+    page.goto(BASE + "/#player=Rhea&period=year")
+    expect(page.get_by_role("heading", name="Rhea’s record this year")).to_be_visible()
+    expect(page.get_by_role("region", name="Skill ratings").get_by_role("img")).to_have_attribute("aria-label", re.compile(re.escape(summary) + "$"))
+
     # A player with no rated result: no chart, a sentence instead (the service answers 200).
     page.goto(BASE + "/#player=Nobody%20Rated")
     expect(page.get_by_role("region", name="Skill ratings")).to_contain_text("No rated results yet")
@@ -151,6 +156,13 @@ def rating_leaderboard(browser) -> None:
     if len(everyone) <= 40:
         expect(more).to_have_count(0)
     check(page, "ratings-leaderboard-more")
+
+    # This year: the same players (every result here is this year's), the period in the heading.
+    board_form.get_by_label("Period").select_option(label="This year")
+    board_form.get_by_role("button", name="Show the leaderboard").click()
+    expect(page.get_by_role("heading", name="Lucky Dice leaderboard by rating this year")).to_be_visible()
+    expect(rows.first.get_by_role("rowheader")).to_have_text(everyone[0]["player"])
+    expect(board_form.get_by_label("Order")).to_have_value("rating")
 
     # A game the service does not know, by rating too: the words go beside the game's field.
     page.goto(BASE + "/#board=no-such-game&order=rating")
