@@ -4,6 +4,7 @@ import { get } from './api.js';
 import { explain, placeOf } from './messages.js';
 import { h, replace, field, showFieldError, clearFieldErrors, formatNumber, formatTime, words } from './dom.js';
 import { games, gameTitle } from './sheet.js';
+import { formatRating, placeText, ratingChart, chartSummary, versusLine, sideText } from './ratings.js';
 
 const percent = (rate) => `${Math.round((rate || 0) * 100)}%`;
 const figure = (value) => (value === null || value === undefined ? '–' : formatNumber(Math.round(value * 10) / 10));
@@ -29,6 +30,51 @@ const periodSelect = (params) => {
 };
 const periodHash = (select) => (select.value === 'year' ? '&period=year' : '');
 
+// The leaderboard's two orders: the existing one by wins, or by skill rating (its own endpoint).
+const ORDERS = [['wins', 'By wins'], ['rating', 'By rating']];
+const orderOf = (params) => (params.get('order') === 'rating' ? 'rating' : 'wins');
+
+/** How many pages (500 results each) of a player's rating history a chart reads at most: years
+ * of evenings, and an end to the reading however long the history. */
+const CHART_PAGES = 4;
+
+/**
+ * A "More" button for a list the service pages with `next_cursor`: each tap reads `pageAt(cursor)`
+ * and hands its items to `add`, which returns the first new element that takes focus (so a
+ * keyboard or screen reader user carries on from there); the button goes once the list is whole.
+ */
+function moreButton(firstCursor, pageAt, add) {
+  let cursor = firstCursor;
+  const error = h('p', { class: 'error', tabindex: -1, hidden: true });
+  const button = h('button', {
+    type: 'button',
+    class: 'secondary',
+    async onclick() {
+      button.disabled = true;
+      error.hidden = true;
+      try {
+        const page = await pageAt(cursor);
+        const first = add(page.items);
+        cursor = page.next_cursor;
+        if (!cursor) wrapper.remove();
+        if (first) first.focus();
+      } catch (refusal) {
+        error.textContent = explain(refusal.problem);
+        error.hidden = false;
+        error.focus();
+      } finally {
+        button.disabled = false;
+      }
+    },
+  }, 'More');
+  const wrapper = h('div', { class: 'more' }, button, error);
+  return firstCursor ? wrapper : null;
+}
+
+/** A query string from its parts, the empty ones left out. */
+const query = (...parts) => parts.filter(Boolean).join('&');
+const cursorQuery = (cursor) => (cursor ? `cursor=${encodeURIComponent(cursor)}` : '');
+
 export async function lookBackView(main, params) {
   const catalogue = await games();
   const playerPeriod = periodSelect(params);
@@ -50,44 +96,82 @@ export async function lookBackView(main, params) {
 
   const gameSelect = h('select', { name: 'board' }, catalogue.map((game) => h('option', { value: game.slug }, game.title)));
   if (params.get('board')) gameSelect.value = params.get('board');
+  const orderSelect = h('select', { name: 'order' }, ORDERS.map(([value, label]) => h('option', { value }, label)));
+  orderSelect.value = orderOf(params);
   const boardForm = h('form', {
     class: 'card',
     'aria-labelledby': 'board-title',
     onsubmit(event) {
       event.preventDefault();
-      location.hash = `board=${gameSelect.value}${periodHash(boardPeriod)}`;
+      const order = orderSelect.value === 'rating' ? '&order=rating' : '';
+      location.hash = `board=${gameSelect.value}${order}${periodHash(boardPeriod)}`;
     },
-  }, h('h2', { id: 'board-title' }, 'A game’s leaderboard'), field('Game', gameSelect), field('Period', boardPeriod), h('button', { type: 'submit' }, 'Show the leaderboard'));
+  }, h('h2', { id: 'board-title' }, 'A game’s leaderboard'), field('Game', gameSelect), field('Order', orderSelect), field('Period', boardPeriod),
+  h('button', { type: 'submit' }, 'Show the leaderboard'));
+
+  // Head to head: two players' results at the same table, in one game or all of them. The address
+  // keeps `look` so that the router stays on this view.
+  const versusInput = h('input', { type: 'text', name: 'versus', autocomplete: 'off', value: params.get('versus') || '' });
+  const opponentInput = h('input', { type: 'text', name: 'opponent', autocomplete: 'off', value: params.get('opponent') || '' });
+  const versusGame = h('select', { name: 'versus-game' }, h('option', { value: '' }, 'Every game'),
+    catalogue.map((game) => h('option', { value: game.slug }, game.title)));
+  if (params.get('versus')) versusGame.value = params.get('game') || '';
+  const versusForm = h('form', {
+    class: 'card',
+    'aria-labelledby': 'versus-title',
+    onsubmit(event) {
+      event.preventDefault();
+      clearFieldErrors(versusForm);
+      const [one, other] = [versusInput.value.trim(), opponentInput.value.trim()];
+      if (!one) showFieldError(versusInput, 'Type a player’s name.');
+      else if (!other) showFieldError(opponentInput, 'Type the other player’s name.');
+      else if (one.toLowerCase() === other.toLowerCase()) showFieldError(opponentInput, 'Type someone else: nobody plays against themselves.');
+      else {
+        const game = versusGame.value ? `&game=${encodeURIComponent(versusGame.value)}` : '';
+        location.hash = `look&versus=${encodeURIComponent(one)}&opponent=${encodeURIComponent(other)}${game}`;
+      }
+    },
+  }, h('h2', { id: 'versus-title' }, 'Head to head'), field('Player', versusInput), field('Against', opponentInput),
+  field('Which game', versusGame), h('button', { type: 'submit' }, 'Compare them'));
 
   const results = h('div', { 'aria-live': 'polite' });
-  replace(main, h('h1', { tabindex: -1 }, 'Look back'), playerForm, boardForm, results);
+  replace(main, h('h1', { tabindex: -1 }, 'Look back'), playerForm, boardForm, versusForm, results);
 
   try {
     const period = params.get('period') === 'year' ? 'year' : 'all';
     if (params.get('player')) replace(results, await playerRecord(params.get('player'), period));
+    else if (params.get('board') && orderOf(params) === 'rating') replace(results, await ratingBoard(params.get('board'), period));
     else if (params.get('board')) replace(results, await leaderboard(params.get('board'), period));
+    else if (params.get('versus') && params.get('opponent')) {
+      replace(results, await headToHead(params.get('versus'), params.get('opponent'), params.get('game') || ''));
+    }
   } catch (error) {
     // The catalogue's words, never the service's detail; a refusal about the name goes beside it.
     const problem = error.problem || {};
-    const message = explain(problem, { game: params.get('board') });
+    const message = explain(problem, { game: params.get('board') || params.get('game') });
     const { field } = placeOf(problem);
     if (params.get('player') && field === 'name') showFieldError(nameInput, message);
     else if (params.get('board') && field === 'game') showFieldError(gameSelect, message);
+    else if (params.get('versus') && field === 'name') showFieldError(problem.code === 'same_player' ? opponentInput : versusInput, message);
+    else if (params.get('versus') && field === 'game') showFieldError(versusGame, message);
     else replace(results, h('p', { class: 'error', role: 'alert' }, message));
   }
 }
 
 async function playerRecord(name, period) {
   const path = encodeURIComponent(name);
-  const [stats, recent] = await Promise.all([
+  const [stats, recent, ratings] = await Promise.all([
     get(`/v1/players/${path}/stats?${periodQuery(period)}`),
     get(`/v1/matches?player=${path}&limit=20`),
+    // The record stands without its ratings: a refusal there is said in their own section.
+    playerRatings(name, period).catch((error) => h('p', { class: 'error' }, explain(error.problem))),
   ]);
   return h('section', { class: 'card', 'aria-labelledby': 'record-title' },
     h('h2', { id: 'record-title' }, `${stats.player}’s record${period === 'year' ? ' this year' : ''}`),
     stats.overall.played === 0 ? h('p', { class: 'muted' }, 'No finished games yet.')
       : h('section', { 'aria-label': 'All games' }, h('h3', {}, 'All games'), recordList(stats.overall)),
     stats.games.map((game) => h('section', { 'aria-label': gameTitle(game.game) }, h('h3', {}, gameTitle(game.game)), recordList(game))),
+    h('section', { 'aria-labelledby': 'ratings-title' }, h('h3', { id: 'ratings-title' }, 'Skill ratings'), ratings),
     h('h3', {}, 'Latest games'),
     recent.items.length ? h('ul', { class: 'plain' }, recent.items.map((item) => h('li', {},
       h('a', { href: item.kind === 'sheet' ? `#sheet=${item.id}` : `#match=${item.id}` },
@@ -115,6 +199,8 @@ async function leaderboard(game, period) {
     const names = rows.filter((_, index) => best > 0 && (records[index][key] || 0) === best).map((row) => row.player);
     return names.length ? h('li', {}, `Most ${words(key)}: ${names.join(' and ')} (${formatNumber(best)})`) : null;
   }).filter(Boolean);
+  // A service with skill ratings gives each row its rating (null before any rated result).
+  const rated = rows.some((row) => row.rating !== undefined);
   return h('section', { class: 'card', 'aria-labelledby': 'leaderboard-title' },
     h('h2', { id: 'leaderboard-title' }, `${gameTitle(game)} leaderboard${period === 'year' ? ' this year' : ''}`),
     leaders.length ? h('ul', { class: 'leaders' }, leaders) : null,
@@ -123,9 +209,113 @@ async function leaderboard(game, period) {
         h('caption', {}, 'By wins, then win rate'),
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col', class: 'number' }, 'Won'),
           h('th', { scope: 'col', class: 'number' }, 'Played'), h('th', { scope: 'col', class: 'number' }, 'Win rate'),
+          rated ? h('th', { scope: 'col', class: 'number' }, 'Rating') : null,
           figures.map((key) => h('th', { scope: 'col', class: 'number' }, words(key))))),
         h('tbody', {}, rows.map((row, index) => h('tr', {},
           h('th', { scope: 'row' }, h('a', { href: `#player=${encodeURIComponent(row.player)}` }, row.player)),
           h('td', { class: 'number' }, row.won), h('td', { class: 'number' }, row.played), h('td', { class: 'number' }, percent(row.win_rate)),
+          rated ? h('td', { class: 'number' }, formatRating(row.rating)) : null,
           figures.map((key) => h('td', { class: 'number' }, formatNumber(records[index][key] || 0)))))))));
+}
+
+/** Every page of a player's rating history in one game (oldest first), up to `CHART_PAGES`. */
+async function ratingHistory(path, game, period) {
+  const items = [];
+  let cursor = null;
+  for (let page = 0; page < CHART_PAGES; page += 1) {
+    const reply = await get(`/v1/players/${path}/ratings/${encodeURIComponent(game)}?${query('limit=500', periodQuery(period), cursorQuery(cursor))}`);
+    items.push(...reply.items);
+    cursor = reply.next_cursor;
+    if (!cursor) break;
+  }
+  return items;
+}
+
+/**
+ * A player's rating in each game they have a rated result in: the rating now, their place on the
+ * game's rating leaderboard and how many results it rests on, and a chart of how it got there
+ * (within the period, when one is chosen). Not regions of their own: a game's record above is the
+ * region named after the game.
+ */
+async function playerRatings(name, period) {
+  const path = encodeURIComponent(name);
+  const ratings = await get(`/v1/players/${path}/ratings`);
+  if (ratings.games.length === 0) return h('p', { class: 'muted' }, 'No rated results yet: a rating starts with the first finished game.');
+  const histories = await Promise.all(ratings.games.map((game) => ratingHistory(path, game.game, period)));
+  return [
+    h('p', { class: 'hint' }, 'A rating starts at 0 and grows with good places against strong players; it is cautious, so it settles as results add up.'),
+    h('ul', { class: 'ratings' }, ratings.games.map((game, index) => h('li', {},
+      h('h4', {}, gameTitle(game.game)),
+      h('dl', { class: 'record' },
+        h('dt', {}, 'Rating'), h('dd', {}, formatRating(game.rating)),
+        h('dt', {}, 'Place'), h('dd', {}, placeText(game.place, game.players)),
+        h('dt', {}, 'Results rated'), h('dd', {}, formatNumber(game.rated))),
+      histories[index].length ? ratingChart(histories[index], { label: `${ratings.player}’s ${gameTitle(game.game)} rating` })
+        : h('p', { class: 'muted' }, period === 'year' ? 'No rated results this year.' : chartSummary([]))))),
+  ];
+}
+
+/** The rating leaderboard: place, player, rating, results rated and won, a page at a time. */
+async function ratingBoard(game, period) {
+  const since = periodQuery(period);
+  const pageAt = (cursor) => get(`/v1/games/${encodeURIComponent(game)}/ratings?${query('limit=20', since, cursorQuery(cursor))}`);
+  const first = await pageAt(null);
+  const row = (item) => h('tr', {},
+    h('td', { class: 'number' }, item.place),
+    h('th', { scope: 'row' }, h('a', { href: `#player=${encodeURIComponent(item.player)}` }, item.player)),
+    h('td', { class: 'number' }, formatRating(item.rating)),
+    h('td', { class: 'number' }, formatNumber(item.rated)),
+    h('td', { class: 'number' }, formatNumber(item.won)));
+  const body = h('tbody', {}, first.items.map(row));
+  const more = moreButton(first.next_cursor, pageAt, (items) => {
+    const rows = items.map(row);
+    body.append(...rows);
+    return rows.length ? rows[0].querySelector('a') : null;
+  });
+  return h('section', { class: 'card', 'aria-labelledby': 'leaderboard-title' },
+    h('h2', { id: 'leaderboard-title' }, `${gameTitle(game)} leaderboard by rating${period === 'year' ? ' this year' : ''}`),
+    first.items.length === 0 ? h('p', { class: 'muted' }, 'No rated results yet.') : [
+      h('p', { class: 'hint' }, 'A rating starts at 0 and grows with good places against strong players; it is cautious, so it settles as results add up.'),
+      h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': 'Rating leaderboard table (scrolls sideways)' },
+        h('table', { class: 'rating-board' },
+          h('caption', {}, 'By skill rating'),
+          h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'number' }, 'Place'), h('th', { scope: 'col' }, 'Player'),
+            h('th', { scope: 'col', class: 'number' }, 'Rating'), h('th', { scope: 'col', class: 'number' }, 'Rated'),
+            h('th', { scope: 'col', class: 'number' }, 'Won'))),
+          body)),
+      more,
+    ]);
+}
+
+/**
+ * Two players' results at the same table: per game, who was ahead how often and their ratings;
+ * then the results themselves, newest first, a page at a time.
+ */
+async function headToHead(player, opponent, game) {
+  const gameQuery = game ? `game=${encodeURIComponent(game)}` : '';
+  const pageAt = (cursor) => get(`/v1/players/${encodeURIComponent(player)}/versus/${encodeURIComponent(opponent)}?${query('limit=20', gameQuery, cursorQuery(cursor))}`);
+  const first = await pageAt(null);
+  // The service's spelling of the names (the one they were first entered with).
+  const [one, other] = [first.player, first.opponent];
+  const result = (item) => h('li', {},
+    h('a', { href: item.kind === 'sheet' ? `#sheet=${item.match_id}` : `#match=${item.match_id}` },
+      `${gameTitle(item.game)}: ${sideText(item.player)}; ${sideText(item.opponent)}`),
+    ' ', h('span', { class: 'muted' }, formatTime(item.finished_at)));
+  const list = h('ol', { class: 'shared', 'aria-labelledby': 'shared-title' }, first.items.map(result));
+  const more = moreButton(first.next_cursor, pageAt, (items) => {
+    const entries = items.map(result);
+    list.append(...entries);
+    return entries.length ? entries[0].querySelector('a') : null;
+  });
+  return h('section', { class: 'card', 'aria-labelledby': 'versus-result-title' },
+    h('h2', { id: 'versus-result-title' }, `${one} against ${other}${game ? `, ${gameTitle(game)}` : ''}`),
+    first.games.length === 0 ? h('p', { class: 'muted' }, 'They have not finished a game at the same table yet.') : [
+      h('ul', { class: 'versus' }, first.games.map((row) => h('li', {},
+        h('h3', {}, gameTitle(row.game)),
+        h('p', {}, `${row.played} played: ${versusLine(row, one, other)}`),
+        h('p', { class: 'muted' }, `Ratings: ${one} ${formatRating(row.player_rating)}, ${other} ${formatRating(row.opponent_rating)}`)))),
+      h('h3', { id: 'shared-title' }, 'Their results together'),
+      list,
+      more,
+    ]);
 }

@@ -62,6 +62,7 @@ export const CATALOGUE = {
     invalid_cursor: 'The list lost its place. Go back and open it again.',
     same_player: 'Pick two different players to compare.',
     invalid_player: 'That player name cannot be looked up. Check it and try again.',
+    same_player: 'That is the same player twice. Type someone else to compare them with.',
     invalid_invite_code: 'That is not an invite code. A code has 10 letters and digits: check it and type it again.',
     invalid_idempotency_key: 'The page sent something the service could not read. Reload the page and try again.',
 
@@ -395,7 +396,7 @@ const FIELD_OF = {
 const FIELD_OF_CODE = {
   invalid_note: 'note', note_required: 'note', invalid_player_name: 'name', duplicate_player: 'name',
   same_name: 'name', invalid_options: 'option', invalid_seed: 'seed', invalid_invite_code: 'code',
-  unknown_invite: 'code', invalid_player: 'name', unknown_game: 'game', invalid_tally: 'round', invalid_chance: 'chance',
+  unknown_invite: 'code', invalid_player: 'name', same_player: 'name', unknown_game: 'game', invalid_tally: 'round', invalid_chance: 'chance',
   wrong_face_count: 'dice', bad_die: 'dice', doubles_need_doubles_roll: 'dice', wrong_dice_count: 'dice',
   wrong_coaster_count: 'coasters', wrong_card_count: 'cards', wrong_rainbow_count: 'cards',
   guest_bonus_out_of_range: 'bonus', wrong_guest_count: 'bonus',
