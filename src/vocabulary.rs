@@ -124,6 +124,9 @@ stored_names! {
         Rename = "rename",
         /// The owner ended the sheet early with the standings so far.
         Finish = "finish",
+        /// A play brought in from another score keeper, closed as it arrived: `imported` holds
+        /// its final standings.
+        Import = "import",
     }
 }
 

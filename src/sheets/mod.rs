@@ -262,11 +262,14 @@ struct Standing<'a> {
     rounds: Vec<&'a SheetEntryRow>,
     /// The early finish in force, if the owner ended the sheet early (a later removal undoes it).
     finish: Option<&'a SheetEntryRow>,
+    /// The final standings of a play brought in from another score keeper.
+    imported: Option<&'a SheetEntryRow>,
 }
 
 fn standing(entries: &[SheetEntryRow]) -> Standing<'_> {
     let mut rounds: Vec<&SheetEntryRow> = Vec::new();
     let mut finish = None;
+    let mut imported = None;
     for entry in entries {
         match entry.kind {
             SheetEntryKind::Round => {
@@ -283,9 +286,14 @@ fn standing(entries: &[SheetEntryRow]) -> Standing<'_> {
             }
             SheetEntryKind::Rename => {}
             SheetEntryKind::Finish => finish = Some(entry),
+            SheetEntryKind::Import => imported = Some(entry),
         }
     }
-    Standing { rounds, finish }
+    Standing {
+        rounds,
+        finish,
+        imported,
+    }
 }
 
 /// The rounds scored by the game, or the refusal naming the round that breaks a rule.
@@ -331,6 +339,20 @@ struct Outcome {
 
 impl Outcome {
     fn of(row: &MatchRow, players: usize, standing: &Standing<'_>) -> Result<Self, Problem> {
+        if let Some(entry) = standing.imported {
+            // An imported play has its final standings and no rounds: it arrived closed.
+            let standings: Standings = stored(
+                "imported standings",
+                entry.imported.as_ref().unwrap_or(&Value::Null),
+            )?;
+            return Ok(Outcome {
+                rounds: Vec::new(),
+                standings,
+                closed: true,
+                early: false,
+                highlights: Vec::new(),
+            });
+        }
         with_game!(kind_of(row)?, G => {
             let tallied = score::<G>(row, players, &standing.rounds)?;
             let early = standing.finish.is_some() && !tallied.over;
@@ -1037,6 +1059,7 @@ impl Write<'_> {
                 .rename
                 .as_ref()
                 .map(|r| serde_json::to_value(r).unwrap_or_default()),
+            imported: None,
         };
         entries.push(entry.clone());
         if let Some(rename) = &planned.rename {

@@ -89,6 +89,7 @@ diesel::table! {
         request_hash -> Nullable<Bytea>,
         kind -> Text,
         renamed -> Nullable<Jsonb>,
+        imported -> Nullable<Jsonb>,
     }
 }
 

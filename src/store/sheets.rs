@@ -32,6 +32,8 @@ pub struct SheetEntryRow {
     pub request_hash: Option<Vec<u8>>,
     /// A rename's seat, old name and new name (`{"seat", "old_name", "new_name"}`).
     pub renamed: Option<Value>,
+    /// An imported play's final standings.
+    pub imported: Option<Value>,
 }
 
 pub async fn sheet_entries(

@@ -44,13 +44,19 @@ const PLAN: &[(&str, Placement)] = &[
     ("match_invites", by("match_id", "match")),
     ("match_rematch_links", by("match_id", "match")),
     ("match_abandons", by("match_id", "match")),
+    // A rated result's changes live with its match (they cascade with it).
+    ("rating_changes", by("match_id", "match")),
     // Looked up before the match is known: by the code, or by the create's key.
     ("invite_codes", by("code_hash", "invite_code")),
     ("idempotent_creates", by("key_hash", "create_key")),
     // Written at every finish, one row per seat: sharded, not copied to every node.
     ("player_game_stats", by("player_key", "player")),
+    // Each player's current rating per game, written with the changes: beside their totals.
+    ("player_ratings", by("player_key", "player")),
     // One row, read and locked once at start-up by the instance re-keying names: never joined.
     ("name_key_scheme", Local),
+    // The same for the rating scheme, at start-up by the instance rating older results.
+    ("rating_scheme", Local),
 ];
 
 /// Something Citus would refuse, with the object that causes it.

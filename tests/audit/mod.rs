@@ -117,6 +117,10 @@ async fn audit_sheet(
     // Each round's latest entry; a removal takes the last round away (and undoes an early
     // finish), a finish closes the sheet early, a rename changes no round.
     use referee::vocabulary::SheetEntryKind;
+    if let Some(import) = entries.iter().find(|e| e.kind == SheetEntryKind::Import) {
+        audit_imported(conn, row, import).await;
+        return;
+    }
     let mut standing: Vec<serde_json::Value> = Vec::new();
     let mut finished_early = false;
     for entry in &entries {
@@ -141,6 +145,7 @@ async fn audit_sheet(
             }
             SheetEntryKind::Rename => assert!(entry.renamed.is_some()),
             SheetEntryKind::Finish => finished_early = true,
+            SheetEntryKind::Import => unreachable!("audited apart"),
         }
     }
     referee::with_game!(kind, G => {
@@ -170,6 +175,49 @@ async fn audit_sheet(
             assert_eq!(totals, expected, "sheet {}: results = standing rounds", row.id);
         }
     });
+}
+
+/// An imported play is one entry, first, holding final standings that are its snapshot's and,
+/// once finished, its seats' results.
+async fn audit_imported(
+    conn: &mut AsyncPgConnection,
+    row: &referee::store::matches::MatchRow,
+    import: &referee::store::matches::SheetEntryRow,
+) {
+    assert_eq!(
+        import.seq, 1,
+        "sheet {}: an import is the first entry",
+        row.id
+    );
+    let standings = import.imported.clone().expect("an import has standings");
+    assert_eq!(row.state["standings"], standings, "sheet {}", row.id);
+    assert_eq!(
+        row.state["rounds"],
+        serde_json::json!([]),
+        "sheet {}",
+        row.id
+    );
+    if row.status == MatchStatus::Finished {
+        let seats = referee::store::matches::seats(conn, row.id).await.unwrap();
+        let totals: Vec<serde_json::Value> = seats
+            .iter()
+            .map(|s| s.final_score.unwrap().into())
+            .collect();
+        let ranks: Vec<serde_json::Value> =
+            seats.iter().map(|s| s.final_rank.unwrap().into()).collect();
+        assert_eq!(
+            standings["totals"],
+            serde_json::Value::from(totals),
+            "sheet {}",
+            row.id
+        );
+        assert_eq!(
+            standings["ranks"],
+            serde_json::Value::from(ranks),
+            "sheet {}",
+            row.id
+        );
+    }
 }
 
 #[allow(dead_code)]
