@@ -1,5 +1,5 @@
-//! Taking history elsewhere: a player's matches as NDJSON or CSV, and a finished match or sheet
-//! as a play in the BG Stats import format.
+//! Taking history elsewhere: a player's matches as NDJSON or CSV, each with the player's rating
+//! change. The BG Stats format, in and out, is [`crate::bgstats`]'s.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -8,7 +8,8 @@ use uuid::Uuid;
 
 use crate::games::GameKind;
 use crate::problem::Problem;
-use crate::records::{check_player_filter, note_game, table_names};
+use crate::records::{check_player_filter, table_names};
+use crate::skill::RatingChange;
 use crate::store::history;
 use crate::store::matches as q;
 use crate::store::stats::{abandons_of, Abandoned};
@@ -36,13 +37,15 @@ pub struct HistoryLine {
     /// An abandoned match: by whom, when, at which version, and whether play had begun (then it
     /// counts in each player's record as `abandoned`).
     pub abandoned: Option<Abandoned>,
+    /// The player's rating in the game before and after this result, if it was rated.
+    pub rating: Option<RatingChange>,
 }
 
 /// Every match of a player (names compared ignoring case, width, invisible characters and look-alike letters), newest first.
 #[tracing::instrument(skip_all, fields(player = name))]
 pub async fn player_history(store: &Store, name: &str) -> Result<Vec<HistoryLine>, Problem> {
     check_player_filter(name)?;
-    let (rows, tables, abandons) = store
+    let (rows, tables, abandons, changes) = store
         .read(async |conn| {
             let rows = history::player_matches(conn, name).await?;
             let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
@@ -53,7 +56,8 @@ pub async fn player_history(store: &Store, name: &str) -> Result<Vec<HistoryLine
                 .map(|r| r.id)
                 .collect();
             let abandons = abandons_of(conn, &abandoned).await?;
-            Ok((rows, tables, abandons))
+            let changes = crate::store::ratings::changes_of(conn, &ids).await?;
+            Ok((rows, tables, abandons, changes))
         })
         .await?;
     Ok(rows
@@ -76,6 +80,10 @@ pub async fn player_history(store: &Store, name: &str) -> Result<Vec<HistoryLine
                 players,
                 winners,
                 abandoned: abandons.iter().find(|a| a.match_id == row.id).cloned(),
+                rating: changes
+                    .iter()
+                    .find(|c| c.match_id == row.id && c.seat == seat.seat)
+                    .map(RatingChange::of),
             }
         })
         .collect())
@@ -115,14 +123,17 @@ fn csv_text_cell(text: &str) -> String {
 
 /// RFC 4180 CSV with a header row; several names in one cell are separated by `; `. Cells of
 /// typed text are neutralised against formula injection ([`csv_text_cell`]). An abandoned
-/// match's trace is in the last four columns (added last, so older readers keep their columns).
+/// match's trace is in four columns, then the player's rating change in six: rating (`mu - 3
+/// sigma`) before and after, then each `mu` and `sigma` (columns are added last, so older
+/// readers keep theirs).
 pub fn to_csv(lines: &[HistoryLine]) -> String {
     fn opt<T: ToString>(value: &Option<T>) -> String {
         value.as_ref().map(T::to_string).unwrap_or_default()
     }
     let mut out = String::from(
         "match_id,kind,game,status,created_at,finished_at,seat,player,score,rank,winner,players,winners,\
-         abandoned_by,abandoned_at,abandoned_at_version,abandoned_after_play\r\n",
+         abandoned_by,abandoned_at,abandoned_at_version,abandoned_after_play,\
+         rating_before,rating_after,mu_before,sigma_before,mu_after,sigma_after\r\n",
     );
     for l in lines {
         let cells = [
@@ -143,180 +154,17 @@ pub fn to_csv(lines: &[HistoryLine]) -> String {
             csv_cell(&opt(&l.abandoned.as_ref().map(|a| a.at.to_rfc3339()))),
             csv_cell(&opt(&l.abandoned.as_ref().map(|a| a.at_version))),
             csv_cell(&opt(&l.abandoned.as_ref().map(|a| a.after_play))),
+            csv_cell(&opt(&l.rating.map(|r| r.before.rating))),
+            csv_cell(&opt(&l.rating.map(|r| r.after.rating))),
+            csv_cell(&opt(&l.rating.map(|r| r.before.mu))),
+            csv_cell(&opt(&l.rating.map(|r| r.before.sigma))),
+            csv_cell(&opt(&l.rating.map(|r| r.after.mu))),
+            csv_cell(&opt(&l.rating.map(|r| r.after.sigma))),
         ];
         out.push_str(&cells.join(","));
         out.push_str("\r\n");
     }
     out
-}
-
-/// A BG Stats import file (the app's "import data" JSON) holding one play.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct BgStatsFile {
-    pub players: Vec<BgStatsPlayer>,
-    pub locations: Vec<BgStatsNamed>,
-    pub games: Vec<BgStatsGame>,
-    pub plays: Vec<BgStatsPlay>,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct BgStatsPlayer {
-    pub id: i64,
-    pub name: String,
-    /// Stable per player name, so repeated imports merge rather than duplicate.
-    pub uuid: Uuid,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct BgStatsNamed {
-    pub id: i64,
-    pub name: String,
-    pub uuid: Uuid,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct BgStatsGame {
-    pub id: i64,
-    pub name: String,
-    pub uuid: Uuid,
-    pub cooperative: bool,
-    pub highest_wins: bool,
-    pub no_points: bool,
-    pub uses_teams: bool,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct BgStatsPlay {
-    /// The match id: importing the same match twice updates one play.
-    pub uuid: Uuid,
-    pub game_ref_id: i64,
-    pub location_ref_id: i64,
-    /// `YYYY-MM-DD HH:MM:SS`, UTC.
-    pub play_date: String,
-    pub duration_min: i64,
-    pub ignored: bool,
-    pub manual_winner: bool,
-    pub rounds: i64,
-    pub uses_teams: bool,
-    pub player_scores: Vec<BgStatsScore>,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct BgStatsScore {
-    pub player_ref_id: i64,
-    /// BG Stats keeps scores as text.
-    pub score: String,
-    pub winner: bool,
-    pub new_player: bool,
-    pub start_player: bool,
-    pub rank: i64,
-    pub seat_order: i64,
-}
-
-/// Names are the identity here, so their BG Stats uuids derive from them.
-fn name_uuid(kind: &str, name: &str) -> Uuid {
-    use sha2::{Digest, Sha256};
-    let digest = Sha256::digest(format!("referee/{kind}/{}", name.to_lowercase()));
-    let mut bytes = [0u8; 16];
-    bytes.copy_from_slice(&digest[..16]);
-    uuid::Builder::from_sha1_bytes(bytes).into_uuid()
-}
-
-/// A finished match or sheet as a BG Stats play.
-#[tracing::instrument(skip_all, fields(match_id = %id, kind = kind.as_str(), game = tracing::field::Empty))]
-pub async fn bgstats(store: &Store, id: Uuid, kind: MatchKind) -> Result<BgStatsFile, Problem> {
-    // Only a finished match is exported, and a finished match never changes: a history read.
-    let (row, seats) = store
-        .read(async |conn| {
-            let Some(row) = q::find(conn, id).await?.filter(|r| r.kind == kind) else {
-                return Ok(None);
-            };
-            let seats = q::seats(conn, id).await?;
-            Ok(Some((row, seats)))
-        })
-        .await?
-        .ok_or_else(|| {
-            Problem::not_found("unknown_match", format!("no {} has id {id}", kind.as_str()))
-        })?;
-    if row.status != MatchStatus::Finished {
-        return Err(Problem::conflict(
-            "match_not_finished",
-            "only a finished match can be exported as a play",
-        ));
-    }
-    let game = row.game.kind();
-    note_game(game);
-    let lowest_wins = row.lowest_wins == Some(true);
-    // A sheet's snapshot lists its scored rounds; a hosted game's breakdown may list its rounds.
-    let rounds = match kind {
-        MatchKind::Sheet => row.state.pointer("/rounds"),
-        MatchKind::Hosted => row
-            .result
-            .as_ref()
-            .and_then(|r| r.pointer("/breakdown/rounds")),
-    }
-    .and_then(|r| r.as_array())
-    .map_or(0, |r| r.len() as i64);
-    let finished_at = row.finished_at.unwrap_or(row.updated_at);
-    Ok(BgStatsFile {
-        players: seats
-            .iter()
-            .enumerate()
-            .map(|(i, s)| BgStatsPlayer {
-                id: i as i64 + 1,
-                name: s.player_name.clone(),
-                uuid: name_uuid("player", &s.player_name),
-            })
-            .collect(),
-        locations: vec![BgStatsNamed {
-            id: 1,
-            name: if kind == MatchKind::Sheet {
-                "At the table".to_owned()
-            } else {
-                "Tabletop referee".to_owned()
-            },
-            uuid: name_uuid("location", kind.as_str()),
-        }],
-        games: vec![BgStatsGame {
-            id: 1,
-            name: game.title().to_owned(),
-            uuid: name_uuid("game", game.slug()),
-            cooperative: false,
-            highest_wins: !lowest_wins,
-            no_points: false,
-            uses_teams: false,
-        }],
-        plays: vec![BgStatsPlay {
-            uuid: row.id,
-            game_ref_id: 1,
-            location_ref_id: 1,
-            play_date: finished_at.format("%Y-%m-%d %H:%M:%S").to_string(),
-            duration_min: (finished_at - row.created_at).num_minutes(),
-            ignored: false,
-            manual_winner: false,
-            rounds,
-            uses_teams: false,
-            player_scores: seats
-                .iter()
-                .enumerate()
-                .map(|(i, s)| BgStatsScore {
-                    player_ref_id: i as i64 + 1,
-                    score: s.final_score.unwrap_or_default().to_string(),
-                    winner: s.winner == Some(true),
-                    new_player: false,
-                    start_player: false,
-                    rank: i64::from(s.final_rank.unwrap_or_default()),
-                    seat_order: i as i64,
-                })
-                .collect(),
-        }],
-    })
 }
 
 #[cfg(test)]
@@ -339,6 +187,7 @@ mod tests {
             players: vec![player.to_owned(), "Ben".to_owned()],
             winners: vec![player.to_owned()],
             abandoned: None,
+            rating: None,
         }
     }
 
@@ -370,11 +219,5 @@ mod tests {
             .collect();
         assert_eq!(docs.len(), 2);
         assert_eq!(docs[1]["player"], "Bo");
-    }
-
-    #[test]
-    fn a_players_bgstats_uuid_depends_only_on_the_name_ignoring_case() {
-        assert_eq!(name_uuid("player", "Ann"), name_uuid("player", "ANN"));
-        assert_ne!(name_uuid("player", "Ann"), name_uuid("player", "Ben"));
     }
 }

@@ -1,6 +1,7 @@
 //! The tabletop referee service: pure game rules (`games`), the referee that applies them,
 //! hosted matches stored in PostgreSQL, and the HTTP API.
 
+pub mod bgstats;
 pub mod config;
 pub mod examples;
 pub mod exports;

@@ -39,6 +39,22 @@ impl SkillRating {
     }
 }
 
+/// A player's rating before and after one result.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct RatingChange {
+    pub before: SkillRating,
+    pub after: SkillRating,
+}
+
+impl RatingChange {
+    pub fn of(change: &q::SeatChange) -> Self {
+        Self {
+            before: SkillRating::of(change.mu_before, change.sigma_before),
+            after: SkillRating::of(change.mu_after, change.sigma_after),
+        }
+    }
+}
+
 /// A player's current rating in one game.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct GameRating {

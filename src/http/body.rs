@@ -251,6 +251,74 @@ impl<'de> Deserialize<'de> for Key<'de> {
     }
 }
 
+/// An upload larger than the service's usual body limit (an import file): JSON, read as it
+/// arrives and refused as soon as it passes `cap` bytes or the body timeout (nothing past the
+/// cap is held), then checked as [`RawBody`] checks a body. The text is returned unparsed.
+pub async fn read_upload(
+    request: &HttpRequest,
+    mut payload: web::Payload,
+    cap: usize,
+) -> Result<web::Bytes, Problem> {
+    use futures_util::StreamExt;
+    check_charset(request)?;
+    if request
+        .mime_type()
+        .ok()
+        .flatten()
+        .map(|m| m.essence_str() == "application/json")
+        != Some(true)
+    {
+        return Err(Problem::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "send the file as application/json",
+        ));
+    }
+    let too_large = || {
+        let mut problem = Problem::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "body_too_large",
+            format!("a file has at most {cap} bytes"),
+        );
+        problem.params = Some(serde_json::json!({"limit": "body_bytes", "max": cap}));
+        problem
+    };
+    let declared = request
+        .headers()
+        .get(actix_web::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|length| length > cap) {
+        return Err(too_large());
+    }
+    let timeout = request
+        .app_data::<BodyTimeout>()
+        .map_or(Duration::from_secs(10), |t| t.0);
+    let read = async {
+        let mut body = web::BytesMut::new();
+        while let Some(chunk) = payload.next().await {
+            let chunk = chunk.map_err(|e| Problem::bad_request("malformed_body", e.to_string()))?;
+            if body.len() + chunk.len() > cap {
+                return Err(too_large());
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(body.freeze())
+    };
+    let body = tokio::time::timeout(timeout, read).await.map_err(|_| {
+        Problem::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "request_timeout",
+            format!("the body did not arrive within {} s", timeout.as_secs()),
+        )
+    })??;
+    let text = std::str::from_utf8(&body).map_err(|e| {
+        Problem::bad_request("malformed_body", format!("the file is not UTF-8: {e}"))
+    })?;
+    check_strict(text).map_err(|e| Problem::bad_request("malformed_body", e))?;
+    Ok(body)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,13 +1,14 @@
 //! History exports: a player's matches as NDJSON or CSV, a finished play for BG Stats, and a
 //! score sheet as one self-contained document.
 
-use actix_web::{get, web, HttpResponse};
+use actix_web::{get, post, web, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use super::responses::*;
-use crate::exports::{self, BgStatsFile, HistoryLine};
+use crate::bgstats::{self, BgStatsFile, ImportReport};
+use crate::exports::{self, HistoryLine};
 use crate::problem::Problem;
 use crate::sheets::{self, SheetDetail};
 use crate::store::Store;
@@ -79,7 +80,7 @@ pub async fn match_bgstats(
     path: web::Path<Uuid>,
 ) -> Result<web::Json<BgStatsFile>, Problem> {
     Ok(web::Json(
-        exports::bgstats(&store, path.into_inner(), MatchKind::Hosted).await?,
+        bgstats::one(&store, path.into_inner(), MatchKind::Hosted).await?,
     ))
 }
 
@@ -97,7 +98,7 @@ pub async fn sheet_bgstats(
     path: web::Path<Uuid>,
 ) -> Result<web::Json<BgStatsFile>, Problem> {
     Ok(web::Json(
-        exports::bgstats(&store, path.into_inner(), MatchKind::Sheet).await?,
+        bgstats::one(&store, path.into_inner(), MatchKind::Sheet).await?,
     ))
 }
 
@@ -133,4 +134,78 @@ pub async fn export_sheet(
         game: sheet.game,
         sheet,
     }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct EverythingQuery {
+    /// Only results that ended at or after this instant (RFC 3339).
+    pub from: Option<chrono::DateTime<chrono::Utc>>,
+    /// Only results that ended before this instant (RFC 3339).
+    pub to: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+/// Every result that counts in statistics, as one BG Stats file: each finished match and score
+/// sheet, and each one abandoned after play began (as an `ignored` play), in the order they
+/// ended, each seat with its rating change. Streamed a page at a time. Besides BG Stats' fields,
+/// each play carries `referee` (BG Stats ignores it): what this service's import needs to
+/// bring it back exactly.
+#[utoipa::path(
+    tag = "history",
+    params(EverythingQuery),
+    responses(
+        (status = 200, body = BgStatsFile),
+        QueryProblems,
+    )
+)]
+#[get("/exports/bgstats")]
+pub async fn export_everything(
+    store: web::Data<Store>,
+    query: web::Query<EverythingQuery>,
+) -> HttpResponse {
+    use futures_util::StreamExt;
+    let period = crate::store::stats::Period {
+        from: query.from,
+        to: query.to,
+    };
+    let stream = bgstats::everything(store.get_ref().clone(), period).map(|part| {
+        part.map(web::Bytes::from).map_err(|problem| {
+            // The status is sent: a failure past it can only cut the file short.
+            tracing::error!(code = %problem.code, detail = %problem.detail, "export cut short");
+            actix_web::error::ErrorInternalServerError(problem.detail.clone())
+        })
+    });
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .insert_header((
+            "Content-Disposition",
+            "attachment; filename=\"bgstats-export.json\"",
+        ))
+        .streaming(stream)
+}
+
+/// Imports a BG Stats file: this service's own export, or BG Stats' export as far as its fields
+/// map. Each play of one of the five games (matched by name) becomes a finished score sheet
+/// with its results, its players matched by name as everywhere; a play already here (the same
+/// id) is matched and not written again, so the same file twice creates nothing new; any other
+/// play is skipped with a reason. Each play is written all or nothing, and ratings follow in
+/// the order results finished. At most 8 MiB and 5 000 plays; a file that does not read gets
+/// `422 invalid_import` naming its first bad field (`params.field`).
+#[utoipa::path(
+    tag = "history",
+    request_body(content = BgStatsFile, content_type = "application/json"),
+    responses(
+        (status = 200, body = ImportReport),
+        CreateProblems,
+    )
+)]
+#[post("/imports/bgstats")]
+pub async fn import_bgstats(
+    store: web::Data<Store>,
+    request: actix_web::HttpRequest,
+    payload: web::Payload,
+) -> Result<web::Json<ImportReport>, Problem> {
+    let body = super::body::read_upload(&request, payload, bgstats::IMPORT_BYTES).await?;
+    Ok(web::Json(bgstats::import(&store, &body).await?))
 }

@@ -131,7 +131,9 @@ fn routes(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
             .service(exports::player_history)
             .service(exports::match_bgstats)
             .service(exports::sheet_bgstats)
-            .service(exports::export_sheet),
+            .service(exports::export_sheet)
+            .service(exports::export_everything)
+            .service(exports::import_bgstats),
     );
 }
 

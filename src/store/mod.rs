@@ -20,6 +20,7 @@ pub mod history;
 pub mod lobby;
 pub mod matches;
 pub mod moves;
+pub mod plays;
 pub mod ratings;
 pub mod replica;
 pub mod schema;

@@ -15,6 +15,7 @@ mod evening;
 mod game_refusals;
 mod history;
 mod hosted;
+mod imports;
 mod invites;
 mod leaks;
 mod lobby;

@@ -12,7 +12,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "services",
         &[
-            "matches", "sheets", "stats", "skill", "exports", "records", "problem",
+            "matches", "sheets", "stats", "skill", "exports", "bgstats", "records", "problem",
         ],
     ),
     ("storage", &["store", "live"]),

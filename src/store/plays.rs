@@ -1,0 +1,227 @@
+//! Plays going out to, and coming in from, another score keeper: every result that counts in
+//! statistics, a page at a time, for an export of everything; and imported plays written as
+//! score sheets, each in its own savepoint, with their players' totals and ratings.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Nullable, Text, Timestamptz, Uuid as SqlUuid};
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use uuid::Uuid;
+
+use super::matches::{self as q, MatchRow, SeatRow, SheetEntryRow};
+use super::ratings::{rerate_from, Place, SeatChange};
+use super::schema::matches;
+use super::stats::{abandons_of, add_player_stats, record_abandon, Abandoned, Period};
+use super::StoreError;
+use crate::games::GameKind;
+use crate::vocabulary::{AbandonedBy, MatchStatus};
+
+/// Results that count in statistics: finished, or abandoned after play began; by when they
+/// ended (finished or were abandoned).
+const COUNTED: &str = "FROM matches m LEFT JOIN match_abandons a ON a.match_id = m.id \
+     WHERE (m.status = 'finished' OR (m.status = 'abandoned' AND a.after_play)) \
+       AND ($1::timestamptz IS NULL OR coalesce(m.finished_at, a.abandoned_at) >= $1) \
+       AND ($2::timestamptz IS NULL OR coalesce(m.finished_at, a.abandoned_at) < $2)";
+
+#[derive(QueryableByName)]
+struct Name {
+    #[diesel(sql_type = Text)]
+    player_name: String,
+}
+
+/// Every name as written at a counted result's table in the period, sorted.
+pub async fn counted_names(
+    conn: &mut AsyncPgConnection,
+    period: Period,
+) -> Result<Vec<String>, StoreError> {
+    let names: Vec<Name> = diesel::sql_query(format!(
+        "SELECT DISTINCT s.player_name FROM match_seats s \
+         WHERE s.match_id IN (SELECT m.id {COUNTED}) ORDER BY 1"
+    ))
+    .bind::<Nullable<Timestamptz>, _>(period.from)
+    .bind::<Nullable<Timestamptz>, _>(period.to)
+    .load(conn)
+    .await?;
+    Ok(names.into_iter().map(|n| n.player_name).collect())
+}
+
+/// A counted result with what an export writes of it.
+pub struct CountedResult {
+    pub row: MatchRow,
+    pub seats: Vec<SeatRow>,
+    pub abandon: Option<Abandoned>,
+    pub changes: Vec<SeatChange>,
+    /// When it ended: its place in the export's order.
+    pub ended: Place,
+}
+
+#[derive(QueryableByName)]
+struct Ended {
+    #[diesel(sql_type = SqlUuid)]
+    id: Uuid,
+    #[diesel(sql_type = Timestamptz)]
+    ended: DateTime<Utc>,
+}
+
+/// Up to `limit` counted results of the period after `after`, in the order they ended.
+pub async fn counted_page(
+    conn: &mut AsyncPgConnection,
+    period: Period,
+    after: Option<Place>,
+    limit: i64,
+) -> Result<Vec<CountedResult>, StoreError> {
+    let (after_at, after_id) = after.unzip();
+    let page: Vec<Ended> = diesel::sql_query(format!(
+        "SELECT m.id, coalesce(m.finished_at, a.abandoned_at) AS ended {COUNTED} \
+           AND ($3::timestamptz IS NULL \
+                OR (coalesce(m.finished_at, a.abandoned_at), m.id) > ($3, $4)) \
+         ORDER BY 2, 1 LIMIT $5"
+    ))
+    .bind::<Nullable<Timestamptz>, _>(period.from)
+    .bind::<Nullable<Timestamptz>, _>(period.to)
+    .bind::<Nullable<Timestamptz>, _>(after_at)
+    .bind::<Nullable<SqlUuid>, _>(after_id)
+    .bind::<BigInt, _>(limit)
+    .load(conn)
+    .await?;
+    let ids: Vec<Uuid> = page.iter().map(|p| p.id).collect();
+    let rows: Vec<MatchRow> = matches::table
+        .filter(matches::id.eq_any(&ids))
+        .select(MatchRow::as_select())
+        .load(conn)
+        .await?;
+    let mut rows: BTreeMap<Uuid, MatchRow> = rows.into_iter().map(|r| (r.id, r)).collect();
+    let seats = q::seats_of(conn, &ids).await?;
+    let abandons = abandons_of(conn, &ids).await?;
+    let changes = super::ratings::changes_of(conn, &ids).await?;
+    Ok(page
+        .into_iter()
+        .filter_map(|p| {
+            let row = rows.remove(&p.id)?;
+            let mut table: Vec<SeatRow> = seats
+                .iter()
+                .filter(|s| s.match_id == p.id)
+                .cloned()
+                .collect();
+            table.sort_by_key(|s| s.seat);
+            Some(CountedResult {
+                seats: table,
+                abandon: abandons.iter().find(|a| a.match_id == p.id).cloned(),
+                changes: changes
+                    .iter()
+                    .filter(|c| c.match_id == p.id)
+                    .cloned()
+                    .collect(),
+                ended: (p.ended, p.id),
+                row,
+            })
+        })
+        .collect())
+}
+
+/// A play ready to be stored as a closed score sheet.
+pub struct NewPlay {
+    pub row: MatchRow,
+    pub seats: Vec<SeatRow>,
+    pub entry: SheetEntryRow,
+    /// Abandoned after play began: by whom and when (the row's status says abandoned).
+    pub abandoned: Option<(AbandonedBy, DateTime<Utc>)>,
+}
+
+/// What became of a play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Written {
+    Created,
+    /// A match or sheet with its id is already stored (this file, or this play, came before).
+    AlreadyStored,
+}
+
+/// Stores plays in one transaction, each all or nothing in its own savepoint: its sheet, seats
+/// and entry, its players' running totals (or, abandoned, their `abandoned` counts); then each
+/// game touched is rated again from its earliest new result. A play whose id is already stored
+/// is left alone.
+pub async fn insert_plays(
+    conn: &mut AsyncPgConnection,
+    plays: &[&NewPlay],
+) -> Result<Vec<Written>, StoreError> {
+    conn.transaction(async |conn| {
+        let mut written = Vec::with_capacity(plays.len());
+        let mut rate_from: BTreeMap<&str, (GameKind, Place)> = BTreeMap::new();
+        for play in plays {
+            let outcome = conn
+                .transaction(async |conn| insert_play(conn, play).await)
+                .await?;
+            if outcome == Written::Created {
+                if let Some(finished_at) = play.row.finished_at {
+                    let game = play.row.game.kind();
+                    let place = (finished_at, play.row.id);
+                    let earliest = rate_from.entry(game.slug()).or_insert((game, place));
+                    earliest.1 = earliest.1.min(place);
+                }
+            }
+            written.push(outcome);
+        }
+        for (game, place) in rate_from.into_values() {
+            rerate_from(conn, game, Some(place)).await?;
+        }
+        Ok(written)
+    })
+    .await
+}
+
+async fn insert_play(conn: &mut AsyncPgConnection, play: &NewPlay) -> Result<Written, StoreError> {
+    let stored: i64 = matches::table
+        .filter(matches::id.eq(play.row.id))
+        .count()
+        .get_result(conn)
+        .await?;
+    if stored > 0 {
+        return Ok(Written::AlreadyStored);
+    }
+    q::insert(conn, &play.row, &play.seats, &[]).await?;
+    q::append_sheet_entry(conn, &play.entry).await?;
+    let game = play.row.game.kind();
+    match (play.row.status, play.abandoned) {
+        (MatchStatus::Abandoned, Some((by, at))) => {
+            record_abandon(conn, play.row.id, by, at).await?
+        }
+        _ => {
+            for seat in &play.seats {
+                let won = i64::from(seat.winner == Some(true));
+                let score = seat.final_score.unwrap_or_default();
+                add_player_stats(conn, game, &seat.player_name, 1, won, score).await?;
+            }
+        }
+    }
+    Ok(Written::Created)
+}
+
+#[derive(QueryableByName)]
+struct Known {
+    #[diesel(sql_type = Text)]
+    player_key: String,
+    #[diesel(sql_type = Text)]
+    player_name: String,
+}
+
+/// Of these player keys, those already seated somewhere here, with their latest name.
+pub async fn known_players(
+    conn: &mut AsyncPgConnection,
+    keys: &[String],
+) -> Result<BTreeMap<String, String>, StoreError> {
+    use diesel::sql_types::Array;
+    let known: Vec<Known> = diesel::sql_query(
+        "SELECT DISTINCT ON (s.player_key) s.player_key, s.player_name \
+         FROM match_seats s JOIN matches m ON m.id = s.match_id \
+         WHERE s.player_key = ANY($1) ORDER BY s.player_key, m.created_at DESC",
+    )
+    .bind::<Array<Text>, _>(keys)
+    .load(conn)
+    .await?;
+    Ok(known
+        .into_iter()
+        .map(|k| (k.player_key, k.player_name))
+        .collect())
+}

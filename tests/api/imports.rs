@@ -1,0 +1,437 @@
+//! Bringing plays in (issue 28): a BG Stats file becomes finished score sheets with their
+//! results, idempotently, each play all or nothing, with a report; a bad file is refused naming
+//! its first bad field; and everything exported imports into an empty service with the same
+//! statistics, leaderboards and ratings.
+
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use crate::support::{owner_token, play_to_end, spawn_app, Reply, TestApp};
+
+async fn import(app: &TestApp, file: &Value) -> Reply {
+    app.post("/v1/imports/bgstats", file, None).await
+}
+
+/// A file as BG Stats itself writes one (trimmed): players, games, plays with text scores.
+fn family_file() -> Value {
+    json!({
+        "players": [
+            {"id": 1, "name": "Mum", "uuid": "0A6C3E1F-3B8D-4F5E-9C11-2D6E7F8A9B01", "isAnonymous": false},
+            {"id": 2, "name": "Dad"},
+            {"id": 3, "name": "Zoé"},
+            {"id": 4, "name": "Leo"}
+        ],
+        "games": [
+            {"id": 10, "name": "Lucky Jack", "bggId": 0, "highestWins": true},
+            {"id": 11, "name": "Catan", "highestWins": true},
+            {"id": 12, "name": "Plus & Minus"},
+            {"id": 13, "name": "Lucky Dice", "usesTeams": true}
+        ],
+        "locations": [{"id": 1, "name": "Kitchen"}],
+        "plays": [
+            {"uuid": "6F1D2C3B-4A59-4E6F-8A7B-9C0D1E2F3A41", "gameRefId": 10,
+             "playDate": "2025-12-24 20:00:00", "durationMin": 40, "ignored": false,
+             "playerScores": [
+                {"playerRefId": 1, "score": "12000", "winner": true, "rank": 1},
+                {"playerRefId": 2, "score": "3000", "winner": false, "rank": 2},
+                {"playerRefId": 3, "score": "3000", "winner": false, "rank": 2}]},
+            {"uuid": "6F1D2C3B-4A59-4E6F-8A7B-9C0D1E2F3A42", "gameRefId": 12,
+             "playDate": "2025-12-25 18:30:00",
+             "playerScores": [
+                {"playerRefId": 3, "score": "41", "winner": false},
+                {"playerRefId": 4, "score": "57", "winner": false},
+                {"playerRefId": 1, "score": "30", "winner": false}]},
+            {"uuid": "6F1D2C3B-4A59-4E6F-8A7B-9C0D1E2F3A43", "gameRefId": 11,
+             "playDate": "2025-12-26 15:00:00",
+             "playerScores": [{"playerRefId": 1, "score": "10"}, {"playerRefId": 2, "score": "8"}]},
+            {"uuid": "6F1D2C3B-4A59-4E6F-8A7B-9C0D1E2F3A44", "gameRefId": 10,
+             "playDate": "2025-12-27 15:00:00", "ignored": true,
+             "playerScores": [{"playerRefId": 1, "score": "10"}, {"playerRefId": 2, "score": "8"}]},
+            {"uuid": "6F1D2C3B-4A59-4E6F-8A7B-9C0D1E2F3A45", "gameRefId": 10,
+             "playDate": "2025-12-28 15:00:00",
+             "playerScores": [{"playerRefId": 1, "score": "1000"}]},
+            {"uuid": "6F1D2C3B-4A59-4E6F-8A7B-9C0D1E2F3A46", "gameRefId": 13,
+             "playDate": "2025-12-29 15:00:00",
+             "playerScores": [{"playerRefId": 1, "score": "3"}, {"playerRefId": 4, "score": "2"}]},
+            {"uuid": "6F1D2C3B-4A59-4E6F-8A7B-9C0D1E2F3A47", "gameRefId": 10,
+             "playDate": "2025-12-30 15:00:00",
+             "playerScores": [{"playerRefId": 1, "score": "ten"}, {"playerRefId": 2, "score": "8"}]}
+        ]
+    })
+}
+
+#[tokio::test]
+async fn a_bg_stats_file_becomes_finished_sheets_and_a_report_of_what_was_created_and_skipped() {
+    let app = spawn_app().await;
+    // Mum has played here before, as "mum".
+    let created = app
+        .post(
+            "/v1/sheets",
+            &json!({"game": "lucky-dice", "players": [{"name": "mum"}, {"name": "Ben"}]}),
+            None,
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+    let sheet = created.body["sheet"]["id"].as_str().unwrap().to_owned();
+    let token = owner_token(&created.body);
+    let finished = app
+        .post(
+            &format!("/v1/sheets/{sheet}/finish"),
+            &json!({}),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(
+        finished.status,
+        StatusCode::CONFLICT,
+        "no round yet: {}",
+        finished.body
+    );
+
+    let reply = import(&app, &family_file()).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    let report = reply.body;
+    assert_eq!(
+        (
+            report["created"].clone(),
+            report["matched"].clone(),
+            report["skipped"].clone()
+        ),
+        (json!(2), json!(0), json!(5))
+    );
+    let outcome = |i: usize| report["plays"][i]["outcome"].as_str().unwrap().to_owned();
+    let reason = |i: usize| {
+        report["plays"][i]["reason"]["code"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(outcome(0), "created");
+    assert_eq!(outcome(1), "created");
+    assert_eq!(reason(2), "unknown_game", "Catan is not refereed here");
+    assert_eq!(reason(3), "ignored_play");
+    assert_eq!(reason(4), "player_count", "one player alone");
+    assert_eq!(reason(5), "teams_not_supported");
+    assert_eq!(reason(6), "score_not_whole");
+    let mum = report["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "Mum")
+        .unwrap();
+    assert_eq!(
+        mum["known_as"], "mum",
+        "matched by name key to the player already here"
+    );
+
+    // The play is a finished sheet with the file's results, at the file's date.
+    let id = report["plays"][0]["id"].as_str().unwrap();
+    assert_eq!(
+        id, "6f1d2c3b-4a59-4e6f-8a7b-9c0d1e2f3a41",
+        "the play keeps its id"
+    );
+    let sheet = app.get(&format!("/v1/sheets/{id}"), None).await.body;
+    assert_eq!(sheet["status"], "finished");
+    assert_eq!(sheet["winners"], json!(["Mum"]));
+    assert_eq!(sheet["finished_at"], "2025-12-24T20:00:00Z");
+    assert_eq!(sheet["standings"]["totals"], json!([12000, 3000, 3000]));
+    assert_eq!(sheet["entries"][0]["kind"], "import");
+    // Plus & Minus had no ranks in the file: ranked by score, the highest first.
+    let leo = app.get("/v1/players/leo/stats", None).await.body;
+    assert_eq!(leo["games"][0]["game"], "plus-minus");
+    assert_eq!(leo["games"][0]["won"], 1);
+    // Rated as results: Mum first of three.
+    let ratings = app.get("/v1/players/mum/ratings", None).await.body;
+    assert_eq!(ratings["games"][0]["game"], "lucky-jack");
+    assert_eq!(ratings["games"][0]["place"], 1);
+
+    // An imported sheet is closed: no round to add or take away; its players may be renamed.
+    let owner = report["plays"][0]["owner_token"].as_str().unwrap();
+    let more = app
+        .post(
+            &format!("/v1/sheets/{id}/entries"),
+            &json!({"tally": {"jackpot": null}}),
+            Some(owner),
+        )
+        .await;
+    assert_eq!(more.status, StatusCode::CONFLICT, "{}", more.body);
+    app.audit_snapshots().await;
+    app.audit_totals().await;
+}
+
+#[tokio::test]
+async fn the_same_file_imported_twice_creates_nothing_new() {
+    let app = spawn_app().await;
+    let first = import(&app, &family_file()).await.body;
+    let again = import(&app, &family_file()).await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.body);
+    assert_eq!(
+        (again.body["created"].clone(), again.body["matched"].clone()),
+        (json!(0), first["created"].clone())
+    );
+    assert_eq!(again.body["plays"][0]["owner_token"], Value::Null);
+    let listed = app.get("/v1/matches?kind=sheet", None).await.body;
+    assert_eq!(listed["total"], 2);
+    app.audit_totals().await;
+}
+
+#[tokio::test]
+async fn a_file_that_does_not_read_is_refused_naming_its_first_bad_field() {
+    let app = spawn_app().await;
+    let mut file = family_file();
+    file["plays"][1]["playerScores"][0]["playerRefId"] = json!(99);
+    let reply = import(&app, &file).await;
+    assert_eq!(
+        reply.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        reply.body
+    );
+    assert_eq!(reply.body["code"], "invalid_import");
+    assert_eq!(
+        reply.body["params"]["field"],
+        "plays[1].playerScores[0].playerRefId"
+    );
+
+    let mut file = family_file();
+    file["plays"][2]["playDate"] = json!(20251226);
+    let reply = import(&app, &file).await;
+    assert_eq!(
+        reply.body["params"]["field"], "plays[2].playDate",
+        "{}",
+        reply.body
+    );
+
+    let mut file = family_file();
+    file["plays"][0]["playDate"] = json!("Christmas");
+    let reply = import(&app, &file).await;
+    assert_eq!(
+        reply.body["params"]["field"], "plays[0].playDate",
+        "{}",
+        reply.body
+    );
+
+    let not_json = app
+        .send(
+            app.client
+                .post(format!("{}/v1/imports/bgstats", app.base))
+                .header("Content-Type", "application/json")
+                .body("{\"plays\": ["),
+        )
+        .await;
+    assert_eq!(
+        not_json.status,
+        StatusCode::BAD_REQUEST,
+        "{}",
+        not_json.body
+    );
+    let as_text = app
+        .send(
+            app.client
+                .post(format!("{}/v1/imports/bgstats", app.base))
+                .header("Content-Type", "text/plain")
+                .body("{}"),
+        )
+        .await;
+    assert_eq!(
+        as_text.status,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        "{}",
+        as_text.body
+    );
+    let huge = app
+        .send(
+            app.client
+                .post(format!("{}/v1/imports/bgstats", app.base))
+                .header("Content-Type", "application/json")
+                .body(vec![b' '; 8 * 1024 * 1024 + 1]),
+        )
+        .await;
+    assert_eq!(huge.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", huge.body);
+    let play = family_file()["plays"][0].clone();
+    let mut many = family_file();
+    many["plays"] = Value::Array(vec![play; 5_001]);
+    let reply = import(&app, &many).await;
+    assert_eq!(
+        reply.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        reply.body
+    );
+    assert_eq!(reply.body["params"]["limit"], "import_plays");
+    let nothing = app.get("/v1/matches", None).await.body;
+    assert_eq!(nothing["total"], 0, "a refused file writes nothing");
+}
+
+/// Issue 28: "export everything, import into a fresh database, and the statistics,
+/// leaderboards and ratings are identical".
+#[tokio::test]
+async fn everything_exported_imports_into_an_empty_service_with_the_same_statistics_and_ratings() {
+    let app = spawn_app().await;
+    let names = ["Ann", "Ben", "Cat", "Dan"];
+    // Lucky Jack sheets, one corrected after it finished and one with a player renamed.
+    let mut sheets = Vec::new();
+    for (i, table) in [[0, 1, 2], [1, 2, 3], [0, 2, 3], [0, 1, 3], [3, 2, 1]]
+        .iter()
+        .enumerate()
+    {
+        let players: Vec<Value> = table.iter().map(|&p| json!({"name": names[p]})).collect();
+        let created = app
+            .post(
+                "/v1/sheets",
+                &json!({"game": "lucky-jack", "players": players}),
+                None,
+            )
+            .await
+            .body;
+        let id = created["sheet"]["id"].as_str().unwrap().to_owned();
+        let token = owner_token(&created);
+        for tally in [
+            json!({"jackpot": {"seat": i % 3, "symbol": "jack", "size": 4}}),
+            json!({"jackpot": {"seat": (i + 1) % 3, "symbol": "lemon", "size": 3}}),
+            json!({"jackpot": null}),
+        ] {
+            let reply = app
+                .post(
+                    &format!("/v1/sheets/{id}/entries"),
+                    &json!({"tally": tally}),
+                    Some(&token),
+                )
+                .await;
+            assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+        }
+        sheets.push((id, token));
+    }
+    let (id, token) = &sheets[1];
+    let fixed = app
+        .post(
+            &format!("/v1/sheets/{id}/entries"),
+            &json!({"corrects": 1, "tally": {"jackpot": {"seat": 2, "symbol": "jack", "size": 4}}}),
+            Some(token),
+        )
+        .await;
+    assert_eq!(fixed.status, StatusCode::OK, "{}", fixed.body);
+    let (id, token) = &sheets[2];
+    let renamed = app
+        .send(
+            app.client
+                .patch(format!("{}/v1/sheets/{id}/seats/1", app.base))
+                .bearer_auth(token)
+                .json(&json!({"name": "Cleo"})),
+        )
+        .await;
+    assert_eq!(renamed.status, StatusCode::OK, "{}", renamed.body);
+    // A hosted match played to its end, and a sheet abandoned after a round.
+    let hosted = app
+        .create_lucky_jack(&["Ann", "Dan"], json!({}), "server")
+        .await;
+    play_to_end(&app, &hosted).await;
+    let created = app
+        .post(
+            "/v1/sheets",
+            &json!({"game": "lucky-jack", "players": [{"name": "Ben"}, {"name": "Cat"}]}),
+            None,
+        )
+        .await
+        .body;
+    let id = created["sheet"]["id"].as_str().unwrap();
+    let token = owner_token(&created);
+    app.post(
+        &format!("/v1/sheets/{id}/entries"),
+        &json!({"tally": {"jackpot": null}}),
+        Some(&token),
+    )
+    .await;
+    let gave_up = app
+        .post(
+            &format!("/v1/sheets/{id}/abandon"),
+            &json!({}),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(gave_up.status, StatusCode::OK, "{}", gave_up.body);
+
+    let export = app.get("/v1/exports/bgstats", None).await;
+    assert_eq!(export.status, StatusCode::OK, "{}", export.body);
+    let plays = export.body["plays"].as_array().unwrap();
+    assert_eq!(plays.len(), 7, "six results and one abandoned after play");
+    assert!(plays.iter().any(|p| p["ignored"] == true));
+    assert!(plays[0]["referee"]["seats"][0]["rating"]["after"]["mu"].is_number());
+
+    let fresh = spawn_app().await;
+    let report = import(&fresh, &export.body).await;
+    assert_eq!(report.status, StatusCode::OK, "{}", report.body);
+    assert_eq!(report.body["created"], 7, "{}", report.body);
+
+    let same = |path: String| {
+        let (app, fresh) = (&app, &fresh);
+        async move {
+            let here = app.get(&path, None).await;
+            let there = fresh.get(&path, None).await;
+            assert_eq!(here.status, StatusCode::OK, "{path}: {}", here.body);
+            assert_eq!(here.body, there.body, "{path}");
+        }
+    };
+    for name in ["ann", "ben", "cat", "cleo", "dan"] {
+        same(format!("/v1/players/{name}/stats")).await;
+        same(format!("/v1/players/{name}/ratings")).await;
+    }
+    same("/v1/games/lucky-jack/leaderboard".to_owned()).await;
+    same("/v1/games/lucky-jack/ratings".to_owned()).await;
+    same("/v1/players/ann/versus/ben".to_owned()).await;
+    // The history's rating points are the same too, though the kind of a hosted match is now a
+    // sheet's.
+    let points = |body: Value| -> Vec<Value> {
+        body["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| json!([p["match_id"], p["before"], p["after"], p["rank"]]))
+            .collect()
+    };
+    let path = "/v1/players/dan/ratings/lucky-jack";
+    assert_eq!(
+        points(app.get(path, None).await.body),
+        points(fresh.get(path, None).await.body)
+    );
+    // And importing it again there creates nothing new.
+    let again = import(&fresh, &export.body).await.body;
+    assert_eq!(
+        (again["created"].clone(), again["matched"].clone()),
+        (json!(0), json!(7))
+    );
+    fresh.audit_snapshots().await;
+    fresh.audit_totals().await;
+}
+
+#[tokio::test]
+async fn a_players_history_export_carries_each_results_rating_change() {
+    let app = spawn_app().await;
+    import(&app, &family_file()).await;
+    let rating = app
+        .get("/v1/players/dad/ratings/lucky-jack", None)
+        .await
+        .body;
+    let point = &rating["items"][0];
+    let text = |path: &str| {
+        let url = format!("{}{path}", app.base);
+        async move { reqwest::get(url).await.unwrap().text().await.unwrap() }
+    };
+    let ndjson = text("/v1/players/dad/history").await;
+    let line: Value = serde_json::from_str(ndjson.lines().next().unwrap()).unwrap();
+    assert_eq!(line["rating"]["before"], point["before"]);
+    assert_eq!(line["rating"]["after"], point["after"]);
+    let csv = text("/v1/players/dad/history?format=csv").await;
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    let cell = |name: &str| row[header.iter().position(|h| *h == name).unwrap()];
+    assert_eq!(cell("rating_before"), "0");
+    assert_eq!(
+        cell("rating_after").parse::<f64>().unwrap(),
+        point["after"]["rating"].as_f64().unwrap()
+    );
+    assert_eq!(
+        cell("mu_after").parse::<f64>().unwrap(),
+        point["after"]["mu"].as_f64().unwrap()
+    );
+}
