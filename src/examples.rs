@@ -154,3 +154,40 @@ pub fn finish_sheet() -> Value {
         "note": "bedtime",
     })
 }
+
+/// `POST /v1/imports/bgstats`: last Christmas's Lucky Jack as a BG Stats file holds a play
+/// (scores as text, ranks, a winner), and a game of Catan the import skips.
+pub fn import_bgstats() -> Value {
+    let score = |player: usize, score: &str, rank: usize| {
+        json!({"playerRefId": player, "score": score, "winner": rank == 1, "newPlayer": false,
+               "startPlayer": false, "rank": rank, "seatOrder": player - 1})
+    };
+    let play = |uuid: &str, game: usize, date: &str, scores: Vec<Value>| {
+        json!({"uuid": uuid, "gameRefId": game, "locationRefId": 1, "playDate": date,
+               "durationMin": 35, "ignored": false, "manualWinner": false, "rounds": 0,
+               "usesTeams": false, "playerScores": scores})
+    };
+    let game = |id: usize, name: &str, uuid: &str| {
+        json!({"id": id, "name": name, "uuid": uuid, "cooperative": false, "highestWins": true,
+               "noPoints": false, "usesTeams": false})
+    };
+    json!({
+        "players": PLAYERS
+            .iter()
+            .enumerate()
+            .map(|(i, name)| json!({"id": i + 1, "name": name,
+                                    "uuid": format!("7d3c1f2e-0b4a-4c6d-9e8f-1a2b3c4d5e6{i}")}))
+            .collect::<Vec<_>>(),
+        "locations": [{"id": 1, "name": "Kitchen", "uuid": "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f"}],
+        "games": [
+            game(1, "Lucky Jack", "2b3c4d5e-6f70-4a81-92a3-b4c5d6e7f809"),
+            game(2, "Catan", "3c4d5e6f-7081-4a92-83b4-c5d6e7f8091a"),
+        ],
+        "plays": [
+            play("5f0e7d1c-2b3a-4c5d-8e9f-0a1b2c3d4e5f", 1, "2025-12-25 20:30:00",
+                 vec![score(1, "9500", 1), score(2, "4000", 2), score(3, "1500", 3)]),
+            play("5f0e7d1c-2b3a-4c5d-8e9f-0a1b2c3d4e60", 2, "2025-12-26 16:00:00",
+                 vec![score(1, "10", 1), score(2, "7", 2)]),
+        ]
+    })
+}

@@ -60,6 +60,7 @@ export const CATALOGUE = {
     conflicting_preconditions: 'The page sent something the service could not read. Reload the page and try again.',
     invalid_limit: 'That list cannot be shown in one go. Reload the page and try again.',
     invalid_cursor: 'The list lost its place. Go back and open it again.',
+    invalid_import: 'That file could not be read as a BG Stats export. Check it is the file BG Stats wrote and try again.',
     invalid_player: 'That player name cannot be looked up. Check it and try again.',
     same_player: 'That is the same player twice. Type someone else to compare them with.',
     invalid_invite_code: 'That is not an invite code. A code has 10 letters and digits: check it and type it again.',

@@ -194,7 +194,8 @@ pub async fn export_everything(
 /// `422 invalid_import` naming its first bad field (`params.field`).
 #[utoipa::path(
     tag = "history",
-    request_body(content = BgStatsFile, content_type = "application/json"),
+    request_body(content = BgStatsFile, content_type = "application/json",
+                 example = json!(crate::examples::import_bgstats())),
     responses(
         (status = 200, body = ImportReport),
         CreateProblems,
