@@ -411,6 +411,9 @@ fn default_order(game: GameKind) -> Order {
 pub const IMPORT_BYTES: usize = 8 * 1024 * 1024;
 /// The most plays one file may hold.
 pub const IMPORT_PLAYS: usize = 5_000;
+/// The largest score (either way) an imported play may hold, far above any the five games
+/// reach, so that totals summed over a lifetime of plays stay far from overflowing.
+const MAX_SCORE: i64 = 1_000_000_000;
 /// Plays written per transaction (each in its own savepoint).
 const IMPORT_BATCH: usize = 100;
 
@@ -632,12 +635,14 @@ fn whole(score: &Value) -> Option<i64> {
     }
 }
 
-/// Highlights as brag figures: a few short keys.
+/// Highlights as brag figures: a few short keys with figures no larger than a score.
 fn checked_highlights(highlights: Option<&Highlights>) -> Option<Value> {
     let highlights = highlights?;
-    (highlights.len() <= 32 && highlights.keys().all(|k| k.len() <= 64))
-        .then(|| serde_json::to_value(highlights).ok())
-        .flatten()
+    (highlights.len() <= 32
+        && highlights.keys().all(|k| k.len() <= 64)
+        && highlights.values().all(|v| v.abs() <= MAX_SCORE))
+    .then(|| serde_json::to_value(highlights).ok())
+    .flatten()
 }
 
 /// A play's id: its own when it is a UUID (BG Stats' and this service's are), else one derived
@@ -708,6 +713,12 @@ fn plan(file: &InFile, play: &InPlay, now: DateTime<Utc>) -> Result<Planned, Ski
         return Err(skip(
             "score_not_whole",
             "every player of a finished play needs a whole-number score",
+        ));
+    }
+    if scores.iter().flatten().any(|s| s.abs() > MAX_SCORE) {
+        return Err(skip(
+            "score_out_of_range",
+            format!("a score is between -{MAX_SCORE} and {MAX_SCORE}"),
         ));
     }
     let options_sent = play.referee.as_ref().map(|r| r.options.clone());

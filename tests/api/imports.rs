@@ -435,3 +435,17 @@ async fn a_players_history_export_carries_each_results_rating_change() {
         point["after"]["mu"].as_f64().unwrap()
     );
 }
+
+#[tokio::test]
+async fn a_score_beyond_any_game_is_skipped_so_lifetime_totals_cannot_overflow() {
+    let app = spawn_app().await;
+    let mut file = family_file();
+    file["plays"][0]["playerScores"][0]["score"] = json!("9223372036854775807");
+    let report = import(&app, &file).await.body;
+    assert_eq!(report["plays"][0]["outcome"], "skipped");
+    assert_eq!(report["plays"][0]["reason"]["code"], "score_out_of_range");
+    assert_eq!(
+        report["plays"][1]["outcome"], "created",
+        "the other plays still come in"
+    );
+}
