@@ -4,7 +4,9 @@
 //!
 //! Run it against a release build serving the database `gen_history` filled (see
 //! docs/benchmarks.md). Requests go one at a time, so the figures are latencies, not throughput;
-//! each endpoint is called with varied players, matches and pages.
+//! each endpoint is called with varied players, matches and pages. The skill-rating reads ask for
+//! pairs of players who shared tables (`gen_history` seats players N and N + 500 together) and
+//! for a rating board over a 30-day period, moved back a day per request through the data.
 //!
 //! `BENCH_HISTORY_TSV=1` prints one tab-separated line per endpoint instead of a table
 //! (`name, p50, p99, max`, in milliseconds), for scripts such as `bench/replica.sh`.
@@ -16,6 +18,16 @@ use std::time::{Duration, Instant};
 
 /// The request path for the i-th call to an endpoint.
 type PathFor = Box<dyn Fn(usize) -> String>;
+
+/// Players in `gen_history`'s default fill.
+const PLAYERS: usize = 2000;
+
+/// A player with rated results: `gen_history` seats the players whose number ends in 0 only at
+/// its unfinished matches (every tenth), so the next player stands in for them.
+fn rated_player(i: usize) -> usize {
+    let player = i % PLAYERS;
+    player + usize::from(player % 10 == 0)
+}
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
@@ -62,6 +74,39 @@ async fn main() {
         "the database holds no finished hosted match: run gen_history"
     );
 
+    let json = |path: String| {
+        let get = &get;
+        async move { serde_json::from_slice::<serde_json::Value>(&get(path).await).expect("JSON") }
+    };
+    let cursor_of = |page: &serde_json::Value| page["next_cursor"].as_str().map(str::to_owned);
+
+    // The second page of some players' rating histories (200 points each).
+    let mut history_pages = Vec::new();
+    for n in 0..20 {
+        let player = rated_player(n * 97);
+        let path = format!("/v1/players/player-{player}/ratings/lucky-jack?limit=100");
+        let cursor = cursor_of(&json(path.clone()).await)
+            .expect("a player with more than 100 rated results: run gen_history");
+        history_pages.push(format!("{path}&cursor={cursor}"));
+    }
+    // Pages 6 to 10 of the board by rating (20 rows a page), walked once.
+    let mut board_pages = Vec::new();
+    let mut cursor = None;
+    for page in 1..=10 {
+        let path = match &cursor {
+            Some(c) => format!("/v1/games/lucky-jack/ratings?limit=20&cursor={c}"),
+            None => "/v1/games/lucky-jack/ratings?limit=20".to_owned(),
+        };
+        if page >= 6 {
+            board_pages.push(path.clone());
+        }
+        cursor = Some(cursor_of(&json(path).await).expect("more than 10 pages of rated players"));
+    }
+    // gen_history's results finish every 5 minutes back from when it ran, over about 347 days.
+    let now = chrono::Utc::now();
+    let instant =
+        |at: chrono::DateTime<chrono::Utc>| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+
     let endpoints: Vec<(&str, PathFor)> = vec![
         (
             "list newest (limit 50)",
@@ -95,6 +140,53 @@ async fn main() {
         (
             "player history CSV",
             Box::new(|i| format!("/v1/players/player-{}/history?format=csv", i * 17 % 2000)),
+        ),
+        (
+            "player ratings",
+            Box::new(|i| format!("/v1/players/player-{}/ratings", rated_player(i * 13))),
+        ),
+        (
+            "rating history (limit 100)",
+            Box::new(|i| {
+                format!(
+                    "/v1/players/player-{}/ratings/lucky-jack?limit=100",
+                    rated_player(i * 17)
+                )
+            }),
+        ),
+        (
+            "rating history, next page",
+            Box::new(move |i| history_pages[i % history_pages.len()].clone()),
+        ),
+        (
+            "rating board (limit 20)",
+            Box::new(|_| "/v1/games/lucky-jack/ratings?limit=20".into()),
+        ),
+        (
+            "rating board, pages 6-10",
+            Box::new(move |i| board_pages[i % board_pages.len()].clone()),
+        ),
+        (
+            "rating board, 30-day period",
+            Box::new(move |i| {
+                let to = now - chrono::Duration::days((i % 300) as i64);
+                let from = to - chrono::Duration::days(30);
+                format!(
+                    "/v1/games/lucky-jack/ratings?limit=20&from={}&to={}",
+                    instant(from),
+                    instant(to)
+                )
+            }),
+        ),
+        (
+            "head-to-head",
+            Box::new(|i| {
+                let player = rated_player(i * 7);
+                format!(
+                    "/v1/players/player-{player}/versus/player-{}",
+                    (player + PLAYERS / 4) % PLAYERS
+                )
+            }),
         ),
     ];
 

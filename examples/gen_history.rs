@@ -5,7 +5,11 @@
 //!
 //! Defaults: 100 000 matches × 50 moves (5 million log rows), 2 000 players, four seats a match,
 //! into `postgres://postgres@127.0.0.1:5432/referee_scale` (or `DATABASE_URL`), which is created
-//! and migrated first. Rows are made by PostgreSQL itself (`generate_series`), in batches.
+//! and migrated first. Rows are made by PostgreSQL itself (`generate_series`), in batches. Then
+//! the seats are keyed and the players' totals rebuilt by the service's own re-keying
+//! (`store::stats::rekey_names`), and every finished match is rated again
+//! (`store::ratings::rerate_all`, in one transaction, as the service does at start-up for an older
+//! rating scheme); the time that took is printed: the cost of a full re-rate at that size.
 //!
 //! The data is synthetic: shapes, names, winners, scores and log rows are realistic, but the
 //! snapshots are not the replay of the logs. Use that database for query benchmarks only.
@@ -15,7 +19,7 @@
 
 use diesel::sql_types::BigInt;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
-use referee::store::Store;
+use referee::store::{ratings, stats, Store, StoreError};
 
 const MATCHES_SQL: &str = r#"
 INSERT INTO matches (id, game, rules_version, options, randomness, seed, seed_sha256,
@@ -41,7 +45,8 @@ INSERT INTO match_seats (match_id, seat, player_name, player_key, token_hash, fi
                          final_rank, winner, highlights)
 SELECT md5('scale-match-' || i)::uuid, s,
        'player-' || ((i + s * ($3 / 4)) % $3),
-       -- Plain lower-case ASCII names: each is its own key.
+       -- The name as its key for now: the service's keys are look-alike skeletons (`player-l`
+       -- for `player-1`), computed below by the service's own re-keying.
        'player-' || ((i + s * ($3 / 4)) % $3),
        NULL,
        CASE WHEN i % 10 = 0 THEN NULL ELSE ((i * 31 + s * 17) % 8) * 1000 + (s = i % 4)::int * 10000 END,
@@ -60,16 +65,6 @@ SELECT md5('scale-match-' || i)::uuid, p,
             ELSE '{"kind": "draw", "cards": ["bell"]}'::jsonb END,
        now() - i * interval '5 minutes' + p * interval '1 second'
 FROM generate_series($1, $2) AS i, generate_series(1, $3) AS p
-"#;
-
-const REBUILD_PLAYER_STATS_SQL: &str = r#"
-WITH cleared AS (DELETE FROM player_game_stats)
-INSERT INTO player_game_stats (game, player_key, player_name, played, won, score_sum)
-SELECT m.game, lower(s.player_name), max(s.player_name), count(*),
-       count(*) FILTER (WHERE s.winner), coalesce(sum(s.final_score), 0)
-FROM match_seats s JOIN matches m ON m.id = s.match_id
-WHERE m.status = 'finished'
-GROUP BY m.game, lower(s.player_name)
 "#;
 
 #[tokio::main]
@@ -114,11 +109,30 @@ async fn main() {
         );
         first = last + 1;
     }
-    // The service keeps these totals as matches finish; rows made here by SQL need them rebuilt.
-    diesel::sql_query(REBUILD_PLAYER_STATS_SQL)
+    // The service keys seats and keeps running totals as matches finish; rows made here by SQL
+    // get both from the re-keying a new key scheme runs at start-up (which also rates them).
+    diesel::sql_query("UPDATE name_key_scheme SET scheme = 0")
         .execute(&mut conn)
         .await
-        .expect("rebuild player totals");
+        .expect("ask for a re-keying");
+    let rekeyed = stats::rekey_names(&mut conn)
+        .await
+        .map_err(|e| e.to_string())
+        .expect("key the seats and rebuild player totals");
+    println!("{rekeyed} seats keyed ({:.0?})", started.elapsed());
+    // Skill ratings for every finished match (the winner ranked 1, the others 2), all computed
+    // again in one transaction, as the service does at start-up when its rating scheme is newer
+    // than the stored one: the cost of a full re-rate.
+    let rating = std::time::Instant::now();
+    let rated = conn
+        .transaction(async |conn| ratings::rerate_all(conn).await)
+        .await
+        .map_err(|e: StoreError| e.to_string())
+        .expect("rate every finished match");
+    println!(
+        "rated {rated} results in {:.1?} (a full re-rate)",
+        rating.elapsed()
+    );
     diesel::sql_query("ANALYZE")
         .execute(&mut conn)
         .await
