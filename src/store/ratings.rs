@@ -560,21 +560,28 @@ pub async fn shared_results(
 ) -> Result<Vec<SharedResult>, StoreError> {
     let (before_at, before_id) = before.unzip();
     Ok(diesel::sql_query(
-        "SELECT a.match_id, m.kind, a.game, a.rated_at, \
-                sa.player_name, a.rank AS player_rank, sa.final_score AS player_score, \
-                sa.winner AS player_winner, \
-                sb.player_name AS opponent_name, b.rank AS opponent_rank, \
-                sb.final_score AS opponent_score, sb.winner AS opponent_winner \
-         FROM rating_changes a \
-         JOIN rating_changes b ON b.match_id = a.match_id AND b.player_key = $2 \
-         JOIN matches m ON m.id = a.match_id \
-         JOIN match_seats sa ON sa.match_id = a.match_id AND sa.seat = a.seat \
-         JOIN match_seats sb ON sb.match_id = b.match_id AND sb.seat = b.seat \
-         WHERE a.player_key = $1 AND ($3::text IS NULL OR a.game = $3) \
-           AND ($4::timestamptz IS NULL OR a.rated_at >= $4) \
-           AND ($5::timestamptz IS NULL OR a.rated_at < $5) \
-           AND ($6::timestamptz IS NULL OR (a.rated_at, a.match_id) < ($6, $7)) \
-         ORDER BY a.rated_at DESC, a.match_id DESC LIMIT $8",
+        // The page first, then its matches and seats: a pair with many shared results joins
+        // only the page's.
+        "WITH page AS ( \
+             SELECT a.match_id, a.game, a.rated_at, a.seat AS player_seat, \
+                    a.player_name, a.rank AS player_rank, b.seat AS opponent_seat, \
+                    b.player_name AS opponent_name, b.rank AS opponent_rank \
+             FROM rating_changes a \
+             JOIN rating_changes b ON b.match_id = a.match_id AND b.player_key = $2 \
+             WHERE a.player_key = $1 AND ($3::text IS NULL OR a.game = $3) \
+               AND ($4::timestamptz IS NULL OR a.rated_at >= $4) \
+               AND ($5::timestamptz IS NULL OR a.rated_at < $5) \
+               AND ($6::timestamptz IS NULL OR (a.rated_at, a.match_id) < ($6, $7)) \
+             ORDER BY a.rated_at DESC, a.match_id DESC LIMIT $8) \
+         SELECT p.match_id, m.kind, p.game, p.rated_at, p.player_name, p.player_rank, \
+                sa.final_score AS player_score, sa.winner AS player_winner, p.opponent_name, \
+                p.opponent_rank, sb.final_score AS opponent_score, \
+                sb.winner AS opponent_winner \
+         FROM page p \
+         JOIN matches m ON m.id = p.match_id \
+         JOIN match_seats sa ON sa.match_id = p.match_id AND sa.seat = p.player_seat \
+         JOIN match_seats sb ON sb.match_id = p.match_id AND sb.seat = p.opponent_seat \
+         ORDER BY p.rated_at DESC, p.match_id DESC",
     )
     .bind::<Text, _>(name_key(player))
     .bind::<Text, _>(name_key(opponent))

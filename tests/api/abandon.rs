@@ -140,7 +140,10 @@ async fn a_match_abandoned_after_a_move_stays_in_each_players_record_and_export_
     let row = rows.next().unwrap();
     assert!(row.contains(",abandoned,"), "{row}");
     // The last six columns, the rating change, are empty: an abandoned match rates nobody.
-    assert!(row.contains(",owner,") && row.ends_with(",true,,,,,,"), "{row}");
+    assert!(
+        row.contains(",owner,") && row.ends_with(",true,,,,,,"),
+        "{row}"
+    );
 }
 
 #[tokio::test]
