@@ -14,7 +14,13 @@ from uuid import UUID
 
 from referee_client import AuthenticatedClient, Client
 from referee_client.api.games import get_game
-from referee_client.api.history import leaderboard, player_history, player_stats
+from referee_client.api.history import (
+    export_everything,
+    import_bgstats,
+    leaderboard,
+    player_history,
+    player_stats,
+)
 from referee_client.api.lucky_dice import lucky_dice_tally
 from referee_client.api.matches import (
     correct_chance,
@@ -27,6 +33,7 @@ from referee_client.api.matches import (
     submit_move,
     take_back,
 )
+from referee_client.api.ratings import head_to_head, player_ratings, rating_board, rating_history
 from referee_client.api.sheets import (
     append_entry,
     create_sheet,
@@ -37,10 +44,13 @@ from referee_client.api.sheets import (
 )
 from referee_client.models import (
     AppendEntry,
+    BgStatsFile,
     CorrectChance,
     FinishSheet,
     GameKind,
+    HeadToHead,
     HistoryLine,
+    ImportReport,
     LeaderboardRow,
     LuckPlusBonusMove,
     LuckPlusChanceKind,
@@ -116,6 +126,8 @@ from referee_client.models import (
     MatchStatus,
     NewSeat,
     PlayerHistoryFormat,
+    PlayerRatings,
+    PlayOutcome,
     PlayerStats,
     PlusMinusCard,
     PlusMinusChanceKind,
@@ -130,11 +142,16 @@ from referee_client.models import (
     PlusMinusSlug,
     Problem,
     RandomnessMode,
+    RatingBoard,
+    RatingHistory,
+    RatingPoint,
+    RatingRow,
     RemoveLastRound,
     RenameSheetPlayer,
     SeatRenamed,
     SeatToken,
     SheetEntryKind,
+    SkillRating,
     SubmitChance,
     SubmitMove,
     TakeBack,
@@ -628,6 +645,71 @@ def read_history(service: Service, player: str, sheet_winner: str) -> None:
     print(f"history: {page.total} matches for {player}; {len(rows)} on the Lucky Jack leaderboard")
 
 
+def skill(rating: SkillRating) -> tuple[float, float, float]:
+    return (rating.mu, rating.sigma, rating.rating)
+
+
+def read_ratings(service: Service, player: str, opponent: str) -> None:
+    """The ratings of a player who finished matches and sheets above, their history, the game's
+    board page by page, a head-to-head with a player they sat with, and the whole record
+    exported as a BG Stats file and imported again: every play is already here."""
+    anonymous = service.anonymous()
+    ratings = expect(player_ratings.sync(player, client=anonymous), PlayerRatings)
+    rated = [record for record in ratings.games if record.rated >= 1]
+    check(len(rated) >= 1, "the player has a rated game")
+    record = next((record for record in rated if record.game == GameKind.LUCKY_JACK), rated[0])
+    current = record.rating
+    check(abs(current.rating - (current.mu - 3 * current.sigma)) <= 1e-9, "the rating is mu - 3 sigma")
+    check(record.place >= 1 and record.place <= record.players, "the player has a place on the board")
+
+    points: list[RatingPoint] = []
+    cursor: str | None = None
+    for _ in range(MAX_STEPS):
+        if cursor is None:
+            history = rating_history.sync(player, record.game, client=anonymous)
+        else:
+            history = rating_history.sync(player, record.game, client=anonymous, cursor=cursor)
+        page = expect(history, RatingHistory)
+        points.extend(page.items)
+        cursor = page.next_cursor if isinstance(page.next_cursor, str) else None
+        if cursor is None:
+            break
+    check(len(points) == record.rated, "the history has a point per rated result")
+    check(len(points) >= 1 and skill(points[-1].after) == skill(current), "the last point is the current rating")
+
+    rows: list[RatingRow] = []
+    board = expect(rating_board.sync(record.game, client=anonymous, limit=2), RatingBoard)
+    rows.extend(board.items)
+    if isinstance(board.next_cursor, str):
+        following = rating_board.sync(record.game, client=anonymous, limit=2, cursor=board.next_cursor)
+        rows.extend(expect(following, RatingBoard).items)
+    check(len(rows) >= 1, "the rating board has rows")
+    check(all(a.place <= b.place for a, b in zip(rows, rows[1:])), "places never go down the board")
+
+    versus = expect(head_to_head.sync(player, opponent, client=anonymous), HeadToHead)
+    shared = [game for game in versus.games if game.game == record.game]
+    check(len(shared) == 1 and shared[0].played >= 1, "the two shared a rated table")
+    together = shared[0]
+    check(
+        together.player_ahead + together.opponent_ahead + together.level == together.played,
+        "each shared result is ahead, behind or level",
+    )
+    check(len(versus.items) >= 1, "their shared results are listed")
+
+    # The export is streamed, but whole it is one BG Stats file: read it as one.
+    exported = expect(export_everything.sync(client=anonymous), BgStatsFile)
+    check(len(exported.plays) >= 1, "the export holds the finished results")
+    report = expect(import_bgstats.sync(client=anonymous, body=exported), ImportReport)
+    check(len(report.plays) == len(exported.plays), "the import reports every play")
+    check(all(play.outcome == PlayOutcome.MATCHED for play in report.plays), "every play is already here")
+    check(report.created == 0 and report.skipped == 0, "the import creates nothing")
+    print(
+        f"ratings: {player} {current.rating:.3f} in {record.game.value}, place {record.place} of {record.players}; "
+        f"{len(rows)} on the board; {together.played} shared with {opponent}; "
+        f"{report.matched} of {len(exported.plays)} exported plays matched"
+    )
+
+
 def main() -> None:
     if len(sys.argv) != 2:
         sys.exit("usage: play.py BASE_URL")
@@ -642,6 +724,7 @@ def main() -> None:
     play_lucky_luau(service, names[:2])
     keep_score_sheet(service, names)
     read_history(service, names[0], names[2])
+    read_ratings(service, names[0], names[1])
 
 
 if __name__ == "__main__":

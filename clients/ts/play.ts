@@ -619,6 +619,94 @@ async function readHistory(player: string, sheetWinner: string): Promise<void> {
   console.log(`history: ${page.total} matches for ${player}; ${board.length} on the Lucky Jack leaderboard`);
 }
 
+const sameSkill = (a: Schemas["SkillRating"], b: Schemas["SkillRating"]): boolean =>
+  a.mu === b.mu && a.sigma === b.sigma && a.rating === b.rating;
+
+/** The ratings of a player who finished matches and sheets above, their history, the game's
+ * board page by page, a head-to-head with a player they sat with, and the whole record
+ * exported as a BG Stats file and imported again: every play is already here. */
+async function readRatings(player: string, opponent: string): Promise<void> {
+  const ratings = ok(
+    await api.GET("/v1/players/{name}/ratings", { params: { path: { name: player } } }),
+    "player ratings",
+  );
+  const rated = ratings.games.filter((record) => record.rated >= 1);
+  const record = rated.find((record) => record.game === "lucky-jack") ?? rated[0];
+  if (record === undefined) throw new Error(`${player} has a rated game`);
+  const game = record.game;
+  const current = record.rating;
+  check(Math.abs(current.rating - (current.mu - 3 * current.sigma)) <= 1e-9, "the rating is mu - 3 sigma");
+  check(record.place >= 1 && record.place <= record.players, "the player has a place on the board");
+
+  const points: Schemas["RatingPoint"][] = [];
+  let cursor: string | undefined;
+  for (let step = 0; ; step++) {
+    check(step < MAX_STEPS, `the rating history ends within ${MAX_STEPS} pages`);
+    const page = ok(
+      await api.GET("/v1/players/{name}/ratings/{game}", {
+        params: { path: { name: player, game }, query: cursor === undefined ? {} : { cursor } },
+      }),
+      "rating history",
+    );
+    points.push(...page.items);
+    cursor = page.next_cursor ?? undefined;
+    if (cursor === undefined) break;
+  }
+  check(points.length === record.rated, "the history has a point per rated result");
+  const last = points[points.length - 1];
+  check(last !== undefined && sameSkill(last.after, current), "the last point is the current rating");
+
+  const board = ok(
+    await api.GET("/v1/games/{game}/ratings", { params: { path: { game }, query: { limit: 2 } } }),
+    "rating board",
+  );
+  const rows = [...board.items];
+  const next = board.next_cursor;
+  if (next !== null && next !== undefined) {
+    const following = ok(
+      await api.GET("/v1/games/{game}/ratings", {
+        params: { path: { game }, query: { limit: 2, cursor: next } },
+      }),
+      "rating board, next page",
+    );
+    rows.push(...following.items);
+  }
+  check(rows.length >= 1, "the rating board has rows");
+  check(
+    rows.every((row, index) => index === 0 || (rows[index - 1]?.place ?? 0) <= row.place),
+    "places never go down the board",
+  );
+
+  const versus = ok(
+    await api.GET("/v1/players/{name}/versus/{opponent}", {
+      params: { path: { name: player, opponent } },
+    }),
+    "head to head",
+  );
+  const shared = versus.games.filter((record) => record.game === game);
+  const together = shared[0];
+  if (together === undefined) throw new Error(`${player} and ${opponent} have a rated result together`);
+  check(shared.length === 1 && together.played >= 1, "the two shared a rated table");
+  check(
+    together.player_ahead + together.opponent_ahead + together.level === together.played,
+    "each shared result is ahead, behind or level",
+  );
+  check(versus.items.length >= 1, "their shared results are listed");
+
+  // The export is streamed, but whole it is one BG Stats file: read it as one.
+  const exported = ok(await api.GET("/v1/exports/bgstats"), "export everything");
+  check(exported.plays.length >= 1, "the export holds the finished results");
+  const report = ok(await api.POST("/v1/imports/bgstats", { body: exported }), "import");
+  check(report.plays.length === exported.plays.length, "the import reports every play");
+  check(report.plays.every((play) => play.outcome === "matched"), "every play is already here");
+  check(report.created === 0 && report.skipped === 0, "the import creates nothing");
+  console.log(
+    `ratings: ${player} ${current.rating.toFixed(3)} in ${game}, place ${record.place} of ${record.players}; ` +
+      `${rows.length} on the board; ${together.played} shared with ${opponent}; ` +
+      `${report.matched} of ${exported.plays.length} exported plays matched`,
+  );
+}
+
 // Names of their own keep this program's history apart from other clients' on the same service.
 const names = ["Ts Ann", "Ts Ben", "Ts Cleo"];
 await playLuckyJack(names.slice(0, 2));
@@ -629,3 +717,4 @@ await playPlusMinus(names);
 await playLuckyLuau(names.slice(0, 2));
 await keepScoreSheet(names);
 await readHistory("Ts Ann", "Ts Cleo");
+await readRatings("Ts Ann", "Ts Ben");
