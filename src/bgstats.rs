@@ -114,7 +114,8 @@ pub struct BgStatsScore {
 pub struct RefereePlay {
     pub kind: MatchKind,
     pub game: GameKind,
-    #[schema(value_type = Object)]
+    /// The game's options, keyed as that game's options schema in the catalogue.
+    #[schema(schema_with = options_schema)]
     pub options: Value,
     pub created_at: DateTime<Utc>,
     /// When it finished, or was abandoned, to the microsecond: its place in the order ratings
@@ -138,6 +139,15 @@ pub struct RefereeSeat {
     /// import rates its results again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating: Option<RatingChange>,
+}
+
+/// Any game's options: an object whose keys depend on the game (`GET /v1/games/{game}`).
+fn options_schema() -> utoipa::openapi::Object {
+    use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, Type};
+    ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .additional_properties(Some(AdditionalProperties::FreeForm(true)))
+        .build()
 }
 
 /// Names are the identity here, so their BG Stats uuids derive from them.

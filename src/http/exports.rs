@@ -150,7 +150,8 @@ pub struct EverythingQuery {
 /// sheet, and each one abandoned after play began (as an `ignored` play), in the order they
 /// ended, each seat with its rating change. Streamed a page at a time. Besides BG Stats' fields,
 /// each play carries `referee` (BG Stats ignores it): what this service's import needs to
-/// bring it back exactly.
+/// bring it back exactly. The status is sent before the plays: should the database fail while
+/// they stream, the file is cut short (it no longer parses) rather than answered with a problem.
 #[utoipa::path(
     tag = "history",
     params(EverythingQuery),
