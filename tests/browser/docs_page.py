@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from fixtures import PLAYER, Fixtures, call, make
+from fixtures import OPPONENT, PLAYER, Fixtures, call, make
 # The browser's flags (no download, update check or network service of its own) and this
 # machine's names, as the table page's test has them.
 from page_kit import LAUNCH_ARGS as CHROMIUM_ARGS
@@ -46,6 +46,15 @@ NEEDS_FINISHED = {
     "get_result", "export_match", "match_bgstats", "sheet_bgstats", "rematch", "stream_match",
     "rematch_sheet",
 }
+# The rating reads run on the fixtures' finished Lucky Jack match (PLAYER against OPPONENT, rated
+# as it finished) and the documented sheet played to its end, so each must answer with data, not
+# only its success status: the list named here must not be empty.
+RATED = {
+    "player_ratings": "games",
+    "rating_history": "items",
+    "rating_board": "items",
+    "head_to_head": "items",
+}
 EXECUTE_TIMEOUT_MS = 20_000
 
 
@@ -64,6 +73,13 @@ class Result:
 
 def documents(status: str, documented: list[str]) -> bool:
     return any(key == status or (re.fullmatch(r"[1-5]XX", key) and status[:1] == key[0]) for key in documented)
+
+
+def imported(shown: str) -> bool:
+    """Whether an import's report says the documented file brought in (or matched) a play: its
+    Lucky Jack plays must be, only its Catan play is skipped."""
+    report = json.loads(shown)
+    return report.get("created", 0) + report.get("matched", 0) > 0
 
 
 def compact(text: str, limit: int) -> str:
@@ -186,6 +202,8 @@ def path_values(
         values["game"] = "lucky-jack"
     if "{name}" in path:
         values["name"] = PLAYER
+    if "{opponent}" in path:
+        values["opponent"] = OPPONENT
     if "{code}" in path:
         values["code"] = lobby.invite_codes[0]
     return values, token
@@ -278,6 +296,12 @@ def main() -> int:
                 if not result.ok:
                     why = "undocumented status" if not documents(status, documented) else "not the success"
                     result.note = f"{why}; answered {compact(shown, 500)}; sent {compact(sent, 300)}"
+                elif operation_id in RATED and not json.loads(shown).get(RATED[operation_id]):
+                    result.ok = False
+                    result.note = f"no rated data ({RATED[operation_id]} empty); answered {compact(shown, 500)}"
+                elif operation_id == "import_bgstats" and not imported(shown):
+                    result.ok = False
+                    result.note = f"the documented file brought in no play; answered {compact(shown, 500)}"
                 elif (method, path) == ("post", "/v1/matches"):
                     created = json.loads(shown)
                     story["match"] = (created["match"]["id"], created["owner_token"])

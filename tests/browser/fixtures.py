@@ -18,6 +18,8 @@ import urllib.request
 from dataclasses import dataclass
 
 PLAYER = "Ann"
+# PLAYER's opponent in the finished match, so their head-to-head record has a shared result.
+OPPONENT = "Ben"
 # Enough moves for any short Lucky Jack match; a match still going after this many never ends.
 MOVE_LIMIT = 2_000
 
@@ -117,7 +119,7 @@ class Fixtures:
 
 
 def make(base: str, spec: dict) -> Fixtures:
-    two_players = {"game": "lucky-jack", "seats": [{"name": PLAYER}, {"name": "Ben"}]}
+    two_players = {"game": "lucky-jack", "seats": [{"name": PLAYER}, {"name": OPPONENT}]}
     live = create_match(base, two_players)
     play(base, live, moves=1)
     # Few turns a round, so the match ends after a few dozen moves.
@@ -142,7 +144,7 @@ def make(base: str, spec: dict) -> Fixtures:
     if call(base, "GET", f"/v1/sheets/{finished_sheet.id}")["status"] == "in_progress":
         raise ApiError("the documented sheet does not finish with the documented entry")
     # Seat 2 is free for the documented rename (to "Cleo").
-    lobby_seats = [{"name": PLAYER}, {"name": "Ben"}, {"name": "Dee"}]
+    lobby_seats = [{"name": PLAYER}, {"name": OPPONENT}, {"name": "Dee"}]
     lobby = create_match(base, {"game": "lucky-jack", "seats": lobby_seats, "invites": True})
     abandonable = create_match(base, two_players)
     abandonable_sheet = create_sheet(base, spec, rounds=0)
