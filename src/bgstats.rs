@@ -427,29 +427,32 @@ const MAX_SCORE: i64 = 1_000_000_000;
 /// Plays written per transaction (each in its own savepoint).
 const IMPORT_BATCH: usize = 100;
 
-/// A file to import, read leniently: the keys this service does not use are ignored, as BG
-/// Stats' own export has many.
-#[derive(Debug, Deserialize)]
+/// A file to import: this service's BG Stats export, or BG Stats' own. Read leniently: keys
+/// this service does not use are ignored (BG Stats writes many), and so are `locations`.
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct InFile {
+pub struct BgStatsImport {
     #[serde(default)]
-    players: Vec<InPlayer>,
+    players: Vec<ImportPlayer>,
     #[serde(default)]
-    games: Vec<InGame>,
-    #[serde(default)]
-    plays: Vec<InPlay>,
+    games: Vec<ImportGame>,
+    /// At most 5 000.
+    plays: Vec<ImportPlay>,
 }
 
-#[derive(Debug, Deserialize)]
-struct InPlayer {
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ImportPlayer {
     id: i64,
+    #[schema(example = "Mum")]
     name: String,
 }
 
-#[derive(Debug, Deserialize)]
+/// A game, matched by name (its title or slug, ignoring case, spaces and punctuation) to the five.
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct InGame {
+pub struct ImportGame {
     id: i64,
+    #[schema(example = "Lucky Jack")]
     name: String,
     #[serde(default)]
     cooperative: bool,
@@ -457,36 +460,60 @@ struct InGame {
     uses_teams: bool,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct InPlay {
+pub struct ImportPlay {
+    /// The play's id, kept as the sheet's: the same play imported twice is found the second
+    /// time. Without one, an id is derived from the play's content.
     #[serde(default)]
     uuid: Option<String>,
     game_ref_id: i64,
+    /// When it was played, UTC, 1970 to 9999 (ignored when `referee` says it to the
+    /// microsecond).
+    #[schema(
+        pattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$",
+        example = "2025-12-25 20:30:00"
+    )]
     play_date: String,
     #[serde(default)]
     duration_min: Option<i64>,
+    /// An abandoned match when `referee` says so; otherwise a play BG Stats leaves out of its
+    /// statistics, which the import skips.
     #[serde(default)]
     ignored: bool,
     #[serde(default)]
     uses_teams: bool,
-    player_scores: Vec<InScore>,
+    player_scores: Vec<ImportScore>,
+    /// This service's own additions, as its export writes them.
     #[serde(default)]
     referee: Option<RefereePlay>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct InScore {
+pub struct ImportScore {
     player_ref_id: i64,
-    /// Text in BG Stats (`"12"`, `""`), a number in some exports.
+    /// A whole number, as text (`"12"`, BG Stats' way) or as a number; empty for an abandoned
+    /// play.
     #[serde(default)]
+    #[schema(value_type = String, example = "120")]
     score: Value,
     #[serde(default)]
     winner: bool,
+    /// 1 is first; 0 or absent: ranked by score in the game's order.
     #[serde(default)]
     rank: i64,
 }
+
+/// The import's schemas, which describe a foreign format read leniently: their objects stay
+/// open to keys they do not list.
+pub const LENIENT_SCHEMAS: [&str; 5] = [
+    "BgStatsImport",
+    "ImportPlayer",
+    "ImportGame",
+    "ImportPlay",
+    "ImportScore",
+];
 
 /// What became of one play of the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -565,12 +592,25 @@ fn skip(code: &str, detail: impl Into<String>) -> SkipReason {
 
 /// Reads a file: its syntax and shape, then its references (each play's game and players) and
 /// dates. The first bad field refuses the whole file, named by its path.
-fn read_file(body: &[u8]) -> Result<InFile, Problem> {
-    let mut reader = serde_json::Deserializer::from_slice(body);
-    let file: InFile = serde_path_to_error::deserialize(&mut reader).map_err(|error| {
+fn read_file(body: &[u8]) -> Result<BgStatsImport, Problem> {
+    let mut value: Value = serde_json::from_slice(body)
+        .map_err(|e| Problem::bad_request("malformed_body", e.to_string()))?;
+    // `3.0` is an integer, as everywhere in this API (JSON Schema says so).
+    referee::integral_numbers_as_integers(&mut value);
+    let file: BgStatsImport = serde_path_to_error::deserialize(value).map_err(|error| {
         let path = error.path().to_string();
-        let field = if path == "." { "file".to_owned() } else { path };
-        bad_file(field, error.into_inner().to_string())
+        let detail = error.into_inner().to_string();
+        // A missing field is reported at the object that lacks it: name the field itself.
+        let missing = detail
+            .strip_prefix("missing field `")
+            .and_then(|rest| rest.split('`').next());
+        let field = match (path.as_str(), missing) {
+            (".", Some(name)) => name.to_owned(),
+            (".", None) => "file".to_owned(),
+            (_, Some(name)) => format!("{path}.{name}"),
+            (_, None) => path,
+        };
+        bad_file(field, detail)
     })?;
     if file.plays.len() > IMPORT_PLAYS {
         return Err(limit_exceeded(
@@ -588,7 +628,10 @@ fn read_file(body: &[u8]) -> Result<InFile, Problem> {
         }
         if play.referee.is_none() {
             play_date(&play.play_date).ok_or_else(|| {
-                bad_file(format!("plays[{i}].playDate"), "not YYYY-MM-DD HH:MM:SS")
+                bad_file(
+                    format!("plays[{i}].playDate"),
+                    "not YYYY-MM-DD HH:MM:SS from 1970 to 9999",
+                )
             })?;
         }
         for (j, score) in play.player_scores.iter().enumerate() {
@@ -607,6 +650,13 @@ fn play_date(text: &str) -> Option<DateTime<Utc>> {
     NaiveDateTime::parse_from_str(text.trim(), "%Y-%m-%d %H:%M:%S")
         .ok()
         .map(|d| d.and_utc())
+        .filter(in_range)
+}
+
+/// Plays from 1970 to 9999: keyset cursors count microseconds since 1970, and RFC 3339 has
+/// four-digit years.
+fn in_range(at: &DateTime<Utc>) -> bool {
+    (0..253_402_300_800).contains(&at.timestamp())
 }
 
 /// One of the five games, by its slug or its title, ignoring case, spaces and punctuation.
@@ -657,7 +707,7 @@ fn checked_highlights(highlights: Option<&Highlights>) -> Option<Value> {
 
 /// A play's id: its own when it is a UUID (BG Stats' and this service's are), else one derived
 /// from the play's content, so the same play imported twice is found the second time.
-fn play_id(play: &InPlay, names: &[String], scores: &[i64]) -> Uuid {
+fn play_id(play: &ImportPlay, names: &[String], scores: &[i64]) -> Uuid {
     if let Some(id) = play
         .uuid
         .as_deref()
@@ -681,7 +731,11 @@ struct Planned {
     owner_token: String,
 }
 
-fn plan(file: &InFile, play: &InPlay, now: DateTime<Utc>) -> Result<Planned, SkipReason> {
+fn plan(
+    file: &BgStatsImport,
+    play: &ImportPlay,
+    now: DateTime<Utc>,
+) -> Result<Planned, SkipReason> {
     let listed = file.games.iter().find(|g| g.id == play.game_ref_id);
     let game_name = listed.map_or("", |g| g.name.as_str());
     let game = match &play.referee {
@@ -744,11 +798,22 @@ fn plan(file: &InFile, play: &InPlay, now: DateTime<Utc>) -> Result<Planned, Ski
         Some(ours) => ours.ended_at,
         None => play_date(&play.play_date).unwrap_or(now),
     };
-    let created_at = match &play.referee {
+    if !in_range(&ended_at) {
+        return Err(skip(
+            "play_date_out_of_range",
+            "a play is dated from 1970 to 9999",
+        ));
+    }
+    let started = match &play.referee {
         Some(ours) => ours.created_at.min(ended_at),
         None => {
             ended_at - chrono::Duration::minutes(play.duration_min.unwrap_or(0).clamp(0, 24 * 60))
         }
+    };
+    let created_at = if in_range(&started) {
+        started
+    } else {
+        ended_at
     };
     let id = play_id(play, &names, &totals);
     let (owner_token, owner_hash) =
@@ -832,7 +897,7 @@ fn plan(file: &InFile, play: &InPlay, now: DateTime<Utc>) -> Result<Planned, Ski
 /// The play's standings: its ranks when every player has one from 1 to the number of players,
 /// else ranked by score in the game's order; its winners when the file marks some, else those
 /// ranked first. An abandoned play has no winners.
-fn standings_of(play: &InPlay, totals: &[i64], order: Order, finished: bool) -> Standings {
+fn standings_of(play: &ImportPlay, totals: &[i64], order: Order, finished: bool) -> Standings {
     let players = totals.len() as i64;
     let ranked = Standings::rank(totals.to_vec(), order, finished);
     let given: Vec<u32> = play.player_scores.iter().map(|s| s.rank as u32).collect();

@@ -215,7 +215,8 @@ fn decode_board(cursor: Option<&str>) -> Result<Option<BoardCursor>, Problem> {
     cursor
         .map(|c| {
             let (bits, key) = c.split_once('-').ok_or_else(invalid_cursor)?;
-            if bits.len() != 16 || key.is_empty() {
+            // A player key is text PostgreSQL can hold: no NUL.
+            if bits.len() != 16 || key.is_empty() || key.contains('\0') {
                 return Err(invalid_cursor());
             }
             let bits = u64::from_str_radix(bits, 16).map_err(|_| invalid_cursor())?;

@@ -7,7 +7,7 @@ use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use super::responses::*;
-use crate::bgstats::{self, BgStatsFile, ImportReport};
+use crate::bgstats::{self, BgStatsFile, BgStatsImport, ImportReport};
 use crate::exports::{self, HistoryLine};
 use crate::problem::Problem;
 use crate::sheets::{self, SheetDetail};
@@ -195,7 +195,7 @@ pub async fn export_everything(
 /// `422 invalid_import` naming its first bad field (`params.field`).
 #[utoipa::path(
     tag = "history",
-    request_body(content = BgStatsFile, content_type = "application/json",
+    request_body(content = BgStatsImport, content_type = "application/json",
                  example = json!(crate::examples::import_bgstats())),
     responses(
         (status = 200, body = ImportReport),

@@ -475,7 +475,8 @@ fn bound_seats_per_game(spec: &mut Value, documents: &[String]) {
 }
 
 /// Every request type refuses unknown fields (`deny_unknown_fields`), and every response is
-/// serialised from the same types, so an object schema lists all the properties there are.
+/// serialised from the same types, so an object schema lists all the properties there are (but
+/// the BG Stats import's, a foreign format read leniently).
 /// utoipa says so only for some of them; this says it for all. Parts of an `allOf` stay open,
 /// since each part sees only some of the properties.
 ///
@@ -502,7 +503,10 @@ fn close_objects(spec: &mut Value) {
         }
     }
     for (name, schema) in schemas_mut(spec) {
-        close(schema, parts.contains(name));
+        // A foreign format read leniently stays open: its extra keys are ignored, not refused.
+        if !crate::bgstats::LENIENT_SCHEMAS.contains(&name.as_str()) {
+            close(schema, parts.contains(name));
+        }
     }
 }
 

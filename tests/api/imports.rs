@@ -202,6 +202,16 @@ async fn a_file_that_does_not_read_is_refused_naming_its_first_bad_field() {
         reply.body
     );
 
+    // Keyset cursors count microseconds from 1970; RFC 3339 has four-digit years.
+    let mut file = family_file();
+    file["plays"][0]["playDate"] = json!("1969-12-31 23:00:00");
+    let reply = import(&app, &file).await;
+    assert_eq!(
+        reply.body["params"]["field"], "plays[0].playDate",
+        "{}",
+        reply.body
+    );
+
     let mut file = family_file();
     file["plays"][0]["playDate"] = json!("Christmas");
     let reply = import(&app, &file).await;
@@ -252,6 +262,10 @@ async fn a_file_that_does_not_read_is_refused_naming_its_first_bad_field() {
     let mut many = family_file();
     many["plays"] = Value::Array(vec![play; 5_001]);
     let reply = import(&app, &many).await;
+    let mut without_plays = family_file();
+    without_plays.as_object_mut().unwrap().remove("plays");
+    let refused = import(&app, &without_plays).await;
+    assert_eq!(refused.body["params"]["field"], "plays", "{}", refused.body);
     assert_eq!(
         reply.status,
         StatusCode::UNPROCESSABLE_ENTITY,
