@@ -22,15 +22,14 @@ use crate::games::{Game, GameKind, Highlights, Order, Standings};
 use crate::problem::Problem;
 use crate::records::{check_names, limit_exceeded, note_game};
 use crate::referee;
+use crate::sheets;
 use crate::skill::RatingChange;
 use crate::store::matches::{self as q, MatchRow, SeatRow, SheetEntryRow};
 use crate::store::plays::{self, CountedResult, NewPlay, Written};
 use crate::store::stats::Period;
 use crate::store::Store;
 use crate::tokens;
-use crate::vocabulary::{
-    name_key, AbandonedBy, MatchKind, MatchStatus, RandomnessMode, SheetEntryKind,
-};
+use crate::vocabulary::{AbandonedBy, MatchKind, MatchStatus, SheetEntryKind};
 use crate::with_game;
 
 /// A BG Stats import file (the app's "import data" JSON).
@@ -786,11 +785,11 @@ fn plan(
         ));
     }
     let options_sent = play.referee.as_ref().map(|r| r.options.clone());
-    let (options, rules_version, order) = with_game!(game, G => {
+    let (options, order) = with_game!(game, G => {
         let options = referee::options::<G>(options_sent, names.len())
             .map_err(|e| skipped_for(&Problem::from(e)))?;
         let order = G::tally_standings(options.options(), names.len(), &[]).0.order;
-        (referee::to_json(options.options()), G::RULES_VERSION, order)
+        (referee::to_json(options.options()), order)
     });
     let totals: Vec<i64> = scores.iter().map(|s| s.unwrap_or_default()).collect();
     let standings = standings_of(play, &totals, order, finished);
@@ -823,52 +822,38 @@ fn plan(
         .as_ref()
         .map(|r| r.seats.as_slice())
         .unwrap_or_default();
-    let seats: Vec<SeatRow> = names
-        .iter()
-        .enumerate()
-        .map(|(seat, name)| SeatRow {
-            match_id: id,
-            seat: seat as i32,
-            player_name: name.clone(),
-            player_key: name_key(name),
-            token_hash: None,
-            final_score: finished.then(|| standings.totals[seat]),
-            final_rank: finished.then(|| standings.ranks[seat] as i32),
-            winner: finished.then(|| standings.winners.contains(&seat)),
-            highlights: finished
-                .then(|| {
-                    checked_highlights(seat_extras.get(seat).and_then(|s| s.highlights.as_ref()))
-                })
-                .flatten(),
-        })
-        .collect();
     let standings_json =
         serde_json::to_value(&standings).map_err(|e| skip("internal", e.to_string()))?;
+    let state = serde_json::json!({"rounds": [], "standings": standings_json});
+    let (blank, blank_seats) =
+        sheets::new_rows(id, game, options, owner_hash, &names, state, created_at);
     let row = MatchRow {
-        id,
-        game: game.into(),
-        rules_version: rules_version.to_owned(),
-        options,
-        randomness: RandomnessMode::Table,
-        seed: None,
-        seed_sha256: None,
-        owner_token_hash: owner_hash,
         status: if finished {
             MatchStatus::Finished
         } else {
             MatchStatus::Abandoned
         },
         version: 1,
-        state: serde_json::json!({"rounds": [], "standings": standings_json}),
         result: finished.then(|| serde_json::json!({"standings": standings_json})),
-        created_at,
         updated_at: ended_at,
         finished_at: finished.then_some(ended_at),
-        kind: MatchKind::Sheet,
         lowest_wins: finished.then_some(order == Order::LowestWins),
-        chance_reporters: Default::default(),
-        access_version: 0,
+        ..blank
     };
+    let seats: Vec<SeatRow> = blank_seats
+        .into_iter()
+        .map(|seat| {
+            let index = seat.seat as usize;
+            let extras = seat_extras.get(index).and_then(|s| s.highlights.as_ref());
+            SeatRow {
+                final_score: finished.then(|| standings.totals[index]),
+                final_rank: finished.then(|| standings.ranks[index] as i32),
+                winner: finished.then(|| standings.winners.contains(&index)),
+                highlights: finished.then(|| checked_highlights(extras)).flatten(),
+                ..seat
+            }
+        })
+        .collect();
     let entry = SheetEntryRow {
         match_id: id,
         seq: 1,

@@ -45,13 +45,39 @@ pub struct SeatInfo {
     pub winner: Option<bool>,
 }
 
-/// A keyset cursor is a row's time (a match list's creation time, a rating's finish time) (microseconds since the epoch) and id: plain enough
-/// for the spec to say exactly which strings are cursors, so any string of that form is accepted.
+/// A page size from a query: `default` when it is left out, else 1 to `max`.
+pub(crate) fn page_limit(limit: Option<i64>, default: i64, max: i64) -> Result<i64, Problem> {
+    let limit = limit.unwrap_or(default);
+    if !(1..=max).contains(&limit) {
+        let mut problem = Problem::bad_request("invalid_limit", format!("limit is 1 to {max}"));
+        problem.params = Some(serde_json::json!({ "max": max }));
+        return Err(problem);
+    }
+    Ok(limit)
+}
+
+pub(crate) fn invalid_cursor() -> Problem {
+    Problem::bad_request(
+        "invalid_cursor",
+        "the cursor is not one this service issued",
+    )
+}
+
+/// A keyset cursor is a row's time (a match list's creation time, a rating's finish time, in
+/// microseconds since the epoch) and id: plain enough for the spec to say exactly which strings
+/// are cursors, so any string of that form is accepted.
 pub(crate) fn encode_cursor(created_at: DateTime<Utc>, id: Uuid) -> String {
     format!("{}-{}", created_at.timestamp_micros(), id.simple())
 }
 
-pub(crate) fn decode_cursor(cursor: &str) -> Option<(DateTime<Utc>, Uuid)> {
+/// A query's `cursor`, if it sent one, as [`encode_cursor`] wrote it.
+pub(crate) fn cursor_param(cursor: Option<&str>) -> Result<Option<(DateTime<Utc>, Uuid)>, Problem> {
+    cursor
+        .map(|c| decode_cursor(c).ok_or_else(invalid_cursor))
+        .transpose()
+}
+
+fn decode_cursor(cursor: &str) -> Option<(DateTime<Utc>, Uuid)> {
     let (micros, id) = cursor.split_once('-')?;
     let digits = |text: &str, extra: &[u8]| {
         text.bytes()

@@ -10,7 +10,9 @@ use uuid::Uuid;
 use crate::games::GameKind;
 use crate::problem::Problem;
 use crate::ratings::Rating;
-use crate::records::{check_player_filter, decode_cursor, encode_cursor};
+use crate::records::{
+    check_player_filter, cursor_param, encode_cursor, invalid_cursor, page_limit,
+};
 use crate::store::ratings::{self as q, BoardCursor, Place};
 use crate::store::stats::Period;
 use crate::store::Store;
@@ -177,33 +179,9 @@ pub struct HeadToHead {
     pub next_cursor: Option<String>,
 }
 
-fn invalid_cursor() -> Problem {
-    Problem::bad_request(
-        "invalid_cursor",
-        "the cursor is not one this service issued",
-    )
-}
-
-fn check_limit(limit: Option<i64>, default: i64, max: i64) -> Result<i64, Problem> {
-    let limit = limit.unwrap_or(default);
-    if !(1..=max).contains(&limit) {
-        return Err(Problem::bad_request(
-            "invalid_limit",
-            format!("limit is 1 to {max}"),
-        ));
-    }
-    Ok(limit)
-}
-
 /// A result's place as a cursor: microseconds since the epoch and the id, as the match list's.
 fn place_cursor(place: Place) -> String {
     encode_cursor(place.0, place.1)
-}
-
-fn decode_place(cursor: Option<&str>) -> Result<Option<Place>, Problem> {
-    cursor
-        .map(|c| decode_cursor(c).ok_or_else(invalid_cursor))
-        .transpose()
 }
 
 /// A board cursor: the rating's bits in hex (exact, and any f64), then the player key.
@@ -268,8 +246,8 @@ pub async fn history(
     limit: Option<i64>,
 ) -> Result<RatingHistory, Problem> {
     check_player_filter(name)?;
-    let limit = check_limit(limit, 100, 500)?;
-    let after = decode_place(cursor)?;
+    let limit = page_limit(limit, 100, 500)?;
+    let after = cursor_param(cursor)?;
     let (mut points, player) = store
         .read(async |conn| {
             let points = q::history(conn, name, game, period, after, limit + 1).await?;
@@ -317,7 +295,7 @@ pub async fn board(
     cursor: Option<&str>,
     limit: Option<i64>,
 ) -> Result<RatingBoard, Problem> {
-    let limit = check_limit(limit, 20, 100)?;
+    let limit = page_limit(limit, 20, 100)?;
     let after = decode_board(cursor)?;
     let mut rows = store
         .read(async |conn| q::board(conn, game, period, after.as_ref(), limit + 1).await)
@@ -362,8 +340,8 @@ pub async fn head_to_head(
             "a head-to-head needs two different players",
         ));
     }
-    let limit = check_limit(limit, 20, 100)?;
-    let before = decode_place(cursor)?;
+    let limit = page_limit(limit, 20, 100)?;
+    let before = cursor_param(cursor)?;
     let (games, mut items, player_ratings, opponent_ratings) = store
         .read(async |conn| {
             let games = q::versus_games(conn, player, opponent, game, period).await?;

@@ -3,9 +3,8 @@
 // card word, a Lucky Dice symbol). Pictures are inline SVG built here, coloured by cards.css
 // through CSS variables (so dark mode follows), each with the card's name in words beside it.
 
-import { h, uid, announce } from './dom.js';
+import { h, uid, announce, svg as s } from './dom.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 
 // --- names -------------------------------------------------------------------------------------
 
@@ -230,15 +229,6 @@ export function deckCount(game, card) {
 
 // --- pictures ----------------------------------------------------------------------------------
 
-function s(tag, attributes = {}, ...children) {
-  const element = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (key === 'text') element.textContent = value;
-    else element.setAttribute(key, String(value));
-  }
-  for (const child of children.flat()) if (child) element.append(child);
-  return element;
-}
 
 const circle = (cx, cy, r, cls) => s('circle', { cx, cy, r, class: cls });
 const text = (x, y, content, cls = 't-ink', size = 20) => s('text', { x, y, class: cls, 'font-size': size, 'text-anchor': 'middle', 'dominant-baseline': 'central', text: content });

@@ -15,6 +15,19 @@ export function h(tag, attributes = {}, ...children) {
 }
 
 /** Replaces the children of `element`, skipping the absent ones as `h` does. */
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** An SVG element, as `h` makes HTML ones; the attribute `text` is its text. */
+export function svg(tag, attributes = {}, ...children) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (key === 'text') element.textContent = value;
+    else element.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) if (child) element.append(child);
+  return element;
+}
+
 export function replace(element, ...children) {
   element.replaceChildren();
   append(element, children);

@@ -3,7 +3,7 @@
 // Nothing here touches `document` until a chart is drawn, so Node's test runner imports this file
 // as it is (tests/browser/ratings.test.mjs).
 
-const SVG = 'http://www.w3.org/2000/svg';
+import { svg as s } from './dom.js';
 
 /** A rating (the service's `{mu, sigma, rating}`, or the bare number) to one decimal; "–" for none.
  * The shown value is the cautious one, mu − 3·sigma, so a newcomer shows 0.0. */
@@ -79,15 +79,6 @@ export function chartGeometry(values, size = CHART) {
   };
 }
 
-function s(tag, attributes = {}, ...children) {
-  const element = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (key === 'text') element.textContent = value;
-    else element.setAttribute(key, String(value));
-  }
-  for (const child of children.flat()) if (child) element.append(child);
-  return element;
-}
 
 /**
  * A player's rating over their rated results (the history endpoint's `items`, oldest first) as an

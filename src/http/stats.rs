@@ -82,10 +82,7 @@ pub async fn leaderboard(
     query: web::Query<LeaderboardQuery>,
 ) -> Result<web::Json<Vec<LeaderboardRow>>, Problem> {
     let game = super::games::game(&path)?;
-    let limit = query.limit.unwrap_or(20);
-    if !(1..=100).contains(&limit) {
-        return Err(Problem::bad_request("invalid_limit", "limit is 1 to 100"));
-    }
+    let limit = crate::records::page_limit(query.limit, 20, 100)?;
     let period = Period {
         from: query.from,
         to: query.to,

@@ -4,28 +4,14 @@ use uuid::Uuid;
 
 use super::wire::{ListQuery, MatchPage, MatchSummary};
 use crate::problem::Problem;
-use crate::records::{check_player_filter, decode_cursor, encode_cursor, table_names};
+use crate::records::{check_player_filter, cursor_param, encode_cursor, page_limit, table_names};
 use crate::store::matches as q;
 use crate::store::Store;
 
 #[tracing::instrument(skip_all, fields(game = ?query.game, kind = ?query.kind, status = ?query.status))]
 pub async fn list(store: &Store, query: ListQuery) -> Result<MatchPage, Problem> {
-    let limit = query.limit.unwrap_or(20);
-    if !(1..=100).contains(&limit) {
-        return Err(Problem::bad_request("invalid_limit", "limit is 1 to 100"));
-    }
-    let before = query
-        .cursor
-        .as_deref()
-        .map(|c| {
-            decode_cursor(c).ok_or_else(|| {
-                Problem::bad_request(
-                    "invalid_cursor",
-                    "the cursor is not one this service issued",
-                )
-            })
-        })
-        .transpose()?;
+    let limit = page_limit(query.limit, 20, 100)?;
+    let before = cursor_param(query.cursor.as_deref())?;
     for name in [&query.player, &query.winner].into_iter().flatten() {
         check_player_filter(name)?;
     }

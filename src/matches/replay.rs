@@ -157,15 +157,8 @@ pub async fn log_page(
     token: Option<&str>,
     page: LogQuery,
 ) -> Result<MatchLog, Problem> {
-    let limit = page.limit.unwrap_or(limits::LOG_PAGE_DEFAULT);
-    if !(1..=limits::LOG_PAGE_MAX).contains(&limit) {
-        let mut problem = Problem::bad_request(
-            "invalid_limit",
-            format!("limit is 1 to {}", limits::LOG_PAGE_MAX),
-        );
-        problem.params = Some(serde_json::json!({"max": limits::LOG_PAGE_MAX}));
-        return Err(problem);
-    }
+    let limit =
+        crate::records::page_limit(page.limit, limits::LOG_PAGE_DEFAULT, limits::LOG_PAGE_MAX)?;
     let after = page.after.unwrap_or(0);
     if after < 0 {
         return Err(Problem::bad_request(

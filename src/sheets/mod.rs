@@ -565,23 +565,50 @@ pub(crate) fn prepare(request: &CreateSheet) -> Result<NewSheet, Problem> {
     let now = Utc::now();
     let id = Uuid::new_v4();
     let (owner_token, owner_hash) = tokens::issue("own").map_err(Problem::internal)?;
-    let (options, rules_version, standings) = with_game!(request.game, G => {
+    let (options, standings) = with_game!(request.game, G => {
         let options = referee::options::<G>(request.options.clone(), names.len())?;
         let (standings, _) = G::tally_standings(options.options(), names.len(), &[]);
-        (referee::to_json(options.options()), G::RULES_VERSION, standings)
+        (referee::to_json(options.options()), standings)
     });
+    let state = serde_json::json!({"rounds": [], "standings": standings});
+    let (row, seats) = new_rows(id, request.game, options, owner_hash, &names, state, now);
+    let sheet = detail(&row, &seats, &[])?;
+    let created = CreatedSheet {
+        game: sheet.game,
+        owner_token,
+        sheet,
+    };
+    Ok(NewSheet {
+        row,
+        seats,
+        created,
+    })
+}
+
+/// A new sheet's row and seats, before any entry: in progress at version 0, under the rules
+/// version this service implements, with checked options and names and the owner token's hash.
+/// An imported play starts from these too, and adds its result.
+pub(crate) fn new_rows(
+    id: Uuid,
+    game: GameKind,
+    options: Value,
+    owner_token_hash: Vec<u8>,
+    names: &[String],
+    state: Value,
+    now: DateTime<Utc>,
+) -> (MatchRow, Vec<SeatRow>) {
     let row = MatchRow {
         id,
-        game: request.game.into(),
-        rules_version: rules_version.to_owned(),
+        game: game.into(),
+        rules_version: with_game!(game, G => G::RULES_VERSION).to_owned(),
         options,
         randomness: RandomnessMode::Table,
         seed: None,
         seed_sha256: None,
-        owner_token_hash: owner_hash,
+        owner_token_hash,
         status: MatchStatus::InProgress,
         version: 0,
-        state: serde_json::json!({"rounds": [], "standings": standings}),
+        state,
         result: None,
         created_at: now,
         updated_at: now,
@@ -592,7 +619,7 @@ pub(crate) fn prepare(request: &CreateSheet) -> Result<NewSheet, Problem> {
         chance_reporters: Default::default(),
         access_version: 0,
     };
-    let seats: Vec<SeatRow> = names
+    let seats = names
         .iter()
         .enumerate()
         .map(|(seat, name)| SeatRow {
@@ -607,17 +634,7 @@ pub(crate) fn prepare(request: &CreateSheet) -> Result<NewSheet, Problem> {
             highlights: None,
         })
         .collect();
-    let sheet = detail(&row, &seats, &[])?;
-    let created = CreatedSheet {
-        game: sheet.game,
-        owner_token,
-        sheet,
-    };
-    Ok(NewSheet {
-        row,
-        seats,
-        created,
-    })
+    (row, seats)
 }
 
 #[tracing::instrument(skip_all, fields(sheet_id = %id, game = tracing::field::Empty))]
