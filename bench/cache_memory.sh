@@ -16,8 +16,8 @@ pg=postgres://postgres@127.0.0.1:5432
 addr=127.0.0.1:18183
 
 referee=$(built_executable referee --release --bin referee)
-load=$(built_executable load --release --example load)
-live_streams=$(built_executable live_streams --release --example live_streams)
+load=$(built_executable load --release -p referee-tools --bin load)
+live_streams=$(built_executable live_streams --release -p referee-tools --bin live_streams)
 psql "$pg/postgres" -qc "DROP DATABASE IF EXISTS referee_cache_memory WITH (FORCE)"
 # Stream caps raised above the defaults only as far as needed: every stream comes from this one
 # address, and spectators may hold three quarters of the instance's streams, which are at most

@@ -12,8 +12,8 @@ service=127.0.0.1:18320
 echo=127.0.0.1:18321
 
 referee=$(built_executable referee --release --bin referee)
-echo_server=$(built_executable echo_server --release --example echo_server)
-load=$(built_executable load --release --example load)
+echo_server=$(built_executable echo_server --release -p referee-tools --bin echo_server)
+load=$(built_executable load --release -p referee-tools --bin load)
 RATE_LIMIT_PER_SECOND=0 WORKERS=1 BIND_ADDRESS=$service RUST_LOG=warn \
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/referee_callgrind \
     valgrind --tool=callgrind --callgrind-out-file="$work/check.out" "$referee" \

@@ -25,7 +25,7 @@ database=referee_instances
 work=$(mktemp -d /tmp/referee-instances.XXXXXX)
 
 referee=$(built_executable referee --release --bin referee)
-load=$(built_executable load --release --example load)
+load=$(built_executable load --release -p referee-tools --bin load)
 psql "$pg/postgres" -qc "DROP DATABASE IF EXISTS $database WITH (FORCE)"
 
 pids=()

@@ -40,8 +40,8 @@ service_addr=127.0.0.1:18182
 work=$(mktemp -d /tmp/referee-load.XXXXXX)
 
 referee=$(built_executable referee --release --bin referee)
-echo_server=$(built_executable echo_server --release --example echo_server)
-load=$(built_executable load --release --example load)
+echo_server=$(built_executable echo_server --release -p referee-tools --bin echo_server)
+load=$(built_executable load --release -p referee-tools --bin load)
 psql "$pg/postgres" -qc "DROP DATABASE IF EXISTS referee_load WITH (FORCE)"
 psql "$pg/postgres" -qc "DROP DATABASE IF EXISTS referee_pgbench WITH (FORCE)"
 psql "$pg/postgres" -qc "CREATE DATABASE referee_pgbench"

@@ -34,9 +34,9 @@ primary=postgres://postgres@127.0.0.1:$primary_port
 replica=postgres://postgres@127.0.0.1:$replica_port
 
 referee=$(built_executable referee --release --bin referee)
-load=$(built_executable load --release --example load)
-bench_history=$(built_executable bench_history --release --example bench_history)
-gen_history=$(built_executable gen_history --release --example gen_history)
+load=$(built_executable load --release -p referee-tools --bin load)
+bench_history=$(built_executable bench_history --release -p referee-tools --bin bench_history)
+gen_history=$(built_executable gen_history --release -p referee-tools --bin gen_history)
 
 # PostgreSQL tools run as the postgres OS user when we are root (initdb refuses root).
 as_pg() {

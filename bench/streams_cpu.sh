@@ -28,7 +28,7 @@ addr=127.0.0.1:18184
 work=$(mktemp -d /tmp/referee-streams-cpu.XXXXXX)
 
 referee=$(built_executable referee --release --bin referee)
-load=$(built_executable load --release --example load)
+load=$(built_executable load --release -p referee-tools --bin load)
 psql "$pg/postgres" -qc "DROP DATABASE IF EXISTS referee_streams_cpu WITH (FORCE)"
 DATABASE_URL="$pg/referee_streams_cpu" BIND_ADDRESS="$addr" RATE_LIMIT_PER_SECOND=0 \
     LIVE_STREAMS_PER_MATCH=$((streams + 16)) LIVE_STREAMS_PER_INSTANCE=$((streams * 2 + 64)) \

@@ -1,5 +1,5 @@
 //! The baseline for the load benchmark: the same framework answering a JSON echo, with nothing
-//! else to do. `cargo run --release --example echo_server -- 127.0.0.1:18181`
+//! else to do. `cargo run --release -p referee-tools --bin echo_server -- 127.0.0.1:18181`
 //!
 //! It answers the check's own path too, so the load client sends it byte for byte the request it
 //! sends the service's `/v1/games/lucky-jack/check` (same path, headers and body).

@@ -1,8 +1,8 @@
 //! Load generator for `bench/load.sh`: drives one workload at a fixed concurrency for a fixed
 //! time over loopback and prints one line of `key=value` results.
 //!
-//!     cargo run --release --example load -- check-body <service_url> > body.json
-//!     cargo run --release --example load -- <echo|check|moves> <base_url> <concurrency> <seconds> [body.json]
+//!     cargo run --release -p referee-tools --bin load -- check-body <service_url> > body.json
+//!     cargo run --release -p referee-tools --bin load -- <echo|check|moves> <base_url> <concurrency> <seconds> [body.json]
 //!
 //! `<base_url>` may list several instances, comma-separated (`http://a:8080,http://b:8080`): worker
 //! `i` then talks to instance `i mod n` for the whole run, as a load balancer that balances

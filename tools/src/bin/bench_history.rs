@@ -1,6 +1,6 @@
 //! Latency of the history, statistics and export endpoints, against a running service:
 //!
-//!     cargo run --release --example bench_history -- [base_url] [requests_per_endpoint]
+//!     cargo run --release -p referee-tools --bin bench_history -- [base_url] [requests_per_endpoint]
 //!
 //! Run it against a release build serving the database `gen_history` filled (see
 //! docs/benchmarks.md). Requests go one at a time, so the figures are latencies, not throughput;

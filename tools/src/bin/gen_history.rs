@@ -1,7 +1,7 @@
 //! Fills a database with a large synthetic match history, to measure the history, statistics and
 //! export endpoints at scale:
 //!
-//!     cargo run --release --example gen_history -- [matches] [moves_per_match] [players]
+//!     cargo run --release -p referee-tools --bin gen_history -- [matches] [moves_per_match] [players]
 //!
 //! Defaults: 100 000 matches × 50 moves (5 million log rows), 2 000 players, four seats a match,
 //! into `postgres://postgres@127.0.0.1:5432/referee_scale` (or `DATABASE_URL`), which is created

@@ -1,6 +1,6 @@
 //! Live streams under load, against a running service (see `docs/benchmarks.md`):
 //!
-//!     cargo run --release --example live_streams -- <base_url> <server_pid> [streams] [moves]
+//!     cargo run --release -p referee-tools --bin live_streams -- <base_url> <server_pid> [streams] [moves]
 //!
 //! 1. Memory: reads the server's resident memory (`VmRSS`), opens `streams` (default 1000)
 //!    spectator streams spread over 20 Lucky Jack matches, waits until each has its first view,
