@@ -20,8 +20,10 @@ pub struct Settings {
     pub body_limit_bytes: usize,
     /// `WORKERS`: HTTP worker threads (defaults to the number of cores).
     pub workers: Option<usize>,
-    /// `RATE_LIMIT_PER_SECOND`: sustained requests per second per client IP; 0 turns limiting off.
-    pub rate_limit_per_second: u32,
+    /// `RATE_LIMIT_PER_SECOND`: sustained requests per second per client IP, kept as the time
+    /// one spent request takes to come back (a second divided by the rate); 0 (`None`) turns
+    /// limiting off.
+    pub rate_limit_refill: Option<Duration>,
     /// `RATE_LIMIT_BURST`: requests a client IP may send at once before the sustained rate applies.
     pub rate_limit_burst: u32,
     /// `CORS_ALLOWED_ORIGINS`: comma-separated origins browsers may call from (`*` for any);
@@ -412,7 +414,10 @@ impl Settings {
             moves: MoveSettings::from_env()?,
             body_limit_bytes: parsed("BODY_LIMIT_BYTES", 256 * 1024)?,
             workers: var("WORKERS").map(|_| parsed("WORKERS", 0)).transpose()?,
-            rate_limit_per_second: parsed("RATE_LIMIT_PER_SECOND", 100)?,
+            rate_limit_refill: match parsed::<u32>("RATE_LIMIT_PER_SECOND", 100)? {
+                0 => None,
+                per_second => Some(Duration::from_secs(1) / per_second),
+            },
             rate_limit_burst: parsed("RATE_LIMIT_BURST", 200)?,
             cors_allowed_origins: var("CORS_ALLOWED_ORIGINS")
                 .map(|v| {

@@ -30,10 +30,10 @@ pub struct RateLimit {
 
 /// The rate limit, or `None` when `RATE_LIMIT_PER_SECOND` is 0.
 pub fn rate_limit(settings: &Settings) -> Option<RateLimit> {
-    let rate = NonZeroU32::new(settings.rate_limit_per_second)?;
+    let quota = Quota::with_period(settings.rate_limit_refill?)?;
     let burst = NonZeroU32::new(settings.rate_limit_burst).unwrap_or(NonZeroU32::MIN);
     Some(RateLimit {
-        limiter: DefaultKeyedRateLimiter::keyed(Quota::per_second(rate).allow_burst(burst)),
+        limiter: DefaultKeyedRateLimiter::keyed(quota.allow_burst(burst)),
         trusted_proxies: settings.trusted_proxies.clone(),
         checks: AtomicU64::new(0),
     })
