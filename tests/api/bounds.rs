@@ -5,6 +5,7 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
+use crate::support::{every_pipeline, spawn_app_on, Pipeline};
 use crate::support::{
     match_id, owner_token, play_to_end, seat_tokens, spawn_app, spawn_app_tuned, Reply, TestApp,
 };
@@ -436,9 +437,9 @@ async fn a_log_page_is_a_304_until_the_match_moves_on() {
     assert_ne!(moved.body["version"], first.body["version"]);
 }
 
-#[tokio::test]
-async fn a_long_matchs_export_streams_its_whole_log_and_still_verifies() {
-    let app = spawn_app().await;
+every_pipeline!(a_long_matchs_export_streams_its_whole_log_and_still_verifies);
+async fn a_long_matchs_export_streams_its_whole_log_and_still_verifies(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_match("plus-minus", &["Ann", "Ben", "Cleo"], json!({}), "server")
         .await;

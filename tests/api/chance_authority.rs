@@ -5,6 +5,7 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
+use crate::support::{every_pipeline, spawn_app_on, Pipeline};
 use crate::support::{match_id, owner_token, seat_tokens, Reply, TestApp};
 
 /// How one game reaches a seat's own chance outcome at a table.
@@ -158,9 +159,11 @@ fn other(seat: usize) -> usize {
     (seat + 1) % 2
 }
 
-#[tokio::test]
-async fn in_every_game_a_seat_reports_only_its_own_outcomes_and_the_deal_only_the_dealer() {
-    let app = crate::support::spawn_app().await;
+every_pipeline!(in_every_game_a_seat_reports_only_its_own_outcomes_and_the_deal_only_the_dealer);
+async fn in_every_game_a_seat_reports_only_its_own_outcomes_and_the_deal_only_the_dealer(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     for table in tables() {
         let game = table.game;
         let table_match = Match::create(&app, &table, None).await;
@@ -185,9 +188,9 @@ async fn in_every_game_a_seat_reports_only_its_own_outcomes_and_the_deal_only_th
     }
 }
 
-#[tokio::test]
-async fn in_every_game_the_owner_reports_every_outcome() {
-    let app = crate::support::spawn_app().await;
+every_pipeline!(in_every_game_the_owner_reports_every_outcome);
+async fn in_every_game_the_owner_reports_every_outcome(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     for table in tables() {
         let table_match = Match::create(&app, &table, None).await;
         for outcome in &table.setup {
@@ -198,9 +201,9 @@ async fn in_every_game_the_owner_reports_every_outcome() {
     }
 }
 
-#[tokio::test]
-async fn with_owner_reporters_a_seat_may_not_report_even_its_own_draw() {
-    let app = crate::support::spawn_app().await;
+every_pipeline!(with_owner_reporters_a_seat_may_not_report_even_its_own_draw);
+async fn with_owner_reporters_a_seat_may_not_report_even_its_own_draw(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let table = tables().remove(0);
     let table_match = Match::create(&app, &table, Some("owner")).await;
     let refused = table_match.report(table.dealer, &table.setup[0]).await;
@@ -212,9 +215,9 @@ async fn with_owner_reporters_a_seat_may_not_report_even_its_own_draw() {
     assert_ok(table.game, &table_match.report(None, &table.outcome).await);
 }
 
-#[tokio::test]
-async fn with_any_seat_reporters_a_trusting_table_lets_any_seat_report() {
-    let app = crate::support::spawn_app().await;
+every_pipeline!(with_any_seat_reporters_a_trusting_table_lets_any_seat_report);
+async fn with_any_seat_reporters_a_trusting_table_lets_any_seat_report(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let table = tables().remove(0);
     let table_match = Match::create(&app, &table, Some("any_seat")).await;
     assert_ok(
@@ -230,9 +233,9 @@ async fn with_any_seat_reporters_a_trusting_table_lets_any_seat_report() {
     );
 }
 
-#[tokio::test]
-async fn an_unknown_chance_reporters_value_is_refused() {
-    let app = crate::support::spawn_app().await;
+every_pipeline!(an_unknown_chance_reporters_value_is_refused);
+async fn an_unknown_chance_reporters_value_is_refused(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let body = json!({"game": "lucky-jack", "seats": [{"name": "Ann"}, {"name": "Ben"}],
         "randomness": "table", "chance_reporters": "everyone"});
     let refused = app.post("/v1/matches", &body, None).await;

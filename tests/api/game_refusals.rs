@@ -4,6 +4,7 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
+use crate::support::{every_pipeline, spawn_app_on, Pipeline};
 use crate::support::{match_id, owner_token, seat_tokens, spawn_app, Reply, TestApp};
 
 /// A table match's id, owner token and seat tokens.
@@ -30,9 +31,11 @@ fn assert_refused(reply: &Reply, code: &str) {
     assert_eq!(reply.body["code"], code, "{}", reply.body);
 }
 
-#[tokio::test]
-async fn lucky_jack_answers_not_next_player_to_a_seat_taking_a_card_offered_to_another() {
-    let app = spawn_app().await;
+every_pipeline!(lucky_jack_answers_not_next_player_to_a_seat_taking_a_card_offered_to_another);
+async fn lucky_jack_answers_not_next_player_to_a_seat_taking_a_card_offered_to_another(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let (id, owner, seats) = table_match(&app, "lucky-jack", &["Ann", "Ben", "Cleo"]).await;
     let deal = json!({"kind": "deal", "hands": [
         ["lemon","cherry","grape","clover","bell","seven","jack"],
@@ -54,9 +57,11 @@ async fn lucky_jack_answers_not_next_player_to_a_seat_taking_a_card_offered_to_a
     assert_ok(&app.post_move(&id, Some(&seats[2]), None, &take).await);
 }
 
-#[tokio::test]
-async fn lucky_dice_names_the_stop_caller_and_declined_and_exhausted_extra_rolls() {
-    let app = spawn_app().await;
+every_pipeline!(lucky_dice_names_the_stop_caller_and_declined_and_exhausted_extra_rolls);
+async fn lucky_dice_names_the_stop_caller_and_declined_and_exhausted_extra_rolls(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let (id, owner, seats) = table_match(&app, "lucky-dice", &["Ann", "Ben", "Cleo", "Dan"]).await;
     let report = |outcome: Value| {
         let (app, id, owner) = (&app, id.clone(), owner.clone());
@@ -96,9 +101,11 @@ async fn lucky_dice_names_the_stop_caller_and_declined_and_exhausted_extra_rolls
     assert_eq!(refused.body["params"]["allowed"], 3, "{}", refused.body);
 }
 
-#[tokio::test]
-async fn plus_minus_answers_already_chosen_to_a_seat_choosing_its_face_up_cards_twice() {
-    let app = spawn_app().await;
+every_pipeline!(plus_minus_answers_already_chosen_to_a_seat_choosing_its_face_up_cards_twice);
+async fn plus_minus_answers_already_chosen_to_a_seat_choosing_its_face_up_cards_twice(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_match(
             "plus-minus",

@@ -4,11 +4,12 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use crate::support::{match_id, owner_token, play_to_end, seat_token, spawn_app, TestApp};
+use crate::support::{every_pipeline, spawn_app_on, Pipeline};
+use crate::support::{match_id, owner_token, play_to_end, seat_token, TestApp};
 
-#[tokio::test]
-async fn a_server_seeded_match_is_played_scored_replayed_and_exported() {
-    let app = spawn_app().await;
+every_pipeline!(a_server_seeded_match_is_played_scored_replayed_and_exported);
+async fn a_server_seeded_match_is_played_scored_replayed_and_exported(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_lucky_jack(
             &["Ann", "Ben", "Cleo"],
@@ -101,9 +102,9 @@ async fn a_server_seeded_match_is_played_scored_replayed_and_exported() {
     app.audit_snapshots().await;
 }
 
-#[tokio::test]
-async fn a_table_match_takes_the_deal_and_draws_from_the_table_and_checks_them() {
-    let app = spawn_app().await;
+every_pipeline!(a_table_match_takes_the_deal_and_draws_from_the_table_and_checks_them);
+async fn a_table_match_takes_the_deal_and_draws_from_the_table_and_checks_them(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_lucky_jack(&["Ann", "Ben"], json!({}), "table")
         .await;
@@ -207,9 +208,9 @@ async fn a_table_match_takes_the_deal_and_draws_from_the_table_and_checks_them()
     app.audit_snapshots().await;
 }
 
-#[tokio::test]
-async fn a_stale_expected_version_is_a_conflict_and_changes_nothing() {
-    let app = spawn_app().await;
+every_pipeline!(a_stale_expected_version_is_a_conflict_and_changes_nothing);
+async fn a_stale_expected_version_is_a_conflict_and_changes_nothing(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
         .await;
@@ -227,9 +228,9 @@ async fn a_stale_expected_version_is_a_conflict_and_changes_nothing() {
     app.audit_snapshots().await;
 }
 
-#[tokio::test]
-async fn an_idempotent_retry_gets_the_first_answer_and_stores_nothing_twice() {
-    let app = spawn_app().await;
+every_pipeline!(an_idempotent_retry_gets_the_first_answer_and_stores_nothing_twice);
+async fn an_idempotent_retry_gets_the_first_answer_and_stores_nothing_twice(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
         .await;
@@ -268,9 +269,9 @@ async fn an_idempotent_retry_gets_the_first_answer_and_stores_nothing_twice() {
     app.audit_snapshots().await;
 }
 
-#[tokio::test]
-async fn tokens_decide_who_moves_and_what_each_viewer_sees() {
-    let app = spawn_app().await;
+every_pipeline!(tokens_decide_who_moves_and_what_each_viewer_sees);
+async fn tokens_decide_who_moves_and_what_each_viewer_sees(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_lucky_jack(&["Ann", "Ben", "Cleo"], json!({}), "server")
         .await;
@@ -376,9 +377,9 @@ async fn tokens_decide_who_moves_and_what_each_viewer_sees() {
     app.audit_snapshots().await;
 }
 
-#[tokio::test]
-async fn the_state_at_any_ply_is_rebuilt_from_the_log() {
-    let app = spawn_app().await;
+every_pipeline!(the_state_at_any_ply_is_rebuilt_from_the_log);
+async fn the_state_at_any_ply_is_rebuilt_from_the_log(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
         .await;
@@ -403,9 +404,9 @@ async fn create_named(app: &TestApp, names: &[&str]) -> String {
     match_id(&app.create_lucky_jack(names, json!({}), "server").await)
 }
 
-#[tokio::test]
-async fn the_match_list_filters_and_pages_without_skipping_or_repeating() {
-    let app = spawn_app().await;
+every_pipeline!(the_match_list_filters_and_pages_without_skipping_or_repeating);
+async fn the_match_list_filters_and_pages_without_skipping_or_repeating(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let mut created = Vec::new();
     for i in 0..5 {
         created.push(create_named(&app, &["Ann", if i % 2 == 0 { "Ben" } else { "Cleo" }]).await);
@@ -449,9 +450,9 @@ async fn the_match_list_filters_and_pages_without_skipping_or_repeating() {
     app.audit_snapshots().await;
 }
 
-#[tokio::test]
-async fn of_many_identical_moves_sent_at_once_exactly_one_is_accepted() {
-    let app = spawn_app().await;
+every_pipeline!(of_many_identical_moves_sent_at_once_exactly_one_is_accepted);
+async fn of_many_identical_moves_sent_at_once_exactly_one_is_accepted(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
         .await;
@@ -474,9 +475,9 @@ async fn of_many_identical_moves_sent_at_once_exactly_one_is_accepted() {
     app.audit_snapshots().await;
 }
 
-#[tokio::test]
-async fn a_match_played_under_other_rules_is_never_replayed_under_these() {
-    let app = spawn_app().await;
+every_pipeline!(a_match_played_under_other_rules_is_never_replayed_under_these);
+async fn a_match_played_under_other_rules_is_never_replayed_under_these(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
         .await;
@@ -506,9 +507,11 @@ async fn a_match_played_under_other_rules_is_never_replayed_under_these() {
     assert_eq!(listed.body["items"][0]["id"], id.as_str());
 }
 
-#[tokio::test]
-async fn idempotent_retries_racing_each_other_store_one_move_and_share_one_answer() {
-    let app = spawn_app().await;
+every_pipeline!(idempotent_retries_racing_each_other_store_one_move_and_share_one_answer);
+async fn idempotent_retries_racing_each_other_store_one_move_and_share_one_answer(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
         .await;
@@ -549,9 +552,9 @@ async fn idempotent_retries_racing_each_other_store_one_move_and_share_one_answe
     app.audit_snapshots().await;
 }
 
-#[tokio::test]
-async fn two_service_instances_on_one_database_lose_no_update() {
-    let app = spawn_app().await;
+every_pipeline!(two_service_instances_on_one_database_lose_no_update);
+async fn two_service_instances_on_one_database_lose_no_update(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let second = app.second_instance().await;
     let created = app
         .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")

@@ -23,7 +23,7 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use referee::games::{Game, GameKind};
 
-use crate::support::spawn_app;
+use crate::support::{every_pipeline, spawn_app_on, Pipeline};
 
 use hosted::host;
 use in_play::{check_everything, play_one};
@@ -33,12 +33,12 @@ use the_end::{check_live_streams, check_the_end};
 const MOVE_CAP: usize = 300;
 
 /// Plays `seeds` matches of game `G` with every check.
-async fn leak_property<G: Game>(seeds: &[u8]) {
+async fn leak_property<G: Game>(pipeline: Pipeline, seeds: &[u8]) {
     let mut finished = 0;
     let (mut asked, mut accepted) = (0, 0);
     for &seed_byte in seeds {
         let mut rng = ChaCha8Rng::seed_from_u64(0x1eaf_0000 + seed_byte as u64);
-        let app = spawn_app().await;
+        let app = spawn_app_on(pipeline).await;
         let mut m = host::<G>(app, seed_byte, &mut rng).await;
         let mut truth = m.truth::<G>().await;
         // Every caller holds a live stream for the whole match, read as it comes.
@@ -97,39 +97,50 @@ async fn leak_property<G: Game>(seeds: &[u8]) {
     );
 }
 
+every_pipeline!(no_lucky_jack_seat_sees_another_seats_hand_draws_or_the_seed_through_any_endpoint);
 /// Security requirement: no seat can read another seat's hidden cards or the seed before the end
 /// through any endpoint (match, log, replay, result, export, move answers, error answers); the
 /// seed is revealed at the end and matches its commitment.
-#[tokio::test]
-async fn no_lucky_jack_seat_sees_another_seats_hand_draws_or_the_seed_through_any_endpoint() {
-    leak_property::<referee::games::lucky_jack::LuckyJack>(&[1, 2, 3]).await;
+async fn no_lucky_jack_seat_sees_another_seats_hand_draws_or_the_seed_through_any_endpoint(
+    pipeline: Pipeline,
+) {
+    leak_property::<referee::games::lucky_jack::LuckyJack>(pipeline, &[1, 2, 3]).await;
 }
 
+every_pipeline!(
+    no_lucky_luau_seat_sees_another_seats_face_down_draw_or_the_seed_through_any_endpoint
+);
 /// Security requirement: no seat can read another seat's hidden cards or the seed before the end
 /// through any endpoint; a face-down Lucky Luau draw stays the drawer's until it is strung.
-#[tokio::test]
-async fn no_lucky_luau_seat_sees_another_seats_face_down_draw_or_the_seed_through_any_endpoint() {
-    leak_property::<referee::games::lucky_luau::LuckyLuau>(&[4, 5, 6]).await;
+async fn no_lucky_luau_seat_sees_another_seats_face_down_draw_or_the_seed_through_any_endpoint(
+    pipeline: Pipeline,
+) {
+    leak_property::<referee::games::lucky_luau::LuckyLuau>(pipeline, &[4, 5, 6]).await;
 }
 
+every_pipeline!(
+    no_plus_minus_seat_sees_another_seats_hand_or_passed_card_or_the_seed_through_any_endpoint
+);
 /// Security requirement: no seat can read another seat's hidden cards or the seed before the end
 /// through any endpoint; Plus & Minus hands, draws and passed cards stay with their seats.
-#[tokio::test]
 async fn no_plus_minus_seat_sees_another_seats_hand_or_passed_card_or_the_seed_through_any_endpoint(
+    pipeline: Pipeline,
 ) {
-    leak_property::<referee::games::plus_minus::PlusMinus>(&[7, 8, 9]).await;
+    leak_property::<referee::games::plus_minus::PlusMinus>(pipeline, &[7, 8, 9]).await;
 }
 
+every_pipeline!(no_luck_plus_seat_sees_the_draw_pile_or_the_seed_through_any_endpoint);
 /// Security requirement: no seat can read the draw pile's order or the seed before the end
 /// through any endpoint (Luck Plus hands are public; the pile and the future dice are not).
-#[tokio::test]
-async fn no_luck_plus_seat_sees_the_draw_pile_or_the_seed_through_any_endpoint() {
-    leak_property::<referee::games::luck_plus::LuckPlus>(&[10, 11, 12]).await;
+async fn no_luck_plus_seat_sees_the_draw_pile_or_the_seed_through_any_endpoint(pipeline: Pipeline) {
+    leak_property::<referee::games::luck_plus::LuckPlus>(pipeline, &[10, 11, 12]).await;
 }
 
+every_pipeline!(no_lucky_dice_seat_sees_the_coaster_pile_or_the_seed_through_any_endpoint);
 /// Security requirement: no seat can predict future chance before the end: the Lucky Dice seed
 /// (every future roll) and the coaster pile never reach any caller through any endpoint.
-#[tokio::test]
-async fn no_lucky_dice_seat_sees_the_coaster_pile_or_the_seed_through_any_endpoint() {
-    leak_property::<referee::games::lucky_dice::LuckyDice>(&[13, 14, 15]).await;
+async fn no_lucky_dice_seat_sees_the_coaster_pile_or_the_seed_through_any_endpoint(
+    pipeline: Pipeline,
+) {
+    leak_property::<referee::games::lucky_dice::LuckyDice>(pipeline, &[13, 14, 15]).await;
 }

@@ -11,11 +11,12 @@ use referee::games::luck_plus::State;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::support::{match_id, owner_token, play_to_end, seat_token, spawn_app, TestApp};
+use crate::support::{every_pipeline, spawn_app_on, Pipeline};
+use crate::support::{match_id, owner_token, play_to_end, seat_token, TestApp};
 
 /// Plays a server-seeded game to its end and checks its winners against the mode's order.
-async fn whole_game(options: Value, lowest_wins: bool) {
-    let app = spawn_app().await;
+async fn whole_game(pipeline: Pipeline, options: Value, lowest_wins: bool) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_match("luck-plus", &["Ann", "Ben", "Cleo"], options, "server")
         .await;
@@ -51,28 +52,40 @@ async fn whole_game(options: Value, lowest_wins: bool) {
     app.audit_snapshots().await;
 }
 
-#[tokio::test]
-async fn a_server_seeded_game_scored_by_hands_is_played_to_its_winner() {
-    whole_game(json!({"scoring": "hands", "target": 1}), false).await;
+every_pipeline!(a_server_seeded_game_scored_by_hands_is_played_to_its_winner);
+async fn a_server_seeded_game_scored_by_hands_is_played_to_its_winner(pipeline: Pipeline) {
+    whole_game(pipeline, json!({"scoring": "hands", "target": 1}), false).await;
 }
 
-#[tokio::test]
-async fn a_server_seeded_game_scored_by_points_to_the_winner_is_played_to_its_winner() {
-    whole_game(json!({"scoring": "points_to_winner", "target": 1}), false).await;
-}
-
-#[tokio::test]
-async fn a_server_seeded_game_scored_by_penalty_points_is_won_by_the_lowest_total() {
+every_pipeline!(a_server_seeded_game_scored_by_points_to_the_winner_is_played_to_its_winner);
+async fn a_server_seeded_game_scored_by_points_to_the_winner_is_played_to_its_winner(
+    pipeline: Pipeline,
+) {
     whole_game(
+        pipeline,
+        json!({"scoring": "points_to_winner", "target": 1}),
+        false,
+    )
+    .await;
+}
+
+every_pipeline!(a_server_seeded_game_scored_by_penalty_points_is_won_by_the_lowest_total);
+async fn a_server_seeded_game_scored_by_penalty_points_is_won_by_the_lowest_total(
+    pipeline: Pipeline,
+) {
+    whole_game(
+        pipeline,
         json!({"scoring": "penalty_points", "target": 1, "luck_out_full_round": true}),
         true,
     )
     .await;
 }
 
-#[tokio::test]
-async fn a_table_reports_the_deal_and_the_dice_and_an_impossible_roll_is_refused() {
-    let app = spawn_app().await;
+every_pipeline!(a_table_reports_the_deal_and_the_dice_and_an_impossible_roll_is_refused);
+async fn a_table_reports_the_deal_and_the_dice_and_an_impossible_roll_is_refused(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_match("luck-plus", &["Ann", "Ben"], json!({}), "table")
         .await;
@@ -192,9 +205,9 @@ async fn replay_case(app: &TestApp, case: &scenarios::Case) -> (State, Vec<Value
     (serde_json::from_value(state).unwrap(), events)
 }
 
-#[tokio::test]
-async fn every_example_of_play_in_the_rulebook_replays_through_the_api() {
-    let app = spawn_app().await;
+every_pipeline!(every_example_of_play_in_the_rulebook_replays_through_the_api);
+async fn every_example_of_play_in_the_rulebook_replays_through_the_api(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let mut replayed = 0;
     for (name, file) in scenarios::files() {
         if !(name.starts_with("example_") || name == "dice_3_and_4.json") {
@@ -210,9 +223,9 @@ async fn every_example_of_play_in_the_rulebook_replays_through_the_api() {
     assert!(replayed >= 25, "{replayed} cases");
 }
 
-#[tokio::test]
-async fn the_catalogue_lists_luck_plus_and_its_legal_moves_all_check_as_legal() {
-    let app = spawn_app().await;
+every_pipeline!(the_catalogue_lists_luck_plus_and_its_legal_moves_all_check_as_legal);
+async fn the_catalogue_lists_luck_plus_and_its_legal_moves_all_check_as_legal(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let games = app.get("/v1/games", None).await;
     let entry = games
         .body
@@ -265,9 +278,9 @@ async fn the_catalogue_lists_luck_plus_and_its_legal_moves_all_check_as_legal() 
     assert_eq!(draw.body["refusal"]["code"], "no_draw_before_roll");
 }
 
-#[tokio::test]
-async fn described_hands_are_scored_in_each_mode_and_end_at_the_target() {
-    let app = spawn_app().await;
+every_pipeline!(described_hands_are_scored_in_each_mode_and_end_at_the_target);
+async fn described_hands_are_scored_in_each_mode_and_end_at_the_target(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     // Hand 1: Ben goes out (Ann holds GO-3 + LP = 28, Cleo DBL + TR-7 = 22); hand 2: Cleo lucks
     // out (Ann 12, Ben 5).
     let hands = json!([

@@ -5,7 +5,8 @@ use futures_util::future::join_all;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::support::{match_id, owner_token, play_to_end, seat_tokens, spawn_app, TestApp};
+use crate::support::{every_pipeline, spawn_app_on, Pipeline};
+use crate::support::{match_id, owner_token, play_to_end, seat_tokens, TestApp};
 
 const SEED: &str = "00000000000000000000000000000000000000000000000000000000000000d1";
 
@@ -35,9 +36,9 @@ fn assert_dice_conserved(events: &[Value], players: u64) {
     }
 }
 
-#[tokio::test]
-async fn a_server_rolled_game_is_played_to_its_winner_with_three_coasters() {
-    let app = spawn_app().await;
+every_pipeline!(a_server_rolled_game_is_played_to_its_winner_with_three_coasters);
+async fn a_server_rolled_game_is_played_to_its_winner_with_three_coasters(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_match("lucky-dice", &["Ann", "Ben", "Cleo"], json!({}), "server")
         .await;
@@ -96,9 +97,9 @@ async fn a_server_rolled_game_is_played_to_its_winner_with_three_coasters() {
     app.audit_snapshots().await;
 }
 
-#[tokio::test]
-async fn the_reply_to_a_roll_says_where_each_die_went_and_a_stale_count_is_409() {
-    let app = spawn_app().await;
+every_pipeline!(the_reply_to_a_roll_says_where_each_die_went_and_a_stale_count_is_409);
+async fn the_reply_to_a_roll_says_where_each_die_went_and_a_stale_count_is_409(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_match("lucky-dice", &["Ann", "Ben"], json!({}), "server")
         .await;
@@ -171,9 +172,11 @@ async fn burst(app: &TestApp, id: &str, tokens: &[String]) -> Vec<(usize, Status
     join_all(requests).await
 }
 
-#[tokio::test]
-async fn seats_rolling_at_the_same_moment_are_serialised_exactly_once_with_dice_conserved() {
-    let app = spawn_app().await;
+every_pipeline!(seats_rolling_at_the_same_moment_are_serialised_exactly_once_with_dice_conserved);
+async fn seats_rolling_at_the_same_moment_are_serialised_exactly_once_with_dice_conserved(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let names = ["Ann", "Ben", "Cleo", "Dev", "Eve"];
     let created = app
         .create_match("lucky-dice", &names, json!({"coaster_target": 2}), "server")
@@ -272,10 +275,13 @@ async fn seats_rolling_at_the_same_moment_are_serialised_exactly_once_with_dice_
     app.audit_snapshots().await;
 }
 
-#[tokio::test]
-async fn a_table_reports_the_coasters_the_large_die_and_each_roll_and_impossible_ones_are_refused()
-{
-    let app = spawn_app().await;
+every_pipeline!(
+    a_table_reports_the_coasters_the_large_die_and_each_roll_and_impossible_ones_are_refused
+);
+async fn a_table_reports_the_coasters_the_large_die_and_each_roll_and_impossible_ones_are_refused(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_match("lucky-dice", &["Ann", "Ben"], json!({}), "table")
         .await;
@@ -388,9 +394,9 @@ async fn a_table_reports_the_coasters_the_large_die_and_each_roll_and_impossible
     app.audit_snapshots().await;
 }
 
-#[tokio::test]
-async fn the_stateless_endpoints_check_one_roll_and_score_a_described_game() {
-    let app = spawn_app().await;
+every_pipeline!(the_stateless_endpoints_check_one_roll_and_score_a_described_game);
+async fn the_stateless_endpoints_check_one_roll_and_score_a_described_game(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let games = app.get("/v1/games", None).await.body;
     let entry = games
         .as_array()

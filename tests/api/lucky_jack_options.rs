@@ -5,7 +5,8 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::support::{spawn_app, TestApp};
+use crate::support::TestApp;
+use crate::support::{every_pipeline, spawn_app_on, Pipeline};
 
 const GAME: &str = "/v1/games/lucky-jack";
 
@@ -152,12 +153,14 @@ fn points(state: &Value) -> Vec<Value> {
         .collect()
 }
 
+every_pipeline!(with_the_symbol_rule_and_lower_wins_a_lower_drawn_discard_wins_before_its_penalty);
 /// Options `drawn_discard_follows_symbol_rule` and `lower_discard_can_win` together: a drawn
 /// discard lower than the top is a regular lower discard, whose jackpot check comes before its
 /// penalty draw, so four identical cards left in hand win the 4-card jackpot (issue 26).
-#[tokio::test]
-async fn with_the_symbol_rule_and_lower_wins_a_lower_drawn_discard_wins_before_its_penalty() {
-    let app = spawn_app().await;
+async fn with_the_symbol_rule_and_lower_wins_a_lower_drawn_discard_wins_before_its_penalty(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let options = json!({"drawn_discard_follows_symbol_rule": true, "lower_discard_can_win": true});
     let mut state = table(&app, options, &[&["lemon"; 7], &["bell"; 4]], &["seven"], 1).await;
     play(&app, &mut state, 1, json!({"type": "draw"})).await;
@@ -170,11 +173,13 @@ async fn with_the_symbol_rule_and_lower_wins_a_lower_drawn_discard_wins_before_i
     assert_eq!(points(&state), vec![json!([0, 7000])], "{events}");
 }
 
+every_pipeline!(with_the_symbol_rule_alone_a_lower_drawn_discard_draws_two_and_wins_nothing);
 /// The symbol rule alone: the same lower drawn discard draws its two penalty cards and wins
 /// nothing, as a lower `discard` does without `lower_discard_can_win`.
-#[tokio::test]
-async fn with_the_symbol_rule_alone_a_lower_drawn_discard_draws_two_and_wins_nothing() {
-    let app = spawn_app().await;
+async fn with_the_symbol_rule_alone_a_lower_drawn_discard_draws_two_and_wins_nothing(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let options = json!({"drawn_discard_follows_symbol_rule": true});
     let mut state = table(&app, options, &[&["lemon"; 7], &["bell"; 4]], &["seven"], 1).await;
     play(&app, &mut state, 1, json!({"type": "draw"})).await;
@@ -185,11 +190,11 @@ async fn with_the_symbol_rule_alone_a_lower_drawn_discard_draws_two_and_wins_not
     assert_eq!(state["chance"]["count"], 2, "{state}");
 }
 
+every_pipeline!(lower_wins_alone_leaves_a_drawn_discard_without_a_symbol_check);
 /// `lower_discard_can_win` alone: a drawn discard has no symbol check (RULINGS J5), so it never
 /// wins, whatever the other option says.
-#[tokio::test]
-async fn lower_wins_alone_leaves_a_drawn_discard_without_a_symbol_check() {
-    let app = spawn_app().await;
+async fn lower_wins_alone_leaves_a_drawn_discard_without_a_symbol_check(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let options = json!({"lower_discard_can_win": true});
     let mut state = table(&app, options, &[&["lemon"; 7], &["bell"; 4]], &["seven"], 1).await;
     play(&app, &mut state, 1, json!({"type": "draw"})).await;
@@ -200,14 +205,17 @@ async fn lower_wins_alone_leaves_a_drawn_discard_without_a_symbol_check() {
     assert!(state["chance"].is_null(), "no penalty: {state}");
 }
 
+every_pipeline!(
+    a_lower_drawn_discard_is_takeable_at_once_without_the_symbol_rule_and_after_its_penalty_with_it
+);
 /// `drawn_discard_follows_symbol_rule` and "I take it!": a drawn card discarded lower than the
 /// top is the next seat's to take (rulebook, option 4: "If he chooses to discard it, and only
 /// then, the next player can take it by announcing ITAKEIT!"; RULINGS J6). Without the symbol
 /// rule it costs nothing (J5) and is takeable at once; with it, once its 2 penalty cards are in.
-#[tokio::test]
 async fn a_lower_drawn_discard_is_takeable_at_once_without_the_symbol_rule_and_after_its_penalty_with_it(
+    pipeline: Pipeline,
 ) {
-    let app = spawn_app().await;
+    let app = spawn_app_on(pipeline).await;
     for symbol_rule in [false, true] {
         let options = json!({"drawn_discard_follows_symbol_rule": symbol_rule});
         let hands: &[&[&str]] = &[&["lemon"; 7], &["cherry", "grape", "clover", "bell"]];
@@ -232,12 +240,16 @@ async fn a_lower_drawn_discard_is_takeable_at_once_without_the_symbol_rule_and_a
     }
 }
 
+every_pipeline!(
+    under_the_symbol_rule_a_penalty_that_reshuffles_the_discard_pile_leaves_nothing_to_take
+);
 /// `drawn_discard_follows_symbol_rule`, "I take it!" and an empty draw pile: a penalty that has
 /// to reshuffle turns the whole discard pile, the takeable card with it, into the draw pile, and
 /// "`takeable` is cleared" (RULINGS 2.6, J9).
-#[tokio::test]
-async fn under_the_symbol_rule_a_penalty_that_reshuffles_the_discard_pile_leaves_nothing_to_take() {
-    let app = spawn_app().await;
+async fn under_the_symbol_rule_a_penalty_that_reshuffles_the_discard_pile_leaves_nothing_to_take(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let options = json!({"drawn_discard_follows_symbol_rule": true});
     let hands: &[&[&str]] = &[&["lemon"; 7], &["cherry", "grape", "clover", "bell"]];
     let mut state = table(&app, options, hands, &["seven"], 1).await;
@@ -262,15 +274,19 @@ async fn under_the_symbol_rule_a_penalty_that_reshuffles_the_discard_pile_leaves
     assert_eq!(code, "nothing_to_take");
 }
 
+every_pipeline!(
+    under_the_symbol_rule_a_drawn_discard_leaving_four_alike_wins_only_with_auto_declare
+);
 /// `drawn_discard_follows_symbol_rule` and `jackpot_auto_declare`: under the symbol rule a drawn
 /// discard same as or higher than the top is checked for a jackpot, as a regular discard is
 /// (rulebook, options 1 and 2, and "End of the Round"), which is declared for the seat (RULINGS
 /// J8). With auto-declare off a jackpot counts only when announced, and a drawn discard has no
 /// way to announce (docs/rules/lucky-jack.md, "Where we differ" 4): it never wins, and is
 /// takeable like any other.
-#[tokio::test]
-async fn under_the_symbol_rule_a_drawn_discard_leaving_four_alike_wins_only_with_auto_declare() {
-    let app = spawn_app().await;
+async fn under_the_symbol_rule_a_drawn_discard_leaving_four_alike_wins_only_with_auto_declare(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     for auto in [true, false] {
         let options =
             json!({"drawn_discard_follows_symbol_rule": true, "jackpot_auto_declare": auto});
@@ -310,13 +326,15 @@ async fn under_the_symbol_rule_a_drawn_discard_leaving_four_alike_wins_only_with
     }
 }
 
+every_pipeline!(without_auto_declare_a_discard_that_leaves_a_jackpot_wins_only_when_announced);
 /// `jackpot_auto_declare` off and a regular discard that leaves a jackpot: the rulebook has the
 /// player "say out loud JACKPOT" ("End of the Round"); RULINGS J8 declares it for them, and with
 /// that ruling switched off only the announced discard wins. Unannounced, it is a plain discard
 /// and the turn passes.
-#[tokio::test]
-async fn without_auto_declare_a_discard_that_leaves_a_jackpot_wins_only_when_announced() {
-    let app = spawn_app().await;
+async fn without_auto_declare_a_discard_that_leaves_a_jackpot_wins_only_when_announced(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let options = json!({"jackpot_auto_declare": false});
     let hands: &[&[&str]] = &[&["lemon"; 7], &["grape", "bell", "bell", "bell"]];
     let start = table(&app, options, hands, &["cherry"], 1).await;
@@ -337,14 +355,17 @@ async fn without_auto_declare_a_discard_that_leaves_a_jackpot_wins_only_when_ann
     assert_eq!(points(&state), vec![json!([0, 5000])], "{state}");
 }
 
+every_pipeline!(
+    lower_wins_lets_a_lower_discard_win_before_its_penalty_announced_when_auto_declare_is_off
+);
 /// `lower_discard_can_win` and `jackpot_auto_declare`: a lower discard wins nothing by default,
 /// since its 2 cards are drawn first (RULINGS J7, and announcing it is `not_a_jackpot`); with
 /// lower wins its jackpot check comes before the penalty, declared for the seat (J8), or, with
 /// auto-declare off, only when announced, the unannounced discard drawing its 2 cards.
-#[tokio::test]
-async fn lower_wins_lets_a_lower_discard_win_before_its_penalty_announced_when_auto_declare_is_off()
-{
-    let app = spawn_app().await;
+async fn lower_wins_lets_a_lower_discard_win_before_its_penalty_announced_when_auto_declare_is_off(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let hands: &[&[&str]] = &[&["lemon"; 7], &["cherry", "bell", "bell", "bell"]];
     let plain = json!({"type": "discard", "card": "cherry"});
     let announce = json!({"type": "discard", "card": "cherry", "jackpot": true});
@@ -372,14 +393,18 @@ async fn lower_wins_lets_a_lower_discard_win_before_its_penalty_announced_when_a
     assert_eq!(points(&state), vec![json!([0, 5000])], "{state}");
 }
 
+every_pipeline!(
+    a_take_that_makes_a_jackpot_hand_wins_on_the_same_turn_only_when_taking_does_not_end_it
+);
 /// `i_take_it_ends_turn` and a take that makes a jackpot hand: a jackpot is won by discarding
 /// ("they discard the 4th card and say out loud JACKPOT", rulebook "End of the Round"), so the
 /// take itself wins nothing. By default the taker then "plays a normal turn" (RULINGS J6), its
 /// hand counted after the take (docs "Where we differ" 1), and may discard to win at once;
 /// when taking ends the turn, the hand waits for the taker's next turn.
-#[tokio::test]
-async fn a_take_that_makes_a_jackpot_hand_wins_on_the_same_turn_only_when_taking_does_not_end_it() {
-    let app = spawn_app().await;
+async fn a_take_that_makes_a_jackpot_hand_wins_on_the_same_turn_only_when_taking_does_not_end_it(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     for ends in [false, true] {
         let options = json!({"i_take_it_ends_turn": ends});
         let hands: &[&[&str]] = &[&["cherry"; 4], &["lemon", "bell", "bell"]];
@@ -400,14 +425,15 @@ async fn a_take_that_makes_a_jackpot_hand_wins_on_the_same_turn_only_when_taking
     }
 }
 
+every_pipeline!(on_the_caps_last_turn_a_jackpot_wins_and_any_other_turn_ends_the_round_unscored_after_its_penalty);
 /// `max_turns_per_round` and a jackpot on the cap's last turn: the cap is RULINGS 2.7's "safety
 /// cap (round ends with no score)", for a round the text gives no other end (J12); a jackpot
 /// ends the round "immediately" (2.5), before the turn is counted, so it wins. Any other last
 /// turn ends the round unscored once it is complete, after its penalty cards.
-#[tokio::test]
 async fn on_the_caps_last_turn_a_jackpot_wins_and_any_other_turn_ends_the_round_unscored_after_its_penalty(
+    pipeline: Pipeline,
 ) {
-    let app = spawn_app().await;
+    let app = spawn_app_on(pipeline).await;
     let options = json!({"max_turns_per_round": 3});
     let hands: &[&[&str]] = &[&["lemon"; 7], &["grape", "bell", "bell", "bell"]];
     let last_turn = |mut state: Value| {
@@ -457,12 +483,12 @@ async fn on_the_caps_last_turn_a_jackpot_wins_and_any_other_turn_ends_the_round_
     assert_eq!(state["results"][0]["result"], turn_limit, "{state}");
 }
 
+every_pipeline!(with_a_turn_cap_a_take_that_ends_the_turn_is_one_of_the_capped_turns);
 /// `max_turns_per_round` and `i_take_it_ends_turn`: when "I take it!" is the taker's whole turn
 /// (RULINGS 2.4, its option), it is a completed turn and counts toward the cap (2.7); by
 /// default the take only opens the taker's turn (J6) and counts for nothing by itself.
-#[tokio::test]
-async fn with_a_turn_cap_a_take_that_ends_the_turn_is_one_of_the_capped_turns() {
-    let app = spawn_app().await;
+async fn with_a_turn_cap_a_take_that_ends_the_turn_is_one_of_the_capped_turns(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     for ends in [false, true] {
         let options = json!({"max_turns_per_round": 3, "i_take_it_ends_turn": ends});
         let hands: &[&[&str]] = &[&["cherry"; 4], &["lemon", "grape", "bell"]];
@@ -482,15 +508,18 @@ async fn with_a_turn_cap_a_take_that_ends_the_turn_is_one_of_the_capped_turns() 
     }
 }
 
+every_pipeline!(
+    each_rounds_first_turn_moves_left_from_the_dealer_and_passes_the_starter_when_it_only_flips
+);
 /// `dealer`, `starter_plays_after_flip` and the round number: "For the first round, the player
 /// seated to the left of the player who dealt the cards will begin. For the following round,
 /// the player seated to the left of the player who started the first hand will begin"
 /// (rulebook "Setup", RULINGS 2.2); the starter flips and plays first (J3), or, with that
 /// ruling off, the seat on its left plays first.
-#[tokio::test]
 async fn each_rounds_first_turn_moves_left_from_the_dealer_and_passes_the_starter_when_it_only_flips(
+    pipeline: Pipeline,
 ) {
-    let app = spawn_app().await;
+    let app = spawn_app_on(pipeline).await;
     for plays in [true, false] {
         let options =
             json!({"dealer": 1, "starter_plays_after_flip": plays, "max_turns_per_round": 1});
@@ -517,16 +546,17 @@ async fn each_rounds_first_turn_moves_left_from_the_dealer_and_passes_the_starte
     }
 }
 
+every_pipeline!(at_a_rounds_start_nothing_is_takeable_neither_the_flip_nor_a_card_discarded_as_the_cap_ended_the_round);
 /// `starter_plays_after_flip` (and `max_turns_per_round`) and "I take it!" at a round's start:
 /// only a drawn card just discarded may be taken ("If he chooses to discard it, and only then",
 /// rulebook option 4), so not the starter's flip, even by the seat on its left that plays first
 /// when the starter does not; and a round's end gathers every card for the next shuffle
 /// ("Shuffle the cards several times between each round"), so a drawn card discarded on the
 /// turn the cap ended a round is not the next round's either.
-#[tokio::test]
 async fn at_a_rounds_start_nothing_is_takeable_neither_the_flip_nor_a_card_discarded_as_the_cap_ended_the_round(
+    pipeline: Pipeline,
 ) {
-    let app = spawn_app().await;
+    let app = spawn_app_on(pipeline).await;
     let take = json!({"type": "take_it"});
 
     let mut state = new_match(&app, 2, json!({"starter_plays_after_flip": false})).await;
@@ -552,13 +582,15 @@ async fn at_a_rounds_start_nothing_is_takeable_neither_the_flip_nor_a_card_disca
     assert_eq!(refused(&app, &state, 0, take).await, "nothing_to_take");
 }
 
+every_pipeline!(rounds_the_cap_ends_count_among_the_rounds_and_the_last_one_ends_the_game);
 /// `rounds` and `max_turns_per_round`: a round the cap ends is played and scores nobody (RULINGS
 /// 2.7), so it counts among the 3 or 5 rounds ("The players decide in the beginning of the game
 /// to play 3 or 5 rounds", rulebook "End of the Game"); after the last the game is over, equal
 /// totals sharing the win (J12).
-#[tokio::test]
-async fn rounds_the_cap_ends_count_among_the_rounds_and_the_last_one_ends_the_game() {
-    let app = spawn_app().await;
+async fn rounds_the_cap_ends_count_among_the_rounds_and_the_last_one_ends_the_game(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let options = json!({"rounds": 5, "max_turns_per_round": 1});
     let mut state = new_match(&app, 2, options).await;
     for round in 1..=5 {

@@ -4,11 +4,12 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::support::{match_id, owner_token, play_to_end, seat_token, spawn_app};
+use crate::support::{every_pipeline, spawn_app_on, Pipeline};
+use crate::support::{match_id, owner_token, play_to_end, seat_token};
 
-#[tokio::test]
-async fn a_server_seeded_lucky_luau_match_is_played_to_its_winner() {
-    let app = spawn_app().await;
+every_pipeline!(a_server_seeded_lucky_luau_match_is_played_to_its_winner);
+async fn a_server_seeded_lucky_luau_match_is_played_to_its_winner(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_match(
             "lucky-luau",
@@ -54,9 +55,11 @@ async fn a_server_seeded_lucky_luau_match_is_played_to_its_winner() {
     app.audit_snapshots().await;
 }
 
-#[tokio::test]
-async fn a_table_match_takes_reported_draws_refuses_an_impossible_one_and_tools_out_of_turn() {
-    let app = spawn_app().await;
+every_pipeline!(a_table_match_takes_reported_draws_refuses_an_impossible_one_and_tools_out_of_turn);
+async fn a_table_match_takes_reported_draws_refuses_an_impossible_one_and_tools_out_of_turn(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_match("lucky-luau", &["Ann", "Ben"], json!({}), "table")
         .await;
@@ -144,9 +147,9 @@ async fn a_table_match_takes_reported_draws_refuses_an_impossible_one_and_tools_
     app.audit_snapshots().await;
 }
 
-#[tokio::test]
-async fn the_stateless_endpoints_play_score_and_view_a_lucky_luau_position() {
-    let app = spawn_app().await;
+every_pipeline!(the_stateless_endpoints_play_score_and_view_a_lucky_luau_position);
+async fn the_stateless_endpoints_play_score_and_view_a_lucky_luau_position(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let games = app.get("/v1/games/lucky-luau", None).await;
     assert_eq!(games.status, StatusCode::OK);
     assert_eq!(games.body["title"], "Lucky Luau");
@@ -222,9 +225,9 @@ async fn the_stateless_endpoints_play_score_and_view_a_lucky_luau_position() {
     assert_eq!(refused.body["params"]["reason"], "cards_not_conserved");
 }
 
-#[tokio::test]
-async fn a_hand_typed_lei_is_tallied_card_by_card_to_the_rulebooks_33() {
-    let app = spawn_app().await;
+every_pipeline!(a_hand_typed_lei_is_tallied_card_by_card_to_the_rulebooks_33);
+async fn a_hand_typed_lei_is_tallied_card_by_card_to_the_rulebooks_33(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let tally = json!({"leis": [
         {"player": "Ann", "lei": "blue red purple blue cut:yellow hook kukui blue rainbow", "guests": [[0, 2], [1, 0], [0, 0]]},
         {"player": "Ben", "lei": ["yellow", "green", "blue", "ti", "mega", "spacer"]}

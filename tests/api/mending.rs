@@ -9,7 +9,8 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::support::{match_id, owner_token, play_to_end, seat_tokens, spawn_app, Reply, TestApp};
+use crate::support::{every_pipeline, spawn_app_on, Pipeline};
+use crate::support::{match_id, owner_token, play_to_end, seat_tokens, Reply, TestApp};
 
 const ANN: usize = 0;
 const BEN: usize = 1;
@@ -102,13 +103,15 @@ fn refused(reply: &Reply, status: StatusCode, code: &str) {
     assert_eq!(reply.body["code"], code, "{}", reply.body);
 }
 
+every_pipeline!(a_seat_takes_back_a_draw_before_its_card_is_reported_and_the_log_keeps_both);
 /// "Take back your own last move ... allowed while no other seat has acted since, no hidden
 /// information was revealed by it or after it, and no chance event happened after it" (issue
 /// 26). A draw shows nothing until its card is reported: taking it back leaves the table as the
 /// deal left it, and the log keeps the draw and its take-back.
-#[tokio::test]
-async fn a_seat_takes_back_a_draw_before_its_card_is_reported_and_the_log_keeps_both() {
-    let app = spawn_app().await;
+async fn a_seat_takes_back_a_draw_before_its_card_is_reported_and_the_log_keeps_both(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let table = Table::new(&app).await;
     let dealt = table.read(Some(BEN)).await;
     table.play(BEN, json!({"type": "draw"})).await;
@@ -147,11 +150,13 @@ async fn a_seat_takes_back_a_draw_before_its_card_is_reported_and_the_log_keeps_
     assert_eq!(replayed["view"], dealt["view"]);
 }
 
+every_pipeline!(a_seat_that_kept_its_drawn_card_by_mistake_takes_it_back_and_discards_it_instead);
 /// A seat that kept the card it drew by mistake takes the keep back (nothing happened since)
 /// and plays on from the drawn card: the forgiving table the issue asks for.
-#[tokio::test]
-async fn a_seat_that_kept_its_drawn_card_by_mistake_takes_it_back_and_discards_it_instead() {
-    let app = spawn_app().await;
+async fn a_seat_that_kept_its_drawn_card_by_mistake_takes_it_back_and_discards_it_instead(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let table = Table::new(&app).await;
     table.play(BEN, json!({"type": "draw"})).await;
     table.ok(table
@@ -174,11 +179,11 @@ async fn a_seat_that_kept_its_drawn_card_by_mistake_takes_it_back_and_discards_i
     app.audit_snapshots().await;
 }
 
+every_pipeline!(a_draw_whose_card_was_reported_cannot_be_taken_back);
 /// "... and no chance event happened after it": once the drawn card is reported, the draw
 /// stands.
-#[tokio::test]
-async fn a_draw_whose_card_was_reported_cannot_be_taken_back() {
-    let app = spawn_app().await;
+async fn a_draw_whose_card_was_reported_cannot_be_taken_back(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let table = Table::new(&app).await;
     table.play(BEN, json!({"type": "draw"})).await;
     table.ok(table
@@ -191,11 +196,11 @@ async fn a_draw_whose_card_was_reported_cannot_be_taken_back() {
     assert_eq!(table.log().await.len(), 3, "a refusal stores nothing");
 }
 
+every_pipeline!(a_move_that_showed_the_table_a_card_can_never_be_taken_back);
 /// "... no hidden information was revealed by it": a discard lays a card from a hidden hand face
 /// up, so it can never be taken back.
-#[tokio::test]
-async fn a_move_that_showed_the_table_a_card_can_never_be_taken_back() {
-    let app = spawn_app().await;
+async fn a_move_that_showed_the_table_a_card_can_never_be_taken_back(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let table = Table::new(&app).await;
     table
         .play(BEN, json!({"type": "discard", "card": "clover"}))
@@ -206,11 +211,11 @@ async fn a_move_that_showed_the_table_a_card_can_never_be_taken_back() {
     assert_eq!(reply.body["params"], json!({"ply": 2, "revealed_at": 2}));
 }
 
+every_pipeline!(a_move_stands_once_another_seat_acted_even_if_that_act_was_taken_back);
 /// "... allowed while no other seat has acted since": Ann's draw settles Ben's keep, and taking
 /// her draw back does not unsettle it.
-#[tokio::test]
-async fn a_move_stands_once_another_seat_acted_even_if_that_act_was_taken_back() {
-    let app = spawn_app().await;
+async fn a_move_stands_once_another_seat_acted_even_if_that_act_was_taken_back(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let table = Table::new(&app).await;
     table.play(BEN, json!({"type": "draw"})).await;
     table.ok(table
@@ -228,11 +233,11 @@ async fn a_move_stands_once_another_seat_acted_even_if_that_act_was_taken_back()
     );
 }
 
+every_pipeline!(a_take_back_is_only_ever_of_the_callers_own_seat);
 /// Only a seat's own moves are its to take back: a seat token names no other seat, the owner
 /// names one, nobody without a token, and a seat with no move has nothing to take back.
-#[tokio::test]
-async fn a_take_back_is_only_ever_of_the_callers_own_seat() {
-    let app = spawn_app().await;
+async fn a_take_back_is_only_ever_of_the_callers_own_seat(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let table = Table::new(&app).await;
     table.play(BEN, json!({"type": "draw"})).await;
 
@@ -273,11 +278,11 @@ async fn a_take_back_is_only_ever_of_the_callers_own_seat() {
     assert_eq!(back["entries"][0]["takes_back"], 2);
 }
 
+every_pipeline!(in_a_server_match_a_draw_stands_because_its_card_comes_with_it);
 /// "In a `server` match never past a chance event": the card of a draw is drawn with it, so the
 /// draw stands at once.
-#[tokio::test]
-async fn in_a_server_match_a_draw_stands_because_its_card_comes_with_it() {
-    let app = spawn_app().await;
+async fn in_a_server_match_a_draw_stands_because_its_card_comes_with_it(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_lucky_jack(&["Ann", "Ben"], json!({}), "server")
         .await;
@@ -303,10 +308,10 @@ async fn in_a_server_match_a_draw_stands_because_its_card_comes_with_it() {
     refused(&corrected, StatusCode::CONFLICT, "server_randomness");
 }
 
+every_pipeline!(a_finished_match_takes_nothing_back);
 /// A finished match is final: its result and the players' statistics were recorded from it.
-#[tokio::test]
-async fn a_finished_match_takes_nothing_back() {
-    let app = spawn_app().await;
+async fn a_finished_match_takes_nothing_back(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_lucky_jack(&["Ann", "Ben"], json!({"rounds": 3}), "server")
         .await;
@@ -319,11 +324,11 @@ async fn a_finished_match_takes_nothing_back() {
     }
 }
 
+every_pipeline!(the_owner_corrects_a_mistyped_deal_and_play_goes_on_from_the_real_one);
 /// "In a `table` match, the ... owner may replace the last reported outcome while no move has
 /// been made since. Play goes on from the corrected outcome." The log keeps the mistyped deal.
-#[tokio::test]
-async fn the_owner_corrects_a_mistyped_deal_and_play_goes_on_from_the_real_one() {
-    let app = spawn_app().await;
+async fn the_owner_corrects_a_mistyped_deal_and_play_goes_on_from_the_real_one(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_lucky_jack(&["Ann", "Ben"], json!({}), "table")
         .await;
@@ -386,12 +391,12 @@ async fn the_owner_corrects_a_mistyped_deal_and_play_goes_on_from_the_real_one()
     assert!(seen["entries"][1].get("chance").is_none(), "{}", seen);
 }
 
+every_pipeline!(only_the_seat_that_reported_an_outcome_or_the_owner_may_correct_it);
 /// "... the seat that reported a chance outcome, or the owner, may replace [it] ... by anyone
 /// else, is refused with a clear problem (403 for the wrong caller)". A correction's reporter
 /// is the one who may correct it again.
-#[tokio::test]
-async fn only_the_seat_that_reported_an_outcome_or_the_owner_may_correct_it() {
-    let app = spawn_app().await;
+async fn only_the_seat_that_reported_an_outcome_or_the_owner_may_correct_it(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let table = Table::new(&app).await;
     table.play(BEN, json!({"type": "draw"})).await;
     table.ok(table
@@ -424,10 +429,10 @@ async fn only_the_seat_that_reported_an_outcome_or_the_owner_may_correct_it() {
     app.audit_snapshots().await;
 }
 
+every_pipeline!(a_correction_after_a_move_is_refused_even_once_the_move_is_taken_back);
 /// "A correction after a later move ... is refused": even a move taken back since counts.
-#[tokio::test]
-async fn a_correction_after_a_move_is_refused_even_once_the_move_is_taken_back() {
-    let app = spawn_app().await;
+async fn a_correction_after_a_move_is_refused_even_once_the_move_is_taken_back(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let table = Table::new(&app).await;
     table.play(BEN, json!({"type": "draw"})).await;
     table.ok(table.take_back(Some(BEN), json!({})).await);
@@ -437,11 +442,11 @@ async fn a_correction_after_a_move_is_refused_even_once_the_move_is_taken_back()
     assert_eq!(reply.body["params"], json!({"ply": 1, "moved_at": 2}));
 }
 
+every_pipeline!(a_correction_that_breaks_the_rules_or_changes_nothing_is_refused);
 /// A correction is checked like a report: the game's own rule refuses an impossible outcome, and
 /// one that changes nothing is refused too; a match with no report has nothing to correct.
-#[tokio::test]
-async fn a_correction_that_breaks_the_rules_or_changes_nothing_is_refused() {
-    let app = spawn_app().await;
+async fn a_correction_that_breaks_the_rules_or_changes_nothing_is_refused(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_lucky_jack(&["Ann", "Ben"], json!({}), "table")
         .await;
@@ -462,10 +467,10 @@ async fn a_correction_that_breaks_the_rules_or_changes_nothing_is_refused() {
     assert_eq!(table.log().await.len(), 1, "refusals store nothing");
 }
 
+every_pipeline!(mendings_take_versions_preconditions_and_idempotency_keys);
 /// "`expected_version`/`If-Match` and `Idempotency-Key` work on them" (issue 26).
-#[tokio::test]
-async fn mendings_take_versions_preconditions_and_idempotency_keys() {
-    let app = spawn_app().await;
+async fn mendings_take_versions_preconditions_and_idempotency_keys(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let table = Table::new(&app).await;
     table.play(BEN, json!({"type": "draw"})).await;
     let path = table.path("/take-backs");
@@ -518,11 +523,11 @@ async fn mendings_take_versions_preconditions_and_idempotency_keys() {
     );
 }
 
+every_pipeline!(the_export_of_a_mended_match_replays_and_an_edited_one_is_caught);
 /// "The export re-verifies by replay": an export names each mending by the entry it mends, and
 /// replaying it checks the policy again, so an edited export is caught.
-#[tokio::test]
-async fn the_export_of_a_mended_match_replays_and_an_edited_one_is_caught() {
-    let app = spawn_app().await;
+async fn the_export_of_a_mended_match_replays_and_an_edited_one_is_caught(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let table = Table::new(&app).await;
     table.play(BEN, json!({"type": "draw"})).await;
     table.ok(table.take_back(Some(BEN), json!({})).await);
@@ -566,11 +571,11 @@ async fn the_export_of_a_mended_match_replays_and_an_edited_one_is_caught() {
     app.audit_snapshots().await;
 }
 
+every_pipeline!(a_live_stream_delivers_a_take_back_and_the_view_it_returns_to);
 /// "Live streams deliver them": a spectator's stream gets the take-back as an entry and the view
 /// it returns to.
-#[tokio::test]
-async fn a_live_stream_delivers_a_take_back_and_the_view_it_returns_to() {
-    let app = spawn_app().await;
+async fn a_live_stream_delivers_a_take_back_and_the_view_it_returns_to(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let table = Table::new(&app).await;
     let path = table.path("/stream?after=1&format=ndjson");
     let mut stream = app.stream(&path, None, &[]).await.unwrap();
@@ -593,12 +598,12 @@ async fn a_live_stream_delivers_a_take_back_and_the_view_it_returns_to() {
     assert_eq!(read["version"], 3);
 }
 
+every_pipeline!(a_match_with_take_backs_records_the_result_of_the_moves_that_stand);
 /// "Statistics ... see only the moves that stand": a Luck Plus match (every card face up) whose
 /// seats take back every move they may, played to its end, records the result its standing
 /// moves make, and its export replays to that result.
-#[tokio::test]
-async fn a_match_with_take_backs_records_the_result_of_the_moves_that_stand() {
-    let app = spawn_app().await;
+async fn a_match_with_take_backs_records_the_result_of_the_moves_that_stand(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_match("luck-plus", &["Ann", "Ben"], json!({"target": 1}), "server")
         .await;
@@ -669,12 +674,12 @@ async fn a_match_with_take_backs_records_the_result_of_the_moves_that_stand() {
     app.audit_snapshots().await;
 }
 
+every_pipeline!(a_move_through_another_instance_is_judged_on_the_mended_match);
 /// A mending on one instance is never undone by another instance's cached copy of the match:
 /// Ben's move through a second instance, which cached the match before the take-back, is judged
 /// on the mended table.
-#[tokio::test]
-async fn a_move_through_another_instance_is_judged_on_the_mended_match() {
-    let app = spawn_app().await;
+async fn a_move_through_another_instance_is_judged_on_the_mended_match(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let other = app.second_instance().await;
     let table = Table::new(&app).await;
     let ben = Some(table.seats[BEN].as_str());

@@ -51,11 +51,13 @@ async fn play_one(app: &TestApp, id: &str, tokens: &[String]) -> Value {
     reply.body
 }
 
-#[tokio::test]
-async fn a_move_appends_its_events_and_rewrites_the_match_row_only_when_a_snapshot_is_due() {
+every_pipeline!(a_move_appends_its_events_and_rewrites_the_match_row_only_when_a_snapshot_is_due);
+async fn a_move_appends_its_events_and_rewrites_the_match_row_only_when_a_snapshot_is_due(
+    pipeline: Pipeline,
+) {
     // Docs: docs/configuration.md, SNAPSHOT_EVERY_PLIES.
     let every = 4;
-    let app = spawn_app_tuned(|settings| settings.moves.snapshot_every = every).await;
+    let app = spawn_app_tuned_on(pipeline, |settings| settings.moves.snapshot_every = every).await;
     let created = app
         .create_lucky_jack(
             &["Ann", "Ben"],
@@ -97,9 +99,11 @@ async fn a_move_appends_its_events_and_rewrites_the_match_row_only_when_a_snapsh
     app.audit_snapshots().await;
 }
 
-#[tokio::test]
-async fn a_match_read_with_events_beyond_its_snapshot_is_rebuilt_from_them_for_every_reader() {
-    let app = spawn_app_tuned(|settings| settings.moves.snapshot_every = 1000).await;
+every_pipeline!(a_match_read_with_events_beyond_its_snapshot_is_rebuilt_from_them_for_every_reader);
+async fn a_match_read_with_events_beyond_its_snapshot_is_rebuilt_from_them_for_every_reader(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_tuned_on(pipeline, |settings| settings.moves.snapshot_every = 1000).await;
     let created = app
         .create_lucky_jack(
             &["Ann", "Ben"],
@@ -127,9 +131,11 @@ async fn a_match_read_with_events_beyond_its_snapshot_is_rebuilt_from_them_for_e
     app.audit_snapshots().await;
 }
 
-#[tokio::test]
-async fn moves_to_several_matches_committed_together_send_one_change_notice_naming_them_all() {
-    let app = spawn_app().await;
+every_pipeline!(moves_to_several_matches_committed_together_send_one_change_notice_naming_them_all);
+async fn moves_to_several_matches_committed_together_send_one_change_notice_naming_them_all(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let mut expected = Vec::new();
     let mut db = app.db().await;
     let mut appends = Vec::new();

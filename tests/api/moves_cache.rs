@@ -31,10 +31,13 @@ async fn new_match(app: &TestApp) -> Value {
     .await
 }
 
-#[tokio::test]
+every_pipeline!(
+    a_token_reissued_through_another_instance_no_longer_moves_on_an_instance_that_cached_the_match
+);
 async fn a_token_reissued_through_another_instance_no_longer_moves_on_an_instance_that_cached_the_match(
+    pipeline: Pipeline,
 ) {
-    let a = spawn_app().await;
+    let a = spawn_app_on(pipeline).await;
     let b = a.second_instance().await;
     let created = new_match(&a).await;
     let id = match_id(&created);
@@ -77,9 +80,13 @@ async fn a_token_reissued_through_another_instance_no_longer_moves_on_an_instanc
     a.audit_snapshots().await;
 }
 
-#[tokio::test]
-async fn a_match_abandoned_through_another_instance_takes_no_move_on_an_instance_that_cached_it() {
-    let a = spawn_app().await;
+every_pipeline!(
+    a_match_abandoned_through_another_instance_takes_no_move_on_an_instance_that_cached_it
+);
+async fn a_match_abandoned_through_another_instance_takes_no_move_on_an_instance_that_cached_it(
+    pipeline: Pipeline,
+) {
+    let a = spawn_app_on(pipeline).await;
     let b = a.second_instance().await;
     let created = new_match(&a).await;
     let id = match_id(&created);
@@ -107,10 +114,13 @@ async fn a_match_abandoned_through_another_instance_takes_no_move_on_an_instance
     assert_eq!(stored["version"], moved.body["version"]);
 }
 
-#[tokio::test]
-async fn a_seat_renamed_through_another_instance_is_credited_under_its_new_name_by_a_warm_instance()
-{
-    let a = spawn_app().await;
+every_pipeline!(
+    a_seat_renamed_through_another_instance_is_credited_under_its_new_name_by_a_warm_instance
+);
+async fn a_seat_renamed_through_another_instance_is_credited_under_its_new_name_by_a_warm_instance(
+    pipeline: Pipeline,
+) {
+    let a = spawn_app_on(pipeline).await;
     let b = a.second_instance().await;
     let created = new_match(&a).await;
     let id = match_id(&created);
@@ -142,9 +152,13 @@ async fn a_seat_renamed_through_another_instance_is_credited_under_its_new_name_
     assert_ne!(before.body["overall"]["played"], 1, "{}", before.body);
 }
 
-#[tokio::test]
-async fn two_instances_moving_the_same_matches_in_turn_with_warm_caches_store_every_move_once() {
-    let a = spawn_app().await;
+every_pipeline!(
+    two_instances_moving_the_same_matches_in_turn_with_warm_caches_store_every_move_once
+);
+async fn two_instances_moving_the_same_matches_in_turn_with_warm_caches_store_every_move_once(
+    pipeline: Pipeline,
+) {
+    let a = spawn_app_on(pipeline).await;
     let b = a.second_instance().await;
     let instances = [&a, &b];
     let mut matches = Vec::new();
@@ -241,10 +255,13 @@ async fn last_plies(db: &mut diesel_async::AsyncPgConnection, ids: &[String]) ->
     plies
 }
 
-#[tokio::test]
-async fn moves_appended_together_are_each_checked_and_one_failing_append_leaves_the_others_stored()
-{
-    let app = spawn_app().await;
+every_pipeline!(
+    moves_appended_together_are_each_checked_and_one_failing_append_leaves_the_others_stored
+);
+async fn moves_appended_together_are_each_checked_and_one_failing_append_leaves_the_others_stored(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let mut ids = Vec::new();
     for _ in 0..5 {
         ids.push(match_id(&new_match(&app).await));

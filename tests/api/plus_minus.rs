@@ -4,11 +4,12 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::support::{match_id, owner_token, play_to_end, seat_token, spawn_app};
+use crate::support::{every_pipeline, spawn_app_on, Pipeline};
+use crate::support::{match_id, owner_token, play_to_end, seat_token};
 
-#[tokio::test]
-async fn a_server_seeded_three_round_match_is_played_to_its_winners() {
-    let app = spawn_app().await;
+every_pipeline!(a_server_seeded_three_round_match_is_played_to_its_winners);
+async fn a_server_seeded_three_round_match_is_played_to_its_winners(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_match("plus-minus", &["Ann", "Ben", "Cleo"], json!({}), "server")
         .await;
@@ -67,9 +68,11 @@ fn assert_view_hides(view: &Value, seat: usize, players: usize) {
     assert!(view["draw_stack"].is_null());
 }
 
-#[tokio::test]
-async fn seats_never_see_other_hands_buried_cards_or_passes_they_were_not_party_to() {
-    let app = spawn_app().await;
+every_pipeline!(seats_never_see_other_hands_buried_cards_or_passes_they_were_not_party_to);
+async fn seats_never_see_other_hands_buried_cards_or_passes_they_were_not_party_to(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_match(
             "plus-minus",
@@ -132,9 +135,11 @@ async fn seats_never_see_other_hands_buried_cards_or_passes_they_were_not_party_
     app.audit_snapshots().await;
 }
 
-#[tokio::test]
-async fn a_table_match_takes_the_reported_deal_and_draws_and_refuses_an_impossible_one() {
-    let app = spawn_app().await;
+every_pipeline!(a_table_match_takes_the_reported_deal_and_draws_and_refuses_an_impossible_one);
+async fn a_table_match_takes_the_reported_deal_and_draws_and_refuses_an_impossible_one(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_match("plus-minus", &["Ann", "Ben", "Cleo"], json!({}), "table")
         .await;
@@ -220,9 +225,9 @@ async fn a_table_match_takes_the_reported_deal_and_draws_and_refuses_an_impossib
     app.audit_snapshots().await;
 }
 
-#[tokio::test]
-async fn the_stateless_endpoints_list_check_and_tally_plus_and_minus() {
-    let app = spawn_app().await;
+every_pipeline!(the_stateless_endpoints_list_check_and_tally_plus_and_minus);
+async fn the_stateless_endpoints_list_check_and_tally_plus_and_minus(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let games = app.get("/v1/games", None).await.body;
     let entry = games
         .as_array()

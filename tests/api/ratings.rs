@@ -8,6 +8,7 @@ use referee::ratings::{Model, Rating};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
+use crate::support::{every_pipeline, spawn_app_on, Pipeline};
 use crate::support::{owner_token, play_to_end, spawn_app, TestApp};
 
 /// A three-round Lucky Jack sheet, not yet played: its id and owner token.
@@ -241,9 +242,9 @@ async fn renaming_a_player_of_a_finished_sheet_moves_the_result_and_its_rating_t
     app.audit_totals().await;
 }
 
-#[tokio::test]
-async fn a_hosted_match_that_finishes_rates_its_seats_by_their_final_ranks() {
-    let app = spawn_app().await;
+every_pipeline!(a_hosted_match_that_finishes_rates_its_seats_by_their_final_ranks);
+async fn a_hosted_match_that_finishes_rates_its_seats_by_their_final_ranks(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let created = app
         .create_lucky_jack(&["Ann", "Ben", "Cat"], json!({}), "server")
         .await;

@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
+use crate::support::{every_pipeline, spawn_app_tuned_on, Pipeline};
 use crate::support::{
     match_id, owner_token, seat_tokens, spawn_app_tuned, EventStream, Reply, TestApp,
 };
@@ -36,10 +37,13 @@ fn refused(opened: Result<EventStream, Reply>, why: &str) -> Reply {
     }
 }
 
-#[tokio::test]
-async fn one_address_that_fills_its_streams_leaves_health_checks_reads_and_other_addresses_served()
-{
-    let app = spawn_app_tuned(|s| {
+every_pipeline!(
+    one_address_that_fills_its_streams_leaves_health_checks_reads_and_other_addresses_served
+);
+async fn one_address_that_fills_its_streams_leaves_health_checks_reads_and_other_addresses_served(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_tuned_on(pipeline, |s| {
         s.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
         s.live.streams_per_client = 2;
         // One worker of 16 connections: at most 8 streams, whatever is configured.
@@ -369,9 +373,11 @@ async fn next_within(
     .expect("the stream answered in time")
 }
 
-#[tokio::test]
-async fn reissuing_a_seats_token_ends_its_streams_on_every_instance_within_seconds() {
-    let app = spawn_app_tuned(|_| {}).await;
+every_pipeline!(reissuing_a_seats_token_ends_its_streams_on_every_instance_within_seconds);
+async fn reissuing_a_seats_token_ends_its_streams_on_every_instance_within_seconds(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_tuned_on(pipeline, |_| {}).await;
     let other = app.second_instance().await;
     let created = new_match(&app).await;
     let id = match_id(&created);

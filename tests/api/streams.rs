@@ -5,9 +5,9 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
+use crate::support::{every_pipeline, spawn_app_on, spawn_app_tuned_on, Pipeline};
 use crate::support::{
-    match_id, owner_token, play_to_end, seat_token, seat_tokens, spawn_app, spawn_app_tuned,
-    StreamEvent, TestApp,
+    match_id, owner_token, play_to_end, seat_token, seat_tokens, StreamEvent, TestApp,
 };
 
 /// Plays up to `moves` legal moves (a fixed pseudo-random choice); returns the version reached.
@@ -72,9 +72,9 @@ async fn new_match(app: &TestApp) -> Value {
         .await
 }
 
-#[tokio::test]
-async fn a_stream_sees_every_entry_of_a_full_match_in_order_and_ends() {
-    let app = spawn_app().await;
+every_pipeline!(a_stream_sees_every_entry_of_a_full_match_in_order_and_ends);
+async fn a_stream_sees_every_entry_of_a_full_match_in_order_and_ends(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     // A short game: the whole match is played.
     let created = app
         .create_match(
@@ -163,9 +163,9 @@ async fn a_stream_sees_every_entry_of_a_full_match_in_order_and_ends() {
     assert_eq!(kinds, ["entry", "view", "end"]);
 }
 
-#[tokio::test]
-async fn a_dropped_stream_resumes_with_last_event_id_without_gap_or_duplicate() {
-    let app = spawn_app().await;
+every_pipeline!(a_dropped_stream_resumes_with_last_event_id_without_gap_or_duplicate);
+async fn a_dropped_stream_resumes_with_last_event_id_without_gap_or_duplicate(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let created = new_match(&app).await;
     let id = match_id(&created);
     let seat = seat_token(&created, 1);
@@ -198,9 +198,9 @@ async fn a_dropped_stream_resumes_with_last_event_id_without_gap_or_duplicate() 
     );
 }
 
-#[tokio::test]
-async fn a_subscriber_on_one_instance_sees_a_move_made_through_another() {
-    let app = spawn_app().await;
+every_pipeline!(a_subscriber_on_one_instance_sees_a_move_made_through_another);
+async fn a_subscriber_on_one_instance_sees_a_move_made_through_another(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let other = app.second_instance().await;
     let created = new_match(&app).await;
     let id = match_id(&created);
@@ -222,9 +222,12 @@ async fn a_subscriber_on_one_instance_sees_a_move_made_through_another() {
     }
 }
 
-#[tokio::test]
-async fn heartbeats_keep_a_quiet_stream_open_in_both_formats() {
-    let app = spawn_app_tuned(|s| s.live.heartbeat = std::time::Duration::from_secs(1)).await;
+every_pipeline!(heartbeats_keep_a_quiet_stream_open_in_both_formats);
+async fn heartbeats_keep_a_quiet_stream_open_in_both_formats(pipeline: Pipeline) {
+    let app = spawn_app_tuned_on(pipeline, |s| {
+        s.live.heartbeat = std::time::Duration::from_secs(1)
+    })
+    .await;
     let created = new_match(&app).await;
     let id = match_id(&created);
     for query in ["", "?format=ndjson"] {
@@ -243,9 +246,9 @@ async fn heartbeats_keep_a_quiet_stream_open_in_both_formats() {
     }
 }
 
-#[tokio::test]
-async fn streams_over_a_cap_are_refused_with_a_problem_and_counted() {
-    let app = spawn_app_tuned(|s| {
+every_pipeline!(streams_over_a_cap_are_refused_with_a_problem_and_counted);
+async fn streams_over_a_cap_are_refused_with_a_problem_and_counted(pipeline: Pipeline) {
+    let app = spawn_app_tuned_on(pipeline, |s| {
         s.live.streams_per_match = 1;
         s.live.streams_per_instance = Some(2);
     })
@@ -286,9 +289,9 @@ async fn streams_over_a_cap_are_refused_with_a_problem_and_counted() {
     assert!(metrics.contains("referee_live_events_total{type=\"view\"}"));
 }
 
-#[tokio::test]
-async fn a_stream_refuses_what_a_read_would() {
-    let app = spawn_app().await;
+every_pipeline!(a_stream_refuses_what_a_read_would);
+async fn a_stream_refuses_what_a_read_would(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let id = match_id(&new_match(&app).await);
     let cases = [
         (
@@ -336,9 +339,9 @@ async fn a_stream_refuses_what_a_read_would() {
     }
 }
 
-#[tokio::test]
-async fn a_sheet_stream_sends_each_entry_and_the_new_standings() {
-    let app = spawn_app().await;
+every_pipeline!(a_sheet_stream_sends_each_entry_and_the_new_standings);
+async fn a_sheet_stream_sends_each_entry_and_the_new_standings(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let reply = app
         .post(
             "/v1/sheets",
@@ -380,9 +383,11 @@ async fn a_sheet_stream_sends_each_entry_and_the_new_standings() {
     assert_eq!(view["standings"]["totals"], json!([5000, 0]));
 }
 
-#[tokio::test]
-async fn a_renamed_seat_sends_a_new_view_and_an_abandoned_match_ends_its_streams() {
-    let app = spawn_app().await;
+every_pipeline!(a_renamed_seat_sends_a_new_view_and_an_abandoned_match_ends_its_streams);
+async fn a_renamed_seat_sends_a_new_view_and_an_abandoned_match_ends_its_streams(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let created = new_match(&app).await;
     let id = match_id(&created);
     let owner = owner_token(&created);
@@ -434,9 +439,13 @@ async fn a_renamed_seat_sends_a_new_view_and_an_abandoned_match_ends_its_streams
     assert_eq!(rest[1].data["status"], "abandoned");
 }
 
-#[tokio::test]
-async fn spectators_of_one_match_cost_one_read_of_what_is_new_per_change_however_many_they_are() {
-    let app = spawn_app().await;
+every_pipeline!(
+    spectators_of_one_match_cost_one_read_of_what_is_new_per_change_however_many_they_are
+);
+async fn spectators_of_one_match_cost_one_read_of_what_is_new_per_change_however_many_they_are(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let created = new_match(&app).await;
     let id = match_id(&created);
     let mut spectators = Vec::new();
@@ -478,9 +487,9 @@ async fn spectators_of_one_match_cost_one_read_of_what_is_new_per_change_however
     );
 }
 
-#[tokio::test]
-async fn a_stream_resumed_behind_the_feed_gets_every_entry_once_in_order() {
-    let app = spawn_app().await;
+every_pipeline!(a_stream_resumed_behind_the_feed_gets_every_entry_once_in_order);
+async fn a_stream_resumed_behind_the_feed_gets_every_entry_once_in_order(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
     let created = new_match(&app).await;
     let id = match_id(&created);
     let seat = seat_token(&created, 1);
@@ -526,10 +535,13 @@ async fn a_stream_resumed_behind_the_feed_gets_every_entry_once_in_order() {
     );
 }
 
-#[tokio::test]
-async fn a_seat_stream_ends_with_an_error_once_its_token_is_reissued_and_the_new_token_streams_on()
-{
-    let app = spawn_app().await;
+every_pipeline!(
+    a_seat_stream_ends_with_an_error_once_its_token_is_reissued_and_the_new_token_streams_on
+);
+async fn a_seat_stream_ends_with_an_error_once_its_token_is_reissued_and_the_new_token_streams_on(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
     let created = new_match(&app).await;
     let id = match_id(&created);
     let owner = owner_token(&created);
@@ -567,10 +579,10 @@ async fn a_seat_stream_ends_with_an_error_once_its_token_is_reissued_and_the_new
     assert_eq!(plies, (start + 1..=reached).collect::<Vec<_>>());
 }
 
-#[tokio::test]
-async fn streams_opened_while_moves_land_get_every_entry_once_in_order() {
+every_pipeline!(streams_opened_while_moves_land_get_every_entry_once_in_order);
+async fn streams_opened_while_moves_land_get_every_entry_once_in_order(pipeline: Pipeline) {
     // All from one address, as many as the match takes.
-    let app = spawn_app_tuned(|s| s.live.streams_per_client = 64).await;
+    let app = spawn_app_tuned_on(pipeline, |s| s.live.streams_per_client = 64).await;
     let created = new_match(&app).await;
     let id = match_id(&created);
     // The moves go through another instance, while streams open on this one, one after the
@@ -594,10 +606,13 @@ async fn streams_opened_while_moves_land_get_every_entry_once_in_order() {
     }
 }
 
-#[tokio::test]
+every_pipeline!(
+    a_stream_opened_while_its_feed_has_a_notice_still_to_read_starts_with_the_log_not_an_old_view
+);
 async fn a_stream_opened_while_its_feed_has_a_notice_still_to_read_starts_with_the_log_not_an_old_view(
+    pipeline: Pipeline,
 ) {
-    let app = spawn_app().await;
+    let app = spawn_app_on(pipeline).await;
     let created = new_match(&app).await;
     let id = match_id(&created);
     let seat = seat_token(&created, 1);

@@ -109,12 +109,61 @@ async fn fresh_database() -> String {
     name
 }
 
+/// The settings of the move pipeline a test runs under. A test of the pipeline says so with
+/// [`every_pipeline!`] and runs once under each.
+#[derive(Clone, Copy, Debug)]
+pub enum Pipeline {
+    /// The environment's move settings (`MOVE_CACHE_MATCHES`, `MOVE_BATCH_MAX`,
+    /// `SNAPSHOT_EVERY_PLIES`), by default the service's own: the cache on, moves batched.
+    Configured,
+    /// Every move read from and written to the database on its own: no move cache, one move per
+    /// statement, and a snapshot every 3 plies, so reads replay from a snapshot often.
+    Uncached,
+}
+
+impl Pipeline {
+    fn settings(self) -> referee::config::MoveSettings {
+        match self {
+            Pipeline::Configured => {
+                referee::config::MoveSettings::from_env().expect("move settings")
+            }
+            Pipeline::Uncached => referee::config::MoveSettings {
+                cached_matches: 0,
+                batch_max: 1,
+                snapshot_every: 3,
+            },
+        }
+    }
+}
+
+/// `every_pipeline!(name)` declares the tests `name::configured` and `name::uncached`, which run
+/// `async fn name(pipeline: Pipeline)` under each [`Pipeline`]: a test of the move pipeline
+/// starts its service with [`spawn_app_on`] (or [`spawn_app_tuned_on`]) and that pipeline.
+macro_rules! every_pipeline {
+    ($name:ident) => {
+        mod $name {
+            #[tokio::test]
+            async fn configured() {
+                super::$name($crate::support::Pipeline::Configured).await
+            }
+
+            #[tokio::test]
+            async fn uncached() {
+                super::$name($crate::support::Pipeline::Uncached).await
+            }
+        }
+    };
+}
+pub(crate) use every_pipeline;
+
 pub struct TestApp {
     pub base: String,
     pub client: reqwest::Client,
     database: Option<String>,
     /// The instance's live feeds, to count their reads.
     pub feeds: referee::matches::Feeds,
+    /// The move pipeline this instance runs; a second instance runs the same.
+    pipeline: Pipeline,
 }
 
 impl TestApp {
@@ -146,23 +195,18 @@ impl TestApp {
 
     /// Another instance of the service on this test's database, as a second replica would be.
     pub async fn second_instance(&self) -> TestApp {
-        let (base, feeds) = start(self.database_url(), true, |_| {}).await;
-        TestApp {
-            base,
-            client: reqwest::Client::new(),
-            database: None,
-            feeds,
-        }
+        self.second_instance_tuned(|_| {}).await
     }
 
     /// Another instance on this test's database with its settings adjusted (other invite keys...).
     pub async fn second_instance_tuned(&self, tweak: impl FnOnce(&mut Settings)) -> TestApp {
-        let (base, feeds) = start(self.database_url(), true, tweak).await;
+        let (base, feeds) = start(self.database_url(), true, self.pipeline, tweak).await;
         TestApp {
             base,
             client: reqwest::Client::new(),
             database: None,
             feeds,
+            pipeline: self.pipeline,
         }
     }
 
@@ -200,17 +244,16 @@ impl Drop for TestApp {
 
 /// The settings every test starts from: this test's database, a free port, one worker, no rate
 /// limit, and a CORS origin to check CORS answers against.
-fn test_settings(database_url: String) -> Settings {
+fn test_settings(database_url: String, pipeline: Pipeline) -> Settings {
     Settings {
         database_url,
         bind_address: "127.0.0.1:0".parse().unwrap(),
         pool_size: 4,
         database_timeouts: Default::default(),
-        // `MOVE_CACHE_MATCHES=0 MOVE_BATCH_MAX=1` runs every test without the cache and batches.
-        moves: referee::config::MoveSettings::from_env().expect("move settings"),
+        moves: pipeline.settings(),
         body_limit_bytes: 64 * 1024,
         workers: Some(1),
-        rate_limit_per_second: 0,
+        rate_limit_refill: None,
         rate_limit_burst: 0,
         cors_allowed_origins: vec!["https://companion.example".to_owned()],
         body_timeout: std::time::Duration::from_secs(10),
@@ -228,9 +271,10 @@ fn test_settings(database_url: String) -> Settings {
 async fn start(
     database_url: String,
     ready: bool,
+    pipeline: Pipeline,
     tweak: impl FnOnce(&mut Settings),
 ) -> (String, referee::matches::Feeds) {
-    let mut settings = test_settings(database_url);
+    let mut settings = test_settings(database_url, pipeline);
     tweak(&mut settings);
     let app = referee::startup::build(settings).unwrap();
     let address = app.address();
@@ -244,30 +288,43 @@ async fn start(
 
 /// The app with its own fresh, migrated database.
 pub async fn spawn_app() -> TestApp {
-    spawn_app_tuned(|_| {}).await
+    spawn_app_on(Pipeline::Configured).await
 }
 
 /// The app with its own fresh, migrated database and its settings adjusted (stream caps...).
 pub async fn spawn_app_tuned(tweak: impl FnOnce(&mut Settings)) -> TestApp {
+    spawn_app_tuned_on(Pipeline::Configured, tweak).await
+}
+
+/// The app with its own fresh, migrated database, running `pipeline`.
+pub async fn spawn_app_on(pipeline: Pipeline) -> TestApp {
+    spawn_app_tuned_on(pipeline, |_| {}).await
+}
+
+/// The app with its own fresh, migrated database, running `pipeline`, its settings adjusted.
+pub async fn spawn_app_tuned_on(pipeline: Pipeline, tweak: impl FnOnce(&mut Settings)) -> TestApp {
     let name = fresh_database().await;
     let url = format!("{}/{name}", server_url());
-    let (base, feeds) = start(url, true, tweak).await;
+    let (base, feeds) = start(url, true, pipeline, tweak).await;
     TestApp {
         base,
         client: reqwest::Client::new(),
         database: Some(name),
         feeds,
+        pipeline,
     }
 }
 
 /// The app without a database, with its settings adjusted (rate limits, CORS...).
 pub async fn spawn_app_with(tweak: impl FnOnce(&mut Settings)) -> TestApp {
-    let (base, feeds) = start(NOWHERE.to_owned(), false, tweak).await;
+    let pipeline = Pipeline::Configured;
+    let (base, feeds) = start(NOWHERE.to_owned(), false, pipeline, tweak).await;
     TestApp {
         base,
         client: reqwest::Client::new(),
         database: None,
         feeds,
+        pipeline,
     }
 }
 
