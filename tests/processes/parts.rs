@@ -1,7 +1,6 @@
 //! The real parts the process-level tests start: the service binary as a child process, a
-//! private PostgreSQL 15 cluster, and a database of its own on the shared server. Shared by test
-//! binaries (`faults`, `scaling`, ...); each uses a part of it.
-#![allow(dead_code)]
+//! private PostgreSQL 15 cluster, and a database of its own on the shared server. Shared by the
+//! faults, the replica and the scaling tests; each uses a part of it.
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;

@@ -6,12 +6,7 @@
 //! replica's replay is paused), and a stopped replica must leave history reads answering from the
 //! primary.
 
-// Test code: a failed unwrap is a failed test, with its location.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod processes;
-
-use processes::*;
+use crate::parts::*;
 
 use std::time::{Duration, Instant};
 

@@ -4,13 +4,8 @@
 //! stale and moves race; what must hold is checked afterwards in the database and on the live
 //! streams.
 
-// Test code: a failed unwrap is a failed test, with its location.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod audit;
-mod processes;
-
-use processes::*;
+use crate::audit;
+use crate::parts::*;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};

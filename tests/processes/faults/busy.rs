@@ -5,8 +5,8 @@ use std::time::{Duration, Instant};
 use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use reqwest::StatusCode;
 
-use crate::processes::*;
-use crate::requests::{assert_retryable_503, call, first_move, host, lock_row};
+use super::requests::{assert_retryable_503, call, first_move, host, lock_row};
+use crate::parts::*;
 
 /// Sends a move on a match whose row the test holds locked: the service, configured by `env`,
 /// must give up with a `503 database_busy` well before the client's patience runs out, and the

@@ -10,8 +10,8 @@ use diesel_async::{AsyncConnection, AsyncPgConnection};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::processes::*;
-use crate::requests::{call, is_unavailable, Answer};
+use super::requests::{call, is_unavailable, Answer};
+use crate::parts::*;
 
 /// A move the service acknowledged with a 2xx.
 #[derive(Debug, Clone)]

@@ -7,7 +7,7 @@ use diesel_async::{AsyncConnection, AsyncPgConnection};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::processes::*;
+use crate::parts::*;
 
 /// What a secret may look like in a log line: as text, in hex, and as the decimal bytes a driver
 /// prints for a bind parameter (`[104, 101, ...]`), which is how tokio-postgres logs them.

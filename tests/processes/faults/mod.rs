@@ -5,14 +5,6 @@
 //! the shared server other tests use); the SIGTERM test uses its own database on the shared
 //! server.
 
-// Test code: a failed unwrap is a failed test, with its location.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-#[path = "../audit/mod.rs"]
-mod audit;
-#[path = "../processes/mod.rs"]
-mod processes;
-
 mod busy;
 mod load;
 mod logs;

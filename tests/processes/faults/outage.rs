@@ -6,10 +6,10 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
+use super::load::{assert_acknowledged_are_stored, finish_load, start_load, Ack};
+use super::requests::{assert_retryable_503, call, is_unavailable, wait_for_lock_waiter, Answer};
 use crate::audit;
-use crate::load::{assert_acknowledged_are_stored, finish_load, start_load, Ack};
-use crate::processes::*;
-use crate::requests::{assert_retryable_503, call, is_unavailable, wait_for_lock_waiter, Answer};
+use crate::parts::*;
 
 /// Asserts the service answers while PostgreSQL is down: match endpoints 503 with `Retry-After`
 /// and a problem document, stateless endpoints 200.

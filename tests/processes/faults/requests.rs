@@ -7,7 +7,7 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::processes::*;
+use crate::parts::*;
 
 pub(crate) enum Answer {
     Http {

@@ -8,13 +8,13 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::audit;
-use crate::load::{
+use super::load::{
     assert_acknowledged_are_stored, assert_nothing_stored_unacknowledged, finish_load, start_load,
     Ack, Record,
 };
-use crate::processes::*;
-use crate::requests::{first_move, host, is_unavailable, wait_for_lock_waiter};
+use super::requests::{first_move, host, is_unavailable, wait_for_lock_waiter};
+use crate::audit;
+use crate::parts::*;
 
 /// Requirement: "SIGTERM during load: in-flight requests finish, nothing is half-written."
 ///
