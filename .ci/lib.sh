@@ -14,20 +14,28 @@ pg=postgres://postgres@127.0.0.1:5432
 # and the Python environments of the browser, client, fuzzing and rating checks.
 ci_cache=${REFEREE_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/referee-ci}
 
-# install_missing PACKAGE...: installs the Debian packages among these that are not installed.
+# install_missing COMMAND[:PACKAGE]...: installs, from Debian's packages, those of these
+# commands the machine lacks (a package named like its command unless PACKAGE says otherwise;
+# `python3-venv` stands for Python's venv module).
 install_missing() {
-    local missing=() package
-    for package in "$@"; do
-        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" ||
-            missing+=("$package")
+    local missing=() wanted command package
+    for wanted in "$@"; do
+        command=${wanted%%:*}
+        package=${wanted#*:}
+        if [ "$command" = python3-venv ]; then
+            python3 -c 'import ensurepip, venv' 2>/dev/null && continue
+        else
+            command -v "$command" >/dev/null && continue
+        fi
+        missing+=("$package")
     done
     [ ${#missing[@]} -eq 0 ] && return
     echo "Installing ${missing[*]}"
     apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
-# What a fresh Debian machine may lack to read cargo's answer (the package has the tool's name).
-command -v jq >/dev/null || install_missing jq
+# What a fresh Debian machine may lack to read cargo's answer.
+install_missing jq
 
 # built_executable NAME [CARGO BUILD ARGUMENTS...]
 # Builds with `cargo build --quiet ARGUMENTS...` and prints the path of the executable named NAME
@@ -56,7 +64,7 @@ python_venv() {
         echo "$argument"
         if [ -f "$argument" ]; then cat "$argument"; fi
     done)
-    python3 -c 'import ensurepip, venv' 2>/dev/null || install_missing python3-venv
+    install_missing python3-venv
     if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/requirements" 2>/dev/null)" != "$stamp" ]; then
         rm -rf "$venv"
         python3 -m venv "$venv"
