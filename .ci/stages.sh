@@ -25,8 +25,10 @@ ci_timed() {
     # (bash ignores it in anything run as the left side of `||`).
     "$@" &
     wait $! || status=$?
-    # `times`: this shell's user and system time, then its children's, as 0m1.250s.
-    cpu=$(times | tr 'ms' '  ' | awk '{ sum += $1 * 60 + $2 + $3 * 60 + $4 }
+    # `times`: this shell's user and system time, then its children's, as 0m1.250s (run here:
+    # in a command substitution it would count that subshell's children, none).
+    times >"$ci_logs/times.$BASHPID"
+    cpu=$(tr 'ms' '  ' <"$ci_logs/times.$BASHPID" | awk '{ sum += $1 * 60 + $2 + $3 * 60 + $4 }
         END { printf "%.0f", sum }')
     local wall
     wall=$(awk -v end="$(ci_clock)" -v start="$start" 'BEGIN { printf "%.0f", end - start }')
