@@ -27,8 +27,9 @@ ci_timed() {
     wait $! || status=$?
     # `times`: this shell's user and system time, then its children's, as 0m1.250s (run here:
     # in a command substitution it would count that subshell's children, none).
-    times >"$ci_logs/times.$BASHPID"
-    cpu=$(tr 'ms' '  ' <"$ci_logs/times.$BASHPID" | awk '{ sum += $1 * 60 + $2 + $3 * 60 + $4 }
+    local times_file=$ci_logs/times.$BASHPID
+    times >"$times_file"
+    cpu=$(tr 'ms' '  ' <"$times_file" | awk '{ sum += $1 * 60 + $2 + $3 * 60 + $4 }
         END { printf "%.0f", sum }')
     local wall
     wall=$(awk -v end="$(ci_clock)" -v start="$start" 'BEGIN { printf "%.0f", end - start }')

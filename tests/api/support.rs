@@ -1,12 +1,12 @@
-//! Test harness: each test gets the app on a free port and its own database, cloned from a
-//! template that is migrated once per migrations content.
+//! Test harness: each test gets the app on a free port and a database of its own, taken from a
+//! pool of databases cloned from a template that is migrated once per migrations content, and
+//! emptied back to the template's contents before each test.
 
 #[path = "../audit/mod.rs"]
 mod audit;
 
-use diesel::Connection;
 use diesel_async::async_connection_wrapper::AsyncConnectionWrapper;
-use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl, SimpleAsyncConnection};
 use referee::config::Settings;
 use referee::store::Store;
 use reqwest::StatusCode;
@@ -25,7 +25,83 @@ async fn admin() -> AsyncPgConnection {
         .expect("connect to PostgreSQL as postgres (is it running?)")
 }
 
-/// The template's name depends on the migrations, so a changed migration never reuses a stale one.
+/// What a test database holds beside `public` (in the schema `referee_test`, made in the
+/// template right after migrating it): the rows the migrations seeded, a fingerprint of the schema
+/// they made, and `reset()`, which brings a used database back to the template's contents: every
+/// table emptied, the seeded rows put back. It refuses (answers false) when the schema is no longer
+/// the template's (a test altered a table or a trigger), and the database is then made anew.
+const TEST_SCHEMA: &str = r#"
+CREATE SCHEMA referee_test;
+
+CREATE FUNCTION referee_test.fingerprint() RETURNS text LANGUAGE sql AS $fingerprint$
+    SELECT md5(string_agg(line, E'\n' ORDER BY line)) FROM (
+        SELECT 'relation ' || relname || ' ' || relkind::text AS line FROM pg_class
+         WHERE relnamespace = 'public'::regnamespace
+        UNION ALL
+        SELECT 'column ' || c.relname || '.' || a.attname || ' '
+            || format_type(a.atttypid, a.atttypmod) || ' ' || a.attnotnull::text || ' '
+            || coalesce(pg_get_expr(d.adbin, d.adrelid), '')
+          FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+          LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+         WHERE c.relnamespace = 'public'::regnamespace AND a.attnum > 0 AND NOT a.attisdropped
+        UNION ALL
+        SELECT 'index ' || indexdef FROM pg_indexes WHERE schemaname = 'public'
+        UNION ALL
+        SELECT 'constraint ' || conrelid::regclass::text || ' ' || pg_get_constraintdef(oid)
+          FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+        UNION ALL
+        SELECT 'trigger ' || pg_get_triggerdef(oid) || ' ' || tgenabled::text
+          FROM pg_trigger WHERE NOT tgisinternal
+        UNION ALL
+        SELECT 'function ' || pg_get_functiondef(oid) FROM pg_proc
+         WHERE pronamespace = 'public'::regnamespace
+        UNION ALL
+        SELECT 'setting ' || array_to_string(setconfig, ',') FROM pg_db_role_setting
+         WHERE setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database())
+    ) AS schema
+$fingerprint$;
+
+CREATE TABLE referee_test.template AS SELECT referee_test.fingerprint() AS fingerprint;
+
+-- The migrations' own rows (the name key and rating schemes...), to put back after a reset.
+DO $seed$
+DECLARE t text;
+BEGIN
+    FOR t IN SELECT tablename FROM pg_tables
+              WHERE schemaname = 'public' AND tablename <> '__diesel_schema_migrations' LOOP
+        EXECUTE format('CREATE TABLE referee_test.%I AS TABLE public.%I', t, t);
+    END LOOP;
+END
+$seed$;
+
+CREATE FUNCTION referee_test.reset() RETURNS boolean LANGUAGE plpgsql AS $reset$
+DECLARE
+    t text;
+    columns text;
+BEGIN
+    IF referee_test.fingerprint() <> (SELECT fingerprint FROM referee_test.template) THEN
+        RETURN false;
+    END IF;
+    EXECUTE (SELECT 'TRUNCATE ' || string_agg(format('public.%I', tablename), ', ')
+                    || ' RESTART IDENTITY CASCADE'
+               FROM pg_tables
+              WHERE schemaname = 'public' AND tablename <> '__diesel_schema_migrations');
+    FOR t IN SELECT tablename FROM pg_tables
+              WHERE schemaname = 'referee_test' AND tablename <> 'template' LOOP
+        SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) INTO columns
+          FROM pg_attribute
+         WHERE attrelid = format('public.%I', t)::regclass AND attnum > 0
+           AND NOT attisdropped AND attgenerated = '';
+        EXECUTE format('INSERT INTO public.%I (%s) SELECT %s FROM referee_test.%I',
+                       t, columns, columns, t);
+    END LOOP;
+    RETURN true;
+END
+$reset$;
+"#;
+
+/// The template's name depends on the migrations and on [`TEST_SCHEMA`], so a changed migration
+/// never reuses a stale one.
 fn template_name() -> String {
     let mut hasher = Sha256::new();
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/migrations");
@@ -35,6 +111,7 @@ fn template_name() -> String {
         hasher.update(file.to_string_lossy().as_bytes());
         hasher.update(std::fs::read(&file).unwrap());
     }
+    hasher.update(TEST_SCHEMA.as_bytes());
     format!("referee_tmpl_{}", &hex::encode(hasher.finalize())[..16])
 }
 
@@ -68,8 +145,15 @@ async fn database_exists(conn: &mut AsyncPgConnection, name: &str) -> bool {
     !found.is_empty()
 }
 
+#[derive(diesel::QueryableByName)]
+struct Answer {
+    #[diesel(sql_type = diesel::sql_types::Bool)]
+    yes: bool,
+}
+
 /// Creates the migrated template once, under an advisory lock (tests may run in parallel
-/// processes).
+/// processes); a new template's first maker drops the templates and pools of other migrations
+/// that nothing uses.
 async fn template() -> String {
     let name = template_name();
     let mut conn = admin().await;
@@ -78,11 +162,22 @@ async fn template() -> String {
         .await
         .unwrap();
     if !database_exists(&mut conn, &name).await {
-        let store = Store::new(&format!("{}/{name}", server_url()), 1);
-        store
+        // Made under another name and renamed when whole: a maker that fails half-way leaves no
+        // template that looks ready.
+        let making = format!("{name}_making");
+        let sql = format!("DROP DATABASE IF EXISTS {making} WITH (FORCE)");
+        diesel::sql_query(sql).execute(&mut conn).await.unwrap();
+        let url = format!("{}/{making}", server_url());
+        Store::new(&url, 1)
             .prepare()
             .await
             .expect("migrate the template database");
+        let mut template = AsyncPgConnection::establish(&url).await.unwrap();
+        template.batch_execute(TEST_SCHEMA).await.unwrap();
+        drop(template);
+        let sql = format!("ALTER DATABASE {making} RENAME TO {name}");
+        retry_while_in_use(&mut conn, &sql).await;
+        drop_stale_databases(&mut conn, &name).await;
     }
     diesel::sql_query("SELECT pg_advisory_unlock(8675309)")
         .execute(&mut conn)
@@ -91,22 +186,106 @@ async fn template() -> String {
     name
 }
 
-async fn fresh_database() -> String {
+/// Drops the test templates and pooled databases of other migrations, where nobody is connected
+/// (another run of older code may still be using its own).
+async fn drop_stale_databases(conn: &mut AsyncPgConnection, template: &str) {
+    #[derive(diesel::QueryableByName)]
+    struct Stale {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        datname: String,
+    }
+    let hash = template.trim_start_matches("referee_tmpl_");
+    let stale: Vec<Stale> = diesel::sql_query(
+        "SELECT datname::text FROM pg_database
+          WHERE (datname LIKE 'referee\\_tmpl\\_%' OR datname LIKE 'referee\\_pool\\_%')
+            AND datname NOT LIKE '%' || $1 || '%'",
+    )
+    .bind::<diesel::sql_types::Text, _>(hash)
+    .load(conn)
+    .await
+    .unwrap();
+    for database in stale {
+        let sql = format!("DROP DATABASE IF EXISTS {}", database.datname);
+        let _ = diesel::sql_query(sql).execute(conn).await;
+    }
+}
+
+/// A database of the test pool, this test's until `claim` (the connection holding its advisory
+/// lock) closes with the test.
+struct Claimed {
+    name: String,
+    claim: AsyncPgConnection,
+}
+
+/// Claims a database from the pool: the first slot whose advisory lock is free, its database
+/// emptied back to the template's contents, or made from the template if it has none yet (or
+/// its schema was altered). Emptying a used database costs a tenth of cloning and dropping one
+/// (docs/testing.md); a test's lock goes with its connection, however the test ends.
+async fn claim_database() -> Claimed {
     let template = template().await;
-    let name = format!("referee_test_{}", uuid::Uuid::new_v4().simple());
-    let mut conn = admin().await;
-    // The template's last connection may take a moment to go away after migrating it.
+    let pool = template.replace("referee_tmpl_", "referee_pool_");
+    // The pool's lock space: the template's hash, so two migrations' pools never share locks.
+    let key = i32::from_str_radix(&pool[pool.len() - 7..], 16).unwrap();
+    let mut claim = admin().await;
+    for slot in 0.. {
+        let locked: Answer = diesel::sql_query("SELECT pg_try_advisory_lock($1, $2) AS yes")
+            .bind::<diesel::sql_types::Integer, _>(key)
+            .bind::<diesel::sql_types::Integer, _>(slot)
+            .get_result(&mut claim)
+            .await
+            .unwrap();
+        if !locked.yes {
+            continue;
+        }
+        let name = format!("{pool}_{slot}");
+        if !database_exists(&mut claim, &name).await || !reset(&mut claim, &name).await {
+            let sql = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
+            diesel::sql_query(sql).execute(&mut claim).await.unwrap();
+            clone_template(&mut claim, &template, &name).await;
+        }
+        return Claimed { name, claim };
+    }
+    unreachable!("slots are endless")
+}
+
+/// Empties a used pool database; false if its schema is no longer the template's.
+async fn reset(admin: &mut AsyncPgConnection, name: &str) -> bool {
+    // Connections a previous test left behind (its service's pool) would hold locks.
+    diesel::sql_query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE datname = $1 AND pid <> pg_backend_pid()",
+    )
+    .bind::<diesel::sql_types::Text, _>(name)
+    .execute(admin)
+    .await
+    .unwrap();
+    let mut conn = AsyncPgConnection::establish(&format!("{}/{name}", server_url()))
+        .await
+        .unwrap();
+    let reset: Answer = diesel::sql_query("SELECT referee_test.reset() AS yes")
+        .get_result(&mut conn)
+        .await
+        .unwrap();
+    reset.yes
+}
+
+async fn clone_template(admin: &mut AsyncPgConnection, template: &str, name: &str) {
+    let sql = format!("CREATE DATABASE {name} TEMPLATE {template}");
+    retry_while_in_use(admin, &sql).await;
+}
+
+/// Runs `sql` (a CREATE from or a rename of the template), which needs nobody connected to the
+/// template: its last connection may take a moment to go away after migrating it.
+async fn retry_while_in_use(admin: &mut AsyncPgConnection, sql: &str) {
     for attempt in 0.. {
-        let sql = format!("CREATE DATABASE {name} TEMPLATE {template}");
-        match diesel::sql_query(sql).execute(&mut conn).await {
+        match diesel::sql_query(sql).execute(admin).await {
             Ok(_) => break,
             Err(e) if attempt < 50 && e.to_string().contains("accessed by other users") => {
                 tokio::time::sleep(std::time::Duration::from_millis(100)).await
             }
-            Err(e) => panic!("create test database: {e}"),
+            Err(e) => panic!("{sql}: {e}"),
         }
     }
-    name
 }
 
 /// The settings of the move pipeline a test runs under. A test of the pipeline says so with
@@ -164,6 +343,8 @@ pub struct TestApp {
     pub feeds: referee::matches::Feeds,
     /// The move pipeline this instance runs; a second instance runs the same.
     pipeline: Pipeline,
+    /// The connection holding this test's claim on its pooled database: closed with the test.
+    _claim: Option<std::sync::Mutex<AsyncPgConnection>>,
 }
 
 impl TestApp {
@@ -207,6 +388,7 @@ impl TestApp {
             database: None,
             feeds,
             pipeline: self.pipeline,
+            _claim: None,
         }
     }
 
@@ -221,24 +403,6 @@ impl TestApp {
     pub async fn audit_totals(&self) {
         let name = self.database.as_ref().expect("a test database");
         audit::audit_totals(&format!("{}/{name}", server_url())).await;
-    }
-}
-
-impl Drop for TestApp {
-    fn drop(&mut self) {
-        if let Some(name) = self.database.take() {
-            let url = format!("{}/postgres", server_url());
-            // A sync connection on its own thread: Drop cannot await.
-            let _ = std::thread::spawn(move || {
-                if let Ok(mut conn) =
-                    <AsyncConnectionWrapper<AsyncPgConnection> as Connection>::establish(&url)
-                {
-                    let sql = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
-                    let _ = diesel::RunQueryDsl::execute(diesel::sql_query(sql), &mut conn);
-                }
-            })
-            .join();
-        }
     }
 }
 
@@ -303,7 +467,7 @@ pub async fn spawn_app_on(pipeline: Pipeline) -> TestApp {
 
 /// The app with its own fresh, migrated database, running `pipeline`, its settings adjusted.
 pub async fn spawn_app_tuned_on(pipeline: Pipeline, tweak: impl FnOnce(&mut Settings)) -> TestApp {
-    let name = fresh_database().await;
+    let Claimed { name, claim } = claim_database().await;
     let url = format!("{}/{name}", server_url());
     let (base, feeds) = start(url, true, pipeline, tweak).await;
     TestApp {
@@ -312,6 +476,7 @@ pub async fn spawn_app_tuned_on(pipeline: Pipeline, tweak: impl FnOnce(&mut Sett
         database: Some(name),
         feeds,
         pipeline,
+        _claim: Some(std::sync::Mutex::new(claim)),
     }
 }
 
@@ -325,6 +490,7 @@ pub async fn spawn_app_with(tweak: impl FnOnce(&mut Settings)) -> TestApp {
         database: None,
         feeds,
         pipeline,
+        _claim: None,
     }
 }
 
