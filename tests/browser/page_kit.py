@@ -31,6 +31,10 @@ LAUNCH_ARGS = [
     "--disable-sync",
 ]
 LUAU_SAMPLE = "blue red purple blue cut:yellow hook kukui blue rainbow"
+# Seconds to wait for anything that should happen soon: enough for a machine running all of CI at
+# once. A walk that passes never waits this long; only a failure takes longer to report.
+PATIENCE = 30.0
+expect.set_options(timeout=PATIENCE * 1000)
 
 blocked: list[str] = []
 page_errors: list[str] = []
@@ -108,13 +112,14 @@ def check(page: Page, name: str) -> None:
 def new_phone(browser, label: str, width: int = 390, height: int = 844) -> Page:
     """A new phone: its own context (own storage), guarded, watched, at a phone's size."""
     context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(PATIENCE * 1000)
     guard(context)
     page = context.new_page()
     watch_console(page, label)
     return page
 
 
-def wait_until(condition, timeout: float = 10.0, every: float = 0.1):
+def wait_until(condition, timeout: float = PATIENCE, every: float = 0.1):
     """Polls `condition()` until it is truthy (and returns it) or fails after `timeout` seconds."""
     deadline = time.monotonic() + timeout
     while True:

@@ -50,7 +50,7 @@ def lucky_jack_sheet(browser) -> None:
     expect(owner.get_by_role("button", name="Save the round")).to_be_focused()
     owner.keyboard.press("Enter")
     expect(owner.get_by_role("heading", name="Round 3")).to_be_visible()
-    expect(reader.locator("ol.rounds > li")).to_have_count(2, timeout=10_000)
+    expect(reader.locator("ol.rounds > li")).to_have_count(2)
 
     # Round 1 was four bells, not four jacks: a correction, with its note.
     owner.get_by_role("button", name="Correct round 1").click()
@@ -64,7 +64,7 @@ def lucky_jack_sheet(browser) -> None:
     expect(history).to_contain_text("Note: bells, not jacks")
     expect(history).to_contain_text("Replaced by entry #3")
     expect(history).to_contain_text("Corrects entry #1")
-    expect(standings_row(reader, "Zoé")).to_contain_text("7,000", timeout=10_000)
+    expect(standings_row(reader, "Zoé")).to_contain_text("7,000")
     check(owner, "lucky-jack-sheet")
 
     owner.get_by_label("Jackpot winner").select_option(label="Mum")
@@ -73,7 +73,7 @@ def lucky_jack_sheet(browser) -> None:
     owner.get_by_role("button", name="Save the round").click()
     expect(owner.locator("p.status")).to_contain_text("Game over: Zoé wins.")
     expect(standings_row(owner, "Mum")).to_contain_text("6,000")
-    expect(reader.locator("p.status")).to_contain_text("Game over: Zoé wins.", timeout=10_000)
+    expect(reader.locator("p.status")).to_contain_text("Game over: Zoé wins.")
 
     # A finished sheet can still be corrected: round 2 was Dad's three lemons after all.
     owner.get_by_role("button", name="Correct round 2").click()
@@ -88,7 +88,7 @@ def lucky_jack_sheet(browser) -> None:
     dad_total = api("GET", "/v1/sheets/" + link.split("#sheet=")[1])["standings"]["totals"][1]
     assert dad_total > 0
     for phone in (owner, reader):
-        expect(standings_row(phone, "Dad")).to_contain_text(f"{dad_total:,}", timeout=10_000)
+        expect(standings_row(phone, "Dad")).to_contain_text(f"{dad_total:,}")
     check(reader, "lucky-jack-shared")
     reader.context.close()
     owner.context.close()
@@ -313,7 +313,7 @@ def offline_rounds(browser) -> None:
     token = json.loads(page.evaluate("() => localStorage.getItem('referee.sheets')"))[sheet_id]["token"]
     send_with_key(sheet_id, stored[0]["body"], token, stored[0]["key"])
     page.context.set_offline(False)
-    expect(pending).to_have_count(0, timeout=10_000)
+    expect(pending).to_have_count(0)
     expect(page.locator("ol.rounds > li")).to_have_count(2)
     entries = round_entries(sheet_id)
     assert [entry["tally"]["jackpot"]["seat"] for entry in entries] == [2, 0], entries
@@ -329,7 +329,7 @@ def offline_rounds(browser) -> None:
     page.context.set_offline(False)
     page.evaluate("() => window.dispatchEvent(new Event('online'))")
     refused = pending.locator("li.refused")
-    expect(refused).to_contain_text("Round 4", timeout=10_000)
+    expect(refused).to_contain_text("Round 4")
     expect(refused.locator("p.error")).to_contain_text("Not sent:")
     expect(page.locator("p.status")).to_contain_text("Game over")
     check(page, "offline-refused")
@@ -371,7 +371,7 @@ def evening(browser) -> None:
     # The share link and its QR stay the evening's first sheet.
     expect(owner.locator("a.share-link")).to_have_attribute("href", link)
     # The reader's phone moves on by itself, and says so.
-    expect(reader).to_have_url(re.compile(second), timeout=15_000)
+    expect(reader).to_have_url(re.compile(second))
     expect(reader.locator("#announce")).to_contain_text("The table started the next game")
     expect(reader.locator("a.share-link")).to_have_attribute("href", link)
     expect(reader.get_by_role("heading", level=1)).to_have_text("Lucky Jack: Mum, Dad, Zoé")
@@ -383,7 +383,7 @@ def evening(browser) -> None:
     owner.get_by_role("button", name="Finish now and play again").click()
     expect(owner).not_to_have_url(re.compile(second))
     third = owner.url.split("#sheet=", 1)[1]
-    expect(reader).to_have_url(re.compile(third), timeout=15_000)
+    expect(reader).to_have_url(re.compile(third))
 
     # The evening so far, on the sheet.
     summary = owner.get_by_role("region", name="This evening")
@@ -406,7 +406,7 @@ def evening(browser) -> None:
     # A phone that scans the evening's code late lands on the current game.
     late = new_phone(browser, "evening-late")
     late.goto(link)
-    expect(late).to_have_url(re.compile(third), timeout=15_000)
+    expect(late).to_have_url(re.compile(third))
     for phone in (owner, reader, late):
         phone.context.close()
 
@@ -445,7 +445,7 @@ def hand_over(browser) -> None:
     # The old token is refused; the tab that still held it says the sheet was handed over.
     stale_tab.get_by_label("Jackpot winner").select_option(label="Dad")
     stale_tab.get_by_role("button", name="Save the round").click()
-    expect(stale_tab.locator("p.status")).to_contain_text("You handed this sheet to another phone", timeout=10_000)
+    expect(stale_tab.locator("p.status")).to_contain_text("You handed this sheet to another phone")
     expect(stale_tab.get_by_role("button", name="Save the round")).to_have_count(0)
     check(stale_tab, "handed-over")
     try:

@@ -1,6 +1,6 @@
 """The service's skill ratings against an independent implementation of the same model.
 
-Reads the seasons `cargo run --example ratings_season` prints (stdin): every result's players,
+Reads the seasons `cargo run --bin ratings-season` prints (stdin): every result's players,
 ranks and the ratings the service computed after it. Rates the same results from scratch with
 the `openskill` package's Bradley-Terry full-pairing model (pinned in `.ci/ratings`), with the
 same parameters and no dynamics factor, and fails on any mu or sigma that differs by more than

@@ -3,7 +3,7 @@
 //!
 //! 400 results among 10 players, 2 to 8 at a table, with ties; then the same season with one
 //! result in the middle corrected (its ranks changed), rated again from that result on, as a
-//! corrected score sheet would be. Run: `cargo run -p referee-tools --bin ratings_season`.
+//! corrected score sheet would be. Run: `cargo run --bin ratings-season`.
 
 use std::collections::BTreeMap;
 
