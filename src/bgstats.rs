@@ -330,7 +330,7 @@ pub fn everything(
 ) -> impl futures_util::Stream<Item = Result<String, Problem>> {
     enum Next {
         Head,
-        Plays(Option<crate::store::ratings::Place>, HashMap<String, i64>),
+        Plays(Option<crate::store::results::Place>, HashMap<String, i64>),
         Done,
     }
     futures_util::stream::unfold(Next::Head, move |next| {

@@ -13,7 +13,8 @@ use crate::ratings::Rating;
 use crate::records::{
     check_player_filter, cursor_param, encode_cursor, invalid_cursor, page_limit,
 };
-use crate::store::ratings::{self as q, BoardCursor, Place};
+use crate::store::ratings::{self as q, BoardCursor};
+use crate::store::results::Place;
 use crate::store::stats::Period;
 use crate::store::Store;
 use crate::vocabulary::{name_key, normalise_name, MatchKind};

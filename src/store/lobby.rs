@@ -6,6 +6,8 @@ use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use uuid::Uuid;
 
+use super::columns::GameColumn;
+use super::results::{record, Board, Happened};
 use super::schema::{
     invite_codes, match_events, match_invites, match_rematch_links, match_seats, matches,
 };
@@ -255,8 +257,8 @@ pub async fn any_seat_moved(
 }
 
 /// Abandons a match or sheet in progress, leaving its trace in the same transaction (who, when,
-/// at which version, whether play had begun: `stats::record_abandon`). False, with nothing
-/// written, when it is not in progress.
+/// at which version, whether play had begun: [`record_abandon`]), and what it changes in the
+/// players' records. False, with nothing written, when it is not in progress.
 pub async fn abandon(
     conn: &mut AsyncPgConnection,
     match_id: Uuid,
@@ -269,17 +271,28 @@ pub async fn abandon(
             .filter(matches::id.eq(match_id))
             .filter(matches::status.eq(MatchStatus::InProgress));
         // Locks the row: a move being appended finishes first, so the trace sees its ply.
-        let updated = diesel::update(open)
+        let updated: Option<GameColumn> = diesel::update(open)
             .set((
                 matches::status.eq(MatchStatus::Abandoned),
                 matches::updated_at.eq(now),
             ))
-            .execute(conn)
-            .await?;
-        if updated == 0 {
+            .returning(matches::game)
+            .get_result(conn)
+            .await
+            .optional()?;
+        let Some(game) = updated else {
             return Ok(false);
-        }
-        super::stats::record_abandon(conn, match_id, by, now).await?;
+        };
+        record_abandon(conn, match_id, by, now).await?;
+        let board = Board { game: game.kind() };
+        record(
+            conn,
+            Happened::Abandoned {
+                id: match_id,
+                board,
+            },
+        )
+        .await?;
         Ok(true)
     })
     .await
@@ -331,4 +344,36 @@ pub async fn rematch_links(
         .await
         .optional()?
         .unwrap_or((None, None)))
+}
+
+/// Leaves the trace of an abandon just written (call it in that transaction, after the update
+/// that locked the row): who, when, at which version (a hosted match's log's last ply, a sheet's
+/// version), and whether play had begun, that is, a seat had moved (a deal or any chance outcome
+/// alone is not play) or a sheet had an entry. The writer of results counts it for the seats.
+pub(super) async fn record_abandon(
+    conn: &mut AsyncPgConnection,
+    match_id: uuid::Uuid,
+    by: crate::vocabulary::AbandonedBy,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    use diesel::sql_types::{Text, Timestamptz, Uuid as SqlUuid};
+    diesel::sql_query(
+        "INSERT INTO match_abandons (match_id, abandoned_by, abandoned_at, at_version, after_play) \
+         SELECT m.id, $2, $3, \
+                CASE WHEN m.kind = 'hosted' \
+                     THEN greatest(m.version, coalesce((SELECT max(e.ply) FROM match_events e \
+                                                        WHERE e.match_id = m.id), 0)) \
+                     ELSE m.version END, \
+                CASE WHEN m.kind = 'hosted' \
+                     THEN EXISTS (SELECT 1 FROM match_events e \
+                                  WHERE e.match_id = m.id AND e.seat IS NOT NULL) \
+                     ELSE m.version > 0 END \
+         FROM matches m WHERE m.id = $1",
+    )
+    .bind::<SqlUuid, _>(match_id)
+    .bind::<Text, _>(by.as_str())
+    .bind::<Timestamptz, _>(now)
+    .execute(conn)
+    .await?;
+    Ok(())
 }

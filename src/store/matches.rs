@@ -7,8 +7,8 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use super::columns::GameColumn;
+use super::results::Happened;
 use super::schema::{idempotent_creates, match_events, match_seats, matches};
-use super::stats::add_player_stats;
 use super::StoreError;
 use crate::games::GameKind;
 use crate::vocabulary::{name_key, ChanceReporters, MatchKind, MatchStatus, RandomnessMode};
@@ -442,8 +442,8 @@ impl<'a> Snapshot<'a> {
 
 /// Moves the snapshot forward to `version` after new events were appended (every event up to it).
 /// `row` is the match as it stood before; `finished` carries the result when the match is over.
-/// Keeps the players' running totals (`player_game_stats`) in step: a match that was already
-/// finished (a corrected score sheet) takes its old results out before the new ones go in.
+/// A match that finishes, or a finished sheet corrected (finished again or reopened), goes to the
+/// writer of results, which keeps the seats' results, the players' totals and the ratings in step.
 pub async fn advance(
     conn: &mut AsyncPgConnection,
     row: &MatchRow,
@@ -452,86 +452,20 @@ pub async fn advance(
     finished: Option<Finished<'_>>,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    let id = row.id;
-    let was_finished = row.status == MatchStatus::Finished;
-    let game = row.game.kind();
-    if was_finished || finished.is_some() {
-        let seats = seats(conn, id).await?;
-        if was_finished {
-            for seat in &seats {
-                let won = i64::from(seat.winner == Some(true));
-                let score = seat.final_score.unwrap_or_default();
-                add_player_stats(conn, game, &seat.player_name, -1, -won, -score).await?;
-            }
-        }
-        if let Some(finished) = finished {
-            add_to_totals(conn, row, &seats, finished.seats).await?;
-        }
-    }
-    diesel::update(matches::table.find(id))
+    diesel::update(matches::table.find(row.id))
         .set(Snapshot::new(version, state, finished, now).keeping_finish_of(row))
         .execute(conn)
         .await?;
-    if let Some(finished) = finished {
-        write_seat_results(conn, row, finished.seats).await?;
-    }
-    // Only a corrected score sheet goes from finished back to open; moves never touch the seats.
-    let reopened = finished.is_none() && was_finished;
-    if reopened {
-        diesel::update(match_seats::table.filter(match_seats::match_id.eq(id)))
-            .set((
-                match_seats::final_score.eq(None::<i64>),
-                match_seats::final_rank.eq(None::<i32>),
-                match_seats::winner.eq(None::<bool>),
-                match_seats::highlights.eq(None::<Value>),
-            ))
-            .execute(conn)
-            .await?;
-    }
-    // A result that changed or left re-rates the game from its place; a new one rates from its
-    // own (the end, unless another finished since).
-    if was_finished || finished.is_some() {
-        let from = row.finished_at.filter(|_| was_finished).unwrap_or(now);
-        super::ratings::rerate_from(conn, game, Some((from, id))).await?;
-    }
-    Ok(())
-}
-
-/// Adds a finished match's results to its players' running totals.
-pub(super) async fn add_to_totals(
-    conn: &mut AsyncPgConnection,
-    row: &MatchRow,
-    seats: &[SeatRow],
-    results: &[SeatResult],
-) -> Result<(), StoreError> {
-    let game = row.game.kind();
-    for result in results {
-        if let Some(seat) = seats.iter().find(|s| s.seat == result.seat) {
-            let won = i64::from(result.winner);
-            add_player_stats(conn, game, &seat.player_name, 1, won, result.score).await?;
-        }
-    }
-    Ok(())
-}
-
-/// Each seat's result in a finished match.
-pub(super) async fn write_seat_results(
-    conn: &mut AsyncPgConnection,
-    row: &MatchRow,
-    results: &[SeatResult],
-) -> Result<(), StoreError> {
-    for seat in results {
-        diesel::update(match_seats::table.find((row.id, seat.seat)))
-            .set((
-                match_seats::final_score.eq(seat.score),
-                match_seats::final_rank.eq(seat.rank),
-                match_seats::winner.eq(seat.winner),
-                match_seats::highlights.eq(&seat.highlights),
-            ))
-            .execute(conn)
-            .await?;
-    }
-    Ok(())
+    let happened = match finished {
+        Some(finished) => Happened::Finished {
+            before: row,
+            seats: finished.seats,
+        },
+        // Only a corrected score sheet goes from finished back to open.
+        None if row.status == MatchStatus::Finished => Happened::Reopened { before: row },
+        None => return Ok(()),
+    };
+    super::results::record(conn, happened).await
 }
 
 /// Filters of the match list; every field is optional.

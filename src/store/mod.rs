@@ -20,9 +20,11 @@ pub mod history;
 pub mod lobby;
 pub mod matches;
 pub mod moves;
+pub mod names;
 pub mod plays;
 pub mod ratings;
 pub mod replica;
+pub mod results;
 pub mod schema;
 pub mod sheets;
 pub mod stats;
@@ -264,11 +266,11 @@ impl Store {
         let mut conn = AsyncPgConnection::establish(&self.url)
             .await
             .map_err(|e| e.to_string())?;
-        stats::rekey_names(&mut conn)
+        names::rekey_names(&mut conn)
             .await
             .map_err(|e| format!("re-keying player names: {e}"))?;
         // Ratings no migration can compute: results finished before this scheme.
-        ratings::catch_up(&mut conn)
+        results::rating::catch_up(&mut conn)
             .await
             .map_err(|e| format!("computing skill ratings: {e}"))?;
         self.ready.store(true, Ordering::Release);

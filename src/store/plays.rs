@@ -10,12 +10,13 @@ use diesel::sql_types::{BigInt, Nullable, Text, Timestamptz, Uuid as SqlUuid};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use uuid::Uuid;
 
+use super::lobby::record_abandon;
 use super::matches::{self as q, MatchRow, SeatRow, SheetEntryRow};
-use super::ratings::{rerate_from, Place, SeatChange};
+use super::ratings::SeatChange;
+use super::results::{record, Happened, Place};
 use super::schema::matches;
-use super::stats::{abandons_of, add_player_stats, record_abandon, Abandoned, Period};
+use super::stats::{abandons_of, Abandoned, Period};
 use super::StoreError;
-use crate::games::GameKind;
 use crate::vocabulary::{AbandonedBy, MatchStatus};
 
 /// Results that count in statistics: finished, or abandoned after play began; by when they
@@ -139,32 +140,28 @@ pub enum Written {
 }
 
 /// Stores plays in one transaction, each all or nothing in its own savepoint: its sheet, seats
-/// and entry, its players' running totals (or, abandoned, their `abandoned` counts); then each
-/// game touched is rated again from its earliest new result. A play whose id is already stored
-/// is left alone.
+/// (with their results) and entry, or its abandon's trace; then the writer of results counts and
+/// rates what was created. A play whose id is already stored is left alone.
 pub async fn insert_plays(
     conn: &mut AsyncPgConnection,
     plays: &[&NewPlay],
 ) -> Result<Vec<Written>, StoreError> {
     conn.transaction(async |conn| {
         let mut written = Vec::with_capacity(plays.len());
-        let mut rate_from: BTreeMap<&str, (GameKind, Place)> = BTreeMap::new();
         for play in plays {
             let outcome = conn
                 .transaction(async |conn| insert_play(conn, play).await)
                 .await?;
-            if outcome == Written::Created {
-                if let Some(finished_at) = play.row.finished_at {
-                    let game = play.row.game.kind();
-                    let place = (finished_at, play.row.id);
-                    let earliest = rate_from.entry(game.slug()).or_insert((game, place));
-                    earliest.1 = earliest.1.min(place);
-                }
-            }
             written.push(outcome);
         }
-        for (game, place) in rate_from.into_values() {
-            rerate_from(conn, game, Some(place)).await?;
+        let created: Vec<&MatchRow> = plays
+            .iter()
+            .zip(&written)
+            .filter(|(_, outcome)| **outcome == Written::Created)
+            .map(|(play, _)| &play.row)
+            .collect();
+        if !created.is_empty() {
+            record(conn, Happened::Imported { rows: &created }).await?;
         }
         Ok(written)
     })
@@ -182,18 +179,8 @@ async fn insert_play(conn: &mut AsyncPgConnection, play: &NewPlay) -> Result<Wri
     }
     q::insert(conn, &play.row, &play.seats, &[]).await?;
     q::append_sheet_entry(conn, &play.entry).await?;
-    let game = play.row.game.kind();
-    match (play.row.status, play.abandoned) {
-        (MatchStatus::Abandoned, Some((by, at))) => {
-            record_abandon(conn, play.row.id, by, at).await?
-        }
-        _ => {
-            for seat in &play.seats {
-                let won = i64::from(seat.winner == Some(true));
-                let score = seat.final_score.unwrap_or_default();
-                add_player_stats(conn, game, &seat.player_name, 1, won, score).await?;
-            }
-        }
+    if let (MatchStatus::Abandoned, Some((by, at))) = (play.row.status, play.abandoned) {
+        record_abandon(conn, play.row.id, by, at).await?
     }
     Ok(Written::Created)
 }

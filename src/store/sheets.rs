@@ -7,8 +7,8 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use super::matches::{MatchRow, SeatRow};
-use super::schema::{match_seats, matches, player_game_stats as stats, sheet_entries};
-use super::stats::{abandon_of, add_player_stats};
+use super::results::Happened;
+use super::schema::{match_seats, matches, sheet_entries};
 use super::StoreError;
 use crate::vocabulary::{name_key, MatchStatus, SheetEntryKind};
 
@@ -75,60 +75,15 @@ pub async fn touch(
 }
 
 /// Renames one seat of a sheet: its name and identity key change, and whatever the sheet already
-/// counts in the players' running totals moves from the old key to the new one (a finished
-/// sheet's played, won and points; an abandoned one's `abandoned`), so that the player's
-/// statistics, leaderboard row, history and exports under the new name hold the sheet and
-/// nothing of it stays under the old name. Call it in the transaction that locked the row.
+/// counts in the players' records (a finished sheet's result, an abandoned one's abandon) counts
+/// for the new name from then on, and nothing of it under the old one (the writer of results).
+/// Call it in the transaction that locked the row.
 pub async fn rename_sheet_seat(
     conn: &mut AsyncPgConnection,
     row: &MatchRow,
     seat: &SeatRow,
     name: &str,
 ) -> Result<(), StoreError> {
-    let game = row.game.kind();
-    match row.status {
-        MatchStatus::Finished => {
-            let won = i64::from(seat.winner == Some(true));
-            let score = seat.final_score.unwrap_or_default();
-            add_player_stats(conn, game, &seat.player_name, -1, -won, -score).await?;
-            add_player_stats(conn, game, name, 1, won, score).await?;
-        }
-        MatchStatus::Abandoned => {
-            if abandon_of(conn, row.id)
-                .await?
-                .is_some_and(|abandon| abandon.after_play)
-            {
-                let column = super::columns::GameColumn(game);
-                diesel::update(
-                    stats::table
-                        .filter(stats::game.eq(column))
-                        .filter(stats::player_key.eq(&seat.player_key)),
-                )
-                .set(stats::abandoned.eq(stats::abandoned - 1))
-                .execute(conn)
-                .await?;
-                diesel::insert_into(stats::table)
-                    .values((
-                        stats::game.eq(column),
-                        stats::player_key.eq(name_key(name)),
-                        stats::player_name.eq(name),
-                        stats::played.eq(0),
-                        stats::won.eq(0),
-                        stats::score_sum.eq(0),
-                        stats::abandoned.eq(1),
-                    ))
-                    .on_conflict((stats::game, stats::player_key))
-                    .do_update()
-                    .set((
-                        stats::player_name.eq(name),
-                        stats::abandoned.eq(stats::abandoned + 1),
-                    ))
-                    .execute(conn)
-                    .await?;
-            }
-        }
-        MatchStatus::InProgress => {}
-    }
     diesel::update(match_seats::table.find((row.id, seat.seat)))
         .set((
             match_seats::player_name.eq(name),
@@ -136,9 +91,12 @@ pub async fn rename_sheet_seat(
         ))
         .execute(conn)
         .await?;
-    // The result now rates someone else: the game is rated again from it.
-    if let (MatchStatus::Finished, Some(finished_at)) = (row.status, row.finished_at) {
-        super::ratings::rerate_from(conn, game, Some((finished_at, row.id))).await?;
+    if row.status == MatchStatus::InProgress {
+        return Ok(());
     }
-    Ok(())
+    let happened = Happened::Renamed {
+        before: row,
+        was: &seat.player_key,
+    };
+    super::results::record(conn, happened).await
 }

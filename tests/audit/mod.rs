@@ -309,7 +309,7 @@ pub async fn audit_ratings(database_url: &str) {
     let kept = stored_ratings(&mut conn).await;
     // Plain statements: the recomputation's writes must never be kept, whatever it returns.
     diesel::sql_query("BEGIN").execute(&mut conn).await.unwrap();
-    referee::store::ratings::rerate_all(&mut conn)
+    referee::store::results::rating::rerate_all(&mut conn)
         .await
         .unwrap();
     let recomputed = stored_ratings(&mut conn).await;

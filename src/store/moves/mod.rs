@@ -28,6 +28,7 @@ use self::batch::{lost_race, Append, GroupCommit};
 pub use self::cache::LiveMatch;
 use self::cache::MoveCache;
 use super::matches::{self as q, EventRow, Finished, SeatResult};
+use super::results::Happened;
 use super::schema::{match_events, matches};
 use super::{Store, StoreError};
 use crate::config::MoveSettings;
@@ -365,9 +366,11 @@ async fn finish_if_current(
                 .values(events)
                 .execute(conn)
                 .await?;
-            q::add_to_totals(conn, row, &live.seats, finished.seats).await?;
-            q::write_seat_results(conn, row, finished.seats).await?;
-            crate::store::ratings::rerate_from(conn, row.game.kind(), Some((now, row.id))).await?;
+            let happened = Happened::Finished {
+                before: row,
+                seats: finished.seats,
+            };
+            crate::store::results::record(conn, happened).await?;
             Ok(())
         })
         .await;

@@ -7,8 +7,8 @@
 //! into `postgres://postgres@127.0.0.1:5432/referee_scale` (or `DATABASE_URL`), which is created
 //! and migrated first. Rows are made by PostgreSQL itself (`generate_series`), in batches. Then
 //! the seats are keyed and the players' totals rebuilt by the service's own re-keying
-//! (`store::stats::rekey_names`), and every finished match is rated again
-//! (`store::ratings::rerate_all`, in one transaction, as the service does at start-up for an older
+//! (`store::names::rekey_names`), and every finished match is rated again
+//! (`store::results::rating::rerate_all`, in one transaction, as the service does at start-up for an older
 //! rating scheme); the time that took is printed: the cost of a full re-rate at that size.
 //!
 //! The data is synthetic: shapes, names, winners, scores and log rows are realistic, but the
@@ -19,7 +19,7 @@
 
 use diesel::sql_types::BigInt;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
-use referee::store::{ratings, stats, Store, StoreError};
+use referee::store::{names, results, Store, StoreError};
 
 const MATCHES_SQL: &str = r#"
 INSERT INTO matches (id, game, rules_version, options, randomness, seed, seed_sha256,
@@ -115,7 +115,7 @@ async fn main() {
         .execute(&mut conn)
         .await
         .expect("ask for a re-keying");
-    let rekeyed = stats::rekey_names(&mut conn)
+    let rekeyed = names::rekey_names(&mut conn)
         .await
         .map_err(|e| e.to_string())
         .expect("key the seats and rebuild player totals");
@@ -125,7 +125,7 @@ async fn main() {
     // than the stored one: the cost of a full re-rate.
     let rating = std::time::Instant::now();
     let rated = conn
-        .transaction(async |conn| ratings::rerate_all(conn).await)
+        .transaction(async |conn| results::rating::rerate_all(conn).await)
         .await
         .map_err(|e: StoreError| e.to_string())
         .expect("rate every finished match");

@@ -1,0 +1,237 @@
+//! The one writer of what a result changes. Every path that finishes, corrects, reopens,
+//! renames, abandons, imports or re-keys calls [`record`] in its own transaction, after writing
+//! what happened (the match's status and snapshot, a rename, an abandon's trace, an imported
+//! sheet), and says which it was. [`record`] alone writes the seats' results, re-derives the
+//! running totals (`player_game_stats`) of the players involved from the stored results, and
+//! re-rates the board from the earliest place touched ([`rating`]). Statistics and ratings are
+//! read elsewhere (`store::stats`, `store::ratings`) and written only here.
+
+pub mod rating;
+mod totals;
+
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::sql_types::{Text, Uuid as SqlUuid};
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
+use serde_json::Value;
+use uuid::Uuid;
+
+use super::matches::{MatchRow, SeatResult};
+use super::schema::{match_seats, matches};
+use super::StoreError;
+use crate::games::GameKind;
+use crate::vocabulary::MatchStatus;
+
+/// The results counted, ranked and rated together: one leaderboard, one rating order. Today a
+/// game over the whole service; every query of the writer is bounded by its board, so a board
+/// can take more keys (a group's game) without the writer changing shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board {
+    pub game: GameKind,
+}
+
+impl Board {
+    /// The board a match or sheet counts on.
+    pub fn of(row: &MatchRow) -> Self {
+        Board {
+            game: row.game.kind(),
+        }
+    }
+
+    /// Every board there is.
+    pub fn all() -> impl Iterator<Item = Board> {
+        GameKind::ALL.iter().map(|&game| Board { game })
+    }
+}
+
+/// Where a result stands in the order its board is rated: when it finished, then its id.
+pub type Place = (DateTime<Utc>, Uuid);
+
+/// What happened to a result. Each variant carries the match or sheet as it stood before the
+/// change was written (its place in the rating order is where it was).
+pub enum Happened<'a> {
+    /// A match or sheet finished, or a finished sheet was corrected and is still finished: the
+    /// seats' results as they are now.
+    Finished {
+        before: &'a MatchRow,
+        seats: &'a [SeatResult],
+    },
+    /// A finished sheet was corrected back into play: its results are withdrawn.
+    Reopened { before: &'a MatchRow },
+    /// A seat of a sheet was renamed from the player key `was` (its results, if any, now count
+    /// for the new name).
+    Renamed { before: &'a MatchRow, was: &'a str },
+    /// A match or sheet on `board` was abandoned (its trace written): if play had begun, each
+    /// seat counts one more abandon.
+    Abandoned { id: Uuid, board: Board },
+    /// Plays were imported as closed sheets, their seats' results written with them.
+    Imported { rows: &'a [&'a MatchRow] },
+    /// Every seat's player key was computed again (look-alike names may now be one player).
+    Rekeyed,
+}
+
+/// Writes everything `happened` changes: seat results, the running totals of the players
+/// involved, and the ratings of the board from the earliest place touched. Call it in the
+/// transaction that wrote what happened, after writing it. Writers on one board take turns
+/// ([`lock`]), so each counts the results the others committed.
+pub async fn record(conn: &mut AsyncPgConnection, happened: Happened<'_>) -> Result<(), StoreError> {
+    match happened {
+        Happened::Finished { before, seats } => {
+            let board = Board::of(before);
+            lock(conn, board).await?;
+            write_seat_results(conn, before.id, seats).await?;
+            recount_seated(conn, board, &[before.id], None).await?;
+            // A corrected result keeps its place; a new one rates from where it now stands.
+            let place = match place_of(before) {
+                Some(place) => place,
+                None => stored_place(conn, before.id).await?,
+            };
+            rating::rerate_from(conn, board, Some(place)).await?;
+        }
+        Happened::Reopened { before } => {
+            let board = Board::of(before);
+            lock(conn, board).await?;
+            clear_seat_results(conn, before.id).await?;
+            recount_seated(conn, board, &[before.id], None).await?;
+            if let Some(place) = place_of(before) {
+                rating::rerate_from(conn, board, Some(place)).await?;
+            }
+        }
+        Happened::Renamed { before, was } => {
+            let board = Board::of(before);
+            lock(conn, board).await?;
+            recount_seated(conn, board, &[before.id], Some(was)).await?;
+            if let Some(place) = place_of(before) {
+                rating::rerate_from(conn, board, Some(place)).await?;
+            }
+        }
+        Happened::Abandoned { id, board } => {
+            lock(conn, board).await?;
+            recount_seated(conn, board, &[id], None).await?;
+        }
+        Happened::Imported { rows } => {
+            let boards: Vec<Board> = Board::all()
+                .filter(|board| rows.iter().any(|row| Board::of(row) == *board))
+                .collect();
+            // Every board's turn first, always in the same order: two writers never wait on
+            // each other crosswise.
+            for &board in &boards {
+                lock(conn, board).await?;
+            }
+            for board in boards {
+                let here: Vec<&MatchRow> = rows
+                    .iter()
+                    .copied()
+                    .filter(|row| Board::of(row) == board)
+                    .collect();
+                let ids: Vec<Uuid> = here.iter().map(|row| row.id).collect();
+                recount_seated(conn, board, &ids, None).await?;
+                if let Some(earliest) = here.iter().filter_map(|row| place_of(row)).min() {
+                    rating::rerate_from(conn, board, Some(earliest)).await?;
+                }
+            }
+        }
+        Happened::Rekeyed => {
+            for board in Board::all() {
+                lock(conn, board).await?;
+                totals::recount(conn, board, None).await?;
+            }
+            rating::rerate_all(conn).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Waits for `board`'s turn, held until the transaction ends: the writer's statements then read
+/// every result the board's earlier writers committed.
+async fn lock(conn: &mut AsyncPgConnection, board: Board) -> Result<(), StoreError> {
+    diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext('ratings/' || $1))")
+        .bind::<Text, _>(crate::store::columns::GameColumn(board.game))
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// A finished result's place, if `row` was finished.
+fn place_of(row: &MatchRow) -> Option<Place> {
+    match (row.status, row.finished_at) {
+        (MatchStatus::Finished, Some(at)) => Some((at, row.id)),
+        _ => None,
+    }
+}
+
+/// Where a match that has just finished stands, as stored.
+async fn stored_place(conn: &mut AsyncPgConnection, id: Uuid) -> Result<Place, StoreError> {
+    let finished_at: Option<DateTime<Utc>> = matches::table
+        .find(id)
+        .select(matches::finished_at)
+        .get_result(conn)
+        .await?;
+    let at = finished_at
+        .ok_or_else(|| StoreError::Internal(format!("match {id} finished with no time")))?;
+    Ok((at, id))
+}
+
+/// Counts again the totals on `board` of the players seated at these matches or sheets, and of
+/// the player `also` (a seat's key before a rename).
+async fn recount_seated(
+    conn: &mut AsyncPgConnection,
+    board: Board,
+    ids: &[Uuid],
+    also: Option<&str>,
+) -> Result<(), StoreError> {
+    let mut keys = keys_of(conn, ids).await?;
+    keys.extend(also.map(str::to_owned));
+    totals::recount(conn, board, Some(&keys)).await
+}
+
+#[derive(QueryableByName)]
+struct Key {
+    #[diesel(sql_type = Text)]
+    player_key: String,
+}
+
+/// The player keys seated at these matches or sheets.
+async fn keys_of(conn: &mut AsyncPgConnection, ids: &[Uuid]) -> Result<Vec<String>, StoreError> {
+    use diesel::sql_types::Array;
+    let keys: Vec<Key> =
+        diesel::sql_query("SELECT DISTINCT player_key FROM match_seats WHERE match_id = ANY($1)")
+            .bind::<Array<SqlUuid>, _>(ids)
+            .load(conn)
+            .await?;
+    Ok(keys.into_iter().map(|key| key.player_key).collect())
+}
+
+/// Each seat's result in a finished match or sheet.
+async fn write_seat_results(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+    results: &[SeatResult],
+) -> Result<(), StoreError> {
+    for seat in results {
+        diesel::update(match_seats::table.find((id, seat.seat)))
+            .set((
+                match_seats::final_score.eq(seat.score),
+                match_seats::final_rank.eq(seat.rank),
+                match_seats::winner.eq(seat.winner),
+                match_seats::highlights.eq(&seat.highlights),
+            ))
+            .execute(conn)
+            .await?;
+    }
+    Ok(())
+}
+
+/// A reopened sheet's seats have no result any more.
+async fn clear_seat_results(conn: &mut AsyncPgConnection, id: Uuid) -> Result<(), StoreError> {
+    diesel::update(match_seats::table.filter(match_seats::match_id.eq(id)))
+        .set((
+            match_seats::final_score.eq(None::<i64>),
+            match_seats::final_rank.eq(None::<i32>),
+            match_seats::winner.eq(None::<bool>),
+            match_seats::highlights.eq(None::<Value>),
+        ))
+        .execute(conn)
+        .await?;
+    Ok(())
+}

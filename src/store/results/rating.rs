@@ -1,0 +1,291 @@
+//! The ratings of a board, computed as its results are written: each rated result's before and
+//! after per seat (`rating_changes`) and each player's current rating (`player_ratings`). Only
+//! the writer of results ([`super::record`]) and the start-up's catch-up call it. The model is
+//! [`crate::ratings`]; docs/ratings.md says what is rated and in which order.
+
+use std::collections::{HashMap, HashSet};
+
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::sql_types::{Array, Double, Integer, Nullable, Text, Timestamptz, Uuid as SqlUuid};
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
+use uuid::Uuid;
+
+use super::{Board, Place};
+use crate::ratings::{Model, Rating};
+use crate::store::columns::GameColumn;
+use crate::store::StoreError;
+
+/// The rating scheme the service computes: stored ratings of an older scheme are computed again
+/// at start-up ([`catch_up`]). Raise it when the model, its parameters or what is rated change.
+pub const RATING_SCHEME: i32 = 1;
+
+#[derive(QueryableByName)]
+struct RatedSeat {
+    #[diesel(sql_type = SqlUuid)]
+    match_id: Uuid,
+    #[diesel(sql_type = Timestamptz)]
+    finished_at: DateTime<Utc>,
+    #[diesel(sql_type = Integer)]
+    seat: i32,
+    #[diesel(sql_type = Text)]
+    player_key: String,
+    #[diesel(sql_type = Text)]
+    player_name: String,
+    #[diesel(sql_type = Integer)]
+    rank: i32,
+}
+
+#[derive(QueryableByName)]
+struct Latest {
+    #[diesel(sql_type = Text)]
+    player_key: String,
+    #[diesel(sql_type = Double)]
+    mu: f64,
+    #[diesel(sql_type = Double)]
+    sigma: f64,
+}
+
+#[derive(QueryableByName)]
+struct Key {
+    #[diesel(sql_type = Text)]
+    player_key: String,
+}
+
+/// Rows written per statement when many results are rated at once.
+const WRITE_BATCH: usize = 5_000;
+
+/// Rates `board`'s finished results again from `from` (every one, without it) to the newest, in
+/// order, starting from the ratings stored just before `from`; each player's current rating
+/// follows. A result finishing last (the usual case) is the only one rated; a corrected or
+/// imported older result re-rates those after it. Call it inside the transaction that wrote the
+/// results, holding the board's turn (`super::lock`), so concurrent finishes on a board rate one
+/// at a time and each reads the ratings the other wrote. Returns how many results were rated.
+pub(super) async fn rerate_from(
+    conn: &mut AsyncPgConnection,
+    board: Board,
+    from: Option<Place>,
+) -> Result<usize, StoreError> {
+    let column = GameColumn(board.game);
+    let (at, id) = from.unzip();
+    let removed: Vec<Key> = diesel::sql_query(
+        "DELETE FROM rating_changes \
+         WHERE game = $1 AND ($2::timestamptz IS NULL OR (rated_at, match_id) >= ($2, $3)) \
+         RETURNING player_key",
+    )
+    .bind::<Text, _>(column)
+    .bind::<Nullable<Timestamptz>, _>(at)
+    .bind::<Nullable<SqlUuid>, _>(id)
+    .load(conn)
+    .await?;
+    let seats: Vec<RatedSeat> = diesel::sql_query(
+        "SELECT m.id AS match_id, m.finished_at, s.seat, s.player_key, s.player_name, \
+                s.final_rank AS rank \
+         FROM matches m JOIN match_seats s ON s.match_id = m.id \
+         WHERE m.game = $1 AND m.status = 'finished' AND s.final_rank IS NOT NULL \
+           AND ($2::timestamptz IS NULL OR (m.finished_at, m.id) >= ($2, $3)) \
+         ORDER BY m.finished_at, m.id, s.seat",
+    )
+    .bind::<Text, _>(column)
+    .bind::<Nullable<Timestamptz>, _>(at)
+    .bind::<Nullable<SqlUuid>, _>(id)
+    .load(conn)
+    .await?;
+
+    let mut players: HashSet<String> = removed.into_iter().map(|k| k.player_key).collect();
+    players.extend(seats.iter().map(|s| s.player_key.clone()));
+    if players.is_empty() {
+        return Ok(0);
+    }
+    let keys: Vec<String> = players.into_iter().collect();
+    let latest: Vec<Latest> = diesel::sql_query(
+        "SELECT DISTINCT ON (player_key) player_key, mu_after AS mu, sigma_after AS sigma \
+         FROM rating_changes WHERE game = $1 AND player_key = ANY($2) \
+         ORDER BY player_key, rated_at DESC, match_id DESC",
+    )
+    .bind::<Text, _>(column)
+    .bind::<Array<Text>, _>(&keys)
+    .load(conn)
+    .await?;
+    let model = Model::default();
+    let mut current: HashMap<String, Rating> = latest
+        .into_iter()
+        .map(|l| {
+            (
+                l.player_key,
+                Rating {
+                    mu: l.mu,
+                    sigma: l.sigma,
+                },
+            )
+        })
+        .collect();
+
+    let mut changes = Changes::default();
+    let mut rated = 0;
+    for table in seats.chunk_by(|a, b| a.match_id == b.match_id) {
+        // One seat alone has no one to be ranked against.
+        if table.len() < 2 {
+            continue;
+        }
+        let before: Vec<Rating> = table
+            .iter()
+            .map(|s| {
+                current
+                    .get(&s.player_key)
+                    .copied()
+                    .unwrap_or(model.initial())
+            })
+            .collect();
+        let ranks: Vec<u32> = table.iter().map(|s| s.rank.max(1) as u32).collect();
+        let after = model.rate(&before, &ranks);
+        for ((seat, before), after) in table.iter().zip(&before).zip(&after) {
+            current.insert(seat.player_key.clone(), *after);
+            changes.push(board, seat, before, after);
+        }
+        rated += 1;
+        if changes.len() >= WRITE_BATCH {
+            changes.write(conn).await?;
+        }
+    }
+    changes.write(conn).await?;
+    refresh_players(conn, board, &keys).await?;
+    Ok(rated)
+}
+
+/// Rating changes waiting to be written, as the columns of one `unnest` insert.
+#[derive(Default)]
+struct Changes {
+    match_id: Vec<Uuid>,
+    seat: Vec<i32>,
+    game: String,
+    player_key: Vec<String>,
+    player_name: Vec<String>,
+    rated_at: Vec<DateTime<Utc>>,
+    rank: Vec<i32>,
+    mu_before: Vec<f64>,
+    sigma_before: Vec<f64>,
+    mu_after: Vec<f64>,
+    sigma_after: Vec<f64>,
+}
+
+impl Changes {
+    fn len(&self) -> usize {
+        self.match_id.len()
+    }
+
+    fn push(&mut self, board: Board, seat: &RatedSeat, before: &Rating, after: &Rating) {
+        self.match_id.push(seat.match_id);
+        self.seat.push(seat.seat);
+        self.game = board.game.slug().to_owned();
+        self.player_key.push(seat.player_key.clone());
+        self.player_name.push(seat.player_name.clone());
+        self.rated_at.push(seat.finished_at);
+        self.rank.push(seat.rank);
+        self.mu_before.push(before.mu);
+        self.sigma_before.push(before.sigma);
+        self.mu_after.push(after.mu);
+        self.sigma_after.push(after.sigma);
+    }
+
+    async fn write(&mut self, conn: &mut AsyncPgConnection) -> Result<(), StoreError> {
+        if self.len() == 0 {
+            return Ok(());
+        }
+        let game = std::mem::take(&mut self.game);
+        diesel::sql_query(
+            "INSERT INTO rating_changes (match_id, seat, game, player_key, player_name, rated_at, \
+                                         rank, mu_before, sigma_before, mu_after, sigma_after) \
+             SELECT c.match_id, c.seat, $3, c.player_key, c.player_name, c.rated_at, c.rank, \
+                    c.mu_before, c.sigma_before, c.mu_after, c.sigma_after \
+             FROM unnest($1::uuid[], $2::int4[], $4::text[], $5::text[], $6::timestamptz[], \
+                         $7::int4[], $8::float8[], $9::float8[], $10::float8[], $11::float8[]) \
+                  AS c(match_id, seat, player_key, player_name, rated_at, rank, mu_before, \
+                       sigma_before, mu_after, sigma_after)",
+        )
+        .bind::<Array<SqlUuid>, _>(&self.match_id)
+        .bind::<Array<Integer>, _>(&self.seat)
+        .bind::<Text, _>(&game)
+        .bind::<Array<Text>, _>(&self.player_key)
+        .bind::<Array<Text>, _>(&self.player_name)
+        .bind::<Array<Timestamptz>, _>(&self.rated_at)
+        .bind::<Array<Integer>, _>(&self.rank)
+        .bind::<Array<Double>, _>(&self.mu_before)
+        .bind::<Array<Double>, _>(&self.sigma_before)
+        .bind::<Array<Double>, _>(&self.mu_after)
+        .bind::<Array<Double>, _>(&self.sigma_after)
+        .execute(conn)
+        .await?;
+        *self = Self::default();
+        Ok(())
+    }
+}
+
+/// Sets these players' current ratings on a board from their latest changes; a player left with
+/// no rated result (renamed away, a result reopened) has none.
+async fn refresh_players(
+    conn: &mut AsyncPgConnection,
+    board: Board,
+    keys: &[String],
+) -> Result<(), StoreError> {
+    let column = GameColumn(board.game);
+    diesel::sql_query("DELETE FROM player_ratings WHERE game = $1 AND player_key = ANY($2)")
+        .bind::<Text, _>(column)
+        .bind::<Array<Text>, _>(keys)
+        .execute(conn)
+        .await?;
+    diesel::sql_query(
+        "INSERT INTO player_ratings \
+             (game, player_key, player_name, mu, sigma, rated, won, last_rated_at) \
+         SELECT DISTINCT ON (player_key) game, player_key, player_name, mu_after, sigma_after, \
+                count(*) OVER (PARTITION BY player_key), \
+                count(*) FILTER (WHERE rank = 1) OVER (PARTITION BY player_key), rated_at \
+         FROM rating_changes WHERE game = $1 AND player_key = ANY($2) \
+         ORDER BY player_key, rated_at DESC, match_id DESC",
+    )
+    .bind::<Text, _>(column)
+    .bind::<Array<Text>, _>(keys)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Rates every board's results again from the first, holding every board's turn.
+pub async fn rerate_all(conn: &mut AsyncPgConnection) -> Result<usize, StoreError> {
+    for board in Board::all() {
+        super::lock(conn, board).await?;
+    }
+    let mut rated = 0;
+    for board in Board::all() {
+        rated += rerate_from(conn, board, None).await?;
+    }
+    Ok(rated)
+}
+
+#[derive(QueryableByName)]
+struct Scheme {
+    #[diesel(sql_type = Integer)]
+    scheme: i32,
+}
+
+/// Brings stored ratings to [`RATING_SCHEME`], once: one transaction holds the scheme row's lock,
+/// so instances starting together take turns and the later ones find the work done.
+pub async fn catch_up(conn: &mut AsyncPgConnection) -> Result<usize, StoreError> {
+    use diesel_async::AsyncConnection;
+    conn.transaction(async |conn| {
+        let stored: Scheme = diesel::sql_query("SELECT scheme FROM rating_scheme FOR UPDATE")
+            .get_result(conn)
+            .await?;
+        if stored.scheme >= RATING_SCHEME {
+            return Ok(0);
+        }
+        let rated = rerate_all(conn).await?;
+        diesel::sql_query("UPDATE rating_scheme SET scheme = $1")
+            .bind::<Integer, _>(RATING_SCHEME)
+            .execute(conn)
+            .await?;
+        tracing::info!(results = rated, scheme = RATING_SCHEME, "ratings computed");
+        Ok(rated)
+    })
+    .await
+}
