@@ -74,7 +74,10 @@ pub enum Happened<'a> {
 /// involved, and the ratings of the board from the earliest place touched. Call it in the
 /// transaction that wrote what happened, after writing it. Writers on one board take turns
 /// ([`lock`]), so each counts the results the others committed.
-pub async fn record(conn: &mut AsyncPgConnection, happened: Happened<'_>) -> Result<(), StoreError> {
+pub async fn record(
+    conn: &mut AsyncPgConnection,
+    happened: Happened<'_>,
+) -> Result<(), StoreError> {
     match happened {
         Happened::Finished { before, seats } => {
             let board = Board::of(before);
