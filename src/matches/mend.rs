@@ -163,7 +163,7 @@ async fn mend_locked(
         .map_err(|e| Problem::internal(format!("a state's text is not JSON: {e}")))?;
     q::append_events(conn, &mv.events).await?;
     let finished = mv.finished.as_ref().map(FinishedMatch::as_finished);
-    q::advance(conn, &row, mv.version, &state, finished, mv.now).await?;
+    crate::store::snapshot::advance(conn, &row, mv.version, &state, finished, mv.now).await?;
     Ok(reply)
 }
 

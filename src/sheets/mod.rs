@@ -24,7 +24,9 @@ use crate::records::{
 };
 use crate::referee;
 use crate::store::created::NewParts;
-use crate::store::matches::{self as q, Finished, MatchRow, SeatResult, SeatRow, SheetEntryRow};
+use crate::store::matches::{self as q, MatchRow, SeatResult, SeatRow};
+use crate::store::sheets::{self as sheet_rows, SheetEntryRow};
+use crate::store::snapshot::{self, Finished};
 use crate::store::Store;
 use crate::vocabulary::{limits, name_key, MatchKind, MatchStatus, RandomnessMode, SheetEntryKind};
 use crate::wire::{Json, Payloads};
@@ -652,7 +654,7 @@ pub(crate) async fn read_on(
         .filter(|r| r.kind == MatchKind::Sheet)
         .ok_or_else(|| unknown_sheet(id))?;
     let seats = q::seats(conn, id).await?;
-    let entries = q::sheet_entries(conn, id).await?;
+    let entries = sheet_rows::sheet_entries(conn, id).await?;
     let mut shown = detail(&row, &seats, &entries)?;
     complete(conn, &row, &mut shown).await?;
     Ok(shown)
@@ -1036,7 +1038,7 @@ impl Write<'_> {
         let id = self.id;
         let row = owned_sheet(conn, id, self.token).await?;
         let seats = q::seats(conn, id).await?;
-        let mut entries = q::sheet_entries(conn, id).await?;
+        let mut entries = sheet_rows::sheet_entries(conn, id).await?;
         if let Some(key) = self.idempotency_key {
             if let Some(earlier) = entries
                 .iter()
@@ -1084,9 +1086,9 @@ impl Write<'_> {
                 .iter()
                 .find(|s| s.seat as Seat == rename.seat)
                 .ok_or_else(|| Problem::internal("a renamed seat went missing"))?;
-            q::append_sheet_entry(conn, &entry).await?;
-            crate::store::sheets::rename_sheet_seat(conn, &row, seat, &rename.new_name).await?;
-            crate::store::sheets::touch(conn, id, entry.seq, now).await?;
+            sheet_rows::append_sheet_entry(conn, &entry).await?;
+            sheet_rows::rename_sheet_seat(conn, &row, seat, &rename.new_name).await?;
+            sheet_rows::touch(conn, id, entry.seq, now).await?;
         } else {
             let outcome = Outcome::of(&row, seats.len(), &standing(&entries))?;
             let state = outcome.state();
@@ -1097,9 +1099,9 @@ impl Write<'_> {
                     lowest_wins,
                 )
             });
-            q::append_sheet_entry(conn, &entry).await?;
+            sheet_rows::append_sheet_entry(conn, &entry).await?;
             let result = serde_json::json!({"standings": state["standings"]});
-            q::advance(
+            snapshot::advance(
                 conn,
                 &row,
                 entry.seq,

@@ -27,6 +27,7 @@ pub mod replica;
 pub mod results;
 pub mod schema;
 pub mod sheets;
+pub mod snapshot;
 pub mod stats;
 
 use std::sync::atomic::{AtomicBool, Ordering};

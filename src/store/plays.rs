@@ -11,10 +11,11 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use uuid::Uuid;
 
 use super::lobby::record_abandon;
-use super::matches::{self as q, MatchRow, SeatRow, SheetEntryRow};
+use super::matches::{self as q, MatchRow, SeatRow};
 use super::ratings::SeatChange;
 use super::results::{record, Happened, Place};
 use super::schema::matches;
+use super::sheets::{append_sheet_entry, SheetEntryRow};
 use super::stats::{abandons_of, Abandoned, Period};
 use super::StoreError;
 use crate::vocabulary::{AbandonedBy, MatchStatus};
@@ -178,7 +179,7 @@ async fn insert_play(conn: &mut AsyncPgConnection, play: &NewPlay) -> Result<Wri
         return Ok(Written::AlreadyStored);
     }
     q::insert(conn, &play.row, &play.seats, &[]).await?;
-    q::append_sheet_entry(conn, &play.entry).await?;
+    append_sheet_entry(conn, &play.entry).await?;
     if let (MatchStatus::Abandoned, Some((by, at))) = (play.row.status, play.abandoned) {
         record_abandon(conn, play.row.id, by, at).await?
     }

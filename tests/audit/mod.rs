@@ -105,7 +105,7 @@ async fn audit_sheet(
     kind: referee::games::GameKind,
 ) {
     use referee::games::Game;
-    let entries = referee::store::matches::sheet_entries(conn, row.id)
+    let entries = referee::store::sheets::sheet_entries(conn, row.id)
         .await
         .unwrap();
     assert_eq!(
@@ -182,7 +182,7 @@ async fn audit_sheet(
 async fn audit_imported(
     conn: &mut AsyncPgConnection,
     row: &referee::store::matches::MatchRow,
-    import: &referee::store::matches::SheetEntryRow,
+    import: &referee::store::sheets::SheetEntryRow,
 ) {
     assert_eq!(
         import.seq, 1,

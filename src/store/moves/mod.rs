@@ -27,9 +27,10 @@ use uuid::Uuid;
 use self::batch::{lost_race, Append, GroupCommit};
 pub use self::cache::LiveMatch;
 use self::cache::MoveCache;
-use super::matches::{self as q, EventRow, Finished, SeatResult};
+use super::matches::{self as q, EventRow, SeatResult};
 use super::results::Happened;
 use super::schema::{match_events, matches};
+use super::snapshot::{self, Finished, Snapshot};
 use super::{Store, StoreError};
 use crate::config::MoveSettings;
 use crate::vocabulary::{MatchKind, MatchStatus};
@@ -266,7 +267,7 @@ impl Store {
                 let state = state_value(&mv.state)?;
                 q::append_events(conn, &mv.events).await?;
                 let finished = mv.finished.as_ref().map(FinishedMatch::as_finished);
-                q::advance(conn, &live.row, mv.version, &state, finished, mv.now).await?;
+                snapshot::advance(conn, &live.row, mv.version, &state, finished, mv.now).await?;
                 Ok::<_, StoreError>(Ok(reply))
             })
             .await;
@@ -356,7 +357,7 @@ async fn finish_if_current(
                 .filter(matches::status.eq(MatchStatus::InProgress))
                 .filter(diesel::dsl::not(diesel::dsl::exists(appended_since)));
             let updated = diesel::update(current)
-                .set(q::Snapshot::new(version, &state, Some(finished), now))
+                .set(Snapshot::new(version, &state, Some(finished), now))
                 .execute(conn)
                 .await?;
             if updated == 0 {
