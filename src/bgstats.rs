@@ -19,7 +19,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::games::{Game, GameKind, Highlights, Order, Standings};
-use crate::problem::Problem;
+use crate::problem::{Code, Problem};
 use crate::records::{check_names, limit_exceeded, note_game};
 use crate::referee;
 use crate::sheets;
@@ -280,11 +280,14 @@ pub async fn one(store: &Store, id: Uuid, kind: MatchKind) -> Result<BgStatsFile
         })
         .await?
         .ok_or_else(|| {
-            Problem::not_found("unknown_match", format!("no {} has id {id}", kind.as_str()))
+            Problem::new(
+                Code::UnknownMatch,
+                format!("no {} has id {id}", kind.as_str()),
+            )
         })?;
     if row.status != MatchStatus::Finished {
-        return Err(Problem::conflict(
-            "match_not_finished",
+        return Err(Problem::new(
+            Code::MatchNotFinished,
             "only a finished match can be exported as a play",
         ));
     }
@@ -572,8 +575,7 @@ pub struct ImportReport {
 
 fn bad_file(field: impl Into<String>, detail: impl Into<String>) -> Problem {
     let field = field.into();
-    let mut problem =
-        Problem::unprocessable("invalid_import", format!("{field}: {}", detail.into()));
+    let mut problem = Problem::new(Code::InvalidImport, format!("{field}: {}", detail.into()));
     problem.params = Some(serde_json::json!({ "field": field }));
     problem
 }
@@ -594,7 +596,7 @@ fn skip(code: &str, detail: impl Into<String>) -> SkipReason {
 /// dates. The first bad field refuses the whole file, named by its path.
 fn read_file(body: &[u8]) -> Result<BgStatsImport, Problem> {
     let mut value: Value = serde_json::from_slice(body)
-        .map_err(|e| Problem::bad_request("malformed_body", e.to_string()))?;
+        .map_err(|e| Problem::new(Code::MalformedBody, e.to_string()))?;
     // `3.0` is an integer, as everywhere in this API (JSON Schema says so).
     referee::integral_numbers_as_integers(&mut value);
     let file: BgStatsImport = serde_path_to_error::deserialize(value).map_err(|error| {

@@ -9,20 +9,24 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
-/// An error answer: a boxed [`ProblemDocument`], so `Result<T, Problem>` stays small.
+/// An error answer: a boxed [`ProblemDocument`] (so `Result<T, Problem>` stays small) and, when
+/// the service itself sends this kind of problem, its [`Code`].
 #[derive(Debug, Clone)]
-pub struct Problem(Box<ProblemDocument>);
+pub struct Problem {
+    document: Box<ProblemDocument>,
+    known: Option<Code>,
+}
 
 impl std::ops::Deref for Problem {
     type Target = ProblemDocument;
     fn deref(&self) -> &ProblemDocument {
-        &self.0
+        &self.document
     }
 }
 
 impl std::ops::DerefMut for Problem {
     fn deref_mut(&mut self) -> &mut ProblemDocument {
-        &mut self.0
+        &mut self.document
     }
 }
 
@@ -57,155 +61,153 @@ pub struct ProblemDocument {
     pub retry_after: Option<u32>,
 }
 
-/// The title of each problem type (RFC 9457: a title belongs to the type, not the occurrence).
-/// A code not listed here (a game's rule violation, say `card_not_in_hand`) is titled by its own
-/// words ("Card not in hand"), so no two types ever share a title. Titles are part of the
-/// contract: change the wording, never the meaning.
-pub const TITLES: &[(&str, &str)] = &[
-    // 400: the request cannot be read.
-    (
-        "malformed_body",
-        "The body is not JSON of the expected shape",
-    ),
-    ("unsupported_charset", "The body must be UTF-8"),
-    ("invalid_path", "The path is not valid UTF-8"),
-    ("invalid_move", "The move is not one of the game's moves"),
-    ("invalid_options", "The game options are not valid"),
-    ("invalid_state", "The state is not one of the game's states"),
-    ("invalid_tally", "The tally is not valid"),
-    (
-        "invalid_chance",
-        "The chance outcome is not one of the game's outcomes",
-    ),
-    ("invalid_seed", "The seed is not valid"),
-    ("invalid_log", "The log does not replay as written"),
-    ("invalid_query", "The query string is not valid"),
-    ("invalid_last_event_id", "The resume point is not a version"),
-    ("invalid_if_match", "The If-Match header is not valid"),
-    (
-        "conflicting_preconditions",
-        "If-Match and expected_version disagree",
-    ),
-    ("invalid_limit", "The page size is out of range"),
-    ("invalid_cursor", "The cursor is not valid"),
-    ("invalid_player", "The player filter is not valid"),
-    ("invalid_invite_code", "The invite code is not valid"),
-    (
-        "invalid_idempotency_key",
-        "The Idempotency-Key header is not valid",
-    ),
-    // 401 and 403: who is asking.
-    ("invalid_token", "A valid token is required"),
-    ("wrong_seat", "The token belongs to another seat"),
-    ("owner_only", "Only the owner token may do this"),
-    (
-        "not_your_chance",
-        "This token may not report that chance outcome",
-    ),
-    (
-        "not_the_reporter",
-        "Only its reporter or the owner may correct that outcome",
-    ),
-    // 404 and 405: what is asked for.
-    ("not_found", "No such resource"),
-    ("unknown_game", "No such game"),
-    ("unknown_match", "No such match"),
-    ("unknown_sheet", "No such score sheet"),
-    ("unknown_ply", "No such ply"),
-    ("unknown_invite", "No such invite"),
-    ("method_not_allowed", "Method not allowed"),
-    // 408, 413, 415, 429: the request's speed, size, type and rate.
-    ("request_timeout", "The request was not received in time"),
-    ("body_too_large", "The request body is too large"),
-    (
-        "unsupported_media_type",
-        "The body must be application/json",
-    ),
-    ("rate_limited", "Too many requests"),
-    ("too_many_streams", "Too many live streams on this match"),
-    (
-        "client_stream_limit",
-        "This client holds all the live streams it may",
-    ),
-    (
-        "token_stream_limit",
-        "This token holds all the live streams it may",
-    ),
-    (
-        "resume_point_ahead",
-        "The resume point is past the current version",
-    ),
-    // 409: the state has moved on.
-    ("stale_version", "The match has moved on"),
-    ("no_round", "The sheet has no round standing"),
-    // 412: a precondition header.
-    ("precondition_failed", "The If-Match precondition failed"),
-    ("match_finished", "The match is over"),
-    ("match_not_finished", "The match is not over yet"),
-    ("match_abandoned", "The match was abandoned"),
-    ("match_too_long", "The match has reached its length limit"),
-    ("invite_redeemed", "The invite was already used"),
-    ("play_started", "Play has started"),
-    ("rematch_exists", "The rematch was already made"),
-    ("server_randomness", "The match draws its own chance"),
-    ("nothing_to_take_back", "The seat has no move to take back"),
-    (
-        "information_revealed",
-        "The move showed the table what was hidden",
-    ),
-    (
-        "another_seat_acted",
-        "Another seat has acted since the move",
-    ),
-    ("chance_since", "A chance event has happened since the move"),
-    ("nothing_to_correct", "No chance outcome stands to correct"),
-    ("moved_since", "A move has been made since the outcome"),
-    (
-        "rules_version_unsupported",
-        "The match was played under other rules",
-    ),
-    // 422: well-formed, but refused.
-    ("game_over", "The game is over"),
-    ("chance_pending", "A chance outcome must be reported first"),
-    ("no_chance_pending", "No chance outcome is awaited"),
-    ("not_your_turn", "It is not this seat's turn"),
-    ("inconsistent_state", "The state contradicts itself"),
-    ("player_count", "The number of players is not allowed"),
-    ("unknown_seat", "No such seat"),
-    ("seat_required", "The seat to act for is missing"),
-    ("invalid_player_name", "The player name is not allowed"),
-    ("duplicate_player", "A player is named twice"),
-    ("limit_exceeded", "A size limit is reached"),
-    ("invalid_note", "The note is not allowed"),
-    ("unknown_entry", "No such score sheet entry"),
-    ("entry_superseded", "The entry was already corrected"),
-    ("same_outcome", "The correction repeats the outcome"),
-    ("entry_not_a_round", "The entry is not a round"),
-    ("note_required", "A note is required"),
-    ("same_name", "The seat already has this name"),
-    (
-        "early_finish_not_allowed",
-        "This game's sheet cannot be finished early",
-    ),
-    (
-        "idempotency_key_reused",
-        "The Idempotency-Key was used for another request",
-    ),
-    // 5xx.
-    ("database_unavailable", "Match storage is unavailable"),
-    ("database_busy", "Match storage is busy"),
-    ("draining", "This instance is shutting down"),
-    (
-        "stream_capacity",
-        "This server holds all the live streams it can",
-    ),
-    ("internal", "Internal error"),
-];
+/// Declares [`Code`]: each variant with its wire code, its HTTP status and its title.
+macro_rules! problem_codes {
+    ($($(#[$doc:meta])* $variant:ident = $code:literal, $status:ident, $title:literal;)*) => {
+        /// Every problem the service itself sends, with its status and title (RFC 9457: a title
+        /// belongs to the type, not the occurrence). Titles are part of the contract: change the
+        /// wording, never the meaning. A game's own rule refusals (`card_not_in_hand`...) are not
+        /// here: they come from the rules core as refusals with their own codes.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Code {
+            $($(#[$doc])* $variant,)*
+        }
 
-/// The title of the problem type `code`: from [`TITLES`], else the code in words.
+        impl Code {
+            /// Every code, in the order of the table.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// The snake_case code clients switch on.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $code,)*
+                }
+            }
+
+            /// The status a problem of this code is sent with.
+            pub fn status(self) -> StatusCode {
+                match self {
+                    $(Code::$variant => StatusCode::$status,)*
+                }
+            }
+
+            pub fn title(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $title,)*
+                }
+            }
+
+            /// The code named `code`, if the service itself sends it.
+            pub fn named(code: &str) -> Option<Code> {
+                match code {
+                    $($code => Some(Code::$variant),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+problem_codes! {
+    // 400: the request cannot be read.
+    MalformedBody = "malformed_body", BAD_REQUEST, "The body is not JSON of the expected shape";
+    UnsupportedCharset = "unsupported_charset", BAD_REQUEST, "The body must be UTF-8";
+    InvalidPath = "invalid_path", BAD_REQUEST, "The path is not valid UTF-8";
+    InvalidMove = "invalid_move", BAD_REQUEST, "The move is not one of the game's moves";
+    InvalidOptions = "invalid_options", BAD_REQUEST, "The game options are not valid";
+    InvalidState = "invalid_state", BAD_REQUEST, "The state is not one of the game's states";
+    InvalidTally = "invalid_tally", UNPROCESSABLE_ENTITY, "The tally is not valid";
+    InvalidChance = "invalid_chance", BAD_REQUEST, "The chance outcome is not one of the game's outcomes";
+    InvalidSeed = "invalid_seed", BAD_REQUEST, "The seed is not valid";
+    InvalidLog = "invalid_log", BAD_REQUEST, "The log does not replay as written";
+    InvalidQuery = "invalid_query", BAD_REQUEST, "The query string is not valid";
+    InvalidLastEventId = "invalid_last_event_id", BAD_REQUEST, "The resume point is not a version";
+    InvalidIfMatch = "invalid_if_match", BAD_REQUEST, "The If-Match header is not valid";
+    ConflictingPreconditions = "conflicting_preconditions", BAD_REQUEST, "If-Match and expected_version disagree";
+    InvalidLimit = "invalid_limit", BAD_REQUEST, "The page size is out of range";
+    InvalidCursor = "invalid_cursor", BAD_REQUEST, "The cursor is not valid";
+    InvalidPlayer = "invalid_player", BAD_REQUEST, "The player filter is not valid";
+    InvalidInviteCode = "invalid_invite_code", BAD_REQUEST, "The invite code is not valid";
+    InvalidIdempotencyKey = "invalid_idempotency_key", BAD_REQUEST, "The Idempotency-Key header is not valid";
+    SamePlayer = "same_player", BAD_REQUEST, "Same player";
+    // 401 and 403: who is asking.
+    InvalidToken = "invalid_token", UNAUTHORIZED, "A valid token is required";
+    WrongSeat = "wrong_seat", FORBIDDEN, "The token belongs to another seat";
+    OwnerOnly = "owner_only", FORBIDDEN, "Only the owner token may do this";
+    NotYourChance = "not_your_chance", FORBIDDEN, "This token may not report that chance outcome";
+    NotTheReporter = "not_the_reporter", FORBIDDEN, "Only its reporter or the owner may correct that outcome";
+    // 404 and 405: what is asked for.
+    NotFound = "not_found", NOT_FOUND, "No such resource";
+    UnknownGame = "unknown_game", NOT_FOUND, "No such game";
+    UnknownMatch = "unknown_match", NOT_FOUND, "No such match";
+    UnknownSheet = "unknown_sheet", NOT_FOUND, "No such score sheet";
+    UnknownPly = "unknown_ply", NOT_FOUND, "No such ply";
+    UnknownInvite = "unknown_invite", NOT_FOUND, "No such invite";
+    MethodNotAllowed = "method_not_allowed", METHOD_NOT_ALLOWED, "Method not allowed";
+    // 408, 413, 415, 429: the request's speed, size, type and rate.
+    RequestTimeout = "request_timeout", REQUEST_TIMEOUT, "The request was not received in time";
+    BodyTooLarge = "body_too_large", PAYLOAD_TOO_LARGE, "The request body is too large";
+    UnsupportedMediaType = "unsupported_media_type", UNSUPPORTED_MEDIA_TYPE, "The body must be application/json";
+    RateLimited = "rate_limited", TOO_MANY_REQUESTS, "Too many requests";
+    TooManyStreams = "too_many_streams", TOO_MANY_REQUESTS, "Too many live streams on this match";
+    ClientStreamLimit = "client_stream_limit", TOO_MANY_REQUESTS, "This client holds all the live streams it may";
+    TokenStreamLimit = "token_stream_limit", TOO_MANY_REQUESTS, "This token holds all the live streams it may";
+    ResumePointAhead = "resume_point_ahead", CONFLICT, "The resume point is past the current version";
+    // 409: the state has moved on.
+    StaleVersion = "stale_version", CONFLICT, "The match has moved on";
+    NoRound = "no_round", CONFLICT, "The sheet has no round standing";
+    // 412: a precondition header.
+    PreconditionFailed = "precondition_failed", PRECONDITION_FAILED, "The If-Match precondition failed";
+    MatchFinished = "match_finished", CONFLICT, "The match is over";
+    MatchNotFinished = "match_not_finished", CONFLICT, "The match is not over yet";
+    MatchAbandoned = "match_abandoned", CONFLICT, "The match was abandoned";
+    MatchTooLong = "match_too_long", CONFLICT, "The match has reached its length limit";
+    InviteRedeemed = "invite_redeemed", CONFLICT, "The invite was already used";
+    PlayStarted = "play_started", CONFLICT, "Play has started";
+    RematchExists = "rematch_exists", CONFLICT, "The rematch was already made";
+    ServerRandomness = "server_randomness", CONFLICT, "The match draws its own chance";
+    NothingToTakeBack = "nothing_to_take_back", CONFLICT, "The seat has no move to take back";
+    InformationRevealed = "information_revealed", CONFLICT, "The move showed the table what was hidden";
+    AnotherSeatActed = "another_seat_acted", CONFLICT, "Another seat has acted since the move";
+    ChanceSince = "chance_since", CONFLICT, "A chance event has happened since the move";
+    NothingToCorrect = "nothing_to_correct", CONFLICT, "No chance outcome stands to correct";
+    MovedSince = "moved_since", CONFLICT, "A move has been made since the outcome";
+    RulesVersionUnsupported = "rules_version_unsupported", CONFLICT, "The match was played under other rules";
+    // 422: well-formed, but refused.
+    GameOver = "game_over", CONFLICT, "The game is over";
+    ChancePending = "chance_pending", UNPROCESSABLE_ENTITY, "A chance outcome must be reported first";
+    NoChancePending = "no_chance_pending", UNPROCESSABLE_ENTITY, "No chance outcome is awaited";
+    NotYourTurn = "not_your_turn", UNPROCESSABLE_ENTITY, "It is not this seat's turn";
+    InconsistentState = "inconsistent_state", UNPROCESSABLE_ENTITY, "The state contradicts itself";
+    PlayerCount = "player_count", UNPROCESSABLE_ENTITY, "The number of players is not allowed";
+    UnknownSeat = "unknown_seat", NOT_FOUND, "No such seat";
+    SeatRequired = "seat_required", UNPROCESSABLE_ENTITY, "The seat to act for is missing";
+    InvalidPlayerName = "invalid_player_name", UNPROCESSABLE_ENTITY, "The player name is not allowed";
+    DuplicatePlayer = "duplicate_player", UNPROCESSABLE_ENTITY, "A player is named twice";
+    LimitExceeded = "limit_exceeded", UNPROCESSABLE_ENTITY, "A size limit is reached";
+    InvalidNote = "invalid_note", UNPROCESSABLE_ENTITY, "The note is not allowed";
+    UnknownEntry = "unknown_entry", UNPROCESSABLE_ENTITY, "No such score sheet entry";
+    EntrySuperseded = "entry_superseded", UNPROCESSABLE_ENTITY, "The entry was already corrected";
+    SameOutcome = "same_outcome", UNPROCESSABLE_ENTITY, "The correction repeats the outcome";
+    EntryNotARound = "entry_not_a_round", UNPROCESSABLE_ENTITY, "The entry is not a round";
+    NoteRequired = "note_required", UNPROCESSABLE_ENTITY, "A note is required";
+    SameName = "same_name", UNPROCESSABLE_ENTITY, "The seat already has this name";
+    EarlyFinishNotAllowed = "early_finish_not_allowed", UNPROCESSABLE_ENTITY, "This game's sheet cannot be finished early";
+    IdempotencyKeyReused = "idempotency_key_reused", UNPROCESSABLE_ENTITY, "The Idempotency-Key was used for another request";
+    InvalidImport = "invalid_import", UNPROCESSABLE_ENTITY, "Invalid import";
+    // 5xx.
+    DatabaseUnavailable = "database_unavailable", SERVICE_UNAVAILABLE, "Match storage is unavailable";
+    DatabaseBusy = "database_busy", SERVICE_UNAVAILABLE, "Match storage is busy";
+    Draining = "draining", SERVICE_UNAVAILABLE, "This instance is shutting down";
+    StreamCapacity = "stream_capacity", SERVICE_UNAVAILABLE, "This server holds all the live streams it can";
+    Internal = "internal", INTERNAL_SERVER_ERROR, "Internal error";
+}
+
+/// The title of the problem type `code`: the table's for the service's own codes, else the
+/// code in words ("card_not_in_hand" → "Card not in hand"), so no two types share a title.
 pub fn title(code: &str) -> String {
-    if let Some((_, title)) = TITLES.iter().find(|(c, _)| *c == code) {
-        return (*title).to_owned();
+    if let Some(known) = Code::named(code) {
+        return known.title().to_owned();
     }
     let words = code.replace('_', " ");
     let mut chars = words.chars();
@@ -216,66 +218,71 @@ pub fn title(code: &str) -> String {
 }
 
 impl Problem {
-    pub fn new(status: StatusCode, code: &str, detail: impl Into<String>) -> Self {
-        let title = title(code);
-        Self(Box::new(ProblemDocument {
-            kind: format!("urn:referee:problem:{code}"),
-            title,
-            status: status.as_u16(),
-            detail: detail.into(),
-            code: code.to_owned(),
-            params: None,
-            retry_after: None,
-        }))
+    /// A problem of one of the service's own kinds, sent with that kind's status.
+    pub fn new(code: Code, detail: impl Into<String>) -> Self {
+        Self::document(code.status(), code.as_str(), detail)
     }
 
-    pub fn bad_request(code: &str, detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, code, detail)
+    /// A refusal from the rules core or the referee: its own code, the status the caller
+    /// gives it.
+    pub(crate) fn refusal(
+        status: StatusCode,
+        code: &'static str,
+        detail: impl Into<String>,
+    ) -> Self {
+        Self::document(status, code, detail)
     }
-    pub fn not_found(code: &str, detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, code, detail)
+
+    fn document(status: StatusCode, code: &str, detail: impl Into<String>) -> Self {
+        Self {
+            document: Box::new(ProblemDocument {
+                kind: format!("urn:referee:problem:{code}"),
+                title: title(code),
+                status: status.as_u16(),
+                detail: detail.into(),
+                code: code.to_owned(),
+                params: None,
+                retry_after: None,
+            }),
+            known: Code::named(code),
+        }
     }
-    pub fn unauthorized(detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNAUTHORIZED, "invalid_token", detail)
+
+    /// Whether this is a problem of kind `code`.
+    pub fn is(&self, code: Code) -> bool {
+        self.known == Some(code)
     }
-    pub fn forbidden(code: &str, detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::FORBIDDEN, code, detail)
-    }
-    pub fn conflict(code: &str, detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::CONFLICT, code, detail)
-    }
-    pub fn unprocessable(code: &str, detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNPROCESSABLE_ENTITY, code, detail)
-    }
+
     /// The database cannot be reached: try again shortly.
     pub fn unavailable() -> Self {
-        let mut problem = Self::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "database_unavailable",
+        Self::new(
+            Code::DatabaseUnavailable,
             "match storage is unreachable; stateless endpoints still work",
-        );
-        problem.retry_after = Some(2);
-        problem
+        )
+        .with_retry_after(2)
     }
     /// The database gave up waiting for a lock or on a slow statement, or lost a conflict:
     /// try again shortly.
     pub fn busy() -> Self {
-        let mut problem = Self::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "database_busy",
+        Self::new(
+            Code::DatabaseBusy,
             "match storage is busy (a lock or statement timed out); retry shortly",
-        );
-        problem.retry_after = Some(1);
-        problem
+        )
+        .with_retry_after(1)
     }
     /// Something that should not happen: the cause is logged, the client gets no internals.
     pub fn internal(cause: impl std::fmt::Display) -> Self {
         tracing::error!(%cause, "internal error");
         Self::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
+            Code::Internal,
             "the server failed to answer; the error was logged",
         )
+    }
+
+    /// Asks the client to wait `seconds` before trying again (also the `Retry-After` header).
+    pub fn with_retry_after(mut self, seconds: u32) -> Self {
+        self.document.retry_after = Some(seconds);
+        self
     }
 
     pub fn with_params(mut self, params: Map<String, Value>) -> Self {
@@ -303,7 +310,7 @@ impl ResponseError for Problem {
         if let Some(seconds) = self.retry_after {
             response.insert_header((header::RETRY_AFTER, seconds.to_string()));
         }
-        response.body(serde_json::to_string(&*self.0).unwrap_or_default())
+        response.body(serde_json::to_string(&*self.document).unwrap_or_default())
     }
 }
 
@@ -326,8 +333,8 @@ impl From<crate::store::StoreError> for Problem {
 
 impl From<crate::store::moves::UnknownMatch> for Problem {
     fn from(unknown: crate::store::moves::UnknownMatch) -> Self {
-        Problem::not_found(
-            "unknown_match",
+        Problem::new(
+            Code::UnknownMatch,
             format!(
                 "no hosted match has id {} (score sheets are under /v1/sheets)",
                 unknown.0
@@ -356,6 +363,30 @@ impl From<crate::referee::RefereeError> for Problem {
             | E::Violation { stale: true, .. } => StatusCode::CONFLICT,
             _ => StatusCode::UNPROCESSABLE_ENTITY,
         };
-        Problem::new(status, error.code(), error.to_string()).with_params(error.params())
+        Problem::refusal(status, error.code(), error.to_string()).with_params(error.params())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_code_is_named_once_and_read_back_as_itself() {
+        let mut seen = std::collections::HashSet::new();
+        for &code in Code::ALL {
+            assert!(seen.insert(code.as_str()), "{} twice", code.as_str());
+            assert_eq!(Code::named(code.as_str()), Some(code));
+        }
+        assert_eq!(Code::named("card_not_in_hand"), None);
+    }
+
+    #[test]
+    fn a_problem_is_sent_with_its_codes_status_and_title() {
+        let problem = Problem::new(Code::StaleVersion, "expected 3, at 5");
+        assert_eq!(problem.status, 409);
+        assert_eq!(problem.title, "The match has moved on");
+        assert_eq!(problem.kind, "urn:referee:problem:stale_version");
+        assert!(problem.is(Code::StaleVersion) && !problem.is(Code::PreconditionFailed));
     }
 }

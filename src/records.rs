@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::games::{Game, GameKind, Seat, Standings};
-use crate::problem::Problem;
+use crate::problem::{Code, Problem};
 use crate::referee;
 use crate::store::created::{self, Created, NewParts};
 use crate::store::matches::{MatchRow, SeatRow};
@@ -49,7 +49,7 @@ pub struct SeatInfo {
 pub(crate) fn page_limit(limit: Option<i64>, default: i64, max: i64) -> Result<i64, Problem> {
     let limit = limit.unwrap_or(default);
     if !(1..=max).contains(&limit) {
-        let mut problem = Problem::bad_request("invalid_limit", format!("limit is 1 to {max}"));
+        let mut problem = Problem::new(Code::InvalidLimit, format!("limit is 1 to {max}"));
         problem.params = Some(serde_json::json!({ "max": max }));
         return Err(problem);
     }
@@ -57,8 +57,8 @@ pub(crate) fn page_limit(limit: Option<i64>, default: i64, max: i64) -> Result<i
 }
 
 pub(crate) fn invalid_cursor() -> Problem {
-    Problem::bad_request(
-        "invalid_cursor",
+    Problem::new(
+        Code::InvalidCursor,
         "the cursor is not one this service issued",
     )
 }
@@ -97,7 +97,7 @@ fn decode_cursor(cursor: &str) -> Option<(DateTime<Utc>, Uuid)> {
 
 /// The refusal of a write past one of the [`limits`]: `limit` names it, `max` is its value.
 pub(crate) fn limit_exceeded(limit: &str, max: usize, detail: impl Into<String>) -> Problem {
-    let mut problem = Problem::unprocessable("limit_exceeded", detail);
+    let mut problem = Problem::new(Code::LimitExceeded, detail);
     problem.params = Some(serde_json::json!({"limit": limit, "max": max}));
     problem
 }
@@ -121,8 +121,8 @@ pub(crate) fn kind_of(row: &MatchRow) -> Result<GameKind, Problem> {
     note_game(kind);
     let implemented = with_game!(kind, G => G::RULES_VERSION);
     if row.rules_version != implemented {
-        let mut problem = Problem::conflict(
-            "rules_version_unsupported",
+        let mut problem = Problem::new(
+            Code::RulesVersionUnsupported,
             format!(
                 "this match was played under rules {} but this service implements {implemented}; \
                  its history, result and export stay readable",
@@ -175,8 +175,8 @@ pub(crate) fn seat_infos(seats: &[SeatRow]) -> Vec<SeatInfo> {
 /// no one.
 pub(crate) fn check_player_filter(name: &str) -> Result<(), Problem> {
     if name.contains('\0') {
-        return Err(Problem::bad_request(
-            "invalid_player",
+        return Err(Problem::new(
+            Code::InvalidPlayer,
             "a player name has no NUL characters",
         ));
     }
@@ -187,8 +187,8 @@ pub(crate) fn check_player_filter(name: &str) -> Result<(), Problem> {
 pub(crate) fn check_name(name: &str) -> Result<String, Problem> {
     let normalised = normalise_name(name);
     if name_key(&normalised).is_empty() || normalised.chars().any(char::is_control) {
-        return Err(Problem::unprocessable(
-            "invalid_player_name",
+        return Err(Problem::new(
+            Code::InvalidPlayerName,
             "a player name has at least one visible character and no control characters",
         ));
     }
@@ -198,8 +198,8 @@ pub(crate) fn check_name(name: &str) -> Result<String, Problem> {
             "character".into(),
             format!("U+{:04X}", u32::from(letter)).into(),
         );
-        return Err(Problem::unprocessable(
-            "invalid_player_name",
+        return Err(Problem::new(
+            Code::InvalidPlayerName,
             format!(
                 "a player name may not use {letter:?} (U+{:04X}), a letter kept for technical or \
                  obsolete use that can pass for an everyday one: write the everyday letter",
@@ -230,8 +230,8 @@ pub(crate) fn check_names<'a>(
     for name in names {
         let name = check_name(name)?;
         if let Some(earlier) = checked.iter().find(|n| name_key(n) == name_key(&name)) {
-            let mut problem = Problem::unprocessable(
-                "duplicate_player",
+            let mut problem = Problem::new(
+                Code::DuplicatePlayer,
                 format!("{name:?} and {earlier:?} are the same player; each player sits once"),
             );
             problem.params = Some(serde_json::json!({"name": name}));
@@ -257,8 +257,8 @@ pub(crate) fn fingerprint_text(request: std::fmt::Arguments<'_>) -> Vec<u8> {
 
 /// The refusal of an `Idempotency-Key` already used for a different request.
 pub(crate) fn idempotency_key_reused(on: &str) -> Problem {
-    Problem::unprocessable(
-        "idempotency_key_reused",
+    Problem::new(
+        Code::IdempotencyKeyReused,
         format!("this Idempotency-Key was already used for a different request {on}"),
     )
 }
@@ -287,7 +287,7 @@ where
 pub(crate) fn check_open(row: &MatchRow, expected_version: Option<i64>) -> Result<(), Problem> {
     check_not_abandoned(row)?;
     if row.status == MatchStatus::Finished {
-        return Err(Problem::conflict("match_finished", "the match is over"));
+        return Err(Problem::new(Code::MatchFinished, "the match is over"));
     }
     check_length(row)?;
     check_version(row, expected_version)
@@ -302,8 +302,8 @@ pub(crate) fn check_length(row: &MatchRow) -> Result<(), Problem> {
     if row.kind != MatchKind::Hosted || row.version < limits::MATCH_PLIES {
         return Ok(());
     }
-    let mut problem = Problem::conflict(
-        "match_too_long",
+    let mut problem = Problem::new(
+        Code::MatchTooLong,
         format!(
             "this match has reached the limit of {} plies and takes no more moves or chance \
              reports; its log, plies, result and export stay readable",
@@ -321,8 +321,8 @@ pub(crate) fn check_length(row: &MatchRow) -> Result<(), Problem> {
 /// An abandoned match or sheet takes no more moves, reports, entries or corrections.
 pub(crate) fn check_not_abandoned(row: &MatchRow) -> Result<(), Problem> {
     if row.status == MatchStatus::Abandoned {
-        return Err(Problem::conflict(
-            "match_abandoned",
+        return Err(Problem::new(
+            Code::MatchAbandoned,
             "the owner abandoned this match; it stays in history but takes nothing more",
         ));
     }
@@ -333,8 +333,8 @@ pub(crate) fn check_not_abandoned(row: &MatchRow) -> Result<(), Problem> {
 pub(crate) fn check_version(row: &MatchRow, expected_version: Option<i64>) -> Result<(), Problem> {
     match expected_version {
         Some(expected) if expected != row.version => {
-            let mut problem = Problem::conflict(
-                "stale_version",
+            let mut problem = Problem::new(
+                Code::StaleVersion,
                 format!(
                     "expected version {expected} but the match is at version {}; reload it",
                     row.version
@@ -357,7 +357,8 @@ pub(crate) fn parse_for_match<T: DeserializeOwned + serde::Serialize>(
 ) -> Result<T, Problem> {
     referee::parse(what, payload.clone()).map_err(|error| {
         if referee::is_some_games(what, payload) {
-            Problem::unprocessable(
+            Problem::refusal(
+                actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
                 error.code(),
                 format!("this is another game's {what}, not this match's: {error}"),
             )

@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::games::GameKind;
-use crate::problem::Problem;
+use crate::problem::{Code, Problem};
 use crate::ratings::Rating;
 use crate::records::{
     check_player_filter, cursor_param, encode_cursor, invalid_cursor, page_limit,
@@ -336,8 +336,8 @@ pub async fn head_to_head(
     check_player_filter(player)?;
     check_player_filter(opponent)?;
     if name_key(player) == name_key(opponent) {
-        return Err(Problem::bad_request(
-            "same_player",
+        return Err(Problem::new(
+            Code::SamePlayer,
             "a head-to-head needs two different players",
         ));
     }

@@ -7,13 +7,12 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use actix_web::dev::Payload;
-use actix_web::http::StatusCode;
 use actix_web::{web, FromRequest, HttpMessage, HttpRequest};
 use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::problem::Problem;
+use crate::problem::{Code, Problem};
 use crate::referee;
 
 /// `BODY_TIMEOUT_SECONDS`, as app data: the time a whole body may take to arrive.
@@ -77,13 +76,12 @@ impl FromRequest for RawBody {
                 .await
                 .map_err(|_| {
                     Problem::new(
-                        StatusCode::REQUEST_TIMEOUT,
-                        "request_timeout",
+                        Code::RequestTimeout,
                         format!("the body did not arrive within {} s", timeout.as_secs()),
                     )
                 })??
                 .into_inner();
-            check_strict(raw.get()).map_err(|e| Problem::bad_request("malformed_body", e))?;
+            check_strict(raw.get()).map_err(|e| Problem::new(Code::MalformedBody, e))?;
             Ok(RawBody(raw))
         })
     }
@@ -93,7 +91,7 @@ impl FromRequest for RawBody {
 pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, Problem> {
     serde_json::from_str(text)
         .or_else(|_| referee::from_json_value(serde_json::from_str(text)?))
-        .map_err(|e| Problem::bad_request("malformed_body", e.to_string()))
+        .map_err(|e| Problem::new(Code::MalformedBody, e.to_string()))
 }
 
 /// JSON is UTF-8 (RFC 8259); a body declared in another charset is not read as if it were.
@@ -102,12 +100,10 @@ fn check_charset(request: &HttpRequest) -> Result<(), Problem> {
         return Ok(());
     };
     match mime.get_param("charset") {
-        Some(charset) if !charset.as_str().eq_ignore_ascii_case("utf-8") => {
-            Err(Problem::bad_request(
-                "unsupported_charset",
-                format!("the body is JSON, which is UTF-8, not {charset}"),
-            ))
-        }
+        Some(charset) if !charset.as_str().eq_ignore_ascii_case("utf-8") => Err(Problem::new(
+            Code::UnsupportedCharset,
+            format!("the body is JSON, which is UTF-8, not {charset}"),
+        )),
         _ => Ok(()),
     }
 }
@@ -269,15 +265,13 @@ pub async fn read_upload(
         != Some(true)
     {
         return Err(Problem::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported_media_type",
+            Code::UnsupportedMediaType,
             "send the file as application/json",
         ));
     }
     let too_large = || {
         let mut problem = Problem::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "body_too_large",
+            Code::BodyTooLarge,
             format!("a file has at most {cap} bytes"),
         );
         problem.params = Some(serde_json::json!({"limit": "body_bytes", "max": cap}));
@@ -297,7 +291,7 @@ pub async fn read_upload(
     let read = async {
         let mut body = web::BytesMut::new();
         while let Some(chunk) = payload.next().await {
-            let chunk = chunk.map_err(|e| Problem::bad_request("malformed_body", e.to_string()))?;
+            let chunk = chunk.map_err(|e| Problem::new(Code::MalformedBody, e.to_string()))?;
             if body.len() + chunk.len() > cap {
                 return Err(too_large());
             }
@@ -307,15 +301,13 @@ pub async fn read_upload(
     };
     let body = tokio::time::timeout(timeout, read).await.map_err(|_| {
         Problem::new(
-            StatusCode::REQUEST_TIMEOUT,
-            "request_timeout",
+            Code::RequestTimeout,
             format!("the body did not arrive within {} s", timeout.as_secs()),
         )
     })??;
-    let text = std::str::from_utf8(&body).map_err(|e| {
-        Problem::bad_request("malformed_body", format!("the file is not UTF-8: {e}"))
-    })?;
-    check_strict(text).map_err(|e| Problem::bad_request("malformed_body", e))?;
+    let text = std::str::from_utf8(&body)
+        .map_err(|e| Problem::new(Code::MalformedBody, format!("the file is not UTF-8: {e}")))?;
+    check_strict(text).map_err(|e| Problem::new(Code::MalformedBody, e))?;
     Ok(body)
 }
 

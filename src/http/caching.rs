@@ -17,7 +17,7 @@ use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse};
 use serde::Serialize;
 
-use crate::problem::Problem;
+use crate::problem::{Code, Problem};
 
 fn digest<T: Serialize>(body: &T) -> String {
     // Serialising our own answer types cannot fail.
@@ -88,8 +88,8 @@ pub(crate) fn expected_version(
         return Ok((in_body, false));
     }
     let [tag] = listed[..] else {
-        return Err(Problem::bad_request(
-            "invalid_if_match",
+        return Err(Problem::new(
+            Code::InvalidIfMatch,
             "If-Match names one ETag (the version read), or `*`",
         ));
     };
@@ -105,8 +105,8 @@ pub(crate) fn expected_version(
         )));
     };
     if in_body.is_some_and(|expected| expected != version) {
-        return Err(Problem::bad_request(
-            "conflicting_preconditions",
+        return Err(Problem::new(
+            Code::ConflictingPreconditions,
             format!(
                 "If-Match names version {version} but expected_version is {}; send one, or the same",
                 in_body.unwrap_or_default()
@@ -117,19 +117,13 @@ pub(crate) fn expected_version(
 }
 
 fn precondition_failed(detail: String) -> Problem {
-    Problem::new(
-        actix_web::http::StatusCode::PRECONDITION_FAILED,
-        "precondition_failed",
-        detail,
-    )
+    Problem::new(Code::PreconditionFailed, detail)
 }
 
 /// A stale version guarded by `If-Match` is a 412 (with the same detail and parameters); by
 /// `expected_version` it stays a 409.
 pub(crate) fn as_precondition(problem: Problem, by_if_match: bool) -> Problem {
-    // By code: the move pipeline (`matches::submit_*`, `sheets::append`) answers a plain
-    // `Problem`; a typed error for it comes with that pipeline's redesign.
-    if !by_if_match || problem.code != "stale_version" {
+    if !by_if_match || !problem.is(Code::StaleVersion) {
         return problem;
     }
     let mut failed = precondition_failed(problem.detail.clone());

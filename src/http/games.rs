@@ -8,7 +8,7 @@ use utoipa::{PartialSchema, ToSchema};
 
 use super::responses::{NotFound, OtherClientError, Problems};
 use crate::games::{Game, GameKind};
-use crate::problem::Problem;
+use crate::problem::{Code, Problem};
 use crate::referee;
 use crate::wire::{Json, Payloads};
 use crate::with_game;
@@ -108,8 +108,8 @@ fn entry(kind: GameKind) -> GameEntry {
 pub(super) fn game(slug: &str) -> Result<GameKind, Problem> {
     GameKind::from_slug(slug).ok_or_else(|| {
         let known: Vec<&str> = GameKind::ALL.iter().map(|k| k.slug()).collect();
-        Problem::not_found(
-            "unknown_game",
+        Problem::new(
+            Code::UnknownGame,
             format!(
                 "no game is called {slug:?}; known games: {}",
                 known.join(", ")
@@ -154,8 +154,8 @@ pub(super) async fn unknown_game(
     let (slug, operation) = path.into_inner();
     game(&slug)?;
     // A known game's operations match their literal paths first; this is a safeguard only.
-    Err(Problem::not_found(
-        "not_found",
+    Err(Problem::new(
+        Code::NotFound,
         format!("no route for /v1/games/{slug}/{operation}"),
     ))
 }

@@ -9,14 +9,13 @@ use actix_cors::Cors;
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderMap};
-use actix_web::http::StatusCode;
 use actix_web::middleware::Next;
 use actix_web::{web, ResponseError};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 
 use crate::config::{Network, Settings};
-use crate::problem::Problem;
+use crate::problem::{Code, Problem};
 
 /// Health checks are never limited: a load balancer polling them must not lock itself out.
 const UNLIMITED_PATHS: [&str; 2] = ["/healthz", "/readyz"];
@@ -131,12 +130,11 @@ pub async fn limit_rate(
     if let Some(limit) = request.app_data::<web::Data<RateLimit>>() {
         if !UNLIMITED_PATHS.contains(&request.path()) {
             if let Err(wait) = limit.check(limit.client(&request)) {
-                let mut problem = Problem::new(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "rate_limited",
+                let problem = Problem::new(
+                    Code::RateLimited,
                     format!("too many requests from this address; retry in {wait} s"),
-                );
-                problem.retry_after = Some(u32::try_from(wait).unwrap_or(u32::MAX));
+                )
+                .with_retry_after(u32::try_from(wait).unwrap_or(u32::MAX));
                 let response = problem.error_response();
                 return Ok(request.into_response(response).map_into_right_body());
             }
@@ -152,8 +150,8 @@ pub async fn check_path(
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
     if std::str::from_utf8(&percent_decoded(request.uri().path())).is_err() {
-        let response = Problem::bad_request(
-            "invalid_path",
+        let response = Problem::new(
+            Code::InvalidPath,
             "the path's percent-escapes do not decode to UTF-8",
         )
         .error_response();

@@ -5,7 +5,6 @@ use std::net::{IpAddr, Ipv4Addr};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use actix_web::http::StatusCode;
 use actix_web::{get, patch, post, web, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
@@ -20,7 +19,7 @@ use crate::matches::{
     self, AnyCreatedMatch, AnyMatchDetail, CreatedMatch, InviteError, InviteInfo, MatchDetail,
     RedeemedInvite, Rematch, RenameSeat, SeatInvite, SeatToken,
 };
-use crate::problem::Problem;
+use crate::problem::{Code, Problem};
 use crate::sheets::{AnySheetDetail, SheetDetail};
 use crate::store::Store;
 
@@ -117,12 +116,11 @@ impl InviteGuard {
             return Ok(());
         }
         let wait = ((1.0 - tries) * self.refill.as_secs_f64()).ceil().max(1.0);
-        let mut problem = Problem::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
+        let problem = Problem::new(
+            Code::RateLimited,
             format!("too many wrong invite codes from this address; retry in {wait} s"),
-        );
-        problem.retry_after = Some(wait as u32);
+        )
+        .with_retry_after(wait as u32);
         Err(problem)
     }
 

@@ -38,7 +38,7 @@ use utoipa_swagger_ui::SwaggerUi;
 use crate::config::Settings;
 use crate::live::Hub;
 use crate::matches::Feeds;
-use crate::problem::Problem;
+use crate::problem::{Code, Problem};
 use crate::store::Store;
 
 #[derive(OpenApi)]
@@ -214,8 +214,7 @@ async fn fallback(
                 .collect::<Vec<_>>()
                 .join(", ");
             let problem = Problem::new(
-                actix_web::http::StatusCode::METHOD_NOT_ALLOWED,
-                "method_not_allowed",
+                Code::MethodNotAllowed,
                 format!("{} is not allowed here; allowed: {allow}", request.method()),
             );
             let mut response = problem.error_response();
@@ -225,7 +224,7 @@ async fn fallback(
             }
             response
         }
-        None => Problem::not_found("not_found", format!("no route for {}", request.path()))
+        None => Problem::new(Code::NotFound, format!("no route for {}", request.path()))
             .error_response(),
     };
     Ok(request.into_response(response))
@@ -237,18 +236,15 @@ fn json_config(limit: usize) -> web::JsonConfig {
         .error_handler(|error, _| {
             use actix_web::error::JsonPayloadError as E;
             let problem = match &error {
-                E::OverflowKnownLength { .. } | E::Overflow { .. } => Problem::new(
-                    actix_web::http::StatusCode::PAYLOAD_TOO_LARGE,
-                    "body_too_large",
-                    error.to_string(),
-                ),
+                E::OverflowKnownLength { .. } | E::Overflow { .. } => {
+                    Problem::new(Code::BodyTooLarge, error.to_string())
+                }
                 E::ContentType => Problem::new(
-                    actix_web::http::StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                    "unsupported_media_type",
+                    Code::UnsupportedMediaType,
                     "send the body as application/json",
                 ),
-                E::Deserialize(cause) => Problem::bad_request("malformed_body", cause.to_string()),
-                _ => Problem::bad_request("malformed_body", error.to_string()),
+                E::Deserialize(cause) => Problem::new(Code::MalformedBody, cause.to_string()),
+                _ => Problem::new(Code::MalformedBody, error.to_string()),
             };
             problem.into()
         })
@@ -256,12 +252,12 @@ fn json_config(limit: usize) -> web::JsonConfig {
 
 fn query_config() -> web::QueryConfig {
     web::QueryConfig::default()
-        .error_handler(|error, _| Problem::bad_request("invalid_query", error.to_string()).into())
+        .error_handler(|error, _| Problem::new(Code::InvalidQuery, error.to_string()).into())
 }
 
 fn path_config() -> web::PathConfig {
     web::PathConfig::default()
-        .error_handler(|error, _| Problem::not_found("not_found", error.to_string()).into())
+        .error_handler(|error, _| Problem::new(Code::NotFound, error.to_string()).into())
 }
 
 /// The token in `Authorization: Bearer <token>`, if any. Any other Authorization is refused.
@@ -276,13 +272,14 @@ pub(crate) fn bearer(request: &HttpRequest) -> Result<Option<String>, Problem> {
         // RFC 9110: the scheme is case-insensitive.
         .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
         .map(|(_, t)| Some(t.trim().to_owned()))
-        .ok_or_else(|| Problem::unauthorized("use `Authorization: Bearer <token>`"))
+        .ok_or_else(|| Problem::new(Code::InvalidToken, "use `Authorization: Bearer <token>`"))
 }
 
 /// The bearer token of a request that must carry one.
 pub(crate) fn required_bearer(request: &HttpRequest) -> Result<String, Problem> {
     bearer(request)?.ok_or_else(|| {
-        Problem::unauthorized(
+        Problem::new(
+            Code::InvalidToken,
             "send a seat token or the owner token as `Authorization: Bearer <token>`",
         )
     })
@@ -295,8 +292,8 @@ pub(crate) fn idempotency_key(request: &HttpRequest) -> Result<Option<String>, P
     };
     let key = value.to_str().unwrap_or_default();
     if key.is_empty() || key.len() > 255 || !key.bytes().all(|b| b.is_ascii_graphic()) {
-        return Err(Problem::bad_request(
-            "invalid_idempotency_key",
+        return Err(Problem::new(
+            Code::InvalidIdempotencyKey,
             "Idempotency-Key is 1 to 255 visible ASCII characters",
         ));
     }

@@ -6,13 +6,13 @@ use std::time::Duration;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::{ConnectionType, StatusCode};
+use actix_web::http::ConnectionType;
 use actix_web::middleware::Next;
 use actix_web::{get, web, HttpResponse};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::problem::{Problem, ProblemDocument};
+use crate::problem::{Code, Problem, ProblemDocument};
 use crate::store::Store;
 
 #[derive(Serialize, ToSchema)]
@@ -47,13 +47,11 @@ impl Drain {
     }
 
     fn problem(&self) -> Problem {
-        let mut problem = Problem::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "draining",
+        Problem::new(
+            Code::Draining,
             "this instance is shutting down and takes no new work; other instances do",
-        );
-        problem.retry_after = Some(u32::try_from(self.period.as_secs().max(1)).unwrap_or(u32::MAX));
-        problem
+        )
+        .with_retry_after(u32::try_from(self.period.as_secs().max(1)).unwrap_or(u32::MAX))
     }
 }
 

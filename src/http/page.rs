@@ -8,7 +8,7 @@ use actix_web::http::header;
 use actix_web::{web, HttpRequest, HttpResponse, ResponseError};
 use sha2::{Digest, Sha256};
 
-use crate::problem::Problem;
+use crate::problem::{Code, Problem};
 
 /// Only this service's own files and API: no inline script or style, no other origin, no framing.
 const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
@@ -124,7 +124,7 @@ fn serve(request: &HttpRequest, name: &str) -> HttpResponse {
         return serve_from(folder, name);
     }
     let Some(position) = ASSETS.iter().position(|asset| asset.name == name) else {
-        return Problem::not_found("not_found", format!("no page file {name}")).error_response();
+        return Problem::new(Code::NotFound, format!("no page file {name}")).error_response();
     };
     let asset = &ASSETS[position];
     let etag = ETAGS[position].as_str();
@@ -179,7 +179,7 @@ fn serve_from(folder: &std::path::Path, name: &str) -> HttpResponse {
             .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
             .insert_header((header::CONTENT_TYPE, content_type))
             .body(body),
-        _ => Problem::not_found("not_found", format!("no page file {name}")).error_response(),
+        _ => Problem::new(Code::NotFound, format!("no page file {name}")).error_response(),
     }
 }
 

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use crate::games::kit::refusal::{Common, Unnamed};
 use crate::games::{luck_plus, lucky_dice, lucky_jack, lucky_luau, plus_minus};
+use crate::problem::Code;
 use crate::referee::{MendRefusal, Reporter, Settled, What};
 
 /// The catalogue's codes: the keys of its English table, one `code: ...` a line at the table's
@@ -38,58 +39,11 @@ fn catalogue_codes(source: &str) -> BTreeSet<String> {
     codes
 }
 
-/// The literal codes of `Problem::...(...)` calls in the service's sources: the first argument,
-/// or the second for `Problem::new(status, code, ...)`, when it is a snake_case string literal.
-fn literal_problem_codes(source: &str, codes: &mut BTreeSet<String>) {
-    let mut rest = source;
-    while let Some(at) = rest.find("Problem::") {
-        rest = &rest[at + "Problem::".len()..];
-        let name: String = rest
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
-        let Some(after) = rest[name.len()..].strip_prefix('(') else {
-            continue;
-        };
-        let mut argument = after.trim_start();
-        if name == "new" {
-            let Some((_, second)) = argument.split_once(',') else {
-                continue;
-            };
-            argument = second.trim_start();
-        }
-        let Some(literal) = argument.strip_prefix('"') else {
-            continue;
-        };
-        let Some((code, _)) = literal.split_once('"') else {
-            continue;
-        };
-        if !code.is_empty() && code.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
-            codes.insert(code.to_owned());
-        }
-    }
-}
-
-fn sources(folder: &Path, found: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(folder).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            // A game's tests make up refusals of their own.
-            if path.file_name().is_some_and(|name| name == "tests") {
-                continue;
-            }
-            sources(&path, found);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            found.push(path);
-        }
-    }
-}
-
 /// Every problem code the service can send.
 fn service_codes() -> BTreeSet<String> {
-    let mut codes: BTreeSet<String> = crate::problem::TITLES
+    let mut codes: BTreeSet<String> = Code::ALL
         .iter()
-        .map(|(code, _)| (*code).to_owned())
+        .map(|code| code.as_str().to_owned())
         .collect();
     let games: [&[(&str, &str)]; 5] = [
         luck_plus::LuckPlusViolation::VARIANTS,
@@ -153,12 +107,6 @@ fn service_codes() -> BTreeSet<String> {
         What::Part,
     ];
     codes.extend(parts.iter().map(|w| w.code().to_owned()));
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    sources(&root, &mut files);
-    for file in files {
-        literal_problem_codes(&std::fs::read_to_string(file).unwrap(), &mut codes);
-    }
     codes
 }
 
@@ -201,20 +149,6 @@ fn a_removed_message_is_noticed() {
     let words = catalogue_codes(&without);
     assert!(!words.contains("card_not_in_hand"));
     assert!(words.contains("not_your_turn") && words.contains("limit_exceeded"));
-}
-
-#[test]
-fn literal_codes_are_read_from_problem_calls() {
-    let mut codes = BTreeSet::new();
-    literal_problem_codes(
-        "Problem::not_found(\"unknown_x\", d); Problem::new(\n  StatusCode::OK,\n  \"a_code\", d);\
-         Problem::conflict(code, d); Problem::internal(\"not a code\")",
-        &mut codes,
-    );
-    assert_eq!(
-        codes.into_iter().collect::<Vec<_>>(),
-        ["a_code", "unknown_x"]
-    );
 }
 
 /// Each game's refusals with their fields, read from `src/games/*/violation.rs`: the lines
@@ -284,7 +218,7 @@ fn catalogue_placeholders(source: &str) -> std::collections::BTreeMap<String, BT
 /// has would leave the message unfilled (and the page would fall back to the title).
 #[test]
 fn each_games_refusal_is_worded_from_its_own_fields() {
-    let titled: BTreeSet<&str> = crate::problem::TITLES.iter().map(|(c, _)| *c).collect();
+    let titled: BTreeSet<&str> = Code::ALL.iter().map(|code| code.as_str()).collect();
     let fields = violation_fields();
     assert!(fields["not_adjacent_rank"].contains("top"), "{fields:?}");
     let placeholders = catalogue_placeholders(&catalogue());

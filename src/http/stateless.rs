@@ -15,7 +15,7 @@ use utoipa::ToSchema;
 
 use super::body::RawBody;
 use crate::games::{Seat, Viewer};
-use crate::problem::Problem;
+use crate::problem::{Code, Problem};
 use crate::referee::{self, Engine, Refusal, ScoreReply, StateReply, TallyReply, Untrusted};
 use crate::seed::Seed;
 use crate::wire::{Json, Payloads};
@@ -163,7 +163,7 @@ impl Operation for Setup {
             .as_deref()
             .map(|s| {
                 Seed::from_hex(s)
-                    .ok_or_else(|| Problem::bad_request("invalid_seed", "a seed is 64 hex digits"))
+                    .ok_or_else(|| Problem::new(Code::InvalidSeed, "a seed is 64 hex digits"))
             })
             .transpose()?;
         Ok(referee::setup::<G, P>(

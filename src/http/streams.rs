@@ -31,7 +31,7 @@ use crate::live::{Connection, Hub, Opener, SubscribeError, Subscription};
 pub use crate::matches::MatchStreamEvent;
 use crate::matches::{resume_point_ahead, Feeds, Followed, Follower, Frame, Framing};
 use crate::metrics::METRICS;
-use crate::problem::{Problem, ProblemDocument};
+use crate::problem::{Code, Problem, ProblemDocument};
 use crate::sheets::{self, SheetDetail, SheetEntry};
 use crate::store::Store;
 use crate::vocabulary::MatchStatus;
@@ -419,8 +419,8 @@ fn too_slow() -> actix_web::Error {
 /// Where to resume: `Last-Event-ID` (what `EventSource` sends when it reconnects), else `after`.
 fn resume_point(request: &HttpRequest, query: &StreamQuery) -> Result<Option<i64>, Problem> {
     let invalid = || {
-        Problem::bad_request(
-            "invalid_last_event_id",
+        Problem::new(
+            Code::InvalidLastEventId,
             "Last-Event-ID and `after` are versions: whole numbers from 0",
         )
     };
@@ -453,55 +453,44 @@ fn opener(request: &HttpRequest, hub: &Hub, token: Option<&str>) -> Opener {
     }
 }
 
-fn too_many(code: &str, detail: String, metric: &'static str) -> Problem {
+/// A stream refused: counted under `metric`, retried after `seconds`.
+fn refused(code: Code, detail: String, metric: &'static str, seconds: u32) -> Problem {
     METRICS.record_stream_dropped(metric);
-    let mut problem = Problem::new(actix_web::http::StatusCode::TOO_MANY_REQUESTS, code, detail);
-    problem.retry_after = Some(30);
-    problem
+    Problem::new(code, detail).with_retry_after(seconds)
 }
 
 fn subscribe(hub: &Hub, id: Uuid, opener: Opener) -> Result<Subscription, Problem> {
-    hub.subscribe(id, opener).map_err(|refused| match refused {
-        SubscribeError::ClientFull(cap) => too_many(
-            "client_stream_limit",
+    hub.subscribe(id, opener).map_err(|refusal| match refusal {
+        SubscribeError::ClientFull(cap) => refused(
+            Code::ClientStreamLimit,
             format!("this client address already holds {cap} live streams on this server"),
             "client_full",
+            30,
         ),
-        SubscribeError::TokenFull(cap) => too_many(
-            "token_stream_limit",
+        SubscribeError::TokenFull(cap) => refused(
+            Code::TokenStreamLimit,
             format!("this token already holds {cap} live streams on this server"),
             "token_full",
+            30,
         ),
-        SubscribeError::MatchFull(cap) => {
-            METRICS.record_stream_dropped("match_full");
-            let mut problem = Problem::new(
-                actix_web::http::StatusCode::TOO_MANY_REQUESTS,
-                "too_many_streams",
-                format!("this match or sheet already has {cap} spectator streams on this server"),
-            );
-            problem.retry_after = Some(30);
-            problem
-        }
-        SubscribeError::Stopping => {
-            METRICS.record_stream_dropped("stopping");
-            let mut problem = Problem::new(
-                actix_web::http::StatusCode::SERVICE_UNAVAILABLE,
-                "draining",
-                "this instance is shutting down and takes no new work; other instances do",
-            );
-            problem.retry_after = Some(1);
-            problem
-        }
-        SubscribeError::InstanceFull(cap) => {
-            METRICS.record_stream_dropped("instance_full");
-            let mut problem = Problem::new(
-                actix_web::http::StatusCode::SERVICE_UNAVAILABLE,
-                "stream_capacity",
-                format!("this server already holds {cap} live streams; retry shortly"),
-            );
-            problem.retry_after = Some(5);
-            problem
-        }
+        SubscribeError::MatchFull(cap) => refused(
+            Code::TooManyStreams,
+            format!("this match or sheet already has {cap} spectator streams on this server"),
+            "match_full",
+            30,
+        ),
+        SubscribeError::Stopping => refused(
+            Code::Draining,
+            "this instance is shutting down and takes no new work; other instances do".to_owned(),
+            "stopping",
+            1,
+        ),
+        SubscribeError::InstanceFull(cap) => refused(
+            Code::StreamCapacity,
+            format!("this server already holds {cap} live streams; retry shortly"),
+            "instance_full",
+            5,
+        ),
     })
 }
 

@@ -4,7 +4,7 @@ use uuid::Uuid;
 
 use super::current::catch_up;
 use crate::games::{ChanceOwner, Seat, Viewer};
-use crate::problem::Problem;
+use crate::problem::{Code, Problem};
 use crate::records::note_game;
 use crate::store::matches::{self as q, EventRow, MatchRow, SeatRow};
 use crate::store::moves::UnknownMatch;
@@ -46,7 +46,12 @@ pub fn authenticate(
                 .is_some_and(|hash| tokens::constant_time_eq(&presented, hash))
         })
         .map(|s| Credential::Seat(s.seat as Seat))
-        .ok_or_else(|| Problem::unauthorized("the token belongs to no seat of this match"))
+        .ok_or_else(|| {
+            Problem::new(
+                Code::InvalidToken,
+                "the token belongs to no seat of this match",
+            )
+        })
 }
 
 pub(super) fn viewer_for(row: &MatchRow, credential: Credential) -> Viewer {
@@ -124,16 +129,16 @@ pub(super) fn acting_seat(
     match (credential, requested) {
         (Credential::Seat(own), None) => Ok(own),
         (Credential::Seat(own), Some(seat)) if seat == own => Ok(own),
-        (Credential::Seat(own), Some(seat)) => Err(Problem::forbidden(
-            "wrong_seat",
+        (Credential::Seat(own), Some(seat)) => Err(Problem::new(
+            Code::WrongSeat,
             format!("this token is for seat {own}, not seat {seat}"),
         )),
         (Credential::Owner, Some(seat)) => Ok(seat),
-        (Credential::Owner, None) => Err(Problem::unprocessable(
-            "seat_required",
+        (Credential::Owner, None) => Err(Problem::new(
+            Code::SeatRequired,
             "with the owner token, name the seat to move for in `seat`",
         )),
-        (Credential::Anonymous, _) => Err(Problem::unauthorized("a token is required")),
+        (Credential::Anonymous, _) => Err(Problem::new(Code::InvalidToken, "a token is required")),
     }
 }
 
@@ -168,8 +173,8 @@ pub(super) fn may_report_chance(
         Some(other) => format!("the owner or seat {other}"),
         None => "only the owner".to_owned(),
     };
-    let mut problem = Problem::forbidden(
-        "not_your_chance",
+    let mut problem = Problem::new(
+        Code::NotYourChance,
         format!(
             "seat {seat} may not report this outcome: {who} may (chance_reporters `{}`)",
             policy.as_str()

@@ -38,7 +38,7 @@ use super::wire::{LogEntry, MatchDetail};
 use crate::games::{Consistent, Game, Seat, Viewer};
 use crate::live::{Hub, Subscription};
 use crate::metrics::METRICS;
-use crate::problem::{Problem, ProblemDocument};
+use crate::problem::{Code, Problem, ProblemDocument};
 use crate::records::{kind_of, stored};
 use crate::referee;
 use crate::store::lobby::rematch_links;
@@ -651,8 +651,7 @@ impl Feeds {
     async fn start(&self, id: Uuid) -> Result<Arc<dyn Handle>, Problem> {
         let watch = self.inner.hub.watch(id).map_err(|_| {
             Problem::new(
-                actix_web::http::StatusCode::SERVICE_UNAVAILABLE,
-                "draining",
+                Code::Draining,
                 "this instance is shutting down and takes no new work; other instances do",
             )
         })?;
@@ -843,8 +842,8 @@ pub fn resume_point_ahead(after: i64, version: i64) -> Problem {
     let mut params = serde_json::Map::new();
     params.insert("after".into(), after.into());
     params.insert("version".into(), version.into());
-    Problem::conflict(
-        "resume_point_ahead",
+    Problem::new(
+        Code::ResumePointAhead,
         format!("the resume point {after} is past the current version {version}"),
     )
     .with_params(params)
@@ -931,7 +930,10 @@ impl Follower {
     fn take(&mut self, update: &Update) -> Option<Bytes> {
         if self.revoked(&update.access) {
             self.done = true;
-            let problem = Problem::unauthorized("the token belongs to no seat of this match");
+            let problem = Problem::new(
+                Code::InvalidToken,
+                "the token belongs to no seat of this match",
+            );
             let frame = Arc::new(MatchStreamEvent::error(&problem).frame());
             return Some(chunk(self.framing, [&frame]));
         }

@@ -12,7 +12,7 @@ use super::access::{current, load, unknown_match, Credential};
 use super::create::{detail, invite_link, new_invite, prepare};
 use super::wire::{CreateMatch, CreatedMatch, MatchDetail, SeatInvite, SeatToken};
 use crate::games::{GameKind, Seat};
-use crate::problem::Problem;
+use crate::problem::{Code, Problem};
 use crate::records::{check_name, check_names, check_not_abandoned, note_game, NewSeat};
 use crate::store::created;
 use crate::store::lobby as q;
@@ -95,7 +95,7 @@ async fn load_owned(
 }
 
 fn owner_only() -> Problem {
-    Problem::forbidden("owner_only", "only the owner token may do this")
+    Problem::new(Code::OwnerOnly, "only the owner token may do this")
 }
 
 fn seat_of(seats: &[SeatRow], seat: Seat) -> Result<&SeatRow, Problem> {
@@ -103,8 +103,8 @@ fn seat_of(seats: &[SeatRow], seat: Seat) -> Result<&SeatRow, Problem> {
         .iter()
         .find(|s| s.seat as Seat == seat)
         .ok_or_else(|| {
-            let mut problem = Problem::not_found(
-                "unknown_seat",
+            let mut problem = Problem::new(
+                Code::UnknownSeat,
                 format!(
                     "this match has seats 0 to {}",
                     seats.len().saturating_sub(1)
@@ -119,14 +119,14 @@ fn seat_of(seats: &[SeatRow], seat: Seat) -> Result<&SeatRow, Problem> {
 fn check_in_progress(row: &MatchRow) -> Result<(), Problem> {
     check_not_abandoned(row)?;
     if row.status == MatchStatus::Finished {
-        return Err(Problem::conflict("match_finished", "the match is over"));
+        return Err(Problem::new(Code::MatchFinished, "the match is over"));
     }
     Ok(())
 }
 
 fn unknown_invite() -> Problem {
-    Problem::not_found(
-        "unknown_invite",
+    Problem::new(
+        Code::UnknownInvite,
         "no open seat has this invite code (check the code with the owner)",
     )
 }
@@ -159,8 +159,8 @@ impl From<crate::store::StoreError> for InviteError {
 }
 
 fn invalid_invite_code() -> Problem {
-    Problem::bad_request(
-        "invalid_invite_code",
+    Problem::new(
+        Code::InvalidInviteCode,
         format!(
             "an invite code is {} characters of 0-9 and A-Z without I, L, O and U",
             tokens::INVITE_CODE_LEN
@@ -232,8 +232,8 @@ pub async fn redeem_invite(store: &Store, code: &str) -> Result<RedeemedInvite, 
                 .ok_or_else(|| unknown_match(id))?;
             check_in_progress(&row)?;
             if !q::claim_invite(conn, &invite, now).await? {
-                return Err(Problem::conflict(
-                    "invite_redeemed",
+                return Err(Problem::new(
+                    Code::InviteRedeemed,
                     "this invite was already redeemed; ask the owner for a new one",
                 ));
             }
@@ -312,8 +312,8 @@ pub async fn rename_seat(
             let seats = matches_q::seats(conn, id).await?;
             seat_of(&seats, seat)?;
             if q::any_seat_moved(conn, id).await? {
-                return Err(Problem::conflict(
-                    "play_started",
+                return Err(Problem::new(
+                    Code::PlayStarted,
                     "seats are renamed only before the first move",
                 ));
             }
@@ -347,8 +347,8 @@ async fn abandon_row(conn: &mut Conn, row: &MatchRow, now: DateTime<Utc>) -> Res
     }
     let by = crate::vocabulary::AbandonedBy::Owner;
     if row.status == MatchStatus::Finished || !q::abandon(conn, row.id, by, now).await? {
-        return Err(Problem::conflict(
-            "match_finished",
+        return Err(Problem::new(
+            Code::MatchFinished,
             "a finished match keeps its result; only one in progress can be abandoned",
         ));
     }
@@ -381,12 +381,11 @@ pub async fn abandon_sheet(
     let row = matches_q::find(&mut conn, id)
         .await?
         .filter(|r| r.kind == MatchKind::Sheet)
-        .ok_or_else(|| {
-            Problem::not_found("unknown_sheet", format!("no score sheet has id {id}"))
-        })?;
+        .ok_or_else(|| Problem::new(Code::UnknownSheet, format!("no score sheet has id {id}")))?;
     note_game(row.game.kind());
     if !tokens::constant_time_eq(&tokens::hash(owner_token), &row.owner_token_hash) {
-        return Err(Problem::unauthorized(
+        return Err(Problem::new(
+            Code::InvalidToken,
             "only the sheet's owner token may abandon it",
         ));
     }
@@ -406,8 +405,8 @@ pub async fn rematch(
 ) -> Result<CreatedMatch, Problem> {
     let (mut conn, row, seats) = load_owned(store, id, owner_token).await?;
     if row.status == MatchStatus::InProgress {
-        return Err(Problem::conflict(
-            "match_not_finished",
+        return Err(Problem::new(
+            Code::MatchNotFinished,
             "a rematch follows a finished or abandoned match; abandon this one first",
         ));
     }
@@ -432,8 +431,8 @@ pub async fn rematch(
         // The old match's row lock makes two rematch requests at once take turns.
         matches_q::find_for_update(conn, id).await?;
         if let (_, Some(existing)) = q::rematch_links(conn, id).await? {
-            let mut problem = Problem::conflict(
-                "rematch_exists",
+            let mut problem = Problem::new(
+                Code::RematchExists,
                 format!("this match already has its rematch, {existing}"),
             );
             problem.params = Some(serde_json::json!({"rematch": existing}));

@@ -21,7 +21,7 @@ use super::submit::{earlier_answer, to_store};
 use super::wire::{CorrectChance, MoveReply, TakeBack};
 use crate::games::kit::refusal::Common;
 use crate::games::{Consistent, Game, Seat};
-use crate::problem::Problem;
+use crate::problem::{Code, Problem};
 use crate::records::{check_open, fingerprint_text, kind_of, parse_for_match, stored};
 use crate::referee::{self, Entry, Mendable, Reporter};
 use crate::store::events::{self, LoggedEvent};
@@ -124,7 +124,8 @@ async fn mend_locked(
     let credential = authenticate(&row, &seats, request.token)?;
     let (seat, payload) = match request.mending {
         _ if credential == Credential::Anonymous => {
-            return Err(Problem::unauthorized(
+            return Err(Problem::new(
+                Code::InvalidToken,
                 "send a seat token or the owner token as `Authorization: Bearer <token>`",
             ))
         }
@@ -138,8 +139,8 @@ async fn mend_locked(
             (Some(seat), &Value::Null)
         }
         Mending::Correction { .. } if row.randomness == RandomnessMode::Server => {
-            return Err(Problem::conflict(
-                "server_randomness",
+            return Err(Problem::new(
+                Code::ServerRandomness,
                 "this match draws its own chance from its seed; its outcomes are never corrected",
             ))
         }

@@ -12,7 +12,7 @@ use super::access::{load, viewer_for, Credential};
 use super::current::{Logged, Stored};
 use super::wire::{ExportedInput, LogEntry, LogQuery, MatchExport, MatchLog, MatchResult, PlyView};
 use crate::games::{Consistent, Game, Seat, Viewer};
-use crate::problem::Problem;
+use crate::problem::{Code, Problem};
 use crate::records::{kind_of, seat_infos, stored, winner_names};
 use crate::referee::{self, Entry, Mendable, RefereeError, Reporter, ScoreReply, What};
 use crate::store::events::{self, LoggedEvent};
@@ -161,15 +161,15 @@ pub async fn log_page(
         crate::records::page_limit(page.limit, limits::LOG_PAGE_DEFAULT, limits::LOG_PAGE_MAX)?;
     let after = page.after.unwrap_or(0);
     if after < 0 {
-        return Err(Problem::bad_request(
-            "invalid_query",
+        return Err(Problem::new(
+            Code::InvalidQuery,
             "after is a ply: 0 or more",
         ));
     }
     let (mut conn, row, seats, credential) = load(store, id, token).await?;
     if after > row.version {
-        let mut problem = Problem::not_found(
-            "unknown_ply",
+        let mut problem = Problem::new(
+            Code::UnknownPly,
             format!(
                 "ply {after} is beyond this match's log (0 to {}); start again from a smaller `after`",
                 row.version
@@ -199,8 +199,8 @@ pub async fn at_ply(
 ) -> Result<PlyView, Problem> {
     let (mut conn, row, seats, credential) = load(store, id, token).await?;
     if !(0..=row.version).contains(&ply) {
-        return Err(Problem::not_found(
-            "unknown_ply",
+        return Err(Problem::new(
+            Code::UnknownPly,
             format!(
                 "ply {ply} is outside this match's log (0 to {})",
                 row.version
@@ -273,8 +273,8 @@ pub async fn export(store: &Store, id: Uuid, token: Option<&str>) -> Result<Expo
     let (mut conn, row, seats, credential) = load(store, id, token).await?;
     let finished = row.status == MatchStatus::Finished;
     if !finished && credential != Credential::Owner {
-        return Err(Problem::forbidden(
-            "owner_only",
+        return Err(Problem::new(
+            Code::OwnerOnly,
             "before the match is over only the owner token may export it (the log holds hidden cards)",
         ));
     }

@@ -14,7 +14,7 @@ use super::current::{played_on, stored_state};
 use super::replay::{log_entry, score_of};
 use super::wire::{MoveReply, SubmitChance, SubmitMove};
 use crate::games::{Consistent, Game, GameKind, Order, Seat, Viewer};
-use crate::problem::Problem;
+use crate::problem::{Code, Problem};
 use crate::records::{
     check_open, fingerprint_text, idempotency_key_reused, kind_of, parse_for_match, stored,
 };
@@ -144,7 +144,8 @@ fn judge(
     }
     let credential = authenticate(row, seats, request.token.as_deref())?;
     if credential == Credential::Anonymous {
-        return Err(Problem::unauthorized(
+        return Err(Problem::new(
+            Code::InvalidToken,
             "send a seat token or the owner token as `Authorization: Bearer <token>`",
         ));
     }
@@ -152,8 +153,8 @@ fn judge(
         Submission::Move { seat, mv } => (Some(acting_seat(credential, *seat)?), mv),
         Submission::Chance(outcome) => {
             if row.randomness == RandomnessMode::Server {
-                return Err(Problem::conflict(
-                    "server_randomness",
+                return Err(Problem::new(
+                    Code::ServerRandomness,
                     "this match draws its own chance from its seed; outcomes cannot be reported",
                 ));
             }

@@ -10,7 +10,7 @@ use uuid::Uuid;
 
 use super::{owned_sheet, prepare, read_on, unknown_sheet, CreateSheet, CreatedSheet};
 use crate::games::{GameKind, Seat};
-use crate::problem::Problem;
+use crate::problem::{Code, Problem};
 use crate::records::NewSeat;
 use crate::store::lobby as links;
 use crate::store::matches as q;
@@ -85,15 +85,15 @@ pub async fn rematch(store: &Store, id: Uuid, owner_token: &str) -> Result<Creat
             // The row lock makes two requests at once take turns.
             let row = owned_sheet(conn, id, owner_token).await?;
             if row.status == MatchStatus::InProgress {
-                return Err(Problem::conflict(
-                    "match_not_finished",
+                return Err(Problem::new(
+                    Code::MatchNotFinished,
                     "a sheet is played again once it is finished or abandoned: finish it early \
                      or abandon it first",
                 ));
             }
             if let (_, Some(existing)) = links::rematch_links(conn, id).await? {
-                let mut problem = Problem::conflict(
-                    "rematch_exists",
+                let mut problem = Problem::new(
+                    Code::RematchExists,
                     format!("this sheet is already played again, as {existing}"),
                 );
                 problem.params = Some(serde_json::json!({"rematch": existing}));

@@ -16,7 +16,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::games::{Game, GameKind, Order, Seat, Standings};
-use crate::problem::Problem;
+use crate::problem::{Code, Problem};
 use crate::records::{
     check_name, check_names, check_not_abandoned, check_open, check_version, fingerprint,
     idempotency_key_reused, insert_created, kind_of, limit_exceeded, parse_for_match, seat_infos,
@@ -247,7 +247,8 @@ async fn owned_sheet(
         .filter(|r| r.kind == MatchKind::Sheet)
         .ok_or_else(|| unknown_sheet(id))?;
     if !tokens::constant_time_eq(&tokens::hash(owner_token), &row.owner_token_hash) {
-        return Err(Problem::unauthorized(
+        return Err(Problem::new(
+            Code::InvalidToken,
             "only the sheet's owner token may write to it",
         ));
     }
@@ -255,7 +256,7 @@ async fn owned_sheet(
 }
 
 fn unknown_sheet(id: Uuid) -> Problem {
-    Problem::not_found("unknown_sheet", format!("no score sheet has id {id}"))
+    Problem::new(Code::UnknownSheet, format!("no score sheet has id {id}"))
 }
 
 /// A sheet's entries as they stand.
@@ -687,8 +688,8 @@ fn longest_text(value: &Value) -> usize {
 /// A note is kept as typed: no NUL, at most [`limits::NOTE_CHARS`] characters.
 fn check_note(note: Option<&str>) -> Result<(), Problem> {
     if note.is_some_and(|n| n.contains('\0')) {
-        return Err(Problem::unprocessable(
-            "invalid_note",
+        return Err(Problem::new(
+            Code::InvalidNote,
             "a note has no NUL characters",
         ));
     }
@@ -714,8 +715,8 @@ pub async fn append(
     // The tally is stored as sent (jsonb), which cannot hold `\u0000`, e.g. in a Lucky Luau
     // player name. Well-formed JSON the store cannot keep: 422.
     if has_nul(&request.tally) {
-        return Err(Problem::unprocessable(
-            "invalid_tally",
+        return Err(Problem::new(
+            Code::InvalidTally,
             "text in a tally has no NUL characters",
         ));
     }
@@ -749,11 +750,11 @@ fn plan_entry(
     let round = match request.corrects {
         Some(seq) => {
             let target = entries.iter().find(|e| e.seq == seq).ok_or_else(|| {
-                Problem::unprocessable("unknown_entry", format!("this sheet has no entry {seq}"))
+                Problem::new(Code::UnknownEntry, format!("this sheet has no entry {seq}"))
             })?;
             if target.kind != SheetEntryKind::Round {
-                let mut problem = Problem::unprocessable(
-                    "entry_not_a_round",
+                let mut problem = Problem::new(
+                    Code::EntryNotARound,
                     format!(
                         "entry {seq} is a {}, not a round: only rounds are corrected",
                         target.kind.as_str()
@@ -763,8 +764,8 @@ fn plan_entry(
                 return Err(problem);
             }
             if entries.iter().any(|e| e.corrects == Some(seq)) {
-                return Err(Problem::unprocessable(
-                    "entry_superseded",
+                return Err(Problem::new(
+                    Code::EntrySuperseded,
                     format!("entry {seq} was already corrected; correct the latest entry"),
                 ));
             }
@@ -826,8 +827,8 @@ pub async fn remove_last_round(
 ) -> Result<SheetDetail, Problem> {
     check_note(Some(&request.note))?;
     if request.note.trim().is_empty() {
-        return Err(Problem::unprocessable(
-            "note_required",
+        return Err(Problem::new(
+            Code::NoteRequired,
             "say in the note why the round is taken away",
         ));
     }
@@ -856,8 +857,8 @@ pub async fn remove_last_round(
 }
 
 fn no_round() -> Problem {
-    Problem::conflict(
-        "no_round",
+    Problem::new(
+        Code::NoRound,
         "this sheet has no round standing: there is no last round to take away or to finish on",
     )
 }
@@ -888,8 +889,8 @@ pub async fn rename_player(
                 .iter()
                 .find(|s| s.seat as Seat == seat)
                 .ok_or_else(|| {
-                    let mut problem = Problem::not_found(
-                        "unknown_seat",
+                    let mut problem = Problem::new(
+                        Code::UnknownSeat,
                         format!(
                             "this sheet has seats 0 to {}",
                             seats.len().saturating_sub(1)
@@ -899,8 +900,8 @@ pub async fn rename_player(
                     problem
                 })?;
             if current.player_name == name {
-                return Err(Problem::unprocessable(
-                    "same_name",
+                return Err(Problem::new(
+                    Code::SameName,
                     format!("seat {seat} is already {name:?}"),
                 ));
             }
@@ -969,8 +970,8 @@ pub async fn finish_early(
             check_open(row, request.expected_version)?;
             let game = kind_of(row)?;
             if let Some(why) = early_finish_refusal(game) {
-                let mut problem = Problem::unprocessable(
-                    "early_finish_not_allowed",
+                let mut problem = Problem::new(
+                    Code::EarlyFinishNotAllowed,
                     format!("{} sheets cannot be finished early: {why}", game.slug()),
                 );
                 problem.params = Some(serde_json::json!({"game": game}));
