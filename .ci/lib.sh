@@ -1,4 +1,4 @@
-# Shared by the scripts in .ci/ and bench/ (sourced from the repository's root, never run).
+# Shared by the scripts in .ci/ and perf/ (sourced from the repository's root, never run).
 #
 # Where cargo puts what it builds is cargo's to say: CARGO_TARGET_DIR, a `build.target-dir` in a
 # cargo config or a `--target` triple all move it away from target/debug and target/release. So

@@ -20,14 +20,14 @@ use uuid::Uuid;
 
 use crate::games::{Game, GameKind, Highlights, Order, Standings};
 use crate::problem::{Code, Problem};
+use crate::ratings::RatingChange;
 use crate::records::{check_names, limit_exceeded, note_game};
 use crate::referee;
 use crate::sheets;
-use crate::skill::RatingChange;
 use crate::store::matches::{self as q, MatchRow, SeatRow};
 use crate::store::plays::{self, CountedResult, NewPlay, Written};
 use crate::store::sheets::SheetEntryRow;
-use crate::store::stats::Period;
+use crate::store::stat_reads::Period;
 use crate::store::Store;
 use crate::tokens;
 use crate::vocabulary::{AbandonedBy, MatchKind, MatchStatus, SheetEntryKind};
@@ -275,7 +275,7 @@ pub async fn one(store: &Store, id: Uuid, kind: MatchKind) -> Result<BgStatsFile
                 return Ok(None);
             };
             let seats = q::seats(conn, id).await?;
-            let changes = crate::store::ratings::changes_of(conn, &[id]).await?;
+            let changes = crate::store::rating_reads::changes_of(conn, &[id]).await?;
             Ok(Some((row, seats, changes)))
         })
         .await?

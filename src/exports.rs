@@ -8,11 +8,11 @@ use uuid::Uuid;
 
 use crate::games::GameKind;
 use crate::problem::Problem;
+use crate::ratings::RatingChange;
 use crate::records::{check_player_filter, table_names};
-use crate::skill::RatingChange;
 use crate::store::history;
 use crate::store::matches as q;
-use crate::store::stats::{abandons_of, Abandoned};
+use crate::store::stat_reads::{abandons_of, Abandoned};
 use crate::store::Store;
 use crate::vocabulary::{MatchKind, MatchStatus};
 
@@ -56,7 +56,7 @@ pub async fn player_history(store: &Store, name: &str) -> Result<Vec<HistoryLine
                 .map(|r| r.id)
                 .collect();
             let abandons = abandons_of(conn, &abandoned).await?;
-            let changes = crate::store::ratings::changes_of(conn, &ids).await?;
+            let changes = crate::store::rating_reads::changes_of(conn, &ids).await?;
             Ok((rows, tables, abandons, changes))
         })
         .await?;

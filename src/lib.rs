@@ -3,23 +3,23 @@
 
 pub mod bgstats;
 pub mod config;
-pub mod examples;
 pub mod exports;
 pub mod games;
 pub mod http;
 pub mod live;
 pub mod matches;
 pub mod metrics;
+pub mod payloads;
 pub mod problem;
+pub mod rating_model;
 pub mod ratings;
 pub mod records;
 pub mod referee;
+pub mod request_examples;
 pub mod seed;
 pub mod sheets;
-pub mod skill;
 pub mod startup;
 pub mod stats;
 pub mod store;
 pub mod tokens;
 pub mod vocabulary;
-pub mod wire;

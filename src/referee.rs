@@ -15,8 +15,8 @@ use crate::games::kit::refusal::{Common, Unnamed};
 use crate::games::{
     Consistent, Game, Inconsistency, OptionsError, Seat, Standings, ValidOptions, Viewer, Violation,
 };
+use crate::payloads::{Json, Payloads};
 use crate::seed::Seed;
-use crate::wire::{Json, Payloads};
 
 mod mending;
 mod parse;

@@ -15,11 +15,11 @@ use utoipa::ToSchema;
 use crate::games::{GameKind, Highlights};
 use crate::problem::Problem;
 use crate::records::check_player_filter;
-use crate::store::stats as q;
+use crate::store::stat_reads as q;
 use crate::store::Store;
 use crate::vocabulary::normalise_name;
 
-pub use crate::store::stats::{LeaderboardRow, Period};
+pub use crate::store::stat_reads::{LeaderboardRow, Period};
 
 /// One player's record over a set of finished matches.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use referee::ratings::{Model, Rating};
+use referee::rating_model::{Model, Rating};
 use serde_json::{json, Value};
 
 const PLAYERS: [&str; 10] = [

@@ -9,11 +9,11 @@ use uuid::Uuid;
 use super::responses::*;
 use crate::bgstats::{self, BgStatsFile, BgStatsImport, ImportReport};
 use crate::exports::{self, HistoryLine};
+use crate::payloads::{Json, Payloads};
 use crate::problem::Problem;
 use crate::sheets::{self, SheetDetail};
 use crate::store::Store;
 use crate::vocabulary::MatchKind;
-use crate::wire::{Json, Payloads};
 
 #[derive(Debug, Clone, Copy, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -166,7 +166,7 @@ pub async fn export_everything(
     query: web::Query<EverythingQuery>,
 ) -> HttpResponse {
     use futures_util::StreamExt;
-    let period = crate::store::stats::Period {
+    let period = crate::store::stat_reads::Period {
         from: query.from,
         to: query.to,
     };
@@ -196,7 +196,7 @@ pub async fn export_everything(
 #[utoipa::path(
     tag = "history",
     request_body(content = BgStatsImport, content_type = "application/json",
-                 example = json!(crate::examples::import_bgstats())),
+                 example = json!(crate::request_examples::import_bgstats())),
     responses(
         (status = 200, body = ImportReport),
         CreateProblems,

@@ -8,9 +8,9 @@ use utoipa::{PartialSchema, ToSchema};
 
 use super::responses::{NotFound, OtherClientError, Problems};
 use crate::games::{Game, GameKind};
+use crate::payloads::{Json, Payloads};
 use crate::problem::{Code, Problem};
 use crate::referee;
-use crate::wire::{Json, Payloads};
 use crate::with_game;
 
 /// A game the service referees.

@@ -13,7 +13,6 @@ use super::params::{
 };
 use super::responses::*;
 use super::{bearer, idempotency_key, required_bearer};
-use crate::examples;
 use crate::matches::{
     self, AnyCreateMatch, AnyCreatedMatch, AnyMatchDetail, AnyMatchExport, AnyMatchLog,
     AnyMatchResult, AnyMoveReply, AnyPlyView, CorrectChance, CreateMatch, ListQuery, LogQuery,
@@ -21,6 +20,7 @@ use crate::matches::{
     TakeBack,
 };
 use crate::problem::Problem;
+use crate::request_examples;
 use crate::store::Store;
 use crate::vocabulary::limits;
 
@@ -30,7 +30,7 @@ use crate::vocabulary::limits;
 #[utoipa::path(
     tag = "matches",
     params(IdempotencyKey<NewMatch>),
-    request_body(content = AnyCreateMatch, example = json!(examples::create_match())),
+    request_body(content = AnyCreateMatch, example = json!(request_examples::create_match())),
     responses(
         // Its links are in `links::CreatedLinks`.
         (status = 201, body = AnyCreatedMatch, headers(("Location" = String))),
@@ -96,7 +96,7 @@ pub async fn get_match(
 #[utoipa::path(
     tag = "matches",
     params(("id" = Uuid, Path), Guarded<MoveAttempt>),
-    request_body(content = SubmitMove, example = json!(examples::submit_move())),
+    request_body(content = SubmitMove, example = json!(request_examples::submit_move())),
     security(("token" = [])),
     responses(
         (status = 200, body = AnyMoveReply),
@@ -129,7 +129,7 @@ pub async fn submit_move(
 #[utoipa::path(
     tag = "matches",
     params(("id" = Uuid, Path), Guarded<ChanceReport>),
-    request_body(content = SubmitChance, example = json!(examples::submit_chance())),
+    request_body(content = SubmitChance, example = json!(request_examples::submit_chance())),
     security(("token" = [])),
     responses(
         (status = 200, body = AnyMoveReply),
@@ -167,7 +167,7 @@ pub async fn submit_chance(
 #[utoipa::path(
     tag = "matches",
     params(("id" = Uuid, Path), Guarded<TakeBackAttempt>),
-    request_body(content = TakeBack, example = json!(examples::take_back())),
+    request_body(content = TakeBack, example = json!(request_examples::take_back())),
     security(("token" = [])),
     responses(
         (status = 200, body = AnyMoveReply),
@@ -204,7 +204,7 @@ pub async fn take_back(
 #[utoipa::path(
     tag = "matches",
     params(("id" = Uuid, Path), Guarded<CorrectionAttempt>),
-    request_body(content = CorrectChance, example = json!(examples::correct_chance())),
+    request_body(content = CorrectChance, example = json!(request_examples::correct_chance())),
     security(("token" = [])),
     responses(
         (status = 200, body = AnyMoveReply),

@@ -9,8 +9,8 @@ use utoipa::IntoParams;
 use super::responses::*;
 use crate::games::GameKind;
 use crate::problem::Problem;
-use crate::skill::{self, HeadToHead, PlayerRatings, RatingBoard, RatingHistory};
-use crate::store::stats::Period;
+use crate::ratings::{self, HeadToHead, PlayerRatings, RatingBoard, RatingHistory};
+use crate::store::stat_reads::Period;
 use crate::store::Store;
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -81,7 +81,7 @@ pub async fn player_ratings(
     store: web::Data<Store>,
     path: web::Path<String>,
 ) -> Result<web::Json<PlayerRatings>, Problem> {
-    Ok(web::Json(skill::player(&store, &path).await?))
+    Ok(web::Json(ratings::player(&store, &path).await?))
 }
 
 /// A player's rating history in one game: one point per rated result, oldest first, with the
@@ -111,7 +111,7 @@ pub async fn rating_history(
         to: query.to,
     };
     Ok(web::Json(
-        skill::history(
+        ratings::history(
             &store,
             &name,
             game,
@@ -146,7 +146,7 @@ pub async fn rating_board(
         to: query.to,
     };
     Ok(web::Json(
-        skill::board(&store, game, period, query.cursor.as_deref(), query.limit).await?,
+        ratings::board(&store, game, period, query.cursor.as_deref(), query.limit).await?,
     ))
 }
 
@@ -177,7 +177,7 @@ pub async fn head_to_head(
         to: query.to,
     };
     Ok(web::Json(
-        skill::head_to_head(
+        ratings::head_to_head(
             &store,
             &name,
             &opponent,

@@ -8,9 +8,9 @@ use super::caching::{as_precondition, cached, cached_by_content, expected_versio
 use super::params::{Guarded, IdempotencyKey, IfNoneMatch, NewEntry, NewSheet};
 use super::responses::*;
 use super::{idempotency_key, required_bearer};
-use crate::examples;
 use crate::games::Seat;
 use crate::problem::Problem;
+use crate::request_examples;
 use crate::sheets::{
     self, AnyCreateSheet, AnyCreatedSheet, AnySheetDetail, AppendEntry, CreateSheet, Evening,
     FinishSheet, RemoveLastRound, RenameSheetPlayer, SheetDetail, SheetOwnerToken,
@@ -23,7 +23,7 @@ use crate::store::Store;
 #[utoipa::path(
     tag = "sheets",
     params(IdempotencyKey<NewSheet>),
-    request_body(content = AnyCreateSheet, example = json!(examples::create_sheet())),
+    request_body(content = AnyCreateSheet, example = json!(request_examples::create_sheet())),
     responses(
         // Its links are in `links::CreatedLinks`.
         (status = 201, body = AnyCreatedSheet, headers(("Location" = String))),
@@ -68,7 +68,7 @@ pub async fn get_sheet(
 #[utoipa::path(
     tag = "sheets",
     params(("id" = Uuid, Path), Guarded<NewEntry>),
-    request_body(content = AppendEntry, example = json!(examples::append_entry())),
+    request_body(content = AppendEntry, example = json!(request_examples::append_entry())),
     security(("token" = [])),
     responses(
         (status = 200, body = AnySheetDetail),
@@ -108,7 +108,7 @@ pub async fn append_entry(
 #[utoipa::path(
     tag = "sheets",
     params(("id" = Uuid, Path), Guarded<NewEntry>),
-    request_body(content = RemoveLastRound, example = json!(examples::remove_last_round())),
+    request_body(content = RemoveLastRound, example = json!(request_examples::remove_last_round())),
     security(("token" = [])),
     responses(
         (status = 200, body = AnySheetDetail),
@@ -148,7 +148,7 @@ pub async fn remove_last_round(
 #[utoipa::path(
     tag = "sheets",
     params(("id" = Uuid, Path), ("seat" = Seat, Path, minimum = 0), Guarded<NewEntry>),
-    request_body(content = RenameSheetPlayer, example = json!(examples::rename_sheet_player())),
+    request_body(content = RenameSheetPlayer, example = json!(request_examples::rename_sheet_player())),
     security(("token" = [])),
     responses(
         (status = 200, body = AnySheetDetail),
@@ -184,7 +184,7 @@ pub async fn rename_sheet_player(
 #[utoipa::path(
     tag = "sheets",
     params(("id" = Uuid, Path), Guarded<NewEntry>),
-    request_body(content = FinishSheet, example = json!(examples::finish_sheet())),
+    request_body(content = FinishSheet, example = json!(request_examples::finish_sheet())),
     security(("token" = [])),
     responses(
         (status = 200, body = AnySheetDetail),

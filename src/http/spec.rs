@@ -317,7 +317,7 @@ impl Modify for DefaultsInDescriptions {
 const JS_SAFE_INTEGER: i128 = (1 << 53) - 1;
 
 /// utoipa names a document instantiated for one game after the game: `MatchDetail_LuckyJack`
-/// (see [`crate::wire`]). Clients read better with the game first, as the games' own types are
+/// (see [`crate::payloads`]). Clients read better with the game first, as the games' own types are
 /// named: `LuckyJackMatchDetail`. Returns the new names.
 ///
 /// Stays on JSON: utoipa names an instantiation itself (`as` cannot rename one instantiation), so

@@ -15,10 +15,10 @@ use utoipa::ToSchema;
 
 use super::body::RawBody;
 use crate::games::{Seat, Viewer};
+use crate::payloads::{Json, Payloads};
 use crate::problem::{Code, Problem};
 use crate::referee::{self, Engine, Refusal, ScoreReply, StateReply, TallyReply, Untrusted};
 use crate::seed::Seed;
-use crate::wire::{Json, Payloads};
 
 /// Reads a move, chance outcome or tally entry with [`referee::parse`]'s rule for a unit variant
 /// sent with extra fields (serde alone would drop them and accept it).

@@ -281,7 +281,7 @@ pub async fn read(store: &Store, id: Uuid, token: Option<&str>) -> Result<MatchD
     });
     (detail.rematch_of, detail.rematch) = lobby::rematch_links(&mut conn, id).await?;
     if row.status == MatchStatus::Abandoned {
-        detail.abandoned = crate::store::stats::abandon_of(&mut conn, id).await?;
+        detail.abandoned = crate::store::stat_reads::abandon_of(&mut conn, id).await?;
     }
     Ok(detail)
 }

@@ -45,7 +45,7 @@ use crate::store::lobby::rematch_links;
 use crate::store::matches::{
     find_current, find_with_events, EventRow, EventsAfter, MatchRow, SeatRow,
 };
-use crate::store::stats::Abandoned;
+use crate::store::stat_reads::Abandoned;
 use crate::store::Store;
 use crate::vocabulary::{MatchKind, MatchStatus, RandomnessMode};
 use crate::with_game;
@@ -861,7 +861,7 @@ async fn abandon_trace(
     if row.status != MatchStatus::Abandoned {
         return Ok(None);
     }
-    Ok(crate::store::stats::abandon_of(conn, row.id).await?)
+    Ok(crate::store::stat_reads::abandon_of(conn, row.id).await?)
 }
 
 /// One stream's place in its match's feed.

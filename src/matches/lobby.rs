@@ -367,7 +367,7 @@ pub async fn abandon_match(
     abandon_row(&mut conn, &row, Utc::now()).await?;
     let (row, seats) = current(&mut conn, id).await?;
     let mut shown = detail(&row, &seats, Credential::Owner)?;
-    shown.abandoned = crate::store::stats::abandon_of(&mut conn, id).await?;
+    shown.abandoned = crate::store::stat_reads::abandon_of(&mut conn, id).await?;
     Ok(shown)
 }
 

@@ -299,7 +299,7 @@ pub async fn export(store: &Store, id: Uuid, token: Option<&str>) -> Result<Expo
         created_at: row.created_at,
         finished_at: row.finished_at,
         abandoned: match row.status {
-            MatchStatus::Abandoned => crate::store::stats::abandon_of(&mut conn, id).await?,
+            MatchStatus::Abandoned => crate::store::stat_reads::abandon_of(&mut conn, id).await?,
             _ => None,
         },
     };

@@ -7,15 +7,15 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::games::{GameKind, Seat, Standings, Viewer};
+use crate::payloads::{Json, Payloads};
 use crate::records::{NewSeat, SeatInfo};
 use crate::referee::{Reporter, ScoreReply};
 use crate::vocabulary::{ChanceReporters, MatchKind, MatchStatus, RandomnessMode};
-use crate::wire::{Json, Payloads};
 
 crate::one_of_games!(
     /// A match to create, of whichever game `game` names.
     AnyCreateMatch = CreateMatch,
-    example = crate::examples::create_match_of
+    example = crate::request_examples::create_match_of
 );
 crate::one_of_games!(
     /// A match as one viewer may see it, of whichever game.
@@ -91,7 +91,7 @@ pub struct MatchDetail<P: Payloads = Json> {
     /// Once abandoned: by whom, when, at which version, and whether play had begun (then it
     /// counts in each seated player's record as `abandoned`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub abandoned: Option<crate::store::stats::Abandoned>,
+    pub abandoned: Option<crate::store::stat_reads::Abandoned>,
 }
 
 /// An open seat's invite: a phone redeems `code` once for the seat's token.
@@ -145,7 +145,7 @@ pub struct CreatedMatch<P: Payloads = Json> {
 
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = crate::examples::submit_move)]
+#[schema(example = crate::request_examples::submit_move)]
 pub struct SubmitMove {
     /// The match version the client last saw; a different current version is a 409.
     #[schema(minimum = 0)]
@@ -154,25 +154,25 @@ pub struct SubmitMove {
     pub seat: Option<Seat>,
     /// The game's move (its schema is the game's `Move`).
     #[serde(rename = "move")]
-    #[schema(value_type = crate::wire::any::AnyMove)]
+    #[schema(value_type = crate::payloads::any::AnyMove)]
     pub mv: Value,
 }
 
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = crate::examples::submit_chance)]
+#[schema(example = crate::request_examples::submit_chance)]
 pub struct SubmitChance {
     #[schema(minimum = 0)]
     pub expected_version: Option<i64>,
     /// What happened at the table (its schema is the game's `Chance`).
-    #[schema(value_type = crate::wire::any::AnyChance)]
+    #[schema(value_type = crate::payloads::any::AnyChance)]
     pub outcome: Value,
 }
 
 /// A take-back of the seat's own last move (docs/contract.md, "Mending a match").
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = crate::examples::take_back)]
+#[schema(example = crate::request_examples::take_back)]
 pub struct TakeBack {
     /// The match version the client last saw; a different current version is a 409.
     #[schema(minimum = 0)]
@@ -186,13 +186,13 @@ pub struct TakeBack {
 /// "Mending a match").
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = crate::examples::correct_chance)]
+#[schema(example = crate::request_examples::correct_chance)]
 pub struct CorrectChance {
     /// The match version the client last saw; a different current version is a 409.
     #[schema(minimum = 0)]
     pub expected_version: Option<i64>,
     /// The outcome as it really was (its schema is the game's `Chance`).
-    #[schema(value_type = crate::wire::any::AnyChance)]
+    #[schema(value_type = crate::payloads::any::AnyChance)]
     pub outcome: Value,
 }
 
@@ -359,7 +359,7 @@ pub struct MatchExport<P: Payloads = Json> {
     pub finished_at: Option<DateTime<Utc>>,
     /// Once abandoned: by whom, when, at which version, and whether play had begun.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub abandoned: Option<crate::store::stats::Abandoned>,
+    pub abandoned: Option<crate::store::stat_reads::Abandoned>,
 }
 
 /// A row of the match list.

@@ -16,6 +16,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::games::{Game, GameKind, Order, Seat, Standings};
+use crate::payloads::{Json, Payloads};
 use crate::problem::{Code, Problem};
 use crate::records::{
     check_name, check_names, check_not_abandoned, check_open, check_version, fingerprint,
@@ -29,7 +30,6 @@ use crate::store::sheets::{self as sheet_rows, SheetEntryRow};
 use crate::store::snapshot::{self, Finished};
 use crate::store::Store;
 use crate::vocabulary::{limits, name_key, MatchKind, MatchStatus, RandomnessMode, SheetEntryKind};
-use crate::wire::{Json, Payloads};
 use crate::{tokens, with_game};
 
 mod evening;
@@ -51,13 +51,13 @@ pub struct CreateSheet<P: Payloads = Json> {
 
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = crate::examples::append_entry)]
+#[schema(example = crate::request_examples::append_entry)]
 pub struct AppendEntry {
     /// The sheet version the client last saw; a different current version is a 409.
     #[schema(minimum = 0)]
     pub expected_version: Option<i64>,
     /// The round in the game's terms (the game's `Tally`).
-    #[schema(value_type = crate::wire::any::AnyTally)]
+    #[schema(value_type = crate::payloads::any::AnyTally)]
     pub tally: Value,
     /// To correct an entry, its `seq`: this entry then replaces it for the same round.
     #[schema(minimum = 1)]
@@ -70,7 +70,7 @@ pub struct AppendEntry {
 /// supersedes the round's standing entry; nothing is deleted.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = crate::examples::remove_last_round)]
+#[schema(example = crate::request_examples::remove_last_round)]
 pub struct RemoveLastRound {
     /// The sheet version the client last saw; a different current version is a 409.
     #[schema(minimum = 0)]
@@ -83,7 +83,7 @@ pub struct RemoveLastRound {
 /// A player's new name on a sheet.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = crate::examples::rename_sheet_player)]
+#[schema(example = crate::request_examples::rename_sheet_player)]
 pub struct RenameSheetPlayer {
     /// Checked like a new player's name: no two seats may be one player (look-alikes are one).
     #[schema(min_length = 1)]
@@ -98,7 +98,7 @@ pub struct RenameSheetPlayer {
 /// End the sheet now, with the standings of the rounds entered so far.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = crate::examples::finish_sheet)]
+#[schema(example = crate::request_examples::finish_sheet)]
 pub struct FinishSheet {
     /// The sheet version the client last saw; a different current version is a 409.
     #[schema(minimum = 0)]
@@ -204,7 +204,7 @@ pub struct SheetDetail<P: Payloads = Json> {
     /// Once abandoned: by whom, when, at which version (entries), and whether it had an entry
     /// (then it counts in each player's record as `abandoned`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub abandoned: Option<crate::store::stats::Abandoned>,
+    pub abandoned: Option<crate::store::stat_reads::Abandoned>,
     /// The sheet this one plays again (`POST /v1/sheets/{id}/rematch`), if any.
     #[serde(default)]
     pub rematch_of: Option<Uuid>,
@@ -228,7 +228,7 @@ pub struct CreatedSheet<P: Payloads = Json> {
 crate::one_of_games!(
     /// A score sheet to start, of whichever game `game` names.
     AnyCreateSheet = CreateSheet,
-    example = crate::examples::create_sheet_of
+    example = crate::request_examples::create_sheet_of
 );
 crate::one_of_games!(AnyCreatedSheet = CreatedSheet);
 crate::one_of_games!(
@@ -467,7 +467,7 @@ async fn complete(
     shown: &mut SheetDetail,
 ) -> Result<(), Problem> {
     if row.status == MatchStatus::Abandoned {
-        shown.abandoned = crate::store::stats::abandon_of(conn, row.id).await?;
+        shown.abandoned = crate::store::stat_reads::abandon_of(conn, row.id).await?;
     }
     (shown.rematch_of, shown.rematch) = crate::store::lobby::rematch_links(conn, row.id).await?;
     Ok(())

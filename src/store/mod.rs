@@ -22,13 +22,13 @@ pub mod matches;
 pub mod moves;
 pub mod names;
 pub mod plays;
-pub mod ratings;
+pub mod rating_reads;
 pub mod replica;
 pub mod results;
 pub mod schema;
 pub mod sheets;
 pub mod snapshot;
-pub mod stats;
+pub mod stat_reads;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};

@@ -12,11 +12,11 @@ use uuid::Uuid;
 
 use super::lobby::record_abandon;
 use super::matches::{self as q, MatchRow, SeatRow};
-use super::ratings::SeatChange;
+use super::rating_reads::SeatChange;
 use super::results::{record, Happened, Place};
 use super::schema::matches;
 use super::sheets::{append_sheet_entry, SheetEntryRow};
-use super::stats::{abandons_of, Abandoned, Period};
+use super::stat_reads::{abandons_of, Abandoned, Period};
 use super::StoreError;
 use crate::vocabulary::{AbandonedBy, MatchStatus};
 
@@ -97,7 +97,7 @@ pub async fn counted_page(
     let mut rows: BTreeMap<Uuid, MatchRow> = rows.into_iter().map(|r| (r.id, r)).collect();
     let seats = q::seats_of(conn, &ids).await?;
     let abandons = abandons_of(conn, &ids).await?;
-    let changes = super::ratings::changes_of(conn, &ids).await?;
+    let changes = super::rating_reads::changes_of(conn, &ids).await?;
     Ok(page
         .into_iter()
         .filter_map(|p| {

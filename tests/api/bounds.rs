@@ -199,7 +199,11 @@ async fn a_match_at_its_ply_limit_takes_no_more_moves_nor_chance_reports() {
     // No move cache: the version written below is the one the next move reads.
     let app = spawn_app_tuned(|settings| settings.moves.cached_matches = 0).await;
     let created = app
-        .post("/v1/matches", &referee::examples::create_match(), None)
+        .post(
+            "/v1/matches",
+            &referee::request_examples::create_match(),
+            None,
+        )
         .await;
     assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
     let created = created.body;
@@ -212,7 +216,7 @@ async fn a_match_at_its_ply_limit_takes_no_more_moves_nor_chance_reports() {
         limits::MATCH_PLIES - 1
     ))
     .await;
-    let outcome = referee::examples::submit_chance()["outcome"].clone();
+    let outcome = referee::request_examples::submit_chance()["outcome"].clone();
     let accepted = app.post_chance(&id, Some(&owner), None, &outcome).await;
     assert_eq!(accepted.status, StatusCode::OK, "{}", accepted.body);
     assert_eq!(accepted.body["version"], limits::MATCH_PLIES);

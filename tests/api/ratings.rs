@@ -4,7 +4,7 @@
 //! Every test ends with the audit that the stored ratings equal every game rated again from
 //! its first result.
 
-use referee::ratings::{Model, Rating};
+use referee::rating_model::{Model, Rating};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 

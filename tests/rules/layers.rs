@@ -33,7 +33,7 @@ const LAYERS: &[Layer] = &[
     Layer {
         name: "services",
         modules: &[
-            "matches", "sheets", "stats", "skill", "exports", "bgstats", "records", "problem",
+            "matches", "sheets", "stats", "ratings", "exports", "bgstats", "records", "problem",
         ],
         uses: &["storage", "referee", "rules core", "vocabulary"],
     },
@@ -44,12 +44,12 @@ const LAYERS: &[Layer] = &[
     },
     Layer {
         name: "referee",
-        modules: &["referee", "wire", "seed", "examples"],
+        modules: &["referee", "payloads", "seed", "request_examples"],
         uses: &["rules core", "vocabulary"],
     },
     Layer {
         name: "rules core",
-        modules: &["games", "ratings"],
+        modules: &["games", "rating_model"],
         uses: &["vocabulary"],
     },
     Layer {
@@ -257,7 +257,7 @@ impl<'ast> Visit<'ast> for Paths<'_> {
 }
 
 /// The files of `files` that `code` (the file at `module`) names, each by the longest module
-/// path that is a file: `crate::store::stats::abandon_of` names `store::stats`.
+/// path that is a file: `crate::store::stat_reads::abandon_of` names `store::stat_reads`.
 fn imports_of(
     module: &[String],
     code: &str,
@@ -430,7 +430,7 @@ fn an_upward_import_in_a_nested_use_group_inside_a_folder_is_caught() {
 fn an_upward_import_through_super_or_in_code_or_a_macro_is_caught() {
     let sources = planted(&[
         (
-            "store::stats",
+            "store::stat_reads",
             "fn f() { super::super::referee::replay(); }",
         ),
         (
@@ -439,22 +439,22 @@ fn an_upward_import_through_super_or_in_code_or_a_macro_is_caught() {
         ),
         (
             "store::lobby",
-            "fn h() { json!({ \"a\": crate::skill::board() }); }",
+            "fn h() { json!({ \"a\": crate::ratings::board() }); }",
         ),
         (
             "referee",
             "// crate::http in a comment is no import\nconst A: &str = \"// crate::http\";",
         ),
         ("matches", ""),
-        ("skill", ""),
+        ("ratings", ""),
         ("http", ""),
     ]);
     assert_eq!(
         forbidden(&sources),
         [
-            "store::lobby (storage) imports skill (services)",
+            "store::lobby (storage) imports ratings (services)",
             "store::names (storage) imports matches (services)",
-            "store::stats (storage) imports referee (referee)",
+            "store::stat_reads (storage) imports referee (referee)",
         ]
     );
 }
@@ -462,12 +462,15 @@ fn an_upward_import_through_super_or_in_code_or_a_macro_is_caught() {
 #[test]
 fn a_circle_between_two_files_of_one_folder_is_caught() {
     let sources = planted(&[
-        ("store::ratings", "use super::stats::Period;"),
-        ("store::stats", "fn f() { super::ratings::rerate_all(); }"),
+        ("store::rating_reads", "use super::stat_reads::Period;"),
+        (
+            "store::stat_reads",
+            "fn f() { super::rating_reads::rerate_all(); }",
+        ),
     ]);
     assert_eq!(
         circles(&sources),
-        ["store::ratings → store::stats → store::ratings"]
+        ["store::rating_reads → store::stat_reads → store::rating_reads"]
     );
 }
 

@@ -4,7 +4,7 @@
 //! sheet), and says which it was. [`record`] alone writes the seats' results, re-derives the
 //! running totals (`player_game_stats`) of the players involved from the stored results, and
 //! re-rates the board from the earliest place touched ([`rating`]). Statistics and ratings are
-//! read elsewhere (`store::stats`, `store::ratings`) and written only here.
+//! read elsewhere (`store::stat_reads`, `store::rating_reads`) and written only here.
 
 pub mod rating;
 mod totals;

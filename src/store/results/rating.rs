@@ -1,7 +1,7 @@
 //! The ratings of a board, computed as its results are written: each rated result's before and
 //! after per seat (`rating_changes`) and each player's current rating (`player_ratings`). Only
 //! the writer of results ([`super::record`]) and the start-up's catch-up call it. The model is
-//! [`crate::ratings`]; docs/ratings.md says what is rated and in which order.
+//! [`crate::rating_model`]; docs/ratings.md says what is rated and in which order.
 
 use std::collections::{HashMap, HashSet};
 
@@ -12,7 +12,7 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use uuid::Uuid;
 
 use super::{Board, Place};
-use crate::ratings::{Model, Rating};
+use crate::rating_model::{Model, Rating};
 use crate::store::columns::GameColumn;
 use crate::store::StoreError;
 

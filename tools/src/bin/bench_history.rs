@@ -9,7 +9,7 @@
 //! for a rating board over a 30-day period, moved back a day per request through the data.
 //!
 //! `BENCH_HISTORY_TSV=1` prints one tab-separated line per endpoint instead of a table
-//! (`name, p50, p99, max`, in milliseconds), for scripts such as `bench/replica.sh`.
+//! (`name, p50, p99, max`, in milliseconds), for scripts such as `perf/replica.sh`.
 
 // A measuring tool, not the service: a broken assumption should stop it loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used)]

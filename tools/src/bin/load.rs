@@ -1,4 +1,4 @@
-//! Load generator for `bench/load.sh`: drives one workload at a fixed concurrency for a fixed
+//! Load generator for `perf/load.sh`: drives one workload at a fixed concurrency for a fixed
 //! time over loopback and prints one line of `key=value` results.
 //!
 //!     cargo run --release -p referee-tools --bin load -- check-body <service_url> > body.json
@@ -6,7 +6,7 @@
 //!
 //! `<base_url>` may list several instances, comma-separated (`http://a:8080,http://b:8080`): worker
 //! `i` then talks to instance `i mod n` for the whole run, as a load balancer that balances
-//! connections would (`bench/instances.sh`).
+//! connections would (`perf/instances.sh`).
 //!
 //! - `check-body`: prints a Lucky Jack check request (a 3-player state and a legal move), made
 //!   once by the service so `echo` and `check` send the very same bytes;
@@ -19,14 +19,14 @@
 //!   does, and picks from the legal moves it lists. Only the move submissions are timed.
 //!   `stored_expected` is what the database must now hold more than before: every acknowledged
 //!   move, the chance plies it triggered, and the deal stored when each match was created;
-//!   `bench/load.sh` counts the rows and compares.
+//!   `perf/load.sh` counts the rows and compares.
 //! - `warm`: `load warm <base_url> <concurrency> <matches>` creates that many matches and makes
-//!   one move in each, so the service holds them all in its move cache (`bench/cache_memory.sh`).
+//!   one move in each, so the service holds them all in its move cache (`perf/cache_memory.sh`).
 //! - `long`: `load long <base_url> <match_file> <moves>` plays one long Plus & Minus match
 //!   (3 seats, server randomness, 60 rounds, the most it allows) with one client, one move
 //!   at a time, each after the acting seat's view read; the match's id and seat tokens are kept
 //!   in `match_file` (created with the match when missing), so successive calls play on
-//!   (`bench/streams_cpu.sh`). Prints the moves' latencies and the match's version after them.
+//!   (`perf/streams_cpu.sh`). Prints the moves' latencies and the match's version after them.
 //!
 //! The client is a minimal keep-alive HTTP/1.1 client over one connection per worker, sending
 //! pre-serialised requests and parsing only the status line and `content-length`, so that it

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Does a big event table slow moves down? (docs/scaling.md, "Time partitioning")
 #
-#   bash bench/event_table_size.sh
+#   bash perf/event_table_size.sh
 #   # CLIENTS=32 SECONDS_PER_RUN=10 ROUNDS=5 SINGLE_SECONDS=5 PRELOAD_MATCHES=100000
 #
 # Two scratch databases with the service's schema: `referee_events_fresh` (empty) and
 # `referee_events_big` (PRELOAD_MATCHES finished matches of 50 events each, spread over a year,
 # written plies-of-all-matches at a time the way a live service interleaves them, into the real
-# table with all its indexes). The same pgbench "floor" statement as bench/load.sh (version-checked
+# table with all its indexes). The same pgbench "floor" statement as perf/load.sh (version-checked
 # UPDATE of a match row with an in-progress state made by the service, plus the INSERT of one event)
 # runs against each in turn, alternating which goes first, on fresh matches every run (the log is
 # append-only, so nothing is reset), with CLIENTS clients, then with one client for its latencies,

@@ -1,9 +1,9 @@
-"""Summarise bench/load.sh's rounds: per-round ratios, then the median and spread of each.
+"""Summarise perf/load.sh's rounds: per-round ratios, then the median and spread of each.
 
-    python3 bench/summary.py RESULTS PEAK_KIB
+    python3 perf/summary.py RESULTS PEAK_KIB
 
 RESULTS holds one line per run, `round=N <workload> key=value ...` (see examples/load.rs and
-bench/load.sh). Ratios are taken within a round, so drift between rounds cancels out.
+perf/load.sh). Ratios are taken within a round, so drift between rounds cancels out.
 """
 
 import statistics

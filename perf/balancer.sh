@@ -9,7 +9,7 @@
 #    instance gets SIGTERM; every request must get its 201, and the instance must exit 0 once
 #    its drain (SHUTDOWN_DRAIN_SECONDS, 8 s here) is over.
 #
-#   bash bench/balancer.sh     # needs haproxy (Debian's package), curl and jq
+#   bash perf/balancer.sh     # needs haproxy (Debian's package), curl and jq
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . .ci/lib.sh

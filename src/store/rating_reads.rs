@@ -13,7 +13,7 @@ use uuid::Uuid;
 
 use super::columns::GameColumn;
 use super::results::Place;
-use super::stats::Period;
+use super::stat_reads::Period;
 use super::StoreError;
 use crate::games::GameKind;
 use crate::vocabulary::{name_key, MatchKind};

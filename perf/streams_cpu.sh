@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What open streams cost the service per move (not part of the test suite).
 #
-#   bash bench/streams_cpu.sh     # VERSIONS=2000 MOVES=200 STREAMS=64
+#   bash perf/streams_cpu.sh     # VERSIONS=2000 MOVES=200 STREAMS=64
 #
 # Starts the release service, plays one long Plus & Minus match (3 seats, server randomness,
 # 60 rounds, its maximum; `load long`, one client, one move at a time, each after

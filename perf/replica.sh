@@ -2,7 +2,7 @@
 # History latency on the primary vs on a streaming read replica, under move load (not part of the
 # test suite; docs/scaling.md, "Read replicas").
 #
-#   bash bench/replica.sh   # MATCHES=20000 MOVES_PER_MATCH=10 CONCURRENCY=16 REQUESTS=300
+#   bash perf/replica.sh   # MATCHES=20000 MOVES_PER_MATCH=10 CONCURRENCY=16 REQUESTS=300
 #                           # ROUNDS=5 LOAD_SECONDS=25 (history must finish within the load)
 #
 # A private PostgreSQL 15 primary (initdb) and a hot standby of it (pg_basebackup -R), each on a

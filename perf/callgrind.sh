@@ -2,7 +2,7 @@
 # Instructions per request of a stateless check against the echo baseline, under callgrind:
 # counts, not seconds, so the figures repeat whatever else the machine is doing.
 #
-#   bash bench/callgrind.sh        # SECONDS_PER_RUN=10
+#   bash perf/callgrind.sh        # SECONDS_PER_RUN=10
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . .ci/lib.sh

@@ -2,7 +2,7 @@
 # Many instances on one database (not part of the test suite): moves per second with 1, 2 and 3
 # instances of the release binary sharing one PostgreSQL database, over loopback.
 #
-#   bash bench/instances.sh     # CONCURRENCY=32 SECONDS_PER_RUN=10 ROUNDS=3 INSTANCES=3
+#   bash perf/instances.sh     # CONCURRENCY=32 SECONDS_PER_RUN=10 ROUNDS=3 INSTANCES=3
 #
 # All instances run for the whole benchmark; a run with n instances shares its load workers out
 # among the first n (worker i talks to instance i mod n over its own keep-alive connection, as a
@@ -11,7 +11,7 @@
 # from round to round) and the summary gives the median and spread of moves/s for each count and
 # of its ratio to the single instance in the same round.
 #
-# Every run is audited as in bench/load.sh: the match_events rows it added must equal the moves
+# Every run is audited as in perf/load.sh: the match_events rows it added must equal the moves
 # acknowledged plus the chance plies they triggered plus the deals of the matches it created.
 set -euo pipefail
 cd "$(dirname "$0")/.."

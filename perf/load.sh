@@ -2,7 +2,7 @@
 # Load benchmark (not part of the test suite): the service's speed as a ratio to what the
 # framework and the database do on the same machine, over loopback.
 #
-#   bash bench/load.sh     # CONCURRENCY=32 SECONDS_PER_RUN=10 ROUNDS=5 SINGLE_SECONDS=3
+#   bash perf/load.sh     # CONCURRENCY=32 SECONDS_PER_RUN=10 ROUNDS=5 SINGLE_SECONDS=3
 #
 # The machine's speed drifts from minute to minute, so the workloads run in interleaved rounds:
 # each round runs echo, check, moves, pgbench INSERT and the pgbench move floor one after the
@@ -216,4 +216,4 @@ psql "$pg/referee_load" -Atc "SELECT n_live_tup || ' live and ' || n_dead_tup ||
     || pg_size_pretty(pg_total_relation_size('matches')) FROM pg_stat_user_tables
     WHERE relname = 'matches'"
 peak_kib=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$service_pid/status")
-python3 bench/summary.py "$work/results" "$peak_kib"
+python3 perf/summary.py "$work/results" "$peak_kib"

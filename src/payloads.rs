@@ -236,10 +236,10 @@ macro_rules! one_of_games {
         $(#[$meta:meta])* $any:ident = $document:ident
         $(, by $property:literal)? $(, example = $($example:ident)::+)?
     ) => {
-        impl $crate::wire::Document for $document<$crate::wire::Json> {
+        impl $crate::payloads::Document for $document<$crate::payloads::Json> {
             const NAME: &'static str = stringify!($document);
             $(const DISCRIMINATOR: &'static str = $property;)?
-            type Of<P: $crate::wire::Payloads> = $document<P>;
+            type Of<P: $crate::payloads::Payloads> = $document<P>;
             $(
                 fn example<G: $crate::games::Game>() -> Option<serde_json::Value> {
                     Some($($example)::+::<G>())
@@ -247,7 +247,7 @@ macro_rules! one_of_games {
             )?
         }
         $(#[$meta])*
-        pub type $any = $crate::wire::OneOfGames<$document<$crate::wire::Json>>;
+        pub type $any = $crate::payloads::OneOfGames<$document<$crate::payloads::Json>>;
     };
 }
 

@@ -4,7 +4,7 @@
 # on top of them (default 1,000, over 20 more matches, by examples/live_streams.rs, which also
 # plays STREAM_MOVES moves on one of them with its 50 subscribers watching).
 #
-#   bash bench/cache_memory.sh      # MATCHES=10000 CONCURRENCY=16 STREAMS=1000 STREAM_MOVES=50
+#   bash perf/cache_memory.sh      # MATCHES=10000 CONCURRENCY=16 STREAMS=1000 STREAM_MOVES=50
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . .ci/lib.sh
