@@ -6,13 +6,14 @@ use futures_util::StreamExt;
 use uuid::Uuid;
 
 use super::body::Body;
-use super::caching::{as_precondition, cached, cached_by_content, expected_version};
+use super::caching::{cached, cached_by_content};
 use super::params::{
     ChanceReport, CorrectionAttempt, Guarded, IdempotencyKey, IfNoneMatch, MoveAttempt, NewMatch,
     TakeBackAttempt,
 };
 use super::responses::*;
-use super::{bearer, idempotency_key, required_bearer};
+use super::writes::guarded;
+use super::{bearer, idempotency_key};
 use crate::matches::{
     self, AnyCreateMatch, AnyCreatedMatch, AnyMatchDetail, AnyMatchExport, AnyMatchLog,
     AnyMatchResult, AnyMoveReply, AnyPlyView, CorrectChance, CreateMatch, ListQuery, LogQuery,
@@ -110,19 +111,17 @@ pub async fn submit_move(
     request: HttpRequest,
     body: Body<SubmitMove>,
 ) -> Result<web::Json<MoveReply>, Problem> {
-    let mut body = body.into_inner();
-    let (expected, by_if_match) = expected_version(&request, body.expected_version)?;
-    body.expected_version = expected;
-    let reply = matches::submit_move(
-        &store,
-        path.into_inner(),
-        Some(required_bearer(&request)?),
-        idempotency_key(&request)?,
-        body,
-    )
+    guarded(&request, body, async |writer, body| {
+        matches::submit_move(
+            &store,
+            path.into_inner(),
+            Some(writer.token),
+            writer.idempotency_key,
+            body,
+        )
+        .await
+    })
     .await
-    .map_err(|problem| as_precondition(problem, by_if_match))?;
-    Ok(web::Json(reply))
 }
 
 /// Report a chance outcome (the deal, a drawn card) in a `table`-randomness match.
@@ -143,19 +142,17 @@ pub async fn submit_chance(
     request: HttpRequest,
     body: Body<SubmitChance>,
 ) -> Result<web::Json<MoveReply>, Problem> {
-    let mut body = body.into_inner();
-    let (expected, by_if_match) = expected_version(&request, body.expected_version)?;
-    body.expected_version = expected;
-    let reply = matches::submit_chance(
-        &store,
-        path.into_inner(),
-        Some(required_bearer(&request)?),
-        idempotency_key(&request)?,
-        body,
-    )
+    guarded(&request, body, async |writer, body| {
+        matches::submit_chance(
+            &store,
+            path.into_inner(),
+            Some(writer.token),
+            writer.idempotency_key,
+            body,
+        )
+        .await
+    })
     .await
-    .map_err(|problem| as_precondition(problem, by_if_match))?;
-    Ok(web::Json(reply))
 }
 
 /// Take back a seat's own last move (docs/contract.md, "Mending a match"): allowed while no
@@ -181,19 +178,17 @@ pub async fn take_back(
     request: HttpRequest,
     body: Body<TakeBack>,
 ) -> Result<web::Json<MoveReply>, Problem> {
-    let mut body = body.into_inner();
-    let (expected, by_if_match) = expected_version(&request, body.expected_version)?;
-    body.expected_version = expected;
-    let reply = matches::take_back(
-        &store,
-        path.into_inner(),
-        Some(required_bearer(&request)?),
-        idempotency_key(&request)?,
-        body,
-    )
+    guarded(&request, body, async |writer, body| {
+        matches::take_back(
+            &store,
+            path.into_inner(),
+            Some(writer.token),
+            writer.idempotency_key,
+            body,
+        )
+        .await
+    })
     .await
-    .map_err(|problem| as_precondition(problem, by_if_match))?;
-    Ok(web::Json(reply))
 }
 
 /// Correct the last chance outcome reported at a `table`-randomness match (a mistyped die or
@@ -218,19 +213,17 @@ pub async fn correct_chance(
     request: HttpRequest,
     body: Body<CorrectChance>,
 ) -> Result<web::Json<MoveReply>, Problem> {
-    let mut body = body.into_inner();
-    let (expected, by_if_match) = expected_version(&request, body.expected_version)?;
-    body.expected_version = expected;
-    let reply = matches::correct(
-        &store,
-        path.into_inner(),
-        Some(required_bearer(&request)?),
-        idempotency_key(&request)?,
-        body,
-    )
+    guarded(&request, body, async |writer, body| {
+        matches::correct(
+            &store,
+            path.into_inner(),
+            Some(writer.token),
+            writer.idempotency_key,
+            body,
+        )
+        .await
+    })
     .await
-    .map_err(|problem| as_precondition(problem, by_if_match))?;
-    Ok(web::Json(reply))
 }
 
 /// The move log, a page at a time, with what the token's holder may not see left out: the plies

@@ -23,6 +23,7 @@ mod spec;
 mod stateless;
 mod stats;
 mod streams;
+mod writes;
 
 use std::net::TcpListener;
 

@@ -4,9 +4,10 @@ use actix_web::{get, patch, post, web, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
 use super::body::Body;
-use super::caching::{as_precondition, cached, cached_by_content, expected_version};
+use super::caching::{cached, cached_by_content};
 use super::params::{Guarded, IdempotencyKey, IfNoneMatch, NewEntry, NewSheet};
 use super::responses::*;
+use super::writes::guarded;
 use super::{idempotency_key, required_bearer};
 use crate::games::Seat;
 use crate::problem::Problem;
@@ -82,21 +83,17 @@ pub async fn append_entry(
     request: HttpRequest,
     body: Body<AppendEntry>,
 ) -> Result<web::Json<SheetDetail>, Problem> {
-    let token = required_bearer(&request)?;
-    let mut body = body.into_inner();
-    let (expected, by_if_match) = expected_version(&request, body.expected_version)?;
-    body.expected_version = expected;
-    Ok(web::Json(
+    guarded(&request, body, async |writer, body| {
         sheets::append(
             &store,
             path.into_inner(),
-            token,
-            idempotency_key(&request)?,
+            writer.token,
+            writer.idempotency_key,
             body,
         )
         .await
-        .map_err(|problem| as_precondition(problem, by_if_match))?,
-    ))
+    })
+    .await
 }
 
 /// Take the last round away (owner token), with a note saying why (required). It is recorded as
@@ -122,21 +119,17 @@ pub async fn remove_last_round(
     request: HttpRequest,
     body: Body<RemoveLastRound>,
 ) -> Result<web::Json<SheetDetail>, Problem> {
-    let token = required_bearer(&request)?;
-    let mut body = body.into_inner();
-    let (expected, by_if_match) = expected_version(&request, body.expected_version)?;
-    body.expected_version = expected;
-    Ok(web::Json(
+    guarded(&request, body, async |writer, body| {
         sheets::remove_last_round(
             &store,
             path.into_inner(),
-            token,
-            idempotency_key(&request)?,
+            writer.token,
+            writer.idempotency_key,
             body,
         )
         .await
-        .map_err(|problem| as_precondition(problem, by_if_match))?,
-    ))
+    })
+    .await
 }
 
 /// Rename a player of a sheet (owner token), at any time: the name is checked like a new one
@@ -163,15 +156,10 @@ pub async fn rename_sheet_player(
     body: Body<RenameSheetPlayer>,
 ) -> Result<web::Json<SheetDetail>, Problem> {
     let (id, seat) = path.into_inner();
-    let token = required_bearer(&request)?;
-    let mut body = body.into_inner();
-    let (expected, by_if_match) = expected_version(&request, body.expected_version)?;
-    body.expected_version = expected;
-    Ok(web::Json(
-        sheets::rename_player(&store, id, seat, token, idempotency_key(&request)?, body)
-            .await
-            .map_err(|problem| as_precondition(problem, by_if_match))?,
-    ))
+    guarded(&request, body, async |writer, body| {
+        sheets::rename_player(&store, id, seat, writer.token, writer.idempotency_key, body).await
+    })
+    .await
 }
 
 /// Finish a sheet in progress early (owner token), with the standings of the rounds entered so
@@ -198,21 +186,17 @@ pub async fn finish_sheet(
     request: HttpRequest,
     body: Body<FinishSheet>,
 ) -> Result<web::Json<SheetDetail>, Problem> {
-    let token = required_bearer(&request)?;
-    let mut body = body.into_inner();
-    let (expected, by_if_match) = expected_version(&request, body.expected_version)?;
-    body.expected_version = expected;
-    Ok(web::Json(
+    guarded(&request, body, async |writer, body| {
         sheets::finish_early(
             &store,
             path.into_inner(),
-            token,
-            idempotency_key(&request)?,
+            writer.token,
+            writer.idempotency_key,
             body,
         )
         .await
-        .map_err(|problem| as_precondition(problem, by_if_match))?,
-    ))
+    })
+    .await
 }
 
 /// Play a finished or abandoned sheet again (owner token): a new sheet of the same game, options

@@ -41,5 +41,3 @@ pub use wire::{
     LogEntry, LogQuery, MatchDetail, MatchExport, MatchLog, MatchPage, MatchResult, MatchSummary,
     MoveReply, PlyView, SeatInvite, SeatToken, SubmitChance, SubmitMove, TakeBack,
 };
-// Kept under `matches` too, where they were first defined.
-pub use crate::records::{NewSeat, SeatInfo};
