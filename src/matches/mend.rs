@@ -10,7 +10,7 @@
 //! log's key or the snapshot's version, and is judged again on the mended match.
 
 use chrono::Utc;
-use diesel_async::{AsyncConnection, AsyncPgConnection};
+use diesel_async::AsyncPgConnection;
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -25,8 +25,9 @@ use crate::problem::{Code, Problem};
 use crate::records::{check_open, fingerprint_text, kind_of, parse_for_match, stored};
 use crate::referee::{self, Entry, Mendable, Reporter};
 use crate::store::events::{self, LoggedEvent};
-use crate::store::matches::{self as q, MatchRow};
-use crate::store::moves::{FinishedMatch, Move};
+use crate::store::matches::{EventRow, MatchRow};
+use crate::store::moves::Move;
+use crate::store::write::{Change, Decision, Events, Judge, Locked, Write};
 use crate::store::Store;
 use crate::vocabulary::{MatchKind, RandomnessMode};
 use crate::with_game;
@@ -89,83 +90,105 @@ async fn mend(
     expected_version: Option<i64>,
     mending: Mending,
 ) -> Result<MoveReply, Problem> {
-    let _held = store.hold(id).await;
-    let mut conn = store.conn().await?;
-    let request = Request {
-        id,
+    let judge = Mend {
         token: token.as_deref(),
         idempotency_key: idempotency_key.as_deref(),
         expected_version,
         mending: &mending,
     };
-    conn.transaction(async |conn| mend_locked(conn, request).await)
-        .await
+    store.write(id, idempotency_key.as_deref(), judge).await
 }
 
-#[derive(Clone, Copy)]
-struct Request<'a> {
-    id: Uuid,
+/// A mending judged on the locked match (the store writes what it decides).
+struct Mend<'a> {
     token: Option<&'a str>,
     idempotency_key: Option<&'a str>,
     expected_version: Option<i64>,
     mending: &'a Mending,
 }
 
-async fn mend_locked(
-    conn: &mut AsyncPgConnection,
-    request: Request<'_>,
-) -> Result<MoveReply, Problem> {
-    let id = request.id;
-    let row = q::find_for_update(conn, id)
-        .await?
-        .filter(|row| row.kind == MatchKind::Hosted)
-        .ok_or_else(|| unknown_match(id))?;
-    let seats = q::seats(conn, id).await?;
-    let credential = authenticate(&row, &seats, request.token)?;
-    let (seat, payload) = match request.mending {
-        _ if credential == Credential::Anonymous => {
-            return Err(Problem::new(
-                Code::InvalidToken,
-                "send a seat token or the owner token as `Authorization: Bearer <token>`",
-            ))
-        }
-        Mending::TakeBack { seat } => {
-            let seat = acting_seat(credential, *seat)?;
-            let players = seats.len();
-            if seat >= players {
-                let unknown = Common::UnknownSeat { seat, players };
-                return Err(referee::RefereeError::Common(unknown).into());
-            }
-            (Some(seat), &Value::Null)
-        }
-        Mending::Correction { .. } if row.randomness == RandomnessMode::Server => {
-            return Err(Problem::new(
-                Code::ServerRandomness,
-                "this match draws its own chance from its seed; its outcomes are never corrected",
-            ))
-        }
-        Mending::Correction { outcome } => (None, outcome),
-    };
-    let request_hash = fingerprint_text(format_args!("mend|{credential:?}|{seat:?}|{payload}"));
-    if let Some(key) = request.idempotency_key {
-        if let Some(previous) = q::event_by_idempotency_key(conn, id, key).await? {
-            return earlier_answer(previous, &request_hash);
-        }
+impl Judge for Mend<'_> {
+    type Log = Events;
+    type Reply = MoveReply;
+    type Output = MoveReply;
+    type Error = Problem;
+
+    fn unknown(id: Uuid) -> Problem {
+        unknown_match(id)
     }
-    let key = request.idempotency_key.map(|key| (key, request_hash));
-    let mut row = row;
-    let (mv, reply) = with_game!(kind_of(&row)?, G => {
-        let (line, version) = replayed::<G>(conn, &row, seats.len()).await?;
-        row.version = version;
-        check_open(&row, request.expected_version)?;
-        judge::<G>(&row, line, credential, seat, payload, key)?
-    });
-    let state: Value = serde_json::from_str(&mv.state)
-        .map_err(|e| Problem::internal(format!("a state's text is not JSON: {e}")))?;
-    q::append_events(conn, &mv.events).await?;
-    let finished = mv.finished.as_ref().map(FinishedMatch::as_finished);
-    crate::store::snapshot::advance(conn, &row, mv.version, &state, finished, mv.now).await?;
-    Ok(reply)
+
+    async fn judge(
+        self,
+        conn: &mut AsyncPgConnection,
+        locked: Locked<EventRow>,
+    ) -> Result<Decision<EventRow, MoveReply, MoveReply>, Problem> {
+        let Locked {
+            mut row,
+            seats,
+            earlier,
+        } = locked;
+        if row.kind != MatchKind::Hosted {
+            return Err(unknown_match(row.id));
+        }
+        let credential = authenticate(&row, &seats, self.token)?;
+        let (seat, payload) = match self.mending {
+            _ if credential == Credential::Anonymous => {
+                return Err(Problem::new(
+                    Code::InvalidToken,
+                    "send a seat token or the owner token as `Authorization: Bearer <token>`",
+                ))
+            }
+            Mending::TakeBack { seat } => {
+                let seat = acting_seat(credential, *seat)?;
+                let players = seats.len();
+                if seat >= players {
+                    let unknown = Common::UnknownSeat { seat, players };
+                    return Err(referee::RefereeError::Common(unknown).into());
+                }
+                (Some(seat), &Value::Null)
+            }
+            Mending::Correction { .. } if row.randomness == RandomnessMode::Server => {
+                return Err(Problem::new(
+                    Code::ServerRandomness,
+                    "this match draws its own chance from its seed; its outcomes are never \
+                     corrected",
+                ))
+            }
+            Mending::Correction { outcome } => (None, outcome),
+        };
+        let request_hash = fingerprint_text(format_args!("mend|{credential:?}|{seat:?}|{payload}"));
+        if let Some(previous) = earlier {
+            return earlier_answer(previous, &request_hash).map(Decision::Answer);
+        }
+        let key = self.idempotency_key.map(|key| (key, request_hash));
+        let (mv, reply) = with_game!(kind_of(&row)?, G => {
+            let (line, version) = replayed::<G>(conn, &row, seats.len()).await?;
+            row.version = version;
+            check_open(&row, self.expected_version)?;
+            judge::<G>(&row, line, credential, seat, payload, key)?
+        });
+        let state: Value = serde_json::from_str(&mv.state)
+            .map_err(|e| Problem::internal(format!("a state's text is not JSON: {e}")))?;
+        let write = Write {
+            record: row,
+            version: mv.version,
+            entries: mv.events,
+            change: Change::Advance {
+                state,
+                finished: mv.finished,
+            },
+            now: mv.now,
+        };
+        Ok(Decision::Write(Box::new(write), reply))
+    }
+
+    async fn answer(
+        _: &mut AsyncPgConnection,
+        _: Uuid,
+        reply: MoveReply,
+    ) -> Result<MoveReply, Problem> {
+        Ok(reply)
+    }
 }
 
 /// The match replayed from its setup through its whole log, read in chunks, with what may still

@@ -21,7 +21,8 @@ use crate::records::{
 use crate::referee::{self, GameInput, Input};
 use crate::seed::Seed;
 use crate::store::matches::{EventRow, MatchRow, SeatResult};
-use crate::store::moves::{FinishedMatch, LiveMatch, Move, Plan};
+use crate::store::moves::{LiveMatch, Move, Plan};
+use crate::store::snapshot::FinishedMatch;
 use crate::store::Store;
 use crate::vocabulary::{MatchKind, MatchStatus, RandomnessMode};
 use crate::with_game;

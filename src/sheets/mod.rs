@@ -9,7 +9,7 @@
 //! with the standings so far (a `finish`). A sheet's version is always its number of entries.
 
 use chrono::{DateTime, SubsecRound, Utc};
-use diesel_async::{AsyncConnection, AsyncPgConnection};
+use diesel_async::AsyncPgConnection;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -27,7 +27,8 @@ use crate::referee;
 use crate::store::created::NewParts;
 use crate::store::matches::{self as q, MatchRow, SeatResult, SeatRow};
 use crate::store::sheets::{self as sheet_rows, SheetEntryRow};
-use crate::store::snapshot::{self, Finished};
+use crate::store::snapshot::FinishedMatch;
+use crate::store::write::{Change, Decision, DecisionOf, Judge, Locked, SheetEntries, Write};
 use crate::store::Store;
 use crate::vocabulary::{limits, name_key, MatchKind, MatchStatus, RandomnessMode, SheetEntryKind};
 use crate::{tokens, with_game};
@@ -244,8 +245,15 @@ async fn owned_sheet(
 ) -> Result<MatchRow, Problem> {
     let row = q::find_for_update(conn, id)
         .await?
-        .filter(|r| r.kind == MatchKind::Sheet)
         .ok_or_else(|| unknown_sheet(id))?;
+    owners(row, owner_token)
+}
+
+/// `row`, once it is a sheet and `owner_token` is its owner's.
+fn owners(row: MatchRow, owner_token: &str) -> Result<MatchRow, Problem> {
+    if row.kind != MatchKind::Sheet {
+        return Err(unknown_sheet(row.id));
+    }
     if !tokens::constant_time_eq(&tokens::hash(owner_token), &row.owner_token_hash) {
         return Err(Problem::new(
             Code::InvalidToken,
@@ -730,15 +738,15 @@ pub async fn append(
             ),
         ));
     }
-    let write = Write {
-        id,
+    let write = SheetWrite {
         token: &token,
         idempotency_key: idempotency_key.as_deref(),
         request_hash: fingerprint(&request),
+        plan: |row: &MatchRow, _: &[SeatRow], entries: &[SheetEntryRow]| {
+            plan_entry(row, entries, &request)
+        },
     };
-    write
-        .run(store, |row, _, entries| plan_entry(row, entries, &request))
-        .await
+    store.write(id, idempotency_key.as_deref(), write).await
 }
 
 /// A round, or the correction of one.
@@ -832,14 +840,11 @@ pub async fn remove_last_round(
             "say in the note why the round is taken away",
         ));
     }
-    let write = Write {
-        id,
+    let write = SheetWrite {
         token: &token,
         idempotency_key: idempotency_key.as_deref(),
         request_hash: fingerprint(&request),
-    };
-    write
-        .run(store, |row, _, entries| {
+        plan: |row: &MatchRow, _: &[SeatRow], entries: &[SheetEntryRow]| {
             check_not_abandoned(row)?;
             check_version(row, request.expected_version)?;
             let standing = standing(entries);
@@ -852,8 +857,9 @@ pub async fn remove_last_round(
                 note: Some(request.note.clone()),
                 rename: None,
             })
-        })
-        .await
+        },
+    };
+    store.write(id, idempotency_key.as_deref(), write).await
 }
 
 fn no_round() -> Problem {
@@ -876,14 +882,11 @@ pub async fn rename_player(
 ) -> Result<SheetDetail, Problem> {
     check_note(request.note.as_deref())?;
     let name = check_name(&request.name)?;
-    let write = Write {
-        id,
+    let write = SheetWrite {
         token: &token,
         idempotency_key: idempotency_key.as_deref(),
         request_hash: fingerprint(&(seat, &request)),
-    };
-    write
-        .run(store, |row, seats, entries| {
+        plan: |row: &MatchRow, seats: &[SeatRow], entries: &[SheetEntryRow]| {
             check_version(row, request.expected_version)?;
             let current = seats
                 .iter()
@@ -925,8 +928,9 @@ pub async fn rename_player(
                 note: request.note.clone(),
                 rename: Some(renamed),
             })
-        })
-        .await
+        },
+    };
+    store.write(id, idempotency_key.as_deref(), write).await
 }
 
 /// Why a game's sheet may not be finished early, if it may not: its rules leave no standings to
@@ -959,14 +963,11 @@ pub async fn finish_early(
     request: FinishSheet,
 ) -> Result<SheetDetail, Problem> {
     check_note(request.note.as_deref())?;
-    let write = Write {
-        id,
+    let write = SheetWrite {
         token: &token,
         idempotency_key: idempotency_key.as_deref(),
         request_hash: fingerprint(&request),
-    };
-    write
-        .run(store, |row, _, entries| {
+        plan: |row: &MatchRow, _: &[SeatRow], entries: &[SheetEntryRow]| {
             check_open(row, request.expected_version)?;
             let game = kind_of(row)?;
             if let Some(why) = early_finish_refusal(game) {
@@ -989,8 +990,9 @@ pub async fn finish_early(
                 note: request.note.clone(),
                 rename: None,
             })
-        })
-        .await
+        },
+    };
+    store.write(id, idempotency_key.as_deref(), write).await
 }
 
 /// What a write adds to a sheet, once its own checks passed.
@@ -1003,53 +1005,48 @@ struct Planned {
     rename: Option<SeatRenamed>,
 }
 
-/// One write to a sheet by its owner: every kind of entry goes through the same steps.
-struct Write<'a> {
-    id: Uuid,
+/// One write to a sheet by its owner, judged on the locked sheet: every kind of entry goes
+/// through the same steps (the owner, a retry's first answer, the limit, the write's own checks),
+/// and the store writes the entry and what it changes (rounds, standings, results, names).
+struct SheetWrite<'a, P> {
     token: &'a str,
     idempotency_key: Option<&'a str>,
     request_hash: Vec<u8>,
+    plan: P,
 }
 
-impl Write<'_> {
-    async fn run(
-        self,
-        store: &Store,
-        plan: impl FnOnce(&MatchRow, &[SeatRow], &[SheetEntryRow]) -> Result<Planned, Problem> + Send,
-    ) -> Result<SheetDetail, Problem> {
-        let mut conn = store.conn().await?;
-        let this = &self;
-        let mut plan = Some(plan);
-        conn.transaction(async |conn| {
-            let plan = plan
-                .take()
-                .ok_or_else(|| Problem::internal("a sheet write ran twice"))?;
-            this.run_in(conn, plan).await
-        })
-        .await
+impl<P> Judge for SheetWrite<'_, P>
+where
+    P: FnOnce(&MatchRow, &[SeatRow], &[SheetEntryRow]) -> Result<Planned, Problem> + Send,
+{
+    type Log = SheetEntries;
+    /// The sheet's entries with the new one, to answer from.
+    type Reply = Vec<SheetEntryRow>;
+    type Output = SheetDetail;
+    type Error = Problem;
+
+    fn unknown(id: Uuid) -> Problem {
+        unknown_sheet(id)
     }
 
-    /// Under the row's lock: the owner, a retry's first answer, the limit, the write's own checks,
-    /// then the entry and what it changes (rounds, standings, results, statistics, names).
-    async fn run_in(
-        &self,
+    async fn judge(
+        self,
         conn: &mut AsyncPgConnection,
-        plan: impl FnOnce(&MatchRow, &[SeatRow], &[SheetEntryRow]) -> Result<Planned, Problem> + Send,
-    ) -> Result<SheetDetail, Problem> {
-        let id = self.id;
-        let row = owned_sheet(conn, id, self.token).await?;
-        let seats = q::seats(conn, id).await?;
+        locked: Locked<SheetEntryRow>,
+    ) -> Result<DecisionOf<Self>, Problem> {
+        let Locked {
+            row,
+            seats,
+            earlier,
+        } = locked;
+        let row = owners(row, self.token)?;
+        let id = row.id;
         let mut entries = sheet_rows::sheet_entries(conn, id).await?;
-        if let Some(key) = self.idempotency_key {
-            if let Some(earlier) = entries
-                .iter()
-                .find(|e| e.idempotency_key.as_deref() == Some(key))
-            {
-                if earlier.request_hash.as_deref() != Some(&self.request_hash[..]) {
-                    return Err(idempotency_key_reused("on this sheet"));
-                }
-                return answer_at(&row, &seats, &entries, earlier.seq);
+        if let Some(earlier) = earlier {
+            if earlier.request_hash.as_deref() != Some(&self.request_hash[..]) {
+                return Err(idempotency_key_reused("on this sheet"));
             }
+            return answer_at(&row, &seats, &entries, earlier.seq).map(Decision::Answer);
         }
         if entries.len() >= limits::SHEET_ENTRIES {
             return Err(limit_exceeded(
@@ -1061,7 +1058,7 @@ impl Write<'_> {
                 ),
             ));
         }
-        let planned = plan(&row, &seats, &entries)?;
+        let planned = (self.plan)(&row, &seats, &entries)?;
         // Microseconds, as the store keeps them: a retry's rebuilt answer shows the same instants.
         let now = Utc::now().trunc_subsecs(6);
         let entry = SheetEntryRow {
@@ -1074,7 +1071,7 @@ impl Write<'_> {
             note: planned.note,
             created_at: now,
             idempotency_key: self.idempotency_key.map(str::to_owned),
-            request_hash: Some(self.request_hash.clone()),
+            request_hash: Some(self.request_hash),
             renamed: planned
                 .rename
                 .as_ref()
@@ -1082,40 +1079,43 @@ impl Write<'_> {
             imported: None,
         };
         entries.push(entry.clone());
-        if let Some(rename) = &planned.rename {
-            let seat = seats
-                .iter()
-                .find(|s| s.seat as Seat == rename.seat)
-                .ok_or_else(|| Problem::internal("a renamed seat went missing"))?;
-            sheet_rows::append_sheet_entry(conn, &entry).await?;
-            sheet_rows::rename_sheet_seat(conn, &row, seat, &rename.new_name).await?;
-            sheet_rows::touch(conn, id, entry.seq, now).await?;
-        } else {
-            let outcome = Outcome::of(&row, seats.len(), &standing(&entries))?;
-            let state = outcome.state();
-            let finished = outcome.closed.then(|| {
-                let lowest_wins = outcome.standings.order == Order::LowestWins;
-                (
-                    SeatResult::of(&outcome.standings, &outcome.highlights),
-                    lowest_wins,
-                )
-            });
-            sheet_rows::append_sheet_entry(conn, &entry).await?;
-            let result = serde_json::json!({"standings": state["standings"]});
-            snapshot::advance(
-                conn,
-                &row,
-                entry.seq,
-                &state,
-                finished.as_ref().map(|(seats, lowest_wins)| Finished {
-                    result: &result,
-                    lowest_wins: *lowest_wins,
-                    seats,
-                }),
-                now,
-            )
-            .await?;
-        }
+        let change = match &planned.rename {
+            Some(rename) => {
+                let seat = seats
+                    .iter()
+                    .find(|s| s.seat as Seat == rename.seat)
+                    .ok_or_else(|| Problem::internal("a renamed seat went missing"))?;
+                Change::Rename {
+                    seat: seat.clone(),
+                    name: rename.new_name.clone(),
+                }
+            }
+            None => {
+                let outcome = Outcome::of(&row, seats.len(), &standing(&entries))?;
+                let state = outcome.state();
+                let finished = outcome.closed.then(|| FinishedMatch {
+                    result: serde_json::json!({"standings": state["standings"]}),
+                    lowest_wins: outcome.standings.order == Order::LowestWins,
+                    seats: SeatResult::of(&outcome.standings, &outcome.highlights),
+                });
+                Change::Advance { state, finished }
+            }
+        };
+        let write = Write {
+            version: entry.seq,
+            record: row,
+            entries: vec![entry],
+            change,
+            now,
+        };
+        Ok(Decision::Write(Box::new(write), entries))
+    }
+
+    async fn answer(
+        conn: &mut AsyncPgConnection,
+        id: Uuid,
+        entries: Vec<SheetEntryRow>,
+    ) -> Result<SheetDetail, Problem> {
         let row = q::find(conn, id).await?.ok_or_else(|| unknown_sheet(id))?;
         let seats = q::seats(conn, id).await?;
         let mut shown = detail(&row, &seats, &entries)?;

@@ -29,6 +29,7 @@ pub mod schema;
 pub mod sheets;
 pub mod snapshot;
 pub mod stat_reads;
+pub mod write;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};

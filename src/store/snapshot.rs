@@ -89,3 +89,22 @@ pub async fn advance(
     };
     super::results::record(conn, happened).await
 }
+
+/// What a match records as it ends.
+/// (Owned: what a write carries until it is stored as [`Finished`].)
+pub struct FinishedMatch {
+    pub result: Value,
+    /// Which end of the totals won.
+    pub lowest_wins: bool,
+    pub seats: Vec<SeatResult>,
+}
+
+impl FinishedMatch {
+    pub fn as_finished(&self) -> Finished<'_> {
+        Finished {
+            result: &self.result,
+            lowest_wins: self.lowest_wins,
+            seats: &self.seats,
+        }
+    }
+}

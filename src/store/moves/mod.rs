@@ -17,6 +17,8 @@
 pub mod batch;
 mod cache;
 
+use std::marker::PhantomData;
+
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
@@ -27,10 +29,11 @@ use uuid::Uuid;
 use self::batch::{lost_race, Append, GroupCommit};
 pub use self::cache::LiveMatch;
 use self::cache::MoveCache;
-use super::matches::{self as q, EventRow, SeatResult};
+use super::matches::{self as q, EventRow};
 use super::results::Happened;
 use super::schema::{match_events, matches};
-use super::snapshot::{self, Finished, Snapshot};
+use super::snapshot::{FinishedMatch, Snapshot};
+use super::write::{Change, Decision, Events, Judge, Locked, Write};
 use super::{Store, StoreError};
 use crate::config::MoveSettings;
 use crate::vocabulary::{MatchKind, MatchStatus};
@@ -56,14 +59,6 @@ pub struct Move {
     /// Set when the move ends the match.
     pub finished: Option<FinishedMatch>,
     pub now: DateTime<Utc>,
-}
-
-/// What a match records as it ends.
-pub struct FinishedMatch {
-    pub result: Value,
-    /// Which end of the totals won.
-    pub lowest_wins: bool,
-    pub seats: Vec<SeatResult>,
 }
 
 /// No match has this id.
@@ -104,7 +99,7 @@ impl Store {
     ) -> Result<R, E>
     where
         R: Send,
-        E: From<StoreError> + From<UnknownMatch> + Send,
+        E: From<StoreError> + From<UnknownMatch> + From<DieselError> + Send,
     {
         let cache = &self.moves.cache;
         // Moves on one match queue here, so that within this instance they never race.
@@ -168,7 +163,11 @@ impl Store {
             }
         }
         cache.forget(id);
-        self.play_locked(id, idempotency_key, judge).await
+        let locked = LockedMove {
+            judge,
+            answers: PhantomData,
+        };
+        self.write_held(id, idempotency_key, locked).await
     }
 
     /// Holds this instance's moves on match `id` back until the guard drops, and drops its cached
@@ -233,45 +232,57 @@ impl Store {
             Stored::Raced
         })
     }
+}
 
-    /// The last resort of a move that keeps losing races: judged and written in one transaction
-    /// with the match row locked, so nothing can move the match meanwhile.
-    async fn play_locked<R, E>(
-        &self,
-        id: Uuid,
-        idempotency_key: Option<&str>,
-        mut judge: impl FnMut(&LiveMatch, Option<EventRow>) -> Result<Plan<R, E>, E> + Send,
-    ) -> Result<R, E>
-    where
-        R: Send,
-        E: From<StoreError> + From<UnknownMatch> + Send,
-    {
-        let mut conn = self.conn().await?;
-        let judged = conn
-            .transaction(async |conn| {
-                let Some(row) = q::find_for_update(conn, id).await? else {
-                    return Ok(Err(UnknownMatch(id).into()));
-                };
-                let seats = q::seats(conn, id).await?;
-                let tail = q::events_after(conn, id, row.version).await?;
-                let live = LiveMatch::new(row, seats, tail);
-                let earlier = match idempotency_key {
-                    Some(key) => q::event_by_idempotency_key(conn, id, key).await?,
-                    None => None,
-                };
-                let (mv, reply) = match judge(&live, earlier) {
-                    Ok(Plan::Store(mv, reply)) => (mv, reply),
-                    Ok(Plan::Answer(reply)) => return Ok(Ok(reply)),
-                    Ok(Plan::Refused(refusal)) | Err(refusal) => return Ok(Err(refusal)),
-                };
-                let state = state_value(&mv.state)?;
-                q::append_events(conn, &mv.events).await?;
-                let finished = mv.finished.as_ref().map(FinishedMatch::as_finished);
-                snapshot::advance(conn, &live.row, mv.version, &state, finished, mv.now).await?;
-                Ok::<_, StoreError>(Ok(reply))
-            })
-            .await;
-        judged?
+/// The last resort of a move that keeps losing races: the same judge, run by the locked write
+/// ([`Store::write`]), so nothing can move the match meanwhile.
+struct LockedMove<J, R, E> {
+    judge: J,
+    answers: PhantomData<fn() -> (R, E)>,
+}
+
+impl<J, R, E> Judge for LockedMove<J, R, E>
+where
+    J: FnMut(&LiveMatch, Option<EventRow>) -> Result<Plan<R, E>, E> + Send,
+    R: Send,
+    E: From<StoreError> + From<UnknownMatch> + From<DieselError> + Send,
+{
+    type Log = Events;
+    type Reply = R;
+    type Output = R;
+    type Error = E;
+
+    fn unknown(id: Uuid) -> E {
+        UnknownMatch(id).into()
+    }
+
+    async fn judge(
+        mut self,
+        conn: &mut AsyncPgConnection,
+        locked: Locked<EventRow>,
+    ) -> Result<Decision<EventRow, R, R>, E> {
+        let tail = q::events_after(conn, locked.row.id, locked.row.version).await?;
+        let live = LiveMatch::new(locked.row, locked.seats, tail);
+        let (mv, reply) = match (self.judge)(&live, locked.earlier)? {
+            Plan::Store(mv, reply) => (mv, reply),
+            Plan::Answer(reply) => return Ok(Decision::Answer(reply)),
+            Plan::Refused(refusal) => return Err(refusal),
+        };
+        let write = Write {
+            record: live.row,
+            version: mv.version,
+            entries: mv.events,
+            change: Change::Advance {
+                state: state_value(&mv.state)?,
+                finished: mv.finished,
+            },
+            now: mv.now,
+        };
+        Ok(Decision::Write(Box::new(write), reply))
+    }
+
+    async fn answer(_: &mut AsyncPgConnection, _: Uuid, reply: R) -> Result<R, E> {
+        Ok(reply)
     }
 }
 
@@ -287,16 +298,6 @@ enum Stored {
     },
     /// Another move was stored first, or the seats or the status changed: nothing was written.
     Raced,
-}
-
-impl FinishedMatch {
-    pub fn as_finished(&self) -> Finished<'_> {
-        Finished {
-            result: &self.result,
-            lowest_wins: self.lowest_wins,
-            seats: &self.seats,
-        }
-    }
 }
 
 fn state_value(text: &str) -> Result<Value, StoreError> {
