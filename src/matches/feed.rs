@@ -19,7 +19,6 @@
 //! slowly falls behind the broadcast and is ended (it can resume with `Last-Event-ID`).
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
@@ -35,6 +34,7 @@ use super::create::detail_of;
 use super::current::Logged;
 use super::replay::{log_after, log_entry};
 use super::wire::{LogEntry, MatchDetail};
+use crate::frames::{chunk, join, record_written, Frame, Framing};
 use crate::games::{Consistent, Game, Seat, Viewer};
 use crate::live::{Hub, Subscription};
 use crate::metrics::METRICS;
@@ -95,66 +95,6 @@ impl MatchStreamEvent {
     }
 }
 
-/// How a stream's events are written on the wire.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Framing {
-    /// Server-Sent Events: `id:` is the version, `event:` the type, `data:` the JSON.
-    Sse,
-    /// One JSON document per line.
-    Ndjson,
-}
-
-/// One stream event, serialised once and framed for both formats.
-#[derive(Debug)]
-pub struct Frame {
-    name: &'static str,
-    version: Option<i64>,
-    sse: Bytes,
-    ndjson: Bytes,
-}
-
-impl Frame {
-    /// `event` (named `name`, with `version` as its SSE id) framed for both formats.
-    pub fn encode(name: &'static str, version: Option<i64>, event: &impl Serialize) -> Self {
-        // Serialising our own event types cannot fail.
-        let json = serde_json::to_string(event).unwrap_or_default();
-        let mut sse = String::with_capacity(json.len() + name.len() + 32);
-        if let Some(version) = version {
-            let _ = writeln!(sse, "id: {version}");
-        }
-        let _ = write!(sse, "event: {name}\ndata: {json}\n\n");
-        let mut ndjson = json;
-        ndjson.push('\n');
-        Self {
-            name,
-            version,
-            sse: Bytes::from(sse),
-            ndjson: Bytes::from(ndjson),
-        }
-    }
-
-    pub fn name(&self) -> &'static str {
-        self.name
-    }
-
-    pub fn bytes(&self, framing: Framing) -> &Bytes {
-        match framing {
-            Framing::Sse => &self.sse,
-            Framing::Ndjson => &self.ndjson,
-        }
-    }
-}
-
-/// Frames written one after the other, counted in the metrics as written.
-fn chunk<'a>(framing: Framing, frames: impl IntoIterator<Item = &'a Arc<Frame>>) -> Bytes {
-    let mut out = Vec::new();
-    for frame in frames {
-        METRICS.record_stream_event(frame.name);
-        out.extend_from_slice(frame.bytes(framing));
-    }
-    Bytes::from(out)
-}
-
 /// Who may act for each seat as of one read: a seat stream ends when its token no longer does.
 #[derive(Debug, Default)]
 struct Access {
@@ -185,16 +125,9 @@ struct Update {
 
 impl Update {
     fn new(frames: Vec<Arc<Frame>>, access: Arc<Access>) -> Self {
-        let join = |framing| {
-            let mut out = Vec::new();
-            for frame in &frames {
-                out.extend_from_slice(Frame::bytes(frame, framing));
-            }
-            Bytes::from(out)
-        };
         Self {
-            sse: join(Framing::Sse),
-            ndjson: join(Framing::Ndjson),
+            sse: join(Framing::Sse, &frames),
+            ndjson: join(Framing::Ndjson, &frames),
             frames,
             access,
         }
@@ -375,7 +308,7 @@ impl<G: Game> Core<G> {
             detail: Box::new(self.detail(viewer)),
         };
         let frame = event.frame();
-        (fingerprint(&frame.ndjson), Arc::new(frame))
+        (fingerprint(frame.bytes(Framing::Ndjson)), Arc::new(frame))
     }
 
     fn end_frame(&self) -> Arc<Frame> {
@@ -937,7 +870,7 @@ impl Follower {
             let frame = Arc::new(MatchStreamEvent::error(&problem).frame());
             return Some(chunk(self.framing, [&frame]));
         }
-        let fresh = |frame: &Frame, sent: i64| match (frame.name, frame.version) {
+        let fresh = |frame: &Frame, sent: i64| match (frame.name(), frame.version()) {
             ("entry", Some(version)) => version > sent,
             ("view", Some(version)) => version >= sent,
             _ => true,
@@ -947,8 +880,8 @@ impl Follower {
         let mut kept = Vec::with_capacity(update.frames.len());
         for frame in &update.frames {
             if fresh(frame, sent) {
-                sent = sent.max(frame.version.unwrap_or(sent));
-                self.done |= matches!(frame.name, "end" | "error");
+                sent = sent.max(frame.version().unwrap_or(sent));
+                self.done |= matches!(frame.name(), "end" | "error");
                 kept.push(frame);
             } else {
                 all = false;
@@ -961,9 +894,7 @@ impl Follower {
         if !all {
             return Some(chunk(self.framing, kept));
         }
-        for frame in &kept {
-            METRICS.record_stream_event(frame.name);
-        }
+        record_written(&kept);
         Some(match self.framing {
             Framing::Sse => update.sse.clone(),
             Framing::Ndjson => update.ndjson.clone(),
@@ -1012,16 +943,6 @@ mod tests {
             seats: vec![Some(vec![0]), Some(vec![seat_one])],
         };
         Arc::new(Update::new(frames, Arc::new(access)))
-    }
-
-    #[test]
-    fn a_frame_is_the_same_event_in_both_formats() {
-        let frame = frame("entry", Some(3));
-        assert_eq!(
-            frame.bytes(Framing::Sse),
-            "id: 3\nevent: entry\ndata: {\"type\":\"entry\"}\n\n"
-        );
-        assert_eq!(frame.bytes(Framing::Ndjson), "{\"type\":\"entry\"}\n");
     }
 
     #[tokio::test]
