@@ -4,6 +4,7 @@
 pub mod bgstats;
 pub mod config;
 pub mod exports;
+pub mod frames;
 pub mod games;
 pub mod http;
 pub mod live;

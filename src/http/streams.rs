@@ -10,8 +10,9 @@
 //!
 //! A match stream follows its match's feed ([`crate::matches::Feeds`]), which reads and frames
 //! each change once for all the streams of this instance; this module only subscribes (the caps),
-//! frames heartbeats and writes what the feed hands it. A sheet stream reads its sheet on each
-//! change: sheets are small, and a correction rewrites them.
+//! sends heartbeats and writes what the feed hands it. A sheet stream reads its sheet on each
+//! change: sheets are small, and a correction rewrites them. Both frame their events, and their
+//! heartbeats, the one way [`crate::frames`] writes them.
 
 use std::time::Duration;
 
@@ -27,9 +28,10 @@ use uuid::Uuid;
 use super::bearer;
 use super::params::LastEventId;
 use super::responses::*;
+use crate::frames::{self, Frame, Framing};
 use crate::live::{Connection, Hub, Opener, SubscribeError, Subscription};
 pub use crate::matches::MatchStreamEvent;
-use crate::matches::{resume_point_ahead, Feeds, Followed, Follower, Frame, Framing};
+use crate::matches::{resume_point_ahead, Feeds, Followed, Follower};
 use crate::metrics::METRICS;
 use crate::problem::{Code, Problem, ProblemDocument};
 use crate::sheets::{self, SheetDetail, SheetEntry};
@@ -270,7 +272,7 @@ struct Live<S> {
     store: Store,
     source: S,
     subscription: Subscription,
-    format: StreamFormat,
+    framing: Framing,
     heartbeat: Duration,
     /// The last version whose entries were sent.
     sent: i64,
@@ -292,7 +294,7 @@ impl<S: Source> Live<S> {
         }
         self.sent = batch.version;
         self.done = batch.closed;
-        Ok(Some(frame(self.format, &batch.events)))
+        Ok(Some(frame(self.framing, &batch.events)))
     }
 
     /// The next chunk: new events after a change, or a heartbeat after a quiet spell; `None`
@@ -305,7 +307,7 @@ impl<S: Source> Live<S> {
             let nudged = tokio::time::timeout(self.heartbeat, self.subscription.changed()).await;
             match nudged {
                 Err(_quiet) => {
-                    let beat = heartbeat(self.format, &S::Event::heartbeat());
+                    let beat = frames::heartbeat(self.framing, &S::Event::heartbeat());
                     return Some((Ok(beat), self));
                 }
                 Ok(None) => {
@@ -317,7 +319,7 @@ impl<S: Source> Live<S> {
                     Ok(None) => continue,
                     Err(problem) => {
                         self.done = true;
-                        let chunk = frame(self.format, &[S::Event::error(&problem)]);
+                        let chunk = frame(self.framing, &[S::Event::error(&problem)]);
                         return Some((Ok(chunk), self));
                     }
                 },
@@ -326,34 +328,24 @@ impl<S: Source> Live<S> {
     }
 }
 
-/// The wire format as the feeds name it.
-fn framing(format: StreamFormat) -> Framing {
-    match format {
-        StreamFormat::Sse => Framing::Sse,
-        StreamFormat::Ndjson => Framing::Ndjson,
+/// The wire format as the frames name it.
+impl From<StreamFormat> for Framing {
+    fn from(format: StreamFormat) -> Self {
+        match format {
+            StreamFormat::Sse => Self::Sse,
+            StreamFormat::Ndjson => Self::Ndjson,
+        }
     }
 }
 
-/// Events as SSE (`id:` is the version, `event:` the type, `data:` the JSON) or NDJSON lines.
-fn frame<E: StreamEvent>(format: StreamFormat, events: &[E]) -> Bytes {
-    let mut out = Vec::new();
-    for event in events {
-        METRICS.record_stream_event(event.name());
-        let frame = Frame::encode(event.name(), event.version(), event);
-        out.extend_from_slice(frame.bytes(framing(format)));
-    }
-    Bytes::from(out)
-}
-
-/// A heartbeat: an SSE comment, or `event` (a `heartbeat` event) as a line.
-fn heartbeat(format: StreamFormat, event: &impl Serialize) -> Bytes {
-    METRICS.record_stream_event("heartbeat");
-    match format {
-        StreamFormat::Sse => Bytes::from_static(b": heartbeat\n\n"),
-        StreamFormat::Ndjson => Frame::encode("heartbeat", None, event)
-            .bytes(Framing::Ndjson)
-            .clone(),
-    }
+/// A sheet stream's events, framed as the match streams' are: the next chunk of its body.
+fn frame<E: StreamEvent>(framing: Framing, events: &[E]) -> Bytes {
+    frames::chunk(
+        framing,
+        events
+            .iter()
+            .map(|event| Frame::encode(event.name(), event.version(), event)),
+    )
 }
 
 /// A match stream between two chunks of its body: its place in the hub (the caps; ended when the
@@ -362,7 +354,7 @@ struct Following {
     hub: Hub,
     subscription: Subscription,
     follower: Follower,
-    format: StreamFormat,
+    framing: Framing,
     heartbeat: Duration,
 }
 
@@ -395,7 +387,7 @@ impl Following {
                     Followed::Ended => return None,
                 },
                 () = &mut quiet => {
-                    let beat = heartbeat(self.format, &MatchStreamEvent::Heartbeat);
+                    let beat = frames::heartbeat(self.framing, &MatchStreamEvent::Heartbeat);
                     return Some((Ok(beat), self));
                 }
             }
@@ -502,7 +494,7 @@ async fn open<S: Source>(
     opener: Opener,
     source: S,
     after: Option<i64>,
-    format: StreamFormat,
+    framing: Framing,
 ) -> Result<HttpResponse, Problem> {
     let subscription = subscribe(hub, source.id(), opener)?;
     let batch = read_batch(&source, store, after, None).await?;
@@ -510,20 +502,20 @@ async fn open<S: Source>(
     if let Some(after) = after.filter(|after| *after > batch.reached) {
         return Err(resume_point_ahead(after, batch.reached));
     }
-    let first = frame(format, &batch.events);
+    let first = frame(framing, &batch.events);
     let live = Live {
         hub: hub.clone(),
         store: store.clone(),
         source,
         subscription,
-        format,
+        framing,
         heartbeat: hub.settings().heartbeat,
         sent: batch.version,
         viewed: batch.view,
         done: batch.closed,
     };
     Ok(streaming(
-        format,
+        framing,
         first,
         Box::pin(stream::unfold(live, Live::next_chunk)),
     ))
@@ -532,14 +524,10 @@ async fn open<S: Source>(
 type Body = std::pin::Pin<Box<dyn Stream<Item = Result<Bytes, actix_web::Error>>>>;
 
 /// The streaming answer: `first`, then the rest of `body`.
-fn streaming(format: StreamFormat, first: Bytes, body: Body) -> HttpResponse {
+fn streaming(framing: Framing, first: Bytes, body: Body) -> HttpResponse {
     let body = stream::once(async move { Ok::<_, actix_web::Error>(first) }).chain(body);
-    let content_type = match format {
-        StreamFormat::Sse => "text/event-stream",
-        StreamFormat::Ndjson => "application/x-ndjson",
-    };
     HttpResponse::Ok()
-        .content_type(content_type)
+        .content_type(framing.content_type())
         .insert_header((header::CACHE_CONTROL, "no-store"))
         // Proxies such as nginx would otherwise hold events back to fill a buffer.
         .insert_header(("X-Accel-Buffering", "no"))
@@ -576,21 +564,19 @@ pub async fn stream_match(
     let after = resume_point(&request, &query)?;
     let id = path.into_inner();
     let token = bearer(&request)?;
-    let format = query.format.unwrap_or_default();
+    let framing = Framing::from(query.format.unwrap_or_default());
     // Subscribed first: the caps, and the instance's stop, apply before anything is read.
     let subscription = subscribe(&hub, id, opener(&request, &hub, token.as_deref()))?;
-    let (first, follower) = feeds
-        .follow(id, token.as_deref(), after, framing(format))
-        .await?;
+    let (first, follower) = feeds.follow(id, token.as_deref(), after, framing).await?;
     let following = Following {
         hub: hub.get_ref().clone(),
         subscription,
         follower,
-        format,
+        framing,
         heartbeat: hub.settings().heartbeat,
     };
     Ok(streaming(
-        format,
+        framing,
         first,
         Box::pin(stream::unfold(following, Following::next_chunk)),
     ))
@@ -631,7 +617,7 @@ pub async fn stream_sheet(
         opener,
         source,
         after,
-        query.format.unwrap_or_default(),
+        Framing::from(query.format.unwrap_or_default()),
     )
     .await
 }

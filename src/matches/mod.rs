@@ -25,7 +25,7 @@ mod wire;
 
 pub use access::{authenticate, Credential};
 pub use create::{create, read};
-pub use feed::{resume_point_ahead, Feeds, Followed, Follower, Frame, Framing, MatchStreamEvent};
+pub use feed::{resume_point_ahead, Feeds, Followed, Follower, MatchStreamEvent};
 pub use list::list;
 pub use lobby::{
     abandon_match, abandon_sheet, check_invite_code, invite, redeem_invite, reissue_invite,

@@ -34,6 +34,7 @@ const LAYERS: &[Layer] = &[
         name: "services",
         modules: &[
             "matches", "sheets", "stats", "ratings", "exports", "bgstats", "records", "problem",
+            "frames",
         ],
         uses: &["storage", "referee", "rules core", "vocabulary"],
     },

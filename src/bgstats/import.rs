@@ -1,0 +1,144 @@
+//! The import applied and reported: the plays planned are written in the order they ended, a
+//! batch per transaction, each play all or nothing; plays already stored are matched, not
+//! written again; the report says what became of each play and who its players are here.
+
+use std::collections::BTreeMap;
+
+use chrono::{SubsecRound, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::plan::{plan, Planned, SkipReason};
+use super::read::read_file;
+use crate::games::GameKind;
+use crate::problem::Problem;
+use crate::store::plays::{self, NewPlay, Written};
+use crate::store::Store;
+
+/// Plays written per transaction (each in its own savepoint).
+const IMPORT_BATCH: usize = 100;
+
+/// What became of one play of the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PlayOutcome {
+    /// A new score sheet.
+    Created,
+    /// A match or sheet with this play's id is already stored (the same play imported before,
+    /// or exported from here): nothing was written.
+    Matched,
+    /// Not imported; `reason` says why.
+    Skipped,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ImportedPlay {
+    /// The play's place in the file's `plays`, from 0.
+    pub index: usize,
+    pub outcome: PlayOutcome,
+    /// The sheet (created) or the stored match or sheet (matched).
+    pub id: Option<Uuid>,
+    pub game: Option<GameKind>,
+    /// The new sheet's owner token (created only): send it as `Authorization: Bearer` to rename
+    /// its players or play it again. Shown once.
+    pub owner_token: Option<String>,
+    pub reason: Option<SkipReason>,
+}
+
+/// A player of the file's imported plays, matched by name key to the players already here.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ImportedPlayer {
+    /// The name as the file writes it.
+    pub name: String,
+    /// The name this service already knew the player by, or null for a new player.
+    pub known_as: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ImportReport {
+    pub created: usize,
+    pub matched: usize,
+    pub skipped: usize,
+    /// One per play of the file, in its order.
+    pub plays: Vec<ImportedPlay>,
+    /// The players of the plays created or matched.
+    pub players: Vec<ImportedPlayer>,
+}
+
+/// Imports a file of plays: each play checked on its own (skipped with a reason if it cannot be
+/// one of these games' results) and written all or nothing; plays already stored are matched,
+/// not written again. Ratings follow, in the order results finished.
+#[tracing::instrument(skip_all, fields(bytes = body.len()))]
+pub async fn import(store: &Store, body: &[u8]) -> Result<ImportReport, Problem> {
+    let file = read_file(body)?;
+    let now = Utc::now().trunc_subsecs(6);
+    let mut plays: Vec<ImportedPlay> = Vec::with_capacity(file.plays.len());
+    let mut planned: Vec<(usize, Planned)> = Vec::new();
+    for (index, play) in file.plays.iter().enumerate() {
+        match plan(&file, play, now) {
+            Ok(ready) => planned.push((index, ready)),
+            Err(reason) => plays.push(ImportedPlay {
+                index,
+                outcome: PlayOutcome::Skipped,
+                id: None,
+                game: None,
+                owner_token: None,
+                reason: Some(reason),
+            }),
+        }
+    }
+    // In the order they ended: a file of old plays into an empty service rates each batch once.
+    planned.sort_by_key(|(_, p)| {
+        let row = &p.play.row;
+        (row.finished_at.unwrap_or(row.updated_at), row.id)
+    });
+    let mut keys: Vec<String> = planned
+        .iter()
+        .flat_map(|(_, p)| p.play.seats.iter().map(|s| s.player_key.clone()))
+        .collect();
+    keys.sort();
+    keys.dedup();
+    let mut conn = store.conn().await?;
+    let known = plays::known_players(&mut conn, &keys).await?;
+    let mut first_names: BTreeMap<String, String> = BTreeMap::new();
+    for batch in planned.chunks(IMPORT_BATCH) {
+        let new: Vec<&NewPlay> = batch.iter().map(|(_, p)| &p.play).collect();
+        let written = plays::insert_plays(&mut conn, &new).await?;
+        for ((index, ready), written) in batch.iter().zip(written) {
+            for seat in &ready.play.seats {
+                first_names
+                    .entry(seat.player_key.clone())
+                    .or_insert_with(|| seat.player_name.clone());
+            }
+            let created = written == Written::Created;
+            plays.push(ImportedPlay {
+                index: *index,
+                outcome: if created {
+                    PlayOutcome::Created
+                } else {
+                    PlayOutcome::Matched
+                },
+                id: Some(ready.play.row.id),
+                game: Some(ready.play.row.game.kind()),
+                owner_token: created.then(|| ready.owner_token.clone()),
+                reason: None,
+            });
+        }
+    }
+    plays.sort_by_key(|p| p.index);
+    let count = |outcome| plays.iter().filter(|p| p.outcome == outcome).count();
+    Ok(ImportReport {
+        created: count(PlayOutcome::Created),
+        matched: count(PlayOutcome::Matched),
+        skipped: count(PlayOutcome::Skipped),
+        players: first_names
+            .into_iter()
+            .map(|(key, name)| ImportedPlayer {
+                known_as: known.get(&key).cloned(),
+                name,
+            })
+            .collect(),
+        plays,
+    })
+}
