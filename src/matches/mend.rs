@@ -1,11 +1,12 @@
 //! Mending a hosted match: a seat takes back its own last move, or a table corrects the chance
 //! outcome it reported last. Each is a new entry of the log, judged by the referee's mending
-//! policy ([`crate::referee::Mendable`]) on the whole log replayed from the start, and written
-//! with the state it returns the table to, in one transaction with the match row locked.
+//! policy ([`crate::referee::Mendable`]) on the whole log replayed from the start; the store's
+//! locked write ([`crate::store::write`]) writes it with the state it returns the table to, in
+//! one transaction with the match row locked.
 //!
 //! A mending is rare and reaches back past the snapshot, so it does not go through the move
-//! pipeline: it holds this instance's moves on the match back while it runs, and writes a fresh
-//! snapshot at its own ply (so no reader of "snapshot + later events" ever meets a mending it
+//! cache: the write holds this instance's moves on the match back while it runs, and writes a
+//! fresh snapshot at its own ply (so no reader of "snapshot + later events" ever meets a mending it
 //! would have to judge). A move on another instance that read the match before is refused by the
 //! log's key or the snapshot's version, and is judged again on the mended match.
 
