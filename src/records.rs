@@ -3,6 +3,8 @@
 //! `Idempotency-Key`, and the same pinning of a stored record to the rules version it was played
 //! under. The names they are stored under live in [`crate::vocabulary`].
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -226,10 +228,14 @@ pub(crate) fn check_name(name: &str) -> Result<String, Problem> {
 pub(crate) fn check_names<'a>(
     names: impl IntoIterator<Item = &'a str>,
 ) -> Result<Vec<String>, Problem> {
+    // Each name's key is computed once and looked up in a map: linear in the names sent.
     let mut checked: Vec<String> = Vec::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
     for name in names {
         let name = check_name(name)?;
-        if let Some(earlier) = checked.iter().find(|n| name_key(n) == name_key(&name)) {
+        let key = name_key(&name);
+        if let Some(&earlier) = seen.get(&key) {
+            let earlier = &checked[earlier];
             let mut problem = Problem::new(
                 Code::DuplicatePlayer,
                 format!("{name:?} and {earlier:?} are the same player; each player sits once"),
@@ -237,6 +243,7 @@ pub(crate) fn check_names<'a>(
             problem.params = Some(serde_json::json!({"name": name}));
             return Err(problem);
         }
+        seen.insert(key, checked.len());
         checked.push(name);
     }
     Ok(checked)

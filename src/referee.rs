@@ -206,7 +206,8 @@ pub fn options<G: Game>(
     validated_options::<G>(options, players)
 }
 
-fn check_player_count<G: Game>(players: usize) -> Result<(), RefereeError> {
+/// Refuses a number of players the game does not seat: checked before any per-player work.
+pub fn check_player_count<G: Game>(players: usize) -> Result<(), RefereeError> {
     if !(G::MIN_PLAYERS..=G::MAX_PLAYERS).contains(&players) {
         return Err(RefereeError::PlayerCount {
             players,

@@ -107,6 +107,8 @@ pub(super) fn prepare(
     request: CreateMatch,
     keys: &tokens::InviteKeys,
 ) -> Result<NewMatch, Problem> {
+    // The count first: the names' checks cost per name.
+    with_game!(request.game, G => referee::check_player_count::<G>(request.seats.len()))?;
     let names = check_names(request.seats.iter().map(|s| s.name.as_str()))?;
     let now = Utc::now();
     let id = Uuid::new_v4();

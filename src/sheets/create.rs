@@ -66,6 +66,8 @@ impl NewSheet {
 
 /// Checks a new sheet's players and options, and makes its rows and a fresh owner token.
 pub(crate) fn prepare(request: &CreateSheet) -> Result<NewSheet, Problem> {
+    // The count first: the names' checks cost per name.
+    with_game!(request.game, G => referee::check_player_count::<G>(request.players.len()))?;
     let names = check_names(request.players.iter().map(|p| p.name.as_str()))?;
     let now = Utc::now();
     let id = Uuid::new_v4();

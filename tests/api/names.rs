@@ -217,3 +217,36 @@ async fn seats_stored_under_the_old_key_are_re_keyed_once_when_instances_start()
         .unwrap();
     assert_eq!(scheme.scheme, 2);
 }
+
+/// Hardening round 4, finding 1: a request naming far more players than any game seats is
+/// refused by its count before any name is checked, so a large body of look-alike names costs
+/// nothing per pair (docs/security.md).
+#[tokio::test]
+async fn more_players_than_the_game_seats_are_refused_by_their_count_before_their_names() {
+    let app = spawn_app().await;
+    let names: Vec<String> = (0..1_568).map(|_| "Ann".to_owned()).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let sheet = create_sheet(&app, &names).await;
+    assert_eq!(
+        sheet.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        sheet.body
+    );
+    assert_eq!(sheet.body["code"], "player_count", "{}", sheet.body);
+    let seats: Vec<Value> = names.iter().map(|name| json!({"name": name})).collect();
+    let hosted = app
+        .post(
+            "/v1/matches",
+            &json!({"game": "lucky-jack", "seats": seats}),
+            None,
+        )
+        .await;
+    assert_eq!(
+        hosted.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        hosted.body
+    );
+    assert_eq!(hosted.body["code"], "player_count", "{}", hosted.body);
+}
