@@ -413,7 +413,13 @@ fn test_settings(database_url: String, pipeline: Pipeline) -> Settings {
         database_url,
         bind_address: "127.0.0.1:0".parse().unwrap(),
         pool_size: 4,
-        database_timeouts: Default::default(),
+        // Generous: on a machine busy with other CI lanes a healthy statement can wait seconds
+        // for the CPU, and a test must not fail on that. The timeouts themselves are tested
+        // against a database in trouble in tests/processes.
+        database_timeouts: referee::config::DatabaseTimeouts {
+            lock: std::time::Duration::from_secs(30),
+            statement: std::time::Duration::from_secs(60),
+        },
         moves: pipeline.settings(),
         body_limit_bytes: 64 * 1024,
         workers: Some(1),
