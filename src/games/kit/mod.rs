@@ -4,6 +4,7 @@
 pub mod consistency;
 pub mod counts;
 pub mod deal;
+pub mod guard;
 pub mod hand;
 pub mod refusal;
 pub mod schema;

@@ -25,6 +25,7 @@ pub use state::*;
 pub use view::*;
 pub use violation::*;
 
+use super::kit::guard::{self, OfKind};
 use super::{
     ChanceOwner, Game, GameKind, Highlights, Inconsistency, Randomness, Seat, Standings,
     ValidOptions, Viewer,
@@ -105,14 +106,8 @@ impl Game for LuckPlus {
         })
     }
 
-    // Engine invariant: precondition of Game::sample_chance: a chance event is pending.
-    #[allow(clippy::expect_used)]
     fn sample_chance(state: &State, rng: &mut dyn Randomness) -> Chance {
-        match state
-            .chance
-            .as_ref()
-            .expect("sample_chance needs a pending chance event")
-        {
+        match guard::to_sample(state.chance.as_ref()) {
             PendingChance::Deal {
                 hands,
                 cards_per_hand,
@@ -281,13 +276,7 @@ pub fn check_tally(
     }
     let mut seen = vec![false; players];
     for o in &tally.out {
-        if o.seat >= players {
-            return Err(Common::UnknownSeat {
-                seat: o.seat,
-                players,
-            }
-            .into());
-        }
+        Common::seated(o.seat, players)?;
         if seen[o.seat] {
             return Err(LuckPlusViolation::SeatOutTwice { seat: o.seat });
         }

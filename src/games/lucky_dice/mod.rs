@@ -24,6 +24,7 @@ pub use state::*;
 pub use view::*;
 pub use violation::*;
 
+use super::kit::guard::{self, OfKind};
 use super::{
     ChanceOwner, Game, GameKind, Highlights, Inconsistency, Order, Randomness, Seat, Standings,
     ValidOptions, Viewer,
@@ -105,14 +106,8 @@ impl Game for LuckyDice {
         })
     }
 
-    // Engine invariant: precondition of Game::sample_chance: a chance event is pending.
-    #[allow(clippy::expect_used)]
     fn sample_chance(state: &State, rng: &mut dyn Randomness) -> Chance {
-        match state
-            .chance
-            .as_ref()
-            .expect("sample_chance needs a pending chance event")
-        {
+        match guard::to_sample(state.chance.as_ref()) {
             PendingChance::Coasters { seats } => Chance::Coasters {
                 coasters: rng.draw(&state.pile, seats.len()),
             },

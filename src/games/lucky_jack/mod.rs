@@ -22,6 +22,7 @@ pub use state::*;
 pub use view::*;
 pub use violation::*;
 
+use super::kit::guard::{self, OfKind};
 use super::{
     ChanceOwner, Game, GameKind, Highlights, Inconsistency, Order, Randomness, Seat, Standings,
     ValidOptions, Viewer,
@@ -105,14 +106,8 @@ impl Game for LuckyJack {
         })
     }
 
-    // Engine invariant: precondition of Game::sample_chance: a chance event is pending.
-    #[allow(clippy::expect_used)]
     fn sample_chance(state: &State, rng: &mut dyn Randomness) -> Chance {
-        match state
-            .chance
-            .as_ref()
-            .expect("sample_chance needs a pending chance event")
-        {
+        match guard::to_sample(state.chance.as_ref()) {
             PendingChance::Deal { pile, .. } => {
                 let cards = rng.draw(&pile.canonical(), HAND_SIZE * state.players + 1);
                 let hands = cards
@@ -163,13 +158,7 @@ impl Game for LuckyJack {
                 reason: NoJackpotReason::NoWinner,
             },
             Some(jackpot) => {
-                if jackpot.seat >= players {
-                    return Err(Common::UnknownSeat {
-                        seat: jackpot.seat,
-                        players,
-                    }
-                    .into());
-                }
+                Common::seated(jackpot.seat, players)?;
                 let points = jackpot
                     .symbol
                     .jackpot_points(jackpot.size)

@@ -22,6 +22,7 @@ pub use state::*;
 pub use view::*;
 pub use violation::*;
 
+use super::kit::guard::{self, OfKind};
 use super::{
     ChanceOwner, Game, GameKind, Highlights, Inconsistency, Order, Randomness, Seat, Standings,
     ValidOptions, Viewer,
@@ -100,14 +101,8 @@ impl Game for PlusMinus {
         })
     }
 
-    // Engine invariant: precondition of Game::sample_chance: a chance event is pending.
-    #[allow(clippy::expect_used)]
     fn sample_chance(state: &State, rng: &mut dyn Randomness) -> Chance {
-        match state
-            .chance
-            .as_ref()
-            .expect("sample_chance needs a pending chance event")
-        {
+        match guard::to_sample(state.chance.as_ref()) {
             PendingChance::Deal {
                 hands,
                 hand_cards,

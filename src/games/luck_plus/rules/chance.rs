@@ -6,16 +6,9 @@ pub(in crate::games::luck_plus) fn check_chance(
     state: &State,
     outcome: &Chance,
 ) -> Result<(), LuckPlusViolation> {
-    let pending = state
-        .chance
-        .as_ref()
-        .ok_or(V::from(Common::NoChancePending))?;
-    if pending.kind() != outcome.kind() {
-        return Err(V::UnexpectedChanceKind {
-            expected: pending.kind(),
-            got: outcome.kind(),
-        });
-    }
+    let pending = guard::answered(state.chance.as_ref(), outcome, |expected, got| {
+        V::UnexpectedChanceKind { expected, got }
+    })?;
     match (pending, outcome) {
         (
             PendingChance::Deal {
