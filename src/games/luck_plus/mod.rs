@@ -26,6 +26,7 @@ pub use view::*;
 pub use violation::*;
 
 use super::kit::guard::{self, OfKind};
+use super::kit::hand;
 use super::{
     ChanceOwner, Game, GameKind, Highlights, Inconsistency, Randomness, Seat, Standings,
     ValidOptions, Viewer,
@@ -118,11 +119,7 @@ impl Game for LuckPlus {
                 let dealt = hands * cards_per_hand;
                 let hands = order[..dealt]
                     .chunks(*cards_per_hand)
-                    .map(|chunk| {
-                        let mut hand = chunk.to_vec();
-                        hand.sort();
-                        hand
-                    })
+                    .map(hand::sorted)
                     .collect();
                 let mut flips = Vec::new();
                 for &card in &order[dealt..] {

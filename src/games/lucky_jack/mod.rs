@@ -23,6 +23,7 @@ pub use view::*;
 pub use violation::*;
 
 use super::kit::guard::{self, OfKind};
+use super::kit::hand;
 use super::{
     ChanceOwner, Game, GameKind, Highlights, Inconsistency, Order, Randomness, Seat, Standings,
     ValidOptions, Viewer,
@@ -113,11 +114,7 @@ impl Game for LuckyJack {
                 let hands = cards
                     .chunks(HAND_SIZE)
                     .take(state.players)
-                    .map(|chunk| {
-                        let mut hand = chunk.to_vec();
-                        hand.sort();
-                        hand
-                    })
+                    .map(hand::sorted)
                     .collect();
                 Chance::Deal {
                     hands,

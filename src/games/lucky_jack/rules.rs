@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::games::kit::hand::insert_sorted;
-use crate::games::kit::{deal, guard};
+use crate::games::kit::{deal, guard, hand};
 use LuckyJackViolation as V;
 
 /// How `card` relates to the discard top; an empty pile constrains nothing (counts as higher).
@@ -208,9 +208,8 @@ pub(super) fn apply_chance(state: &mut State, outcome: &Chance) -> Vec<Event> {
                 starter: state.starter,
                 first,
             });
-            for (seat, hand) in hands.iter().enumerate() {
-                let mut sorted = hand.clone();
-                sorted.sort();
+            for (seat, dealt) in hands.iter().enumerate() {
+                let sorted = hand::sorted(dealt);
                 for &card in &sorted {
                     state.draw_pile.take(card);
                 }

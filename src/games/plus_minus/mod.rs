@@ -23,6 +23,7 @@ pub use view::*;
 pub use violation::*;
 
 use super::kit::guard::{self, OfKind};
+use super::kit::hand;
 use super::{
     ChanceOwner, Game, GameKind, Highlights, Inconsistency, Order, Randomness, Seat, Standings,
     ValidOptions, Viewer,
@@ -115,9 +116,7 @@ impl Game for PlusMinus {
                 let mut dealt_hands = Vec::with_capacity(*hands);
                 let mut face_up = Vec::with_capacity(*hands);
                 for chunk in cards.chunks(per_seat) {
-                    let mut hand = chunk[..*hand_cards].to_vec();
-                    hand.sort();
-                    dealt_hands.push(hand);
+                    dealt_hands.push(hand::sorted(&chunk[..*hand_cards]));
                     face_up.push(chunk[*hand_cards..].to_vec());
                 }
                 Chance::Deal {

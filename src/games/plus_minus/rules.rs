@@ -2,7 +2,7 @@
 
 use super::cards::{first_missing, insert_sorted, take_sorted};
 use super::*;
-use crate::games::kit::{deal, guard};
+use crate::games::kit::{deal, guard, hand};
 use PlusMinusViolation as V;
 
 /// Why `card` may not go on `at` (ignoring the 10's and king's parameters), if it may not.
@@ -239,9 +239,8 @@ pub(super) fn apply_chance(state: &mut State, outcome: &Chance) -> Vec<Event> {
             });
             state.turn = first;
             state.turns_this_round = 0;
-            for (seat, (hand, up)) in hands.iter().zip(face_up).enumerate() {
-                let mut sorted = hand.clone();
-                sorted.sort();
+            for (seat, (dealt, up)) in hands.iter().zip(face_up).enumerate() {
+                let sorted = hand::sorted(dealt);
                 for &card in sorted.iter().chain(up) {
                     take_sorted(&mut state.draw_stack, card);
                 }

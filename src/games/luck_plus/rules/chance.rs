@@ -53,9 +53,8 @@ pub(in crate::games::luck_plus) fn apply_chance(state: &mut State, outcome: &Cha
                 dealer: state.dealer,
                 first,
             });
-            for (seat, hand) in hands.iter().enumerate() {
-                let mut sorted = hand.clone();
-                sorted.sort();
+            for (seat, dealt) in hands.iter().enumerate() {
+                let sorted = hand::sorted(dealt);
                 for &card in &sorted {
                     remove_one(&mut state.draw_pile, card);
                 }

@@ -2,7 +2,7 @@
 //! (RULINGS 1.4–1.8).
 
 use super::*;
-use crate::games::kit::{deal, guard};
+use crate::games::kit::{deal, guard, hand};
 use LuckPlusViolation as V;
 
 mod chance;
