@@ -8,5 +8,6 @@ pub mod guard;
 pub mod hand;
 pub mod refusal;
 pub mod schema;
+pub mod scored;
 #[cfg(test)]
 pub mod sightings;

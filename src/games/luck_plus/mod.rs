@@ -26,7 +26,7 @@ pub use view::*;
 pub use violation::*;
 
 use super::kit::guard::{self, OfKind};
-use super::kit::hand;
+use super::kit::{hand, scored};
 use super::{
     ChanceOwner, Game, GameKind, Highlights, Inconsistency, Randomness, Seat, Standings,
     ValidOptions, Viewer,
@@ -194,13 +194,7 @@ pub fn dealer_of(options: &Options, players: usize, hand: u32) -> Seat {
 
 /// Totals per seat over finished hands.
 pub fn totals(players: usize, hands: &[HandResult]) -> Vec<i64> {
-    let mut totals = vec![0i64; players];
-    for result in hands {
-        for (total, points) in totals.iter_mut().zip(&result.points) {
-            *total += points;
-        }
-    }
-    totals
+    scored::totals(players, hands)
 }
 
 /// Whether some total reached the target: the game's end rule in every scoring mode.

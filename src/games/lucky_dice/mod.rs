@@ -25,6 +25,7 @@ pub use view::*;
 pub use violation::*;
 
 use super::kit::guard::{self, OfKind};
+use super::kit::scored;
 use super::{
     ChanceOwner, Game, GameKind, Highlights, Inconsistency, Order, Randomness, Seat, Standings,
     ValidOptions, Viewer,
@@ -167,13 +168,7 @@ impl Game for LuckyDice {
     }
 
     fn tally_highlights(players: usize, rounds: &[RoundTally]) -> Vec<Highlights> {
-        let mut won = vec![0i64; players];
-        for round in rounds {
-            for (total, points) in won.iter_mut().zip(&round.points) {
-                *total += points;
-            }
-        }
-        coasters_won(won)
+        coasters_won(scored::totals(players, rounds))
     }
 
     fn tally_standings(

@@ -23,7 +23,7 @@ pub use view::*;
 pub use violation::*;
 
 use super::kit::guard::{self, OfKind};
-use super::kit::hand;
+use super::kit::{hand, scored};
 use super::{
     ChanceOwner, Game, GameKind, Highlights, Inconsistency, Order, Randomness, Seat, Standings,
     ValidOptions, Viewer,
@@ -189,15 +189,13 @@ impl Game for LuckyJack {
         players: usize,
         rounds: &[RoundResult],
     ) -> (Standings, bool) {
-        let over = rounds.len() >= options.rounds as usize;
-        let totals = sum_rounds(players, rounds);
-        (Standings::rank(totals, Order::HighestWins, over), over)
+        scored::fixed_standings(players, rounds, options.rounds)
     }
 }
 
 /// Each seat's points over the finished rounds.
 pub fn totals(state: &State) -> Vec<i64> {
-    sum_rounds(state.players, &state.results)
+    scored::totals(state.players, &state.results)
 }
 
 /// Jackpots won per seat: in all, by symbol, and with four cards.
@@ -221,17 +219,6 @@ fn jackpot_highlights(players: usize, rounds: &[RoundResult]) -> Vec<Highlights>
         }
     }
     seats
-}
-
-/// Points per seat over finished rounds.
-fn sum_rounds(players: usize, rounds: &[RoundResult]) -> Vec<i64> {
-    let mut totals = vec![0i64; players];
-    for result in rounds {
-        for (total, points) in totals.iter_mut().zip(&result.points) {
-            *total += points;
-        }
-    }
-    totals
 }
 
 /// The seat that takes the first turn of a round started by `starter`.

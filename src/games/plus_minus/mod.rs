@@ -23,7 +23,7 @@ pub use view::*;
 pub use violation::*;
 
 use super::kit::guard::{self, OfKind};
-use super::kit::hand;
+use super::kit::{hand, scored};
 use super::{
     ChanceOwner, Game, GameKind, Highlights, Inconsistency, Order, Randomness, Seat, Standings,
     ValidOptions, Viewer,
@@ -192,9 +192,7 @@ impl Game for PlusMinus {
         players: usize,
         rounds: &[RoundResult],
     ) -> (Standings, bool) {
-        let over = rounds.len() >= rounds_in_game(options, players) as usize;
-        let totals = sum_rounds(players, rounds);
-        (Standings::rank(totals, Order::HighestWins, over), over)
+        scored::fixed_standings(players, rounds, rounds_in_game(options, players))
     }
 }
 
@@ -240,17 +238,7 @@ pub fn dealer_of(options: &Options, players: usize, round: u32) -> Seat {
 
 /// Each seat's points over the finished rounds.
 pub fn totals(state: &State) -> Vec<i64> {
-    sum_rounds(state.players, &state.results)
-}
-
-fn sum_rounds(players: usize, rounds: &[RoundResult]) -> Vec<i64> {
-    let mut totals = vec![0i64; players];
-    for result in rounds {
-        for (total, points) in totals.iter_mut().zip(&result.points) {
-            *total += points;
-        }
-    }
-    totals
+    scored::totals(state.players, &state.results)
 }
 
 /// Which of two face-up cards starts the Plus stack: (plus, minus). "Higher" by rank (RULINGS
