@@ -27,12 +27,8 @@ pub(super) fn may_move(state: &State) -> Vec<Seat> {
 
 fn common_checks(state: &State, seat: Seat) -> Result<(), LuckyDiceViolation> {
     let over = state.phase == Phase::Over;
-    Ok(guard::may_move(
-        over,
-        state.chance.as_ref(),
-        seat,
-        state.players,
-    )?)
+    guard::may_move(over, state.chance.as_ref(), seat, state.players)?;
+    Ok(())
 }
 
 /// The roll's stated dice count against the seat's pool (RULINGS 3.4 `len(results) = pool`).

@@ -32,12 +32,8 @@ fn jackpot_after_discard(state: &State, seat: Seat, card: Symbol) -> Option<(Sym
 
 fn common_checks(state: &State, seat: Seat) -> Result<(), LuckyJackViolation> {
     let over = state.phase == Phase::Over;
-    Ok(guard::may_move(
-        over,
-        state.chance.as_ref(),
-        seat,
-        state.players,
-    )?)
+    guard::may_move(over, state.chance.as_ref(), seat, state.players)?;
+    Ok(())
 }
 
 fn next_seat(state: &State, seat: Seat) -> Seat {

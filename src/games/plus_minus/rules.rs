@@ -42,12 +42,8 @@ fn common_checks(state: &State, seat: Seat) -> Result<(), PlusMinusViolation> {
         });
     }
     let over = state.phase == Phase::Over;
-    Ok(guard::may_move(
-        over,
-        state.chance.as_ref(),
-        seat,
-        state.players,
-    )?)
+    guard::may_move(over, state.chance.as_ref(), seat, state.players)?;
+    Ok(())
 }
 
 fn validate_play(
