@@ -36,6 +36,15 @@ impl Viewer {
             Viewer::Spectator => false,
         }
     }
+
+    /// Each seat's hidden cards (`hands`, one entry per seat) where this viewer may see them.
+    pub fn hands_seen<T: Clone>(self, hands: &[T]) -> Vec<Option<T>> {
+        hands
+            .iter()
+            .enumerate()
+            .map(|(seat, hand)| self.sees_seat(seat).then(|| hand.clone()))
+            .collect()
+    }
 }
 
 /// A rule violation: one closed enum per game, declared with
@@ -467,6 +476,14 @@ pub trait Game: Sized + 'static {
 
     fn view(state: &Self::State, viewer: Viewer) -> Self::View {
         Self::View::of(state, viewer)
+    }
+
+    /// The moves a view lists: its seat's legal moves, none for a spectator or the full view.
+    fn view_moves(state: &Self::State, viewer: Viewer) -> Vec<Self::Move> {
+        match viewer {
+            Viewer::Seat(seat) => Self::legal_moves(state, seat),
+            _ => Vec::new(),
+        }
     }
 
     /// The event as `viewer` may see it (hidden cards removed).

@@ -1,6 +1,13 @@
 //! Hands and piles kept as sorted lists, so that equal hands are equal lists and a card is found by
 //! binary search.
 
+/// `cards` as a hand is kept: sorted (a dealt hand arrives in any order).
+pub fn sorted<C: Ord + Clone>(cards: &[C]) -> Vec<C> {
+    let mut sorted = cards.to_vec();
+    sorted.sort();
+    sorted
+}
+
 /// Inserts `card` into the sorted `cards`, after any equal cards.
 pub fn insert_sorted<C: Ord + Copy>(cards: &mut Vec<C>, card: C) {
     let at = cards.partition_point(|&c| c <= card);

@@ -4,8 +4,10 @@
 pub mod consistency;
 pub mod counts;
 pub mod deal;
+pub mod guard;
 pub mod hand;
 pub mod refusal;
 pub mod schema;
+pub mod scored;
 #[cfg(test)]
 pub mod sightings;

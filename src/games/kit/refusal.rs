@@ -54,6 +54,14 @@ impl<W> Common<W> {
             Common::NoChancePending => "no_chance_pending",
         }
     }
+
+    /// `seat` is one of the table's `players` seats.
+    pub fn seated(seat: Seat, players: usize) -> Result<(), Self> {
+        if seat < players {
+            return Ok(());
+        }
+        Err(Common::UnknownSeat { seat, players })
+    }
 }
 
 impl<K> Common<Awaited<K>> {

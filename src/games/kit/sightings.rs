@@ -1,11 +1,14 @@
 //! For the games' tests of `Rules::reveals`: which card identities a move shows each seat or
-//! spectator that its view did not show before, found in the views and the redacted events.
+//! spectator that its view did not show before, found in the views and the redacted events; and,
+//! for games with nothing hidden but the pile's order, random games that check so.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
 
 use serde_json::Value;
 
-use crate::games::{Game, Seat, Viewer};
+use crate::games::chance::tests::SplitMix;
+use crate::games::{Game, Randomness, Seat, Viewer};
 
 /// Counts each card identity in `value`: a string naming a card, or a card's count in a
 /// multiset (`Counts` is an object keyed by card).
@@ -81,4 +84,63 @@ pub fn newly_seen<G: Game>(
         }
     }
     found
+}
+
+/// A viewer's view without what differs by design: who it is for and its legal moves.
+fn public_part<G: Game>(state: &G::State, viewer: Viewer) -> Value {
+    let mut view = serde_json::to_value(G::view(state, viewer)).unwrap();
+    for field in ["viewer", "legal_moves"] {
+        view.as_object_mut().unwrap().remove(field);
+    }
+    view
+}
+
+/// Random games of a game whose hands are all face up, one per seed (`setup(seed)`: its options
+/// and seat count), checking at every step that each seat's view is the spectator's, that no legal
+/// move is said to reveal anything, and that no event is redacted for any viewer. The `type` of
+/// every move played, for the caller to check that each kind was weighed.
+pub fn all_public<G: Game>(
+    seeds: Range<u64>,
+    setup: impl Fn(u64) -> (G::Options, usize),
+) -> BTreeSet<String> {
+    let mut kinds = BTreeSet::new();
+    for seed in seeds {
+        let (options, players) = setup(seed);
+        let mut state = G::setup(G::validate_options(&options, players).unwrap());
+        let rng: &mut dyn Randomness = &mut SplitMix(seed);
+        for _ in 0..300 {
+            if G::is_over(&state) {
+                break;
+            }
+            let spectator = public_part::<G>(&state, Viewer::Spectator);
+            for seat in 0..players {
+                assert_eq!(public_part::<G>(&state, Viewer::Seat(seat)), spectator);
+            }
+            let events = if G::chance_pending(&state) {
+                let outcome = G::sample_chance(&state, rng);
+                G::resolve_chance(&mut state, &outcome).unwrap()
+            } else {
+                let seats = G::to_act(&state);
+                let seat = seats[rng.below(seats.len())];
+                let moves = G::legal_moves(&state, seat);
+                for mv in &moves {
+                    assert!(!G::reveals(&state, seat, mv), "{mv:?}");
+                }
+                let mv = moves[rng.below(moves.len())].clone();
+                kinds.insert(
+                    serde_json::to_value(&mv).unwrap()["type"]
+                        .as_str()
+                        .unwrap()
+                        .to_owned(),
+                );
+                G::play(&mut state, seat, &mv).unwrap()
+            };
+            for event in &events {
+                for viewer in (0..players).map(Viewer::Seat).chain([Viewer::Spectator]) {
+                    assert_eq!(&G::redact_event(event, viewer), event);
+                }
+            }
+        }
+    }
+    kinds
 }

@@ -12,35 +12,24 @@ impl crate::games::Table for State {
     }
 
     fn check(&self) -> Result<(), Inconsistency> {
-        let state = self;
-        let n = state.players;
-        consistency::player_count::<LuckPlus>(n)?;
-        if state.hands.len() != n || state.had_turn.len() != n {
-            return bad(
-                "bad_hand_count",
-                format!(
-                    "{} hands and {} turn flags for {n} players",
-                    state.hands.len(),
-                    state.had_turn.len()
-                ),
-            );
-        }
-        consistency::options::<LuckPlus>(&state.options, n)?;
-        if state.hand < 1 {
+        let lists = [
+            (self.hands.len(), "hands"),
+            (self.had_turn.len(), "turn flags"),
+        ];
+        consistency::table::<LuckPlus>(self.players, &self.options, "bad_hand_count", &lists)?;
+        if self.hand < 1 {
             return bad("bad_hand", "hands count from 1");
         }
-        if state.dealer != dealer_of(&state.options, n, state.hand) {
+        if self.dealer != dealer_of(&self.options, self.players, self.hand) {
             return bad(
                 "bad_dealer",
-                format!("hand {} is not dealt by seat {}", state.hand, state.dealer),
+                format!("hand {} is not dealt by seat {}", self.hand, self.dealer),
             );
         }
-        if state.turn >= n {
-            return bad("bad_turn", format!("turn seat {} of {n}", state.turn));
-        }
-        check_conservation(state)?;
-        check_results(state)?;
-        check_phase(state)
+        consistency::turn_seat(self.turn, self.players)?;
+        check_conservation(self)?;
+        check_results(self)?;
+        check_phase(self)
     }
 }
 
@@ -156,10 +145,7 @@ fn check_phase(state: &State) -> Result<(), Inconsistency> {
         return match (phase, &state.chance) {
             (Phase::Over, None) => Ok(()),
             (Phase::Deal, Some(c)) if *c == deal_chance(state) => Ok(()),
-            (_, c) => bad(
-                "chance_mismatch",
-                format!("phase {phase:?} cannot wait for {c:?}"),
-            ),
+            (_, c) => consistency::cannot_wait(phase, c),
         };
     }
     // A hand is being played.
@@ -240,10 +226,7 @@ fn check_phase(state: &State) -> Result<(), Inconsistency> {
         (_, chance) => chance.is_none(),
     };
     if !chance_ok {
-        return bad(
-            "chance_mismatch",
-            format!("phase {phase:?} cannot wait for {:?}", state.chance),
-        );
+        return consistency::cannot_wait(phase, &state.chance);
     }
     Ok(())
 }

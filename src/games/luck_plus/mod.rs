@@ -25,6 +25,8 @@ pub use state::*;
 pub use view::*;
 pub use violation::*;
 
+use super::kit::guard::{self, OfKind};
+use super::kit::{hand, scored};
 use super::{
     ChanceOwner, Game, GameKind, Highlights, Inconsistency, Randomness, Seat, Standings,
     ValidOptions, Viewer,
@@ -105,14 +107,8 @@ impl Game for LuckPlus {
         })
     }
 
-    // Engine invariant: precondition of Game::sample_chance: a chance event is pending.
-    #[allow(clippy::expect_used)]
     fn sample_chance(state: &State, rng: &mut dyn Randomness) -> Chance {
-        match state
-            .chance
-            .as_ref()
-            .expect("sample_chance needs a pending chance event")
-        {
+        match guard::to_sample(state.chance.as_ref()) {
             PendingChance::Deal {
                 hands,
                 cards_per_hand,
@@ -123,11 +119,7 @@ impl Game for LuckPlus {
                 let dealt = hands * cards_per_hand;
                 let hands = order[..dealt]
                     .chunks(*cards_per_hand)
-                    .map(|chunk| {
-                        let mut hand = chunk.to_vec();
-                        hand.sort();
-                        hand
-                    })
+                    .map(hand::sorted)
                     .collect();
                 let mut flips = Vec::new();
                 for &card in &order[dealt..] {
@@ -202,13 +194,7 @@ pub fn dealer_of(options: &Options, players: usize, hand: u32) -> Seat {
 
 /// Totals per seat over finished hands.
 pub fn totals(players: usize, hands: &[HandResult]) -> Vec<i64> {
-    let mut totals = vec![0i64; players];
-    for result in hands {
-        for (total, points) in totals.iter_mut().zip(&result.points) {
-            *total += points;
-        }
-    }
-    totals
+    scored::totals(players, hands)
 }
 
 /// Whether some total reached the target: the game's end rule in every scoring mode.
@@ -281,13 +267,7 @@ pub fn check_tally(
     }
     let mut seen = vec![false; players];
     for o in &tally.out {
-        if o.seat >= players {
-            return Err(Common::UnknownSeat {
-                seat: o.seat,
-                players,
-            }
-            .into());
-        }
+        Common::seated(o.seat, players)?;
         if seen[o.seat] {
             return Err(LuckPlusViolation::SeatOutTwice { seat: o.seat });
         }

@@ -25,10 +25,6 @@ impl crate::games::Sight<State> for View {
                 pile: if full { pile.cloned() } else { None },
             }
         });
-        let legal_moves = match viewer {
-            Viewer::Seat(seat) => LuckPlus::legal_moves(state, seat),
-            _ => Vec::new(),
-        };
         View {
             viewer,
             players: state.players,
@@ -57,7 +53,7 @@ impl crate::games::Sight<State> for View {
             chance,
             results: state.results.clone(),
             totals: totals(state.players, &state.results),
-            legal_moves,
+            legal_moves: LuckPlus::view_moves(state, viewer),
         }
     }
 }

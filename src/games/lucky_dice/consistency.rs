@@ -11,27 +11,28 @@ impl crate::games::Table for State {
     }
 
     fn check(&self) -> Result<(), Inconsistency> {
-        let state = self;
-        let n = state.players;
-        consistency::player_count::<LuckyDice>(n)?;
-        consistency::options::<LuckyDice>(&state.options, n)?;
+        // The per-seat lists are counted after the options, with a message of their own.
+        consistency::table::<LuckyDice>(self.players, &self.options, "bad_seat_count", &[])?;
         let lengths = [
-            state.coasters.len(),
-            state.won.len(),
-            state.pools.len(),
-            state.extra_rolls_used.len(),
-            state.finished_extra.len(),
+            self.coasters.len(),
+            self.won.len(),
+            self.pools.len(),
+            self.extra_rolls_used.len(),
+            self.finished_extra.len(),
         ];
-        if lengths.iter().any(|&l| l != n) {
+        if lengths.iter().any(|&l| l != self.players) {
             return bad(
                 "bad_seat_count",
-                format!("per-seat lists of lengths {lengths:?} for {n} players"),
+                format!(
+                    "per-seat lists of lengths {lengths:?} for {} players",
+                    self.players
+                ),
             );
         }
-        check_dice(state)?;
-        check_coasters(state)?;
-        check_results(state)?;
-        check_phase(state)
+        check_dice(self)?;
+        check_coasters(self)?;
+        check_results(self)?;
+        check_phase(self)
     }
 }
 

@@ -24,6 +24,8 @@ pub use state::*;
 pub use view::*;
 pub use violation::*;
 
+use super::kit::guard::{self, OfKind};
+use super::kit::scored;
 use super::{
     ChanceOwner, Game, GameKind, Highlights, Inconsistency, Order, Randomness, Seat, Standings,
     ValidOptions, Viewer,
@@ -105,14 +107,8 @@ impl Game for LuckyDice {
         })
     }
 
-    // Engine invariant: precondition of Game::sample_chance: a chance event is pending.
-    #[allow(clippy::expect_used)]
     fn sample_chance(state: &State, rng: &mut dyn Randomness) -> Chance {
-        match state
-            .chance
-            .as_ref()
-            .expect("sample_chance needs a pending chance event")
-        {
+        match guard::to_sample(state.chance.as_ref()) {
             PendingChance::Coasters { seats } => Chance::Coasters {
                 coasters: rng.draw(&state.pile, seats.len()),
             },
@@ -172,13 +168,7 @@ impl Game for LuckyDice {
     }
 
     fn tally_highlights(players: usize, rounds: &[RoundTally]) -> Vec<Highlights> {
-        let mut won = vec![0i64; players];
-        for round in rounds {
-            for (total, points) in won.iter_mut().zip(&round.points) {
-                *total += points;
-            }
-        }
-        coasters_won(won)
+        coasters_won(scored::totals(players, rounds))
     }
 
     fn tally_standings(

@@ -1,7 +1,7 @@
 //! Move legality and effects, chance resolution, round flow.
 
 use super::*;
-use crate::games::kit::deal;
+use crate::games::kit::{deal, guard};
 use LuckyDiceViolation as V;
 
 /// Whether `seat` may still take an extra roll (or decline them) after "Stop!".
@@ -26,19 +26,8 @@ pub(super) fn may_move(state: &State) -> Vec<Seat> {
 }
 
 fn common_checks(state: &State, seat: Seat) -> Result<(), LuckyDiceViolation> {
-    if state.phase == Phase::Over {
-        return Err(Common::GameOver.into());
-    }
-    if let Some(chance) = &state.chance {
-        return Err(Common::awaiting(chance.kind()).into());
-    }
-    if seat >= state.players {
-        return Err(Common::UnknownSeat {
-            seat,
-            players: state.players,
-        }
-        .into());
-    }
+    let over = state.phase == Phase::Over;
+    guard::may_move(over, state.chance.as_ref(), seat, state.players)?;
     Ok(())
 }
 
@@ -87,16 +76,9 @@ pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), LuckyD
     if state.phase == Phase::Over {
         return Err(Common::GameOver.into());
     }
-    let pending = state
-        .chance
-        .as_ref()
-        .ok_or(V::from(Common::NoChancePending))?;
-    if pending.kind() != outcome.kind() {
-        return Err(V::UnexpectedChanceKind {
-            expected: pending.kind(),
-            got: outcome.kind(),
-        });
-    }
+    let pending = guard::answered(state.chance.as_ref(), outcome, |expected, got| {
+        V::UnexpectedChanceKind { expected, got }
+    })?;
     match (pending, outcome) {
         (PendingChance::Coasters { seats }, Chance::Coasters { coasters }) => {
             deal::check_draw(&state.pile[..], coasters, seats.len()).map_err(|mismatch| {

@@ -111,9 +111,9 @@ pub struct State {
     pub chance: Option<PendingChance>,
 }
 
-impl PendingChance {
+impl OfKind<ChanceKind> for PendingChance {
     /// The kind of outcome awaited.
-    pub fn kind(&self) -> ChanceKind {
+    fn kind(&self) -> ChanceKind {
         match self {
             PendingChance::Coasters { .. } => ChanceKind::Coasters,
             PendingChance::LuckySymbol { .. } => ChanceKind::LuckySymbol,

@@ -8,10 +8,6 @@ use utoipa::ToSchema;
 
 impl crate::games::Sight<State> for View {
     fn of(state: &State, viewer: Viewer) -> View {
-        let legal_moves = match viewer {
-            Viewer::Seat(seat) => LuckyDice::legal_moves(state, seat),
-            _ => Vec::new(),
-        };
         View {
             viewer,
             players: state.players,
@@ -32,7 +28,7 @@ impl crate::games::Sight<State> for View {
             chance: state.chance.clone(),
             results: state.results.clone(),
             totals: totals(state),
-            legal_moves,
+            legal_moves: LuckyDice::view_moves(state, viewer),
         }
     }
 }

@@ -3,7 +3,7 @@
 //! whether a move is legal ([`Game::validate`](crate::games::Game::validate)).
 
 use super::*;
-use crate::games::kit::consistency::{self, bad, round_results};
+use crate::games::kit::consistency::{self, bad, each_round, fixed_rounds};
 
 impl crate::games::Table for State {
     fn players(&self) -> usize {
@@ -11,37 +11,27 @@ impl crate::games::Table for State {
     }
 
     fn check(&self) -> Result<(), Inconsistency> {
-        let state = self;
-        let n = state.players;
-        consistency::player_count::<LuckyJack>(n)?;
-        if state.hands.len() != n {
-            return bad(
-                "bad_hand_count",
-                format!("{} hands for {n} players", state.hands.len()),
-            );
-        }
-        consistency::options::<LuckyJack>(&state.options, n)?;
-        if state.round < 1 || state.round > state.options.rounds {
+        let lists = [(self.hands.len(), "hands")];
+        consistency::table::<LuckyJack>(self.players, &self.options, "bad_hand_count", &lists)?;
+        if self.round < 1 || self.round > self.options.rounds {
             return bad(
                 "bad_round",
-                format!("round {} of {}", state.round, state.options.rounds),
+                format!("round {} of {}", self.round, self.options.rounds),
             );
         }
-        if state.turn >= n {
-            return bad("bad_turn", format!("turn seat {} of {n}", state.turn));
-        }
-        let starter = starter_of(&state.options, n, state.round);
-        if state.starter != starter {
+        consistency::turn_seat(self.turn, self.players)?;
+        let starter = starter_of(&self.options, self.players, self.round);
+        if self.starter != starter {
             return bad(
                 "bad_starter",
                 format!(
                     "round {} is started by seat {starter}, not {}",
-                    state.round, state.starter
+                    self.round, self.starter
                 ),
             );
         }
-        check_conservation(state)?;
-        for (seat, hand) in state.hands.iter().enumerate() {
+        check_conservation(self)?;
+        for (seat, hand) in self.hands.iter().enumerate() {
             if !hand.is_sorted() {
                 return bad(
                     "hand_not_sorted",
@@ -49,8 +39,8 @@ impl crate::games::Table for State {
                 );
             }
         }
-        check_results(state)?;
-        check_phase(state)
+        check_results(self)?;
+        check_phase(self)
     }
 }
 
@@ -73,13 +63,10 @@ fn check_conservation(state: &State) -> Result<(), Inconsistency> {
 }
 
 fn check_results(state: &State) -> Result<(), Inconsistency> {
-    if state.phase == Phase::Over && state.round != state.options.rounds {
-        return bad("bad_round", "the game ended before its last round");
-    }
     let over = state.phase == Phase::Over;
-    round_results(state.results.len(), state.round, over, state.phase)?;
-    for (i, result) in state.results.iter().enumerate() {
-        let round = i as u32 + 1;
+    let rounds = state.options.rounds;
+    fixed_rounds(state.results.len(), state.round, rounds, over, state.phase)?;
+    each_round(&state.results, |round, result| {
         let mut expected = vec![0i64; state.players];
         let consistent = match result.result {
             RoundOutcome::Jackpot {
@@ -96,18 +83,11 @@ fn check_results(state: &State) -> Result<(), Inconsistency> {
             }
             RoundOutcome::NoJackpot { .. } => state.options.max_turns_per_round.is_some(),
         };
-        if !consistent
-            || result.round != round
-            || result.starter != starter_of(&state.options, state.players, round)
-            || result.points != expected
-        {
-            return bad(
-                "bad_round_results",
-                format!("round {round}'s result is inconsistent: {result:?}"),
-            );
-        }
-    }
-    Ok(())
+        consistent
+            && result.round == round
+            && result.starter == starter_of(&state.options, state.players, round)
+            && result.points == expected
+    })
 }
 
 fn check_phase(state: &State) -> Result<(), Inconsistency> {
@@ -177,12 +157,7 @@ fn check_phase(state: &State) -> Result<(), Inconsistency> {
     }
     match (phase, &state.chance) {
         (Phase::Deal, Some(c @ PendingChance::Deal { .. })) => {
-            if *c != deal_chance(state) {
-                return bad(
-                    "chance_mismatch",
-                    format!("deal chance {c:?} is not this round's"),
-                );
-            }
+            consistency::deal_awaited(c, &deal_chance(state))?;
         }
         (Phase::Drawing | Phase::Penalty, Some(PendingChance::Draw { seat, count, pile })) => {
             if *seat != state.turn
@@ -190,10 +165,7 @@ fn check_phase(state: &State) -> Result<(), Inconsistency> {
                 || *count != state.draw_owed.min(pile.total())
                 || *count == 0
             {
-                return bad(
-                    "chance_mismatch",
-                    format!("draw chance {:?} contradicts the table", state.chance),
-                );
+                return consistency::chance_contradicts("draw", &state.chance);
             }
         }
         (Phase::Drawing | Phase::Penalty, Some(PendingChance::Flip { seat, pile })) => {
@@ -202,19 +174,11 @@ fn check_phase(state: &State) -> Result<(), Inconsistency> {
                 || pile.is_empty()
                 || !state.discard.is_empty()
             {
-                return bad(
-                    "chance_mismatch",
-                    format!("flip chance {:?} contradicts the table", state.chance),
-                );
+                return consistency::chance_contradicts("flip", &state.chance);
             }
         }
         (Phase::Turn | Phase::Drawn | Phase::Over, None) => {}
-        (phase, chance) => {
-            return bad(
-                "chance_mismatch",
-                format!("phase {phase:?} cannot wait for {chance:?}"),
-            );
-        }
+        (phase, chance) => return consistency::cannot_wait(phase, chance),
     }
     Ok(())
 }

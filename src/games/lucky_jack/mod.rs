@@ -22,6 +22,8 @@ pub use state::*;
 pub use view::*;
 pub use violation::*;
 
+use super::kit::guard::{self, OfKind};
+use super::kit::{hand, scored};
 use super::{
     ChanceOwner, Game, GameKind, Highlights, Inconsistency, Order, Randomness, Seat, Standings,
     ValidOptions, Viewer,
@@ -105,24 +107,14 @@ impl Game for LuckyJack {
         })
     }
 
-    // Engine invariant: precondition of Game::sample_chance: a chance event is pending.
-    #[allow(clippy::expect_used)]
     fn sample_chance(state: &State, rng: &mut dyn Randomness) -> Chance {
-        match state
-            .chance
-            .as_ref()
-            .expect("sample_chance needs a pending chance event")
-        {
+        match guard::to_sample(state.chance.as_ref()) {
             PendingChance::Deal { pile, .. } => {
                 let cards = rng.draw(&pile.canonical(), HAND_SIZE * state.players + 1);
                 let hands = cards
                     .chunks(HAND_SIZE)
                     .take(state.players)
-                    .map(|chunk| {
-                        let mut hand = chunk.to_vec();
-                        hand.sort();
-                        hand
-                    })
+                    .map(hand::sorted)
                     .collect();
                 Chance::Deal {
                     hands,
@@ -163,13 +155,7 @@ impl Game for LuckyJack {
                 reason: NoJackpotReason::NoWinner,
             },
             Some(jackpot) => {
-                if jackpot.seat >= players {
-                    return Err(Common::UnknownSeat {
-                        seat: jackpot.seat,
-                        players,
-                    }
-                    .into());
-                }
+                Common::seated(jackpot.seat, players)?;
                 let points = jackpot
                     .symbol
                     .jackpot_points(jackpot.size)
@@ -203,15 +189,13 @@ impl Game for LuckyJack {
         players: usize,
         rounds: &[RoundResult],
     ) -> (Standings, bool) {
-        let over = rounds.len() >= options.rounds as usize;
-        let totals = sum_rounds(players, rounds);
-        (Standings::rank(totals, Order::HighestWins, over), over)
+        scored::fixed_standings(players, rounds, options.rounds)
     }
 }
 
 /// Each seat's points over the finished rounds.
 pub fn totals(state: &State) -> Vec<i64> {
-    sum_rounds(state.players, &state.results)
+    scored::totals(state.players, &state.results)
 }
 
 /// Jackpots won per seat: in all, by symbol, and with four cards.
@@ -235,17 +219,6 @@ fn jackpot_highlights(players: usize, rounds: &[RoundResult]) -> Vec<Highlights>
         }
     }
     seats
-}
-
-/// Points per seat over finished rounds.
-fn sum_rounds(players: usize, rounds: &[RoundResult]) -> Vec<i64> {
-    let mut totals = vec![0i64; players];
-    for result in rounds {
-        for (total, points) in totals.iter_mut().zip(&result.points) {
-            *total += points;
-        }
-    }
-    totals
 }
 
 /// The seat that takes the first turn of a round started by `starter`.

@@ -192,9 +192,9 @@ pub enum Event {
     },
 }
 
-impl Chance {
+impl OfKind<ChanceKind> for Chance {
     /// The kind of this outcome.
-    pub fn kind(&self) -> ChanceKind {
+    fn kind(&self) -> ChanceKind {
         match self {
             Chance::Deal { .. } => ChanceKind::Deal,
             Chance::Draw { .. } => ChanceKind::Draw,

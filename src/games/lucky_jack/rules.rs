@@ -1,8 +1,8 @@
 //! Move legality and effects, chance resolution, turn and round flow.
 
 use super::*;
-use crate::games::kit::deal;
 use crate::games::kit::hand::insert_sorted;
+use crate::games::kit::{deal, guard, hand};
 use LuckyJackViolation as V;
 
 /// How `card` relates to the discard top; an empty pile constrains nothing (counts as higher).
@@ -31,19 +31,8 @@ fn jackpot_after_discard(state: &State, seat: Seat, card: Symbol) -> Option<(Sym
 }
 
 fn common_checks(state: &State, seat: Seat) -> Result<(), LuckyJackViolation> {
-    if state.phase == Phase::Over {
-        return Err(Common::GameOver.into());
-    }
-    if let Some(chance) = &state.chance {
-        return Err(Common::awaiting(chance.kind()).into());
-    }
-    if seat >= state.players {
-        return Err(Common::UnknownSeat {
-            seat,
-            players: state.players,
-        }
-        .into());
-    }
+    let over = state.phase == Phase::Over;
+    guard::may_move(over, state.chance.as_ref(), seat, state.players)?;
     Ok(())
 }
 
@@ -181,16 +170,9 @@ fn end_round(state: &mut State, result: RoundOutcome, events: &mut Vec<Event>) {
 }
 
 pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), LuckyJackViolation> {
-    let pending = state
-        .chance
-        .as_ref()
-        .ok_or(V::from(Common::NoChancePending))?;
-    if pending.kind() != outcome.kind() {
-        return Err(V::UnexpectedChanceKind {
-            expected: pending.kind(),
-            got: outcome.kind(),
-        });
-    }
+    let pending = guard::answered(state.chance.as_ref(), outcome, |expected, got| {
+        V::UnexpectedChanceKind { expected, got }
+    })?;
     let pile = pending.pile();
     match (pending, outcome) {
         (
@@ -222,9 +204,8 @@ pub(super) fn apply_chance(state: &mut State, outcome: &Chance) -> Vec<Event> {
                 starter: state.starter,
                 first,
             });
-            for (seat, hand) in hands.iter().enumerate() {
-                let mut sorted = hand.clone();
-                sorted.sort();
+            for (seat, dealt) in hands.iter().enumerate() {
+                let sorted = hand::sorted(dealt);
                 for &card in &sorted {
                     state.draw_pile.take(card);
                 }

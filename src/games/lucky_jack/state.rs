@@ -38,16 +38,18 @@ pub enum PendingChance {
     },
 }
 
-impl PendingChance {
+impl OfKind<ChanceKind> for PendingChance {
     /// The kind of outcome awaited.
-    pub fn kind(&self) -> ChanceKind {
+    fn kind(&self) -> ChanceKind {
         match self {
             PendingChance::Deal { .. } => ChanceKind::Deal,
             PendingChance::Draw { .. } => ChanceKind::Draw,
             PendingChance::Flip { .. } => ChanceKind::Flip,
         }
     }
+}
 
+impl PendingChance {
     /// The cards the outcome comes from.
     pub fn pile(&self) -> &Counts {
         match self {

@@ -27,10 +27,6 @@ impl crate::games::Sight<State> for View {
                 pile: full.then(|| *c.pile()),
             }
         });
-        let legal_moves = match viewer {
-            Viewer::Seat(seat) => LuckyJack::legal_moves(state, seat),
-            _ => Vec::new(),
-        };
         View {
             viewer,
             players: state.players,
@@ -44,12 +40,7 @@ impl crate::games::Sight<State> for View {
             draw_pile_size: state.draw_pile.total(),
             draw_pile: full.then_some(state.draw_pile),
             hand_sizes: state.hands.iter().map(Vec::len).collect(),
-            hands: state
-                .hands
-                .iter()
-                .enumerate()
-                .map(|(seat, hand)| viewer.sees_seat(seat).then(|| hand.clone()))
-                .collect(),
+            hands: viewer.hands_seen(&state.hands),
             drawn_card_pending: state.pending.is_some(),
             pending: state.pending.filter(|_| viewer.sees_seat(state.turn)),
             takeable: state.takeable,
@@ -59,15 +50,14 @@ impl crate::games::Sight<State> for View {
             chance,
             results: state.results.clone(),
             totals: totals(state),
-            legal_moves,
+            legal_moves: LuckyJack::view_moves(state, viewer),
         }
     }
 }
 
 impl crate::games::Redact for Event {
     fn redacted(&self, viewer: Viewer) -> Event {
-        let event = self;
-        let mut event = event.clone();
+        let mut event = self.clone();
         match &mut event {
             Event::Dealt { seat, cards, .. } | Event::Drew { seat, cards, .. }
                 if !viewer.sees_seat(*seat) =>

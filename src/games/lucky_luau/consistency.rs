@@ -11,25 +11,15 @@ impl crate::games::Table for State {
     }
 
     fn check(&self) -> Result<(), Inconsistency> {
-        let state = self;
-        let n = state.players;
-        consistency::player_count::<LuckyLuau>(n)?;
-        if state.seats.len() != n {
-            return bad(
-                "bad_seat_count",
-                format!("{} seats for {n} players", state.seats.len()),
-            );
-        }
-        consistency::options::<LuckyLuau>(&state.options, n)?;
-        if state.turn >= n {
-            return bad("bad_turn", format!("turn seat {} of {n}", state.turn));
-        }
-        check_conservation(state)?;
-        for (seat, player) in state.seats.iter().enumerate() {
+        let lists = [(self.seats.len(), "seats")];
+        consistency::table::<LuckyLuau>(self.players, &self.options, "bad_seat_count", &lists)?;
+        consistency::turn_seat(self.turn, self.players)?;
+        check_conservation(self)?;
+        for (seat, player) in self.seats.iter().enumerate() {
             check_tools(seat, player)?;
-            check_report(state, seat, player)?;
+            check_report(self, seat, player)?;
         }
-        check_phase(state)
+        check_phase(self)
     }
 }
 
@@ -160,10 +150,7 @@ fn check_phase(state: &State) -> Result<(), Inconsistency> {
                 || *pile != state.face_down
                 || pile.is_empty()
             {
-                bad(
-                    "chance_mismatch",
-                    format!("draw chance {:?} contradicts the table", state.chance),
-                )
+                consistency::chance_contradicts("draw", &state.chance)
             } else {
                 Ok(())
             }

@@ -27,6 +27,7 @@ pub use state::*;
 pub use view::*;
 pub use violation::*;
 
+use super::kit::guard;
 use super::{
     ChanceOwner, Game, GameKind, Highlights, Inconsistency, Randomness, Seat, Standings,
     ValidOptions, Viewer,
@@ -76,13 +77,8 @@ impl Game for LuckyLuau {
         Some(ChanceOwner::Seat(*seat))
     }
 
-    // Engine invariant: precondition of Game::sample_chance: a chance event is pending.
-    #[allow(clippy::expect_used)]
     fn sample_chance(state: &State, rng: &mut dyn Randomness) -> Chance {
-        let PendingChance::Draw { pile, .. } = state
-            .chance
-            .as_ref()
-            .expect("sample_chance needs a pending chance event");
+        let PendingChance::Draw { pile, .. } = guard::to_sample(state.chance.as_ref());
         let cards = pile.canonical();
         Chance::Draw {
             card: cards[rng.below(cards.len())],

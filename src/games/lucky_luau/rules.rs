@@ -9,13 +9,7 @@ pub(super) fn declared_of(player: &Player) -> Vec<Option<Colour>> {
 }
 
 fn common_checks(state: &State, seat: Seat) -> Result<(), LuckyLuauViolation> {
-    if seat >= state.players {
-        return Err(Common::UnknownSeat {
-            seat,
-            players: state.players,
-        }
-        .into());
-    }
+    Common::seated(seat, state.players)?;
     if state.phase == Phase::Over {
         return Err(Common::GameOver.into());
     }

@@ -23,10 +23,6 @@ impl crate::games::Sight<State> for View {
             face_up: p.face_up,
             card: (p.face_up || viewer.sees_seat(state.turn)).then_some(p.card),
         });
-        let legal_moves = match viewer {
-            Viewer::Seat(seat) => LuckyLuau::legal_moves(state, seat),
-            _ => Vec::new(),
-        };
         View {
             viewer,
             players: state.players,
@@ -41,15 +37,14 @@ impl crate::games::Sight<State> for View {
             pending,
             chance,
             score: score(state),
-            legal_moves,
+            legal_moves: LuckyLuau::view_moves(state, viewer),
         }
     }
 }
 
 impl crate::games::Redact for Event {
     fn redacted(&self, viewer: Viewer) -> Event {
-        let event = self;
-        let mut event = event.clone();
+        let mut event = self.clone();
         if let Event::Drew {
             seat,
             face_up: false,

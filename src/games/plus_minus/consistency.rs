@@ -3,7 +3,7 @@
 //! whether a move is legal ([`Game::validate`](crate::games::Game::validate)).
 
 use super::*;
-use crate::games::kit::consistency::{self, bad, round_results};
+use crate::games::kit::consistency::{self, bad, each_round, fixed_rounds};
 
 impl crate::games::Table for State {
     fn players(&self) -> usize {
@@ -11,54 +11,46 @@ impl crate::games::Table for State {
     }
 
     fn check(&self) -> Result<(), Inconsistency> {
-        let state = self;
-        let n = state.players;
-        consistency::player_count::<PlusMinus>(n)?;
-        if state.hands.len() != n || state.stacks.len() != n {
-            return bad(
-                "bad_seat_count",
-                format!(
-                    "{} hands and {} stack pairs for {n} players",
-                    state.hands.len(),
-                    state.stacks.len()
-                ),
-            );
+        let lists = [
+            (self.hands.len(), "hands"),
+            (self.stacks.len(), "stack pairs"),
+        ];
+        consistency::table::<PlusMinus>(self.players, &self.options, "bad_seat_count", &lists)?;
+        let n = self.players;
+        let rounds = rounds_in_game(&self.options, n);
+        if self.round < 1 || self.round > rounds {
+            return bad("bad_round", format!("round {} of {rounds}", self.round));
         }
-        consistency::options::<PlusMinus>(&state.options, n)?;
-        let rounds = rounds_in_game(&state.options, n);
-        if state.round < 1 || state.round > rounds {
-            return bad("bad_round", format!("round {} of {rounds}", state.round));
-        }
-        let dealer = dealer_of(&state.options, n, state.round);
-        if state.dealer != dealer {
+        let dealer = dealer_of(&self.options, n, self.round);
+        if self.dealer != dealer {
             return bad(
                 "bad_dealer",
                 format!(
                     "round {} is dealt by seat {dealer}, not {}",
-                    state.round, state.dealer
+                    self.round, self.dealer
                 ),
             );
         }
         // Turns pass strictly to the left, starting at the dealer's left.
-        let turn = (dealer + 1 + state.turns_this_round as usize) % n;
-        if state.turn != turn {
+        let turn = (dealer + 1 + self.turns_this_round as usize) % n;
+        if self.turn != turn {
             return bad(
                 "bad_turn",
                 format!(
                     "after {} turns from the dealer's left the turn is seat {turn}, not {}",
-                    state.turns_this_round, state.turn
+                    self.turns_this_round, self.turn
                 ),
             );
         }
-        if let Some(seat) = state.hands.iter().position(|h| !h.is_sorted()) {
+        if let Some(seat) = self.hands.iter().position(|h| !h.is_sorted()) {
             return bad("not_sorted", format!("seat {seat}'s hand is not sorted"));
         }
-        if !state.draw_stack.is_sorted() {
+        if !self.draw_stack.is_sorted() {
             return bad("not_sorted", "the draw stack is not sorted");
         }
-        check_conservation(state)?;
-        check_results(state)?;
-        check_phase(state)
+        check_conservation(self)?;
+        check_results(self)?;
+        check_phase(self)
     }
 }
 
@@ -90,12 +82,8 @@ fn check_conservation(state: &State) -> Result<(), Inconsistency> {
 fn check_results(state: &State) -> Result<(), Inconsistency> {
     let over = state.phase == Phase::Over;
     let rounds = rounds_in_game(&state.options, state.players);
-    if over && state.round != rounds {
-        return bad("bad_round", "the game ended before its last round");
-    }
-    round_results(state.results.len(), state.round, over, state.phase)?;
-    for (i, result) in state.results.iter().enumerate() {
-        let round = i as u32 + 1;
+    fixed_rounds(state.results.len(), state.round, rounds, over, state.phase)?;
+    each_round(&state.results, |round, result| {
         let cards: usize = result
             .seats
             .iter()
@@ -106,20 +94,13 @@ fn check_results(state: &State) -> Result<(), Inconsistency> {
             .iter()
             .all(|s| s.score == s.plus_points - s.minus_points - s.hand_points);
         let points: Vec<i64> = result.seats.iter().map(|s| s.score).collect();
-        if result.round != round
-            || result.dealer != dealer_of(&state.options, state.players, round)
-            || result.seats.len() != state.players
-            || !arithmetic
-            || result.points != points
-            || cards != DECK_SIZE
-        {
-            return bad(
-                "bad_round_results",
-                format!("round {round}'s result is inconsistent: {result:?}"),
-            );
-        }
-    }
-    Ok(())
+        result.round == round
+            && result.dealer == dealer_of(&state.options, state.players, round)
+            && result.seats.len() == state.players
+            && arithmetic
+            && result.points == points
+            && cards == DECK_SIZE
+    })
 }
 
 fn check_phase(state: &State) -> Result<(), Inconsistency> {
@@ -190,14 +171,7 @@ fn check_phase(state: &State) -> Result<(), Inconsistency> {
         }
     }
     match (phase, &state.chance) {
-        (Phase::Deal, Some(c)) => {
-            if *c != deal_chance(state) {
-                return bad(
-                    "chance_mismatch",
-                    format!("deal chance {c:?} is not this round's"),
-                );
-            }
-        }
+        (Phase::Deal, Some(c)) => consistency::deal_awaited(c, &deal_chance(state))?,
         (
             Phase::Drawing,
             Some(PendingChance::Draw {
@@ -220,19 +194,11 @@ fn check_phase(state: &State) -> Result<(), Inconsistency> {
                 || *count == 0
                 || !plays_ok
             {
-                return bad(
-                    "chance_mismatch",
-                    format!("draw chance {:?} contradicts the table", state.chance),
-                );
+                return consistency::chance_contradicts("draw", &state.chance);
             }
         }
         (Phase::Choose | Phase::Play | Phase::Pass | Phase::Over, None) => {}
-        (phase, chance) => {
-            return bad(
-                "chance_mismatch",
-                format!("phase {phase:?} cannot wait for {chance:?}"),
-            );
-        }
+        (phase, chance) => return consistency::cannot_wait(phase, chance),
     }
     Ok(())
 }

@@ -22,6 +22,8 @@ pub use state::*;
 pub use view::*;
 pub use violation::*;
 
+use super::kit::guard::{self, OfKind};
+use super::kit::{hand, scored};
 use super::{
     ChanceOwner, Game, GameKind, Highlights, Inconsistency, Order, Randomness, Seat, Standings,
     ValidOptions, Viewer,
@@ -100,14 +102,8 @@ impl Game for PlusMinus {
         })
     }
 
-    // Engine invariant: precondition of Game::sample_chance: a chance event is pending.
-    #[allow(clippy::expect_used)]
     fn sample_chance(state: &State, rng: &mut dyn Randomness) -> Chance {
-        match state
-            .chance
-            .as_ref()
-            .expect("sample_chance needs a pending chance event")
-        {
+        match guard::to_sample(state.chance.as_ref()) {
             PendingChance::Deal {
                 hands,
                 hand_cards,
@@ -120,9 +116,7 @@ impl Game for PlusMinus {
                 let mut dealt_hands = Vec::with_capacity(*hands);
                 let mut face_up = Vec::with_capacity(*hands);
                 for chunk in cards.chunks(per_seat) {
-                    let mut hand = chunk[..*hand_cards].to_vec();
-                    hand.sort();
-                    dealt_hands.push(hand);
+                    dealt_hands.push(hand::sorted(&chunk[..*hand_cards]));
                     face_up.push(chunk[*hand_cards..].to_vec());
                 }
                 Chance::Deal {
@@ -198,9 +192,7 @@ impl Game for PlusMinus {
         players: usize,
         rounds: &[RoundResult],
     ) -> (Standings, bool) {
-        let over = rounds.len() >= rounds_in_game(options, players) as usize;
-        let totals = sum_rounds(players, rounds);
-        (Standings::rank(totals, Order::HighestWins, over), over)
+        scored::fixed_standings(players, rounds, rounds_in_game(options, players))
     }
 }
 
@@ -246,17 +238,7 @@ pub fn dealer_of(options: &Options, players: usize, round: u32) -> Seat {
 
 /// Each seat's points over the finished rounds.
 pub fn totals(state: &State) -> Vec<i64> {
-    sum_rounds(state.players, &state.results)
-}
-
-fn sum_rounds(players: usize, rounds: &[RoundResult]) -> Vec<i64> {
-    let mut totals = vec![0i64; players];
-    for result in rounds {
-        for (total, points) in totals.iter_mut().zip(&result.points) {
-            *total += points;
-        }
-    }
-    totals
+    scored::totals(state.players, &state.results)
 }
 
 /// Which of two face-up cards starts the Plus stack: (plus, minus). "Higher" by rank (RULINGS

@@ -2,6 +2,7 @@
 //! pending chance, and the events both produce.
 
 use super::cards::Card;
+use crate::games::kit::guard::OfKind;
 use crate::games::Seat;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -246,9 +247,9 @@ pub enum Event {
     },
 }
 
-impl Chance {
+impl OfKind<ChanceKind> for Chance {
     /// The kind of this outcome.
-    pub fn kind(&self) -> ChanceKind {
+    fn kind(&self) -> ChanceKind {
         match self {
             Chance::Deal { .. } => ChanceKind::Deal,
             Chance::Draw { .. } => ChanceKind::Draw,

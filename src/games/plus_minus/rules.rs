@@ -2,7 +2,7 @@
 
 use super::cards::{first_missing, insert_sorted, take_sorted};
 use super::*;
-use crate::games::kit::deal;
+use crate::games::kit::{deal, guard, hand};
 use PlusMinusViolation as V;
 
 /// Why `card` may not go on `at` (ignoring the 10's and king's parameters), if it may not.
@@ -34,24 +34,15 @@ pub(super) fn some_play(state: &State, seat: Seat) -> Option<(Card, StackRef)> {
 }
 
 fn common_checks(state: &State, seat: Seat) -> Result<(), PlusMinusViolation> {
-    if state.phase == Phase::Over {
-        return Err(Common::GameOver.into());
-    }
+    // Between rounds the phase is the deal's, not over: asking this before `game_over` answers
+    // as asking it after would.
     if state.phase == Phase::Deal && !state.results.is_empty() {
         return Err(V::RoundOver {
             round: state.round - 1,
         });
     }
-    if let Some(chance) = &state.chance {
-        return Err(Common::awaiting(chance.kind()).into());
-    }
-    if seat >= state.players {
-        return Err(Common::UnknownSeat {
-            seat,
-            players: state.players,
-        }
-        .into());
-    }
+    let over = state.phase == Phase::Over;
+    guard::may_move(over, state.chance.as_ref(), seat, state.players)?;
     Ok(())
 }
 
@@ -89,13 +80,7 @@ fn validate_play(
         (Card::King, None) => Err(V::KingTargetsRequired),
         (Card::King, Some([a, b])) => {
             for &t in [a, b] {
-                if t >= state.players {
-                    return Err(Common::UnknownSeat {
-                        seat: t,
-                        players: state.players,
-                    }
-                    .into());
-                }
+                Common::seated(t, state.players)?;
                 if t == seat {
                     return Err(V::KingTargetSelf { seat });
                 }
@@ -206,16 +191,9 @@ fn end_round(state: &mut State, events: &mut Vec<Event>) {
 }
 
 pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), PlusMinusViolation> {
-    let pending = state
-        .chance
-        .as_ref()
-        .ok_or(V::from(Common::NoChancePending))?;
-    if pending.kind() != outcome.kind() {
-        return Err(V::UnexpectedChanceKind {
-            expected: pending.kind(),
-            got: outcome.kind(),
-        });
-    }
+    let pending = guard::answered(state.chance.as_ref(), outcome, |expected, got| {
+        V::UnexpectedChanceKind { expected, got }
+    })?;
     let pile = pending.pile();
     match (pending, outcome) {
         (
@@ -257,9 +235,8 @@ pub(super) fn apply_chance(state: &mut State, outcome: &Chance) -> Vec<Event> {
             });
             state.turn = first;
             state.turns_this_round = 0;
-            for (seat, (hand, up)) in hands.iter().zip(face_up).enumerate() {
-                let mut sorted = hand.clone();
-                sorted.sort();
+            for (seat, (dealt, up)) in hands.iter().zip(face_up).enumerate() {
+                let sorted = hand::sorted(dealt);
                 for &card in sorted.iter().chain(up) {
                     take_sorted(&mut state.draw_stack, card);
                 }

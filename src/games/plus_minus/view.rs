@@ -31,10 +31,6 @@ impl crate::games::Sight<State> for View {
                 pile: full.then(|| c.pile().clone()),
             }
         });
-        let legal_moves = match viewer {
-            Viewer::Seat(seat) if seat < state.players => PlusMinus::legal_moves(state, seat),
-            _ => Vec::new(),
-        };
         let choosing = state.phase == Phase::Choose;
         View {
             viewer,
@@ -51,12 +47,7 @@ impl crate::games::Sight<State> for View {
             draw_stack_size: state.draw_stack.len(),
             draw_stack: full.then(|| state.draw_stack.clone()),
             hand_sizes: state.hands.iter().map(Vec::len).collect(),
-            hands: state
-                .hands
-                .iter()
-                .enumerate()
-                .map(|(seat, hand)| viewer.sees_seat(seat).then(|| hand.clone()))
-                .collect(),
+            hands: viewer.hands_seen(&state.hands),
             stacks: state
                 .stacks
                 .iter()
@@ -76,15 +67,14 @@ impl crate::games::Sight<State> for View {
             chance,
             results: state.results.clone(),
             totals: totals(state),
-            legal_moves,
+            legal_moves: PlusMinus::view_moves(state, viewer),
         }
     }
 }
 
 impl crate::games::Redact for Event {
     fn redacted(&self, viewer: Viewer) -> Event {
-        let event = self;
-        let mut event = event.clone();
+        let mut event = self.clone();
         match &mut event {
             Event::Dealt { seat, hand, .. } if !viewer.sees_seat(*seat) => *hand = None,
             Event::Drew { seat, cards, .. } if !viewer.sees_seat(*seat) => *cards = None,

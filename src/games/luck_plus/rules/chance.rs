@@ -6,16 +6,9 @@ pub(in crate::games::luck_plus) fn check_chance(
     state: &State,
     outcome: &Chance,
 ) -> Result<(), LuckPlusViolation> {
-    let pending = state
-        .chance
-        .as_ref()
-        .ok_or(V::from(Common::NoChancePending))?;
-    if pending.kind() != outcome.kind() {
-        return Err(V::UnexpectedChanceKind {
-            expected: pending.kind(),
-            got: outcome.kind(),
-        });
-    }
+    let pending = guard::answered(state.chance.as_ref(), outcome, |expected, got| {
+        V::UnexpectedChanceKind { expected, got }
+    })?;
     match (pending, outcome) {
         (
             PendingChance::Deal {
@@ -60,9 +53,8 @@ pub(in crate::games::luck_plus) fn apply_chance(state: &mut State, outcome: &Cha
                 dealer: state.dealer,
                 first,
             });
-            for (seat, hand) in hands.iter().enumerate() {
-                let mut sorted = hand.clone();
-                sorted.sort();
+            for (seat, dealt) in hands.iter().enumerate() {
+                let sorted = hand::sorted(dealt);
                 for &card in &sorted {
                     remove_one(&mut state.draw_pile, card);
                 }

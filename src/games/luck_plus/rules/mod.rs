@@ -2,7 +2,7 @@
 //! (RULINGS 1.4–1.8).
 
 use super::*;
-use crate::games::kit::deal;
+use crate::games::kit::{deal, guard, hand};
 use LuckPlusViolation as V;
 
 mod chance;
@@ -183,19 +183,8 @@ fn extra_rank(state: &State, tp: Card, first: Card) -> Rank {
 }
 
 fn common_checks(state: &State, seat: Seat) -> Result<(), LuckPlusViolation> {
-    if state.phase == Phase::Over {
-        return Err(Common::GameOver.into());
-    }
-    if let Some(chance) = &state.chance {
-        return Err(Common::awaiting(chance.kind()).into());
-    }
-    if seat >= state.players {
-        return Err(Common::UnknownSeat {
-            seat,
-            players: state.players,
-        }
-        .into());
-    }
+    let over = state.phase == Phase::Over;
+    guard::may_move(over, state.chance.as_ref(), seat, state.players)?;
     if seat != state.turn {
         return Err(V::NotYourTurn {
             seat,

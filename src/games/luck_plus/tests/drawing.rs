@@ -2,17 +2,22 @@
 
 use super::*;
 
-#[test]
-fn a_player_who_cannot_or_will_not_match_draws_and_an_unplayable_card_ends_the_turn() {
-    // Rulebook 4; RULINGS 1.5 `draw`.
-    let mut s = table(
+/// Seat 0 to play GO-3 and GO-4 on GO-12 with 1 and 6 rolled: nothing matches, so it draws.
+fn must_draw() -> State {
+    table(
         Options::default(),
         &[&["GO-3", "GO-4"], FILL],
         &["GO-12"],
         Some([1, 6]),
         true,
         0,
-    );
+    )
+}
+
+#[test]
+fn a_player_who_cannot_or_will_not_match_draws_and_an_unplayable_card_ends_the_turn() {
+    // Rulebook 4; RULINGS 1.5 `draw`.
+    let mut s = must_draw();
     assert_eq!(reject(&s, 0, Move::Roll), "must_match_or_draw");
     play(&mut s, 0, Move::Draw);
     assert_eq!(s.phase, Phase::Drawing);
@@ -206,14 +211,7 @@ fn an_empty_draw_pile_is_refilled_from_the_match_pile_but_its_top() {
 #[test]
 fn the_luck_plus_cards_put_under_the_draw_pile_are_its_last_cards() {
     // Rulebook 1: the LP "is placed under the DRAW PILE".
-    let mut s = table(
-        Options::default(),
-        &[&["GO-3", "GO-4"], FILL],
-        &["GO-12"],
-        Some([1, 6]),
-        true,
-        0,
-    );
+    let mut s = must_draw();
     let mut rest = std::mem::take(&mut s.draw_pile);
     remove_one(&mut rest, Card::Lp);
     s.draw_bottom = vec![Card::Lp];

@@ -9,14 +9,7 @@ fn going_out_on_the_first_turn_is_a_luck_out_worth_30_more_points() {
         scoring: ScoringMode::PointsToWinner,
         ..Options::default()
     };
-    let mut s = table(
-        options,
-        &[&["GO-4"], FILL],
-        &["GO-9"],
-        Some([4, 1]),
-        true,
-        0,
-    );
+    let mut s = going_out(options);
     s.first_turn = true;
     play(&mut s, 0, one(Basis::SingleDie, &["GO-4"]));
     let result = &s.results[0];

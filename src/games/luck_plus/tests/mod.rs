@@ -43,6 +43,19 @@ fn lp(bonus: &[&str]) -> Move {
     Move::LuckPlus { bonus: cs(bonus) }
 }
 
+/// Seat 0, not on its first turn, down to GO-4 against GO-9 with 4 and 1 rolled: playing it goes
+/// out.
+fn going_out(options: Options) -> State {
+    table(
+        options,
+        &[&["GO-4"], FILL],
+        &["GO-9"],
+        Some([4, 1]),
+        true,
+        0,
+    )
+}
+
 /// A hand in progress: `hands` face up, `pile` the match pile (bottom to top), `dice` showing
 /// (rolled this turn when `rolled`), `turn` to play, not on its first turn; every other card in
 /// the draw pile.

@@ -2,6 +2,18 @@
 
 use super::*;
 
+/// Seat 0 to play GO-1 and GO-2 on GO-9 with 1 and 2 rolled.
+fn rolled_one_two() -> State {
+    table(
+        Options::default(),
+        &[&["GO-1", "GO-2"], FILL],
+        &["GO-9"],
+        Some([1, 2]),
+        true,
+        0,
+    )
+}
+
 #[test]
 fn options_name_the_offending_option() {
     let bad = |o: Options, players| LuckPlus::validate_options(&o, players).unwrap_err().option;
@@ -33,14 +45,7 @@ fn options_name_the_offending_option() {
 
 #[test]
 fn inconsistent_states_are_refused_with_a_stable_code() {
-    let s = table(
-        Options::default(),
-        &[&["GO-1", "GO-2"], FILL],
-        &["GO-9"],
-        Some([1, 2]),
-        true,
-        0,
-    );
+    let s = rolled_one_two();
     let code = |f: &dyn Fn(&mut State)| {
         let mut bad = s.clone();
         f(&mut bad);
@@ -95,14 +100,7 @@ fn inconsistent_states_are_refused_with_a_stable_code() {
 #[test]
 fn every_viewer_sees_every_face_up_hand_but_only_the_full_view_lists_the_draw_pile() {
     // Rulebook 1: hands are dealt FACE UP (RULINGS 1.3).
-    let s = table(
-        Options::default(),
-        &[&["GO-1", "GO-2"], FILL],
-        &["GO-9"],
-        Some([1, 2]),
-        true,
-        0,
-    );
+    let s = rolled_one_two();
     for viewer in [Viewer::Seat(1), Viewer::Spectator] {
         let v = LuckPlus::view(&s, viewer);
         assert_eq!(v.hands, s.hands);

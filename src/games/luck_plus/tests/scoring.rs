@@ -68,14 +68,7 @@ fn a_finished_hand_reaching_the_target_ends_the_game_with_its_winner() {
         target: Some(1),
         ..Options::default()
     };
-    let mut s = table(
-        options,
-        &[&["GO-4"], FILL],
-        &["GO-9"],
-        Some([4, 1]),
-        true,
-        0,
-    );
+    let mut s = going_out(options);
     let events = play(&mut s, 0, one(Basis::SingleDie, &["GO-4"]));
     assert!(LuckPlus::is_over(&s));
     assert!(events

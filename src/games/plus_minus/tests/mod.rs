@@ -144,6 +144,28 @@ fn draw(state: &mut State, list: &str) -> Vec<Event> {
         .unwrap_or_else(|e| panic!("draw {list}: {e}"))
 }
 
+/// Three seats dealt four hidden cards each, to choose two of them face up (option
+/// `face_up_chosen_by_player`, RULINGS 5.6).
+fn choosing() -> State {
+    let options = Options {
+        face_up_chosen_by_player: true,
+        ..Options::default()
+    };
+    let mut state = PlusMinus::setup(PlusMinus::validate_options(&options, 3).unwrap());
+    let deal = Chance::Deal {
+        hands: vec![cards("2 3 K Q"), cards("4 6 A 9"), cards("7 8 J 10")],
+        face_up: vec![vec![], vec![], vec![]],
+    };
+    PlusMinus::resolve_chance(&mut state, &deal).unwrap();
+    state
+}
+
+fn choose(a: &str, b: &str) -> Move {
+    Move::ChooseFaceUp {
+        cards: [card(a), card(b)],
+    }
+}
+
 fn dealt(players: usize, options: Options, seed: u64) -> State {
     let mut state = PlusMinus::setup(PlusMinus::validate_options(&options, players).unwrap());
     let outcome = PlusMinus::sample_chance(&state, &mut SplitMix(seed));

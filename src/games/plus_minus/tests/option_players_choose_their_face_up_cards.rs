@@ -5,22 +5,10 @@ use super::*;
 #[test]
 fn option_face_up_chosen_by_player_deals_four_hidden_and_reveals_choices_together() {
     // RULINGS 5.6 `faceUpChosenByPlayer`.
-    let options = Options {
-        face_up_chosen_by_player: true,
-        ..Options::default()
-    };
-    let mut state = PlusMinus::setup(PlusMinus::validate_options(&options, 3).unwrap());
-    let deal = Chance::Deal {
-        hands: vec![cards("2 3 K Q"), cards("4 6 A 9"), cards("7 8 J 10")],
-        face_up: vec![vec![], vec![], vec![]],
-    };
-    PlusMinus::resolve_chance(&mut state, &deal).unwrap();
+    let mut state = choosing();
     assert_eq!(state.phase, Phase::Choose);
     assert_eq!(PlusMinus::to_act(&state), vec![0, 1, 2]);
     assert_eq!(PlusMinus::legal_moves(&state, 0).len(), 6);
-    let choose = |a: &str, b: &str| Move::ChooseFaceUp {
-        cards: [card(a), card(b)],
-    };
     assert_eq!(refuse(&state, 0, &play("2", plus(1))), V::ChooseFaceUpFirst);
     assert_eq!(
         refuse(&state, 0, &choose("2", "5")),

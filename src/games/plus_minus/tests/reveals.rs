@@ -128,19 +128,7 @@ fn forfeiting_that_ends_the_round_shows_scores_counted_from_hidden_cards() {
 #[test]
 fn choosing_face_up_cards_stays_secret_until_the_last_choice_shows_them_all() {
     // Option face_up_chosen_by_player: choices are revealed together (RULINGS 5.6).
-    let options = Options {
-        face_up_chosen_by_player: true,
-        ..Options::default()
-    };
-    let mut state = PlusMinus::setup(PlusMinus::validate_options(&options, 3).unwrap());
-    let deal = Chance::Deal {
-        hands: vec![cards("2 3 K Q"), cards("4 6 A 9"), cards("7 8 J 10")],
-        face_up: vec![vec![], vec![], vec![]],
-    };
-    PlusMinus::resolve_chance(&mut state, &deal).unwrap();
-    let choose = |a: &str, b: &str| Move::ChooseFaceUp {
-        cards: [card(a), card(b)],
-    };
+    let mut state = choosing();
     for (seat, mv) in [(1, choose("A", "9")), (0, choose("K", "Q"))] {
         assert!(!PlusMinus::reveals(&state, seat, &mv));
         assert_eq!(shows(&state, seat, &mv), vec![]);
