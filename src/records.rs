@@ -249,6 +249,28 @@ pub(crate) fn check_names<'a>(
     Ok(checked)
 }
 
+/// Seat `seat` of a match or sheet (`record` names which, for the refusal).
+pub(crate) fn seat_of<'a>(
+    seats: &'a [SeatRow],
+    seat: Seat,
+    record: &str,
+) -> Result<&'a SeatRow, Problem> {
+    seats
+        .iter()
+        .find(|s| s.seat as Seat == seat)
+        .ok_or_else(|| {
+            let mut problem = Problem::new(
+                Code::UnknownSeat,
+                format!(
+                    "this {record} has seats 0 to {}",
+                    seats.len().saturating_sub(1)
+                ),
+            );
+            problem.params = Some(serde_json::json!({"seat": seat, "seats": seats.len()}));
+            problem
+        })
+}
+
 /// A fingerprint of what a request asked for, to tell an honest retry (same key, same request)
 /// from a key reused for another request.
 pub(crate) fn fingerprint(request: &impl std::fmt::Debug) -> Vec<u8> {

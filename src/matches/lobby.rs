@@ -13,7 +13,7 @@ use super::create::{detail, invite_link, new_invite, prepare};
 use super::wire::{CreateMatch, CreatedMatch, MatchDetail, SeatInvite, SeatToken};
 use crate::games::{GameKind, Seat};
 use crate::problem::{Code, Problem};
-use crate::records::{check_name, check_names, check_not_abandoned, note_game, NewSeat};
+use crate::records::{check_name, check_names, check_not_abandoned, note_game, seat_of, NewSeat};
 use crate::store::created;
 use crate::store::lobby as q;
 use crate::store::matches::{self as matches_q, MatchRow, SeatRow};
@@ -96,23 +96,6 @@ async fn load_owned(
 
 fn owner_only() -> Problem {
     Problem::new(Code::OwnerOnly, "only the owner token may do this")
-}
-
-fn seat_of(seats: &[SeatRow], seat: Seat) -> Result<&SeatRow, Problem> {
-    seats
-        .iter()
-        .find(|s| s.seat as Seat == seat)
-        .ok_or_else(|| {
-            let mut problem = Problem::new(
-                Code::UnknownSeat,
-                format!(
-                    "this match has seats 0 to {}",
-                    seats.len().saturating_sub(1)
-                ),
-            );
-            problem.params = Some(serde_json::json!({"seat": seat, "seats": seats.len()}));
-            problem
-        })
 }
 
 /// Over or abandoned matches keep their seats as they are.
@@ -202,7 +185,7 @@ pub async fn invite(store: &Store, code: &str) -> Result<InviteInfo, InviteError
         .await?
         .ok_or_else(|| unknown_match(invite.match_id))?;
     note_game(row.game.kind());
-    let seat = seat_of(&seats, invite.seat as Seat)?;
+    let seat = seat_of(&seats, invite.seat as Seat, "match")?;
     Ok(InviteInfo {
         match_id: row.id,
         game: row.game.kind(),
@@ -239,7 +222,9 @@ pub async fn redeem_invite(store: &Store, code: &str) -> Result<RedeemedInvite, 
             }
             q::set_seat_token(conn, id, invite.seat, Some(&token_hash)).await?;
             let seats = matches_q::seats(conn, id).await?;
-            let name = seat_of(&seats, invite.seat as Seat)?.player_name.clone();
+            let name = seat_of(&seats, invite.seat as Seat, "match")?
+                .player_name
+                .clone();
             Ok::<_, Problem>((row, name))
         })
         .await?;
@@ -262,7 +247,7 @@ pub async fn reissue_token(
 ) -> Result<SeatToken, Problem> {
     let (mut conn, row, seats) = load_owned(store, id, owner_token).await?;
     check_in_progress(&row)?;
-    let name = seat_of(&seats, seat)?.player_name.clone();
+    let name = seat_of(&seats, seat, "match")?.player_name.clone();
     let (token, token_hash) = tokens::issue("seat").map_err(Problem::internal)?;
     conn.transaction(async |conn| {
         q::set_seat_token(conn, id, seat as i32, Some(&token_hash)).await?;
@@ -282,7 +267,7 @@ pub async fn reissue_invite(
 ) -> Result<SeatInvite, Problem> {
     let (mut conn, row, seats) = load_owned(store, id, owner_token).await?;
     check_in_progress(&row)?;
-    let name = seat_of(&seats, seat)?.player_name.clone();
+    let name = seat_of(&seats, seat, "match")?.player_name.clone();
     let (invite, invite_row) = new_invite(store.invite_keys(), id, seat, &name, Utc::now())?;
     conn.transaction(async |conn| {
         q::set_seat_token(conn, id, seat as i32, None).await?;
@@ -310,7 +295,7 @@ pub async fn rename_seat(
                 .ok_or_else(|| unknown_match(id))?;
             check_in_progress(&row)?;
             let seats = matches_q::seats(conn, id).await?;
-            seat_of(&seats, seat)?;
+            seat_of(&seats, seat, "match")?;
             if q::any_seat_moved(conn, id).await? {
                 return Err(Problem::new(
                     Code::PlayStarted,

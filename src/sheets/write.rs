@@ -12,7 +12,7 @@ use crate::games::{GameKind, Order, Seat};
 use crate::problem::{Code, Problem};
 use crate::records::{
     check_name, check_names, check_not_abandoned, check_open, check_version, fingerprint,
-    idempotency_key_reused, kind_of, limit_exceeded,
+    idempotency_key_reused, kind_of, limit_exceeded, seat_of,
 };
 use crate::store::matches::{self as q, MatchRow, SeatResult, SeatRow};
 use crate::store::sheets::{self as sheet_rows, SheetEntryRow};
@@ -240,20 +240,7 @@ pub async fn rename_player(
         request_hash: fingerprint(&(seat, &request)),
         plan: |row: &MatchRow, seats: &[SeatRow], entries: &[SheetEntryRow]| {
             check_version(row, request.expected_version)?;
-            let current = seats
-                .iter()
-                .find(|s| s.seat as Seat == seat)
-                .ok_or_else(|| {
-                    let mut problem = Problem::new(
-                        Code::UnknownSeat,
-                        format!(
-                            "this sheet has seats 0 to {}",
-                            seats.len().saturating_sub(1)
-                        ),
-                    );
-                    problem.params = Some(serde_json::json!({"seat": seat, "seats": seats.len()}));
-                    problem
-                })?;
+            let current = seat_of(seats, seat, "sheet")?;
             if current.player_name == name {
                 return Err(Problem::new(
                     Code::SameName,
