@@ -180,8 +180,11 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     /// The lei is a necklace: without a Fish Hook, rotating the string (starting it at another
-    /// card) moves every card's points with the card, and the total is unchanged. Reversing it
-    /// changes nothing either ("it does not matter which side the flowers are on").
+    /// card) leaves the total unchanged, and with at most one Rainbow every card's points move
+    /// with the card. Reversing it changes nothing either ("it does not matter which side the
+    /// flowers are on"). Two Rainbows can have two best colourings of equal total; the referee
+    /// then keeps the first Rainbow's first colour, so which cards score may follow the start
+    /// (see the fixed case below).
     #[test]
     fn a_hookless_lei_scores_the_same_from_any_starting_card(
         lei in prop::collection::vec(slot_strategy(), 0..14),
@@ -203,8 +206,9 @@ proptest! {
         let got = slot_points(&options, &rotated);
         prop_assert_eq!(got.iter().sum::<i64>(), base.iter().sum::<i64>());
         prop_assert_eq!(nut_total(&rotated, &got), nut_total(&lei, &base));
+        let rainbows = lei.iter().filter(|&&s| s == Slot::Rainbow).count();
         for i in 0..n {
-            if rotated[i] != Slot::Kukui {
+            if rotated[i] != Slot::Kukui && rainbows <= 1 {
                 prop_assert_eq!(got[i], expected[i], "slot {} of {:?}", i, rotated);
             }
         }
@@ -259,4 +263,32 @@ proptest! {
             prop_assert!(scored.points <= auto);
         }
     }
+}
+
+/// Rulebook, Rainbow Flowers: a Rainbow scores as "any non-Rare flower it is next to", one colour;
+/// RULINGS 4.5: the referee picks the colouring that maximises the player's score. Here the two
+/// Rainbows have two best colourings (one as Blue and the other as Red, either way round, 14
+/// points): rotating the string keeps the total, while the breakdown follows the first Rainbow
+/// of the string. Found by the property above on a CI run.
+#[test]
+fn two_rainbows_with_two_best_colourings_score_the_same_total_from_any_starting_card() {
+    use Slot::*;
+    let lei = [Blue, Rainbow, Red, Blue, Yellow, Ti, Red, Rainbow];
+    let options = Options::default();
+    let base = slot_points(&options, &lei);
+    assert_eq!(base.iter().sum::<i64>(), 14, "{base:?}");
+    let mut breakdowns = std::collections::BTreeSet::new();
+    for k in 0..lei.len() {
+        let mut rotated = lei;
+        rotated.rotate_left(k);
+        let mut got = slot_points(&options, &rotated);
+        assert_eq!(got.iter().sum::<i64>(), 14, "start {k}: {got:?}");
+        got.rotate_right(k);
+        breakdowns.insert(got);
+    }
+    assert_eq!(
+        breakdowns.len(),
+        2,
+        "both best colourings appear: {breakdowns:?}"
+    );
 }
