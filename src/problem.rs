@@ -167,6 +167,7 @@ problem_codes! {
     RematchExists = "rematch_exists", CONFLICT, "The rematch was already made";
     ServerRandomness = "server_randomness", CONFLICT, "The match draws its own chance";
     NothingToTakeBack = "nothing_to_take_back", CONFLICT, "The seat has no move to take back";
+    TakeBackLimit = "take_back_limit", CONFLICT, "The seat has taken back as many moves in a row as it may";
     InformationRevealed = "information_revealed", CONFLICT, "The move showed the table what was hidden";
     AnotherSeatActed = "another_seat_acted", CONFLICT, "Another seat has acted since the move";
     ChanceSince = "chance_since", CONFLICT, "A chance event has happened since the move";

@@ -21,7 +21,9 @@ use crate::seed::Seed;
 mod mending;
 mod parse;
 
-pub use mending::{replay_mend, Entry, MendRefusal, Mendable, Mended, Reporter, Settled};
+pub use mending::{
+    replay_mend, Entry, MendRefusal, Mendable, Mended, Reporter, Run, Settled, TAKE_BACKS_PER_TURN,
+};
 
 pub use parse::{
     from_json_value, integral_numbers_as_integers, is_some_games, parse, to_json, What,

@@ -105,6 +105,7 @@ export const CATALOGUE = {
     rematch_exists: 'The next game was already set up. Open it from the finished game.',
     server_randomness: 'This game shuffles and rolls by itself: nothing to report or correct.',
     nothing_to_take_back: '{seat} has no move to take back.',
+    take_back_limit: '{seat} has taken back {limit} moves in a row: this one stands until someone else plays or a card is drawn.',
     information_revealed: 'That move showed everyone a hidden card, so it cannot be taken back.',
     another_seat_acted: '{by_seat} has played since, so that move cannot be taken back.',
     chance_since: 'Cards were drawn or dice rolled since, so that cannot be taken back.',

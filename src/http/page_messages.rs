@@ -95,6 +95,7 @@ fn service_codes() -> BTreeSet<String> {
             reported_by: Reporter::Owner,
         },
         MendRefusal::SameOutcome { ply: 1 },
+        MendRefusal::TakeBackLimit { seat: 0, limit: 3 },
     ];
     codes.extend(mendings.iter().map(|m| m.code().to_owned()));
     let parts = [

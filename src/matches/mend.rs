@@ -1,8 +1,9 @@
 //! Mending a hosted match: a seat takes back its own last move, or a table corrects the chance
 //! outcome it reported last. Each is a new entry of the log, judged by the referee's mending
-//! policy ([`crate::referee::Mendable`]) on the whole log replayed from the start; the store's
-//! locked write ([`crate::store::write`]) writes it with the state it returns the table to, in
-//! one transaction with the match row locked.
+//! policy ([`crate::referee::Mendable`]) on the log replayed from the match's snapshot (the
+//! entries a mending may reach are the newest), or from the start when the snapshot is past the
+//! entry to mend; the store's locked write ([`crate::store::write`]) writes it with the state it
+//! returns the table to, in one transaction with the match row locked.
 //!
 //! A mending is rare and reaches back past the snapshot, so it does not go through the move
 //! cache: the write holds this instance's moves on the match back while it runs, and writes a
@@ -17,14 +18,14 @@ use uuid::Uuid;
 
 use super::access::{acting_seat, authenticate, unknown_match, viewer_for, Credential};
 use super::create::event_row;
-use super::current::Stored;
+use super::current::{stored_state, Stored};
 use super::submit::{earlier_answer, to_store};
 use super::wire::{CorrectChance, MoveReply, TakeBack};
 use crate::games::kit::refusal::Common;
 use crate::games::{Consistent, Game, Seat};
 use crate::problem::{Code, Problem};
 use crate::records::{check_open, fingerprint_text, kind_of, parse_for_match, stored};
-use crate::referee::{self, Entry, Mendable, Reporter};
+use crate::referee::{self, Entry, Mendable, Mended, RefereeError, Reporter, Run};
 use crate::store::events::{self, LoggedEvent};
 use crate::store::matches::{EventRow, MatchRow};
 use crate::store::moves::Move;
@@ -161,12 +162,17 @@ impl Judge for Mend<'_> {
         if let Some(previous) = earlier {
             return earlier_answer(previous, &request_hash).map(Decision::Answer);
         }
-        let key = self.idempotency_key.map(|key| (key, request_hash));
+        let asked = Asked {
+            credential,
+            seat,
+            payload,
+            key: self.idempotency_key.map(|key| (key, request_hash)),
+        };
         let (mv, reply) = with_game!(kind_of(&row)?, G => {
-            let (line, version) = replayed::<G>(conn, &row, seats.len()).await?;
-            row.version = version;
+            let (line, mended) = mended::<G>(conn, &row, seats.len(), &asked).await?;
+            row.version = line.version;
             check_open(&row, self.expected_version)?;
-            judge::<G>(&row, line, credential, seat, payload, key)?
+            to_reply::<G>(&row, line.line, mended?, &asked)?
         });
         let state: Value = serde_json::from_str(&mv.state)
             .map_err(|e| Problem::internal(format!("a state's text is not JSON: {e}")))?;
@@ -192,26 +198,97 @@ impl Judge for Mend<'_> {
     }
 }
 
-/// The match replayed from its setup through its whole log, read in chunks, with what may still
-/// be mended; and the version it stands at.
-async fn replayed<G: Game>(
+/// A mending asked by an authenticated caller: a take-back by `seat`, or a correction of the
+/// chance outcome `payload`; with the request's `Idempotency-Key` and fingerprint.
+struct Asked<'a> {
+    credential: Credential,
+    seat: Option<Seat>,
+    payload: &'a Value,
+    key: Option<(&'a str, Vec<u8>)>,
+}
+
+/// The match replayed with what may still be mended, and the version it stands at.
+struct Line<G: Game> {
+    line: Mendable<G>,
+    version: i64,
+}
+
+/// The mending judged on the log from the match's snapshot, and again on the whole log when the
+/// snapshot may be past the entry it mends: the line after it, and the mending with the payload
+/// to store (or its refusal, which waits until the match is known to be open).
+type Judged<G> = (Line<G>, Result<(Mended<G>, Value), Problem>);
+
+async fn mended<G: Game>(
     conn: &mut AsyncPgConnection,
     row: &MatchRow,
     players: usize,
-) -> Result<(Mendable<G>, i64), Problem> {
+    asked: &Asked<'_>,
+) -> Result<Judged<G>, Problem> {
+    if row.version > 0 {
+        if let Some(mut line) = from_snapshot::<G>(conn, row).await? {
+            if let Some(mended) = mend_line(&mut line, asked, true).transpose() {
+                return Ok((line, mended));
+            }
+        }
+    }
+    let mut line = from_start::<G>(conn, row, players).await?;
+    let mended = mend_line(&mut line, asked, false)
+        .transpose()
+        .unwrap_or_else(|| Err(Problem::internal("a whole log left a mending undecided")));
+    Ok((line, mended))
+}
+
+/// The match replayed from its snapshot on the row through the log after it; none if the log
+/// after it reaches back before it (a stored mending of an earlier entry).
+async fn from_snapshot<G: Game>(
+    conn: &mut AsyncPgConnection,
+    row: &MatchRow,
+) -> Result<Option<Line<G>>, Problem> {
+    let state = stored_state::<G>(stored("state", &row.state)?)?;
+    let run = events::run_at(conn, row.id, row.version)
+        .await?
+        .map(|(seat, take_backs)| Run {
+            seat: seat as Seat,
+            take_backs: take_backs as u32,
+        });
+    let line = Line {
+        line: Mendable::resume(state, run),
+        version: row.version,
+    };
+    Ok(replay_onto(conn, row, line).await.ok())
+}
+
+/// The match replayed from its setup through its whole log.
+async fn from_start<G: Game>(
+    conn: &mut AsyncPgConnection,
+    row: &MatchRow,
+    players: usize,
+) -> Result<Line<G>, Problem> {
     let options: G::Options = stored("options", &row.options)?;
     let options = G::validate_options(&options, players)
         .map_err(|e| Problem::internal(format!("match {} has invalid options: {e}", row.id)))?;
-    let mut line = Mendable::<G>::new(Consistent::<G>::new(options));
+    let line = Line {
+        line: Mendable::<G>::new(Consistent::<G>::new(options)),
+        version: 0,
+    };
+    replay_onto(conn, row, line).await
+}
+
+/// `line` carried through the log after its version, read in chunks.
+async fn replay_onto<G: Game>(
+    conn: &mut AsyncPgConnection,
+    row: &MatchRow,
+    mut line: Line<G>,
+) -> Result<Line<G>, Problem> {
     let table = row.randomness == RandomnessMode::Table;
-    let mut last = 0;
     loop {
-        let chunk = events::chunk(conn, row.id, last, i64::MAX, events::CHUNK_ROWS).await?;
+        let chunk = events::chunk(conn, row.id, line.version, i64::MAX, events::CHUNK_ROWS).await?;
         let Some(end) = chunk.last().map(|event| event.ply) else {
-            return Ok((line, last));
+            return Ok(line);
         };
         for event in &chunk {
-            line.record(event.ply, entry_of::<G>(event, table)?)
+            line.line
+                .record(event.ply, entry_of::<G>(event, table)?)
                 .map_err(|e| {
                     Problem::internal(format!(
                         "match {} fails to replay at ply {}: {e}",
@@ -219,7 +296,7 @@ async fn replayed<G: Game>(
                     ))
                 })?;
         }
-        last = end;
+        line.version = end;
     }
 }
 
@@ -248,30 +325,44 @@ fn entry_of<G: Game>(event: &LoggedEvent, table: bool) -> Result<Entry<G>, Probl
     })
 }
 
-/// Judges the mending on the replayed match: the entry to append, with the state it returns the
-/// table to, and the reply. `key`: the request's `Idempotency-Key` and fingerprint.
-fn judge<G: Game>(
-    row: &MatchRow,
-    mut line: Mendable<G>,
-    credential: Credential,
-    seat: Option<Seat>,
-    payload: &Value,
-    key: Option<(&str, Vec<u8>)>,
-) -> Result<(Move, MoveReply), Problem> {
-    let ply = row.version + 1;
-    let now = Utc::now();
-    let (mended, stored_payload) = match seat {
-        Some(seat) => (line.take_back(seat)?, Value::Null),
+/// Judges the mending on the replayed match as its next entry: what it mends, with the payload
+/// to store; none if the line was `resumed` from a snapshot and refuses for want of an entry
+/// that may stand before it.
+fn mend_line<G: Game>(
+    line: &mut Line<G>,
+    asked: &Asked<'_>,
+    resumed: bool,
+) -> Result<Option<(Mended<G>, Value)>, Problem> {
+    let mended = match asked.seat {
+        Some(seat) => line.line.take_back(seat).map(|m| (m, Value::Null)),
         None => {
-            let reporter = match credential {
+            let reporter = match asked.credential {
                 Credential::Seat(seat) => Reporter::Seat(seat),
                 _ => Reporter::Owner,
             };
-            let outcome: G::Chance = parse_for_match(referee::What::Chance, payload)?;
-            let mended = line.correct(ply, reporter, &outcome)?;
-            (mended, referee::to_json(&outcome))
+            let outcome: G::Chance = parse_for_match(referee::What::Chance, asked.payload)?;
+            let ply = line.version + 1;
+            let mended = line.line.correct(ply, reporter, &outcome);
+            mended.map(|m| (m, referee::to_json(&outcome)))
         }
     };
+    match mended {
+        Err(RefereeError::Mend(refusal)) if resumed && refusal.may_be_before_horizon() => Ok(None),
+        mended => Ok(Some(mended?)),
+    }
+}
+
+/// The accepted mending as the entry to append, with the state it returns the table to, and
+/// the reply.
+fn to_reply<G: Game>(
+    row: &MatchRow,
+    line: Mendable<G>,
+    (mended, stored_payload): (Mended<G>, Value),
+    asked: &Asked<'_>,
+) -> Result<(Move, MoveReply), Problem> {
+    let ply = row.version + 1;
+    let now = Utc::now();
+    let (seat, credential) = (asked.seat, asked.credential);
     let mut event = event_row(row.id, ply, seat, stored_payload, now);
     event.revises = Some(mended.revises);
     event.restores = Some(referee::to_json(&*mended.restores));
@@ -284,7 +375,7 @@ fn judge<G: Game>(
         line.state(),
         vec![(event, mended.events)],
         viewer,
-        key,
+        asked.key.clone(),
         now,
     )
 }

@@ -9,11 +9,14 @@
 //!   chance event has happened since (a drawn card, a roll), and neither the move nor any later
 //!   one showed what was hidden; a taken-back move is gone, and the move before it may be taken
 //!   back in turn under the same conditions;
+//! - a seat takes back at most [`TAKE_BACKS_PER_TURN`] times in a row (until another seat acts
+//!   or a chance event happens), so that one seat alone cannot grow a match by keeping and taking
+//!   back; the limit is checked when a take-back is asked, not when a stored log is replayed;
 //! - at a table that reports its own chance, the last reported outcome may be replaced by the
 //!   seat that reported it, or by the owner, while no move has been made since (not even one taken
 //!   back later); outcomes the server drew from a seed are never corrected.
 //!
-//! [`Mendable`] replays a log from its start and keeps, for the entries that may still be
+//! [`Mendable`] replays a log from its start (or from a snapshot: [`Mendable::resume`]) and keeps, for the entries that may still be
 //! mended, the state before each; it judges a mending and checks an exported log. The stored
 //! log keeps with each mending the state it returned the table to, so that whoever reads the log
 //! forward from a snapshot applies it without replaying the match ([`replay_mend`]).
@@ -81,7 +84,12 @@ pub enum MendRefusal {
     NotTheReporter { ply: i64, reported_by: Reporter },
     #[error("the correction repeats the outcome at ply {ply}")]
     SameOutcome { ply: i64 },
+    #[error("seat {seat} has taken back {limit} moves in a row; its move stands until another seat acts or a chance event happens")]
+    TakeBackLimit { seat: Seat, limit: u32 },
 }
+
+/// Take-backs a seat may make in a row: enough to change one's mind, too few to grow a match.
+pub const TAKE_BACKS_PER_TURN: u32 = 3;
 
 fn reporter_in_words(reporter: Reporter) -> String {
     match reporter {
@@ -127,7 +135,17 @@ impl MendRefusal {
             },
             MendRefusal::NotTheReporter { .. } => "not_the_reporter",
             MendRefusal::SameOutcome { .. } => "same_outcome",
+            MendRefusal::TakeBackLimit { .. } => "take_back_limit",
         }
+    }
+
+    /// Whether a line resumed from a snapshot may refuse this wrongly: the entry it looked for
+    /// may stand before the snapshot, so only the whole log can say.
+    pub fn may_be_before_horizon(&self) -> bool {
+        matches!(
+            self,
+            MendRefusal::NothingToTakeBack { .. } | MendRefusal::NothingToCorrect
+        )
     }
 
     /// Whether the caller may never make it, whatever the log says (a 403 rather than a 409).
@@ -161,6 +179,10 @@ impl MendRefusal {
                 put("reported_by", to_json(reported_by));
             }
             MendRefusal::SameOutcome { ply } => put("ply", (*ply).into()),
+            MendRefusal::TakeBackLimit { seat, limit } => {
+                put("seat", (*seat).into());
+                put("limit", (*limit).into());
+            }
         }
         params
     }
@@ -185,9 +207,37 @@ struct Standing<G: Game> {
 /// A match replayed from its start, with the entries that stand and, for those that may still
 /// be mended, the state before each. Only the newest entries may be mended (any entry settles
 /// every earlier one it does not leave mendable), so at most a few states are kept.
+///
+/// A line resumed from a snapshot knows only the entries after it. What it accepts, and every
+/// refusal that names an entry, is what the whole log would decide (only later entries settle
+/// an entry); a refusal for want of an entry may be wrong and is asked of the whole log again
+/// ([`MendRefusal::may_be_before_horizon`]).
 pub struct Mendable<G: Game> {
     state: Consistent<G>,
     standing: Vec<Standing<G>>,
+    /// The seat that made the newest entries, and its take-backs since another seat or a
+    /// chance event acted.
+    run: Option<Run>,
+}
+
+/// A seat's entries in a row at the end of the log: how many of them are take-backs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Run {
+    pub seat: Seat,
+    pub take_backs: u32,
+}
+
+impl Run {
+    /// The run after `seat` acted: kept if it is the run's seat, else a new one.
+    fn by(run: Option<Run>, seat: Seat) -> Run {
+        match run {
+            Some(run) if run.seat == seat => run,
+            _ => Run {
+                seat,
+                take_backs: 0,
+            },
+        }
+    }
 }
 
 /// One entry of a match's log as a full replay reads it: an input, or a mending that names the
@@ -227,9 +277,16 @@ pub struct Mended<G: Game> {
 
 impl<G: Game> Mendable<G> {
     pub fn new(state: Consistent<G>) -> Self {
+        Self::resume(state, None)
+    }
+
+    /// A line that starts at a snapshot: `state` as the log left it, `run` the seat's run that
+    /// the log ends with there.
+    pub fn resume(state: Consistent<G>, run: Option<Run>) -> Self {
         Self {
             state,
             standing: Vec::new(),
+            run,
         }
     }
 
@@ -249,7 +306,7 @@ impl<G: Game> Mendable<G> {
             Entry::Chance { outcome, reporter } => {
                 return self.play(ply, &Input::Chance(outcome), reporter)
             }
-            Entry::TakeBack { seat, ply: named } => (self.take_back(seat)?, named),
+            Entry::TakeBack { seat, ply: named } => (self.undo(seat)?, named),
             Entry::Correction {
                 outcome,
                 reporter,
@@ -280,6 +337,7 @@ impl<G: Game> Mendable<G> {
         let events = play_input::<G>(&mut self.state, input)?;
         let entry = match input {
             Input::Move { seat, mv } => {
+                self.run = Some(Run::by(self.run, *seat));
                 let revealed = G::reveals(&before, *seat, mv).then_some(Settled::Revealed { ply });
                 self.settle(|by| match (by, revealed) {
                     (_, Some(revealed)) => Some(revealed),
@@ -294,6 +352,7 @@ impl<G: Game> Mendable<G> {
                 }
             }
             Input::Chance(_) => {
+                self.run = None;
                 self.settle(|_| Some(Settled::ChanceSince { ply }));
                 Standing {
                     ply,
@@ -322,8 +381,21 @@ impl<G: Game> Mendable<G> {
         }
     }
 
-    /// Takes back `seat`'s last move that stands: the table returns to the state before it.
+    /// Takes back `seat`'s last move that stands, if the seat has not taken back
+    /// [`TAKE_BACKS_PER_TURN`] moves in a row: the table returns to the state before it.
     pub fn take_back(&mut self, seat: Seat) -> Result<Mended<G>, RefereeError> {
+        if let Some(run) = self.run.filter(|run| run.seat == seat) {
+            if run.take_backs >= TAKE_BACKS_PER_TURN {
+                let limit = TAKE_BACKS_PER_TURN;
+                return Err(MendRefusal::TakeBackLimit { seat, limit }.into());
+            }
+        }
+        self.undo(seat)
+    }
+
+    /// Takes back `seat`'s last move that stands (a stored take-back: no limit, which logs
+    /// written before it had none).
+    fn undo(&mut self, seat: Seat) -> Result<Mended<G>, RefereeError> {
         let index = self
             .standing
             .iter()
@@ -346,6 +418,11 @@ impl<G: Game> Mendable<G> {
         let revises = entry.ply;
         self.standing.truncate(index);
         self.state = before.clone();
+        let run = Run::by(self.run, seat);
+        self.run = Some(Run {
+            take_backs: run.take_backs + 1,
+            ..run
+        });
         Ok(Mended {
             revises,
             restores: before,
@@ -401,6 +478,7 @@ impl<G: Game> Mendable<G> {
             return Err(MendRefusal::SameOutcome { ply: revises }.into());
         }
         let restores = (**before).clone();
+        self.run = None;
         // The correction stands in the outcome's place, and may itself be corrected.
         self.standing[index] = Standing {
             ply,
@@ -605,6 +683,63 @@ mod tests {
             refused(line.take_back(ANN)),
             MendRefusal::NothingToTakeBack { seat: ANN }
         );
+    }
+
+    #[test]
+    fn a_seat_takes_back_three_moves_in_a_row_and_a_chance_event_starts_the_count_again() {
+        let mut line = table();
+        let draw_by_ben = Input::Move {
+            seat: BEN,
+            mv: Move::Draw,
+        };
+        for ply in [2, 4, 6] {
+            line.play(ply, &draw_by_ben, None).unwrap();
+            assert_eq!(line.take_back(BEN).unwrap().revises, ply);
+        }
+        line.play(8, &draw_by_ben, None).unwrap();
+        let limited = refused(line.take_back(BEN));
+        assert_eq!(
+            limited,
+            MendRefusal::TakeBackLimit {
+                seat: BEN,
+                limit: TAKE_BACKS_PER_TURN
+            }
+        );
+        assert_eq!(limited.code(), "take_back_limit");
+        // A stored log is replayed as it was written, whatever the limit.
+        assert_eq!(line.undo(BEN).unwrap().revises, 8);
+        line.play(9, &draw_by_ben, None).unwrap();
+        line.play(10, &Input::Chance(draw(Bell)), Some(Reporter::Owner))
+            .unwrap();
+        let keep = Input::Move {
+            seat: BEN,
+            mv: Move::Keep,
+        };
+        line.play(11, &keep, None).unwrap();
+        assert_eq!(line.take_back(BEN).unwrap().revises, 11);
+    }
+
+    #[test]
+    fn a_line_resumed_after_the_move_to_take_back_refuses_only_for_want_of_it() {
+        let mut whole = table();
+        let draw_by_ben = Input::Move {
+            seat: BEN,
+            mv: Move::Draw,
+        };
+        whole.play(2, &draw_by_ben, None).unwrap();
+        let run = Some(Run {
+            seat: BEN,
+            take_backs: 0,
+        });
+        let mut resumed = Mendable::resume(whole.state().clone(), run);
+        let refusal = refused(resumed.take_back(BEN));
+        assert!(refusal.may_be_before_horizon(), "{refusal:?}");
+        assert_eq!(whole.take_back(BEN).unwrap().revises, 2);
+        // Resumed before the move, it decides as the whole log does.
+        let mut resumed = Mendable::resume(table().state().clone(), None);
+        resumed.play(2, &draw_by_ben, None).unwrap();
+        assert_eq!(resumed.take_back(BEN).unwrap().revises, 2);
+        assert_eq!(json(&resumed), json(&whole));
     }
 
     #[test]

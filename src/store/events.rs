@@ -3,6 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Integer, Uuid as SqlUuid};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use serde_json::Value;
 use uuid::Uuid;
@@ -49,4 +50,38 @@ pub async fn chunk(
         .select(LoggedEvent::as_select())
         .load(conn)
         .await?)
+}
+
+#[derive(QueryableByName)]
+struct RunRow {
+    #[diesel(sql_type = Integer)]
+    seat: i32,
+    #[diesel(sql_type = BigInt)]
+    take_backs: i64,
+}
+
+/// The seat whose entries end match `id`'s log at `ply`, back to the last entry of another seat
+/// or a chance outcome, and how many of those entries take a move back; none if the entry at
+/// `ply` is a chance outcome (or there is none). Reads only that run.
+pub async fn run_at(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+    ply: i64,
+) -> Result<Option<(i32, i64)>, StoreError> {
+    let run: Option<RunRow> = diesel::sql_query(
+        "SELECT l.seat, \
+                (SELECT count(*) FROM match_events e \
+                 WHERE e.match_id = $1 AND e.ply <= $2 AND e.revises IS NOT NULL \
+                   AND e.ply > coalesce((SELECT max(x.ply) FROM match_events x \
+                                         WHERE x.match_id = $1 AND x.ply <= $2 \
+                                           AND x.seat IS DISTINCT FROM l.seat), 0)) \
+                AS take_backs \
+         FROM match_events l WHERE l.match_id = $1 AND l.ply = $2 AND l.seat IS NOT NULL",
+    )
+    .bind::<SqlUuid, _>(id)
+    .bind::<BigInt, _>(ply)
+    .get_result(conn)
+    .await
+    .optional()?;
+    Ok(run.map(|run| (run.seat, run.take_backs)))
 }

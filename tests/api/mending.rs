@@ -598,10 +598,36 @@ async fn a_live_stream_delivers_a_take_back_and_the_view_it_returns_to(pipeline:
     assert_eq!(read["version"], 3);
 }
 
+every_pipeline!(a_seat_takes_back_three_moves_in_a_row_and_its_fourth_move_stands);
+/// docs/contract.md, "Mending a match": a seat takes back at most three moves in a row, so that
+/// one seat alone cannot grow a match by keeping and taking back (issue 38, finding 8); the count
+/// starts again once a chance event happens or another seat acts.
+async fn a_seat_takes_back_three_moves_in_a_row_and_its_fourth_move_stands(pipeline: Pipeline) {
+    let app = spawn_app_on(pipeline).await;
+    let table = Table::new(&app).await;
+    for _ in 0..3 {
+        table.play(BEN, json!({"type": "draw"})).await;
+        table.ok(table.take_back(Some(BEN), json!({})).await);
+    }
+    table.play(BEN, json!({"type": "draw"})).await;
+    let fourth = table.take_back(Some(BEN), json!({})).await;
+    refused(&fourth, StatusCode::CONFLICT, "take_back_limit");
+    assert_eq!(fourth.body["params"], json!({"seat": BEN, "limit": 3}));
+    assert_eq!(table.log().await.len(), 8, "a refusal stores nothing");
+
+    table.ok(table
+        .report(Some(BEN), &json!({"kind": "draw", "cards": ["bell"]}))
+        .await);
+    table.play(BEN, json!({"type": "keep"})).await;
+    let after_chance = table.ok(table.take_back(Some(BEN), json!({})).await);
+    assert_eq!(after_chance["entries"][0]["takes_back"], 10);
+    app.audit_snapshots().await;
+}
+
 every_pipeline!(a_match_with_take_backs_records_the_result_of_the_moves_that_stand);
 /// "Statistics ... see only the moves that stand": a Luck Plus match (every card face up) whose
-/// seats take back every move they may, played to its end, records the result its standing
-/// moves make, and its export replays to that result.
+/// seats take back every move they may (three in a row at most), played to its end, records the
+/// result its standing moves make, and its export replays to that result.
 async fn a_match_with_take_backs_records_the_result_of_the_moves_that_stand(pipeline: Pipeline) {
     let app = spawn_app_on(pipeline).await;
     let created = app
@@ -610,7 +636,9 @@ async fn a_match_with_take_backs_records_the_result_of_the_moves_that_stand(pipe
     let id = match_id(&created);
     let tokens = seat_tokens(&created);
     let path = format!("/v1/matches/{id}/take-backs");
-    let (mut taken_back, mut refused_count, mut moves) = (0, 0, 0);
+    let (mut taken_back, mut refused_count, mut limited, mut moves) = (0, 0, 0, 0);
+    // The seat whose entries end the log, and its take-backs in a row there.
+    let mut run: Option<(usize, u32)> = None;
     let mut pick: u64 = 0x9e37_79b9_7f4a_7c15;
     loop {
         let shown = app.read_match(&id, None).await.body;
@@ -628,22 +656,32 @@ async fn a_match_with_take_backs_records_the_result_of_the_moves_that_stand(pipe
         let moved = app.post_move(&id, Some(&tokens[seat]), None, mv).await;
         assert_eq!(moved.status, StatusCode::OK, "{}", moved.body);
         moves += 1;
+        let chance = moved.body["entries"].as_array().unwrap().len() > 1;
+        run = match run {
+            _ if chance => None,
+            Some((s, n)) if s == seat => Some((s, n)),
+            _ => Some((seat, 0)),
+        };
         if moved.body["status"] == "finished" || pick % 2 == 0 {
             continue;
         }
         let back = app.post(&path, &json!({}), Some(&tokens[seat])).await;
-        if moved.body["entries"].as_array().unwrap().len() == 1 {
+        if let Some((_, 3)) = run {
+            refused(&back, StatusCode::CONFLICT, "take_back_limit");
+            limited += 1;
+        } else if !chance {
             assert_eq!(back.status, StatusCode::OK, "{mv}: {}", back.body);
             assert_eq!(back.body["view"], mine["view"], "the table as before {mv}");
             taken_back += 1;
+            run = run.map(|(s, n)| (s, n + 1));
         } else {
             refused(&back, StatusCode::CONFLICT, "chance_since");
             refused_count += 1;
         }
     }
     assert!(
-        taken_back > 0 && refused_count > 0,
-        "{taken_back} and {refused_count}"
+        taken_back > 0 && refused_count > 0 && limited > 0,
+        "{taken_back}, {refused_count} and {limited}"
     );
 
     let result = app
