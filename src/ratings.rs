@@ -14,7 +14,7 @@ use crate::records::{
     check_player_filter, cursor_param, encode_cursor, invalid_cursor, page_limit,
 };
 use crate::store::rating_reads::{self as q, BoardCursor};
-use crate::store::results::Place;
+use crate::store::results::{Order, Place};
 use crate::store::stat_reads::Period;
 use crate::store::Store;
 use crate::vocabulary::{name_key, normalise_name, MatchKind};
@@ -103,7 +103,7 @@ pub struct RatingPoint {
 pub struct RatingHistory {
     pub player: String,
     pub game: GameKind,
-    /// Oldest first.
+    /// In the order rated: each point's `before` is the previous point's `after`.
     pub items: Vec<RatingPoint>,
     /// Pass as `cursor` for the next (later) page; null on the last.
     pub next_cursor: Option<String>,
@@ -185,6 +185,22 @@ fn place_cursor(place: Place) -> String {
     encode_cursor(place.0, place.1)
 }
 
+/// A result's place in the rating order as a cursor.
+fn order_cursor(order: Order) -> String {
+    format!("r{order}")
+}
+
+fn decode_order(cursor: Option<&str>) -> Result<Option<Order>, Problem> {
+    cursor
+        .map(|c| {
+            c.strip_prefix('r')
+                .and_then(|n| n.parse::<Order>().ok())
+                .filter(|&n| n >= 0)
+                .ok_or_else(invalid_cursor)
+        })
+        .transpose()
+}
+
 /// A board cursor: the rating's bits in hex (exact, and any f64), then the player key.
 fn board_cursor(rating: f64, key: &str) -> String {
     format!("{:016x}-{key}", rating.to_bits())
@@ -236,7 +252,8 @@ pub async fn player(store: &Store, name: &str) -> Result<PlayerRatings, Problem>
     })
 }
 
-/// A player's rating history in one game: a point per rated result, oldest first.
+/// A player's rating history in one game: a point per rated result, in the order they were
+/// rated (the order results arrived, docs/ratings.md).
 #[tracing::instrument(skip_all, fields(player = name, game = game.slug()))]
 pub async fn history(
     store: &Store,
@@ -248,7 +265,7 @@ pub async fn history(
 ) -> Result<RatingHistory, Problem> {
     check_player_filter(name)?;
     let limit = page_limit(limit, 100, 500)?;
-    let after = cursor_param(cursor)?;
+    let after = decode_order(cursor)?;
     let (mut points, player) = store
         .read(async |conn| {
             let points = q::history(conn, name, game, period, after, limit + 1).await?;
@@ -258,9 +275,7 @@ pub async fn history(
         .await?;
     let next_cursor = (points.len() as i64 > limit).then(|| {
         points.truncate(limit as usize);
-        points
-            .last()
-            .map(|p| place_cursor((p.rated_at, p.match_id)))
+        points.last().map(|p| order_cursor(p.rated_order))
     });
     Ok(RatingHistory {
         player: player
@@ -287,6 +302,13 @@ pub async fn history(
     })
 }
 
+/// Leaderboards over a period read every rating change dated in it (all time reads the ratings
+/// kept per player): one at a time per instance, so that their readers cannot take the database
+/// from everyone else's reads (issue 38, finding 4). A reader waits its turn up to
+/// [`PERIOD_BOARD_WAIT`], then is told to come back.
+static PERIOD_BOARDS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
+const PERIOD_BOARD_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// A game's leaderboard by rating.
 #[tracing::instrument(skip_all, fields(game = game.slug()))]
 pub async fn board(
@@ -298,6 +320,15 @@ pub async fn board(
 ) -> Result<RatingBoard, Problem> {
     let limit = page_limit(limit, 20, 100)?;
     let after = decode_board(cursor)?;
+    let _turn = match period.is_all_time() {
+        true => None,
+        false => Some(
+            tokio::time::timeout(PERIOD_BOARD_WAIT, PERIOD_BOARDS.acquire())
+                .await
+                .map_err(|_| Problem::busy())?
+                .map_err(|e| Problem::internal(format!("the period boards' turn closed: {e}")))?,
+        ),
+    };
     let mut rows = store
         .read(async |conn| q::board(conn, game, period, after.as_ref(), limit + 1).await)
         .await?;

@@ -84,8 +84,9 @@ pub async fn player_ratings(
     Ok(web::Json(ratings::player(&store, &path).await?))
 }
 
-/// A player's rating history in one game: one point per rated result, oldest first, with the
-/// rating before and after it and how the player finished.
+/// A player's rating history in one game: one point per rated result, in the order the results
+/// were rated (the order they reached the service), with the rating before and after it, when
+/// it finished and how the player finished.
 #[utoipa::path(
     tag = "ratings",
     params(

@@ -12,7 +12,7 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use uuid::Uuid;
 
 use super::columns::GameColumn;
-use super::results::Place;
+use super::results::{Order, Place};
 use super::stat_reads::Period;
 use super::StoreError;
 use crate::games::GameKind;
@@ -105,7 +105,7 @@ pub async fn board(
         "SELECT t.player_key, l.player_name, l.mu_after AS mu, l.sigma_after AS sigma, \
                 l.mu_after - 3 * l.sigma_after AS ordinal, t.rated, t.won, t.last_rated_at \
          FROM (SELECT player_key, count(*) AS rated, count(*) FILTER (WHERE rank = 1) AS won, \
-                      max(rated_at) AS last_rated_at \
+                      max(rated_at) AS last_rated_at, max(rated_order) AS last_order \
                FROM rating_changes \
                WHERE game = $1 AND rated_at >= coalesce($2::timestamptz, '-infinity') \
                  AND rated_at < coalesce($3::timestamptz, 'infinity') \
@@ -113,8 +113,7 @@ pub async fn board(
          CROSS JOIN LATERAL \
               (SELECT c.player_name, c.mu_after, c.sigma_after FROM rating_changes c \
                WHERE c.player_key = t.player_key AND c.game = $1 \
-                 AND c.rated_at = t.last_rated_at \
-               ORDER BY c.match_id DESC LIMIT 1) l"
+                 AND c.rated_order = t.last_order LIMIT 1) l"
     };
     let (after_rating, after_key) = after.cloned().unzip();
     Ok(diesel::sql_query(format!(
@@ -139,6 +138,8 @@ pub async fn board(
 pub struct HistoryPoint {
     #[diesel(sql_type = SqlUuid)]
     pub match_id: Uuid,
+    #[diesel(sql_type = BigInt)]
+    pub rated_order: Order,
     #[diesel(sql_type = Text)]
     pub kind: MatchKind,
     #[diesel(sql_type = Timestamptz)]
@@ -161,18 +162,19 @@ pub struct HistoryPoint {
     pub players: i64,
 }
 
-/// A player's rated results in one game, oldest first, after `after` and within `period`.
+/// A player's rated results in one game in the order they were rated, after `after` and with
+/// dates within `period`.
 pub async fn history(
     conn: &mut AsyncPgConnection,
     name: &str,
     game: GameKind,
     period: Period,
-    after: Option<Place>,
+    after: Option<Order>,
     limit: i64,
 ) -> Result<Vec<HistoryPoint>, StoreError> {
-    let (after_at, after_id) = after.unzip();
     Ok(diesel::sql_query(
-        "SELECT c.match_id, m.kind, c.rated_at, c.mu_before, c.sigma_before, c.mu_after, \
+        "SELECT c.match_id, c.rated_order, m.kind, c.rated_at, c.mu_before, c.sigma_before, \
+                c.mu_after, \
                 c.sigma_after, c.rank, s.final_score AS score, s.winner, \
                 (SELECT count(*) FROM match_seats x WHERE x.match_id = c.match_id) AS players \
          FROM rating_changes c \
@@ -181,15 +183,14 @@ pub async fn history(
          WHERE c.player_key = $1 AND c.game = $2 \
            AND ($3::timestamptz IS NULL OR c.rated_at >= $3) \
            AND ($4::timestamptz IS NULL OR c.rated_at < $4) \
-           AND ($5::timestamptz IS NULL OR (c.rated_at, c.match_id) > ($5, $6)) \
-         ORDER BY c.rated_at, c.match_id LIMIT $7",
+           AND ($5::int8 IS NULL OR c.rated_order > $5) \
+         ORDER BY c.rated_order LIMIT $6",
     )
     .bind::<Text, _>(name_key(name))
     .bind::<Text, _>(GameColumn(game))
     .bind::<Nullable<Timestamptz>, _>(period.from)
     .bind::<Nullable<Timestamptz>, _>(period.to)
-    .bind::<Nullable<Timestamptz>, _>(after_at)
-    .bind::<Nullable<SqlUuid>, _>(after_id)
+    .bind::<Nullable<BigInt>, _>(after)
     .bind::<BigInt, _>(limit)
     .load(conn)
     .await?)

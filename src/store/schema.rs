@@ -51,6 +51,7 @@ diesel::table! {
         lowest_wins -> Nullable<Bool>,
         chance_reporters -> Text,
         access_version -> Int8,
+        rated_order -> Nullable<Int8>,
     }
 }
 

@@ -3,7 +3,7 @@
 //! what happened (the match's status and snapshot, a rename, an abandon's trace, an imported
 //! sheet), and says which it was. [`record`] alone writes the seats' results, re-derives the
 //! running totals (`player_game_stats`) of the players involved from the stored results, and
-//! re-rates the board from the earliest place touched ([`rating`]). Statistics and ratings are
+//! rates the board from the earliest place touched in the order results arrived ([`rating`]). Statistics and ratings are
 //! read elsewhere (`store::stat_reads`, `store::rating_reads`) and written only here.
 
 pub mod rating;
@@ -11,7 +11,7 @@ mod totals;
 
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
-use diesel::sql_types::{Text, Uuid as SqlUuid};
+use diesel::sql_types::{Array, BigInt, Text, Uuid as SqlUuid};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use serde_json::Value;
 use uuid::Uuid;
@@ -44,8 +44,13 @@ impl Board {
     }
 }
 
-/// Where a result stands in the order its board is rated: when it finished, then its id.
+/// Where a result stands among results by date: when it finished, then its id (exports and
+/// histories read in this order).
 pub type Place = (DateTime<Utc>, Uuid);
+
+/// Where a result stands in the order its board is rated: the order results arrived (a finish,
+/// an import), from one sequence. A new result is always last, so it alone is rated.
+pub type Order = i64;
 
 /// What happened to a result. Each variant carries the match or sheet as it stood before the
 /// change was written (its place in the rating order is where it was).
@@ -84,28 +89,25 @@ pub async fn record(
             lock(conn, board).await?;
             write_seat_results(conn, before.id, seats).await?;
             recount_seated(conn, board, &[before.id], None).await?;
-            // A corrected result keeps its place; a new one rates from where it now stands.
-            let place = match place_of(before) {
-                Some(place) => place,
-                None => stored_place(conn, before.id).await?,
-            };
-            rating::rerate_from(conn, board, Some(place)).await?;
+            // A corrected result keeps its place; a new one takes the next, the last.
+            let order = arrive(conn, &[before.id]).await?;
+            rating::rerate_from(conn, board, order).await?;
         }
         Happened::Reopened { before } => {
             let board = Board::of(before);
             lock(conn, board).await?;
             clear_seat_results(conn, before.id).await?;
             recount_seated(conn, board, &[before.id], None).await?;
-            if let Some(place) = place_of(before) {
-                rating::rerate_from(conn, board, Some(place)).await?;
+            if let Some(order) = leave(conn, before.id).await? {
+                rating::rerate_from(conn, board, Some(order)).await?;
             }
         }
         Happened::Renamed { before, was } => {
             let board = Board::of(before);
             lock(conn, board).await?;
             recount_seated(conn, board, &[before.id], Some(was)).await?;
-            if let Some(place) = place_of(before) {
-                rating::rerate_from(conn, board, Some(place)).await?;
+            if let Some(order) = order_of(conn, before.id).await? {
+                rating::rerate_from(conn, board, Some(order)).await?;
             }
         }
         Happened::Abandoned { id, board } => {
@@ -129,8 +131,14 @@ pub async fn record(
                     .collect();
                 let ids: Vec<Uuid> = here.iter().map(|row| row.id).collect();
                 recount_seated(conn, board, &ids, None).await?;
-                if let Some(earliest) = here.iter().filter_map(|row| place_of(row)).min() {
-                    rating::rerate_from(conn, board, Some(earliest)).await?;
+                // They arrive now, in the order of `rows`, after every result stored.
+                let finished: Vec<Uuid> = here
+                    .iter()
+                    .filter(|row| row.status == MatchStatus::Finished)
+                    .map(|row| row.id)
+                    .collect();
+                if let Some(first) = arrive(conn, &finished).await? {
+                    rating::rerate_from(conn, board, Some(first)).await?;
                 }
             }
         }
@@ -155,24 +163,47 @@ async fn lock(conn: &mut AsyncPgConnection, board: Board) -> Result<(), StoreErr
     Ok(())
 }
 
-/// A finished result's place, if `row` was finished.
-fn place_of(row: &MatchRow) -> Option<Place> {
-    match (row.status, row.finished_at) {
-        (MatchStatus::Finished, Some(at)) => Some((at, row.id)),
-        _ => None,
-    }
+#[derive(QueryableByName)]
+struct Ordered {
+    #[diesel(sql_type = BigInt)]
+    rated_order: Order,
 }
 
-/// Where a match that has just finished stands, as stored.
-async fn stored_place(conn: &mut AsyncPgConnection, id: Uuid) -> Result<Place, StoreError> {
-    let finished_at: Option<DateTime<Utc>> = matches::table
-        .find(id)
-        .select(matches::finished_at)
-        .get_result(conn)
+/// Gives these finished results their places in the rating order: the place each already has (a
+/// corrected result), or the next ones in the order given, after every result that arrived
+/// before; the earliest of them. Call it holding the board's turn, so that places follow the
+/// order writers take turns in.
+async fn arrive(conn: &mut AsyncPgConnection, ids: &[Uuid]) -> Result<Option<Order>, StoreError> {
+    // The sequence is drawn after the sort: volatile functions wait for ORDER BY.
+    let placed: Vec<Ordered> = diesel::sql_query(
+        "UPDATE matches m SET rated_order = coalesce(m.rated_order, p.place) \
+         FROM (SELECT id, nextval('result_arrivals') AS place \
+               FROM unnest($1::uuid[]) WITH ORDINALITY AS w(id, n) ORDER BY n) p \
+         WHERE m.id = p.id RETURNING m.rated_order",
+    )
+    .bind::<Array<SqlUuid>, _>(ids)
+    .load(conn)
+    .await?;
+    Ok(placed.into_iter().map(|p| p.rated_order).min())
+}
+
+/// A reopened result gives up its place in the rating order; the place it had.
+async fn leave(conn: &mut AsyncPgConnection, id: Uuid) -> Result<Option<Order>, StoreError> {
+    let had = order_of(conn, id).await?;
+    diesel::update(matches::table.find(id))
+        .set(matches::rated_order.eq(None::<Order>))
+        .execute(conn)
         .await?;
-    let at = finished_at
-        .ok_or_else(|| StoreError::Internal(format!("match {id} finished with no time")))?;
-    Ok((at, id))
+    Ok(had)
+}
+
+/// A result's place in the rating order, if it has one.
+async fn order_of(conn: &mut AsyncPgConnection, id: Uuid) -> Result<Option<Order>, StoreError> {
+    Ok(matches::table
+        .find(id)
+        .select(matches::rated_order)
+        .get_result(conn)
+        .await?)
 }
 
 /// Counts again the totals on `board` of the players seated at these matches or sheets, and of
@@ -196,7 +227,6 @@ struct Key {
 
 /// The player keys seated at these matches or sheets.
 async fn keys_of(conn: &mut AsyncPgConnection, ids: &[Uuid]) -> Result<Vec<String>, StoreError> {
-    use diesel::sql_types::Array;
     let keys: Vec<Key> =
         diesel::sql_query("SELECT DISTINCT player_key FROM match_seats WHERE match_id = ANY($1)")
             .bind::<Array<SqlUuid>, _>(ids)

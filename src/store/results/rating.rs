@@ -7,11 +7,11 @@ use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
-use diesel::sql_types::{Array, Double, Integer, Nullable, Text, Timestamptz, Uuid as SqlUuid};
+use diesel::sql_types::{Array, BigInt, Double, Integer, Text, Timestamptz, Uuid as SqlUuid};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use uuid::Uuid;
 
-use super::{Board, Place};
+use super::{Board, Order};
 use crate::rating_model::{Model, Rating};
 use crate::store::columns::GameColumn;
 use crate::store::StoreError;
@@ -26,6 +26,8 @@ struct RatedSeat {
     match_id: Uuid,
     #[diesel(sql_type = Timestamptz)]
     finished_at: DateTime<Utc>,
+    #[diesel(sql_type = BigInt)]
+    rated_order: Order,
     #[diesel(sql_type = Integer)]
     seat: i32,
     #[diesel(sql_type = Text)]
@@ -56,39 +58,35 @@ struct Key {
 const WRITE_BATCH: usize = 5_000;
 
 /// Rates `board`'s finished results again from `from` (every one, without it) to the newest, in
-/// order, starting from the ratings stored just before `from`; each player's current rating
-/// follows. A result finishing last (the usual case) is the only one rated; a corrected or
-/// imported older result re-rates those after it. Call it inside the transaction that wrote the
+/// the order they arrived, starting from the ratings stored just before `from`; each player's
+/// current rating follows. A new result (a finish, an import) arrives last and is the only one
+/// rated; a corrected, reopened or renamed result re-rates those that arrived after it. Call it inside the transaction that wrote the
 /// results, holding the board's turn (`super::lock`), so concurrent finishes on a board rate one
 /// at a time and each reads the ratings the other wrote. Returns how many results were rated.
 pub(super) async fn rerate_from(
     conn: &mut AsyncPgConnection,
     board: Board,
-    from: Option<Place>,
+    from: Option<Order>,
 ) -> Result<usize, StoreError> {
     let column = GameColumn(board.game);
-    let (at, id) = from.unzip();
+    let from = from.unwrap_or(Order::MIN);
     let removed: Vec<Key> = diesel::sql_query(
-        "DELETE FROM rating_changes \
-         WHERE game = $1 AND ($2::timestamptz IS NULL OR (rated_at, match_id) >= ($2, $3)) \
-         RETURNING player_key",
+        "DELETE FROM rating_changes WHERE game = $1 AND rated_order >= $2 RETURNING player_key",
     )
     .bind::<Text, _>(column)
-    .bind::<Nullable<Timestamptz>, _>(at)
-    .bind::<Nullable<SqlUuid>, _>(id)
+    .bind::<BigInt, _>(from)
     .load(conn)
     .await?;
     let seats: Vec<RatedSeat> = diesel::sql_query(
-        "SELECT m.id AS match_id, m.finished_at, s.seat, s.player_key, s.player_name, \
-                s.final_rank AS rank \
+        "SELECT m.id AS match_id, m.finished_at, m.rated_order, s.seat, s.player_key, \
+                s.player_name, s.final_rank AS rank \
          FROM matches m JOIN match_seats s ON s.match_id = m.id \
-         WHERE m.game = $1 AND m.status = 'finished' AND s.final_rank IS NOT NULL \
-           AND ($2::timestamptz IS NULL OR (m.finished_at, m.id) >= ($2, $3)) \
-         ORDER BY m.finished_at, m.id, s.seat",
+         WHERE m.game = $1 AND m.rated_order >= $2 AND m.status = 'finished' \
+           AND s.final_rank IS NOT NULL \
+         ORDER BY m.rated_order, s.seat",
     )
     .bind::<Text, _>(column)
-    .bind::<Nullable<Timestamptz>, _>(at)
-    .bind::<Nullable<SqlUuid>, _>(id)
+    .bind::<BigInt, _>(from)
     .load(conn)
     .await?;
 
@@ -101,7 +99,7 @@ pub(super) async fn rerate_from(
     let latest: Vec<Latest> = diesel::sql_query(
         "SELECT DISTINCT ON (player_key) player_key, mu_after AS mu, sigma_after AS sigma \
          FROM rating_changes WHERE game = $1 AND player_key = ANY($2) \
-         ORDER BY player_key, rated_at DESC, match_id DESC",
+         ORDER BY player_key, rated_order DESC",
     )
     .bind::<Text, _>(column)
     .bind::<Array<Text>, _>(&keys)
@@ -162,6 +160,7 @@ struct Changes {
     player_key: Vec<String>,
     player_name: Vec<String>,
     rated_at: Vec<DateTime<Utc>>,
+    rated_order: Vec<Order>,
     rank: Vec<i32>,
     mu_before: Vec<f64>,
     sigma_before: Vec<f64>,
@@ -181,6 +180,7 @@ impl Changes {
         self.player_key.push(seat.player_key.clone());
         self.player_name.push(seat.player_name.clone());
         self.rated_at.push(seat.finished_at);
+        self.rated_order.push(seat.rated_order);
         self.rank.push(seat.rank);
         self.mu_before.push(before.mu);
         self.sigma_before.push(before.sigma);
@@ -195,13 +195,15 @@ impl Changes {
         let game = std::mem::take(&mut self.game);
         diesel::sql_query(
             "INSERT INTO rating_changes (match_id, seat, game, player_key, player_name, rated_at, \
-                                         rank, mu_before, sigma_before, mu_after, sigma_after) \
+                                         rank, mu_before, sigma_before, mu_after, sigma_after, \
+                                         rated_order) \
              SELECT c.match_id, c.seat, $3, c.player_key, c.player_name, c.rated_at, c.rank, \
-                    c.mu_before, c.sigma_before, c.mu_after, c.sigma_after \
+                    c.mu_before, c.sigma_before, c.mu_after, c.sigma_after, c.rated_order \
              FROM unnest($1::uuid[], $2::int4[], $4::text[], $5::text[], $6::timestamptz[], \
-                         $7::int4[], $8::float8[], $9::float8[], $10::float8[], $11::float8[]) \
+                         $7::int4[], $8::float8[], $9::float8[], $10::float8[], $11::float8[], \
+                         $12::int8[]) \
                   AS c(match_id, seat, player_key, player_name, rated_at, rank, mu_before, \
-                       sigma_before, mu_after, sigma_after)",
+                       sigma_before, mu_after, sigma_after, rated_order)",
         )
         .bind::<Array<SqlUuid>, _>(&self.match_id)
         .bind::<Array<Integer>, _>(&self.seat)
@@ -214,6 +216,7 @@ impl Changes {
         .bind::<Array<Double>, _>(&self.sigma_before)
         .bind::<Array<Double>, _>(&self.mu_after)
         .bind::<Array<Double>, _>(&self.sigma_after)
+        .bind::<Array<BigInt>, _>(&self.rated_order)
         .execute(conn)
         .await?;
         *self = Self::default();
@@ -241,7 +244,7 @@ async fn refresh_players(
                 count(*) OVER (PARTITION BY player_key), \
                 count(*) FILTER (WHERE rank = 1) OVER (PARTITION BY player_key), rated_at \
          FROM rating_changes WHERE game = $1 AND player_key = ANY($2) \
-         ORDER BY player_key, rated_at DESC, match_id DESC",
+         ORDER BY player_key, rated_order DESC",
     )
     .bind::<Text, _>(column)
     .bind::<Array<Text>, _>(keys)
