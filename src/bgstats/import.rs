@@ -1,6 +1,8 @@
-//! The import applied and reported: the plays planned are written in the order they ended, a
-//! batch per transaction, each play all or nothing; plays already stored are matched, not
-//! written again; the report says what became of each play and who its players are here.
+//! The import applied and reported: the file read and its plays planned off the async workers
+//! (two files at a time), then written in the order they ended, a batch per transaction and a
+//! connection per batch, each play all or nothing; plays already stored are matched when their
+//! content is the same, reported as conflicts when not, never written again; the report says
+//! what became of each play and who its players are here.
 
 use std::collections::BTreeMap;
 
@@ -9,15 +11,20 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::plan::{plan, Planned, SkipReason};
+use super::plan::{plan, skip, Planned, SkipReason};
 use super::read::read_file;
 use crate::games::GameKind;
 use crate::problem::Problem;
 use crate::store::plays::{self, NewPlay, Written};
 use crate::store::Store;
 
-/// Plays written per transaction (each in its own savepoint).
+/// Plays written per transaction (each in its own savepoint): the connection and the games'
+/// turns are held for one batch, so imports and finishes go between batches.
 const IMPORT_BATCH: usize = 100;
+
+/// Files read and planned at once: a full file's parse takes a few hundred milliseconds of CPU
+/// and about 17 times its size in memory; more files wait their turn.
+static PARSING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
 
 /// What became of one play of the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -25,9 +32,12 @@ const IMPORT_BATCH: usize = 100;
 pub enum PlayOutcome {
     /// A new score sheet.
     Created,
-    /// A match or sheet with this play's id is already stored (the same play imported before,
-    /// or exported from here): nothing was written.
+    /// A match or sheet with this play's id is already stored with the same game, players and
+    /// scores (the same play imported before, or exported from here): nothing was written.
     Matched,
+    /// A match or sheet with this play's id is stored with another game, other players or
+    /// other scores: nothing was written, and `reason` says so (`content_differs`).
+    Conflict,
     /// Not imported; `reason` says why.
     Skipped,
 }
@@ -59,6 +69,7 @@ pub struct ImportedPlayer {
 pub struct ImportReport {
     pub created: usize,
     pub matched: usize,
+    pub conflicts: usize,
     pub skipped: usize,
     /// One per play of the file, in its order.
     pub plays: Vec<ImportedPlay>,
@@ -68,15 +79,99 @@ pub struct ImportReport {
 
 /// Imports a file of plays: each play checked on its own (skipped with a reason if it cannot be
 /// one of these games' results) and written all or nothing; plays already stored are matched,
-/// not written again. Ratings follow, in the order results finished.
-#[tracing::instrument(skip_all, fields(bytes = body.len()))]
-pub async fn import(store: &Store, body: &[u8]) -> Result<ImportReport, Problem> {
-    let file = read_file(body)?;
+/// not written again. The plays written are rated as they arrive (docs/ratings.md).
+#[tracing::instrument(skip_all, fields(bytes = body.as_ref().len()))]
+pub async fn import(
+    store: &Store,
+    body: impl AsRef<[u8]> + Send + 'static,
+) -> Result<ImportReport, Problem> {
+    let Prepared {
+        mut plays,
+        planned,
+        keys,
+    } = {
+        let _turn = PARSING
+            .acquire()
+            .await
+            .map_err(|e| Problem::internal(format!("the import queue closed: {e}")))?;
+        tokio::task::spawn_blocking(move || prepare(body.as_ref()))
+            .await
+            .map_err(|e| Problem::internal(format!("an import's parse failed: {e}")))??
+    };
+    let known = {
+        let mut conn = store.conn().await?;
+        plays::known_players(&mut conn, &keys).await?
+    };
+    let mut first_names: BTreeMap<String, String> = BTreeMap::new();
+    for batch in planned.chunks(IMPORT_BATCH) {
+        let new: Vec<&NewPlay> = batch.iter().map(|(_, p)| &p.play).collect();
+        let written = {
+            let mut conn = store.conn().await?;
+            plays::insert_plays(&mut conn, &new).await?
+        };
+        for ((index, ready), written) in batch.iter().zip(written) {
+            if written != Written::Conflict {
+                for seat in &ready.play.seats {
+                    first_names
+                        .entry(seat.player_key.clone())
+                        .or_insert_with(|| seat.player_name.clone());
+                }
+            }
+            plays.push(ImportedPlay {
+                index: *index,
+                outcome: match written {
+                    Written::Created => PlayOutcome::Created,
+                    Written::AlreadyStored => PlayOutcome::Matched,
+                    Written::Conflict => PlayOutcome::Conflict,
+                },
+                id: Some(ready.play.row.id),
+                game: Some(ready.play.row.game.kind()),
+                owner_token: (written == Written::Created).then(|| ready.owner_token.clone()),
+                reason: (written == Written::Conflict).then(|| {
+                    skip(
+                        "content_differs",
+                        "a match or sheet with this id is stored with another game, other \
+                         players or other scores; nothing was written",
+                    )
+                }),
+            });
+        }
+    }
+    plays.sort_by_key(|p| p.index);
+    let count = |outcome| plays.iter().filter(|p| p.outcome == outcome).count();
+    Ok(ImportReport {
+        created: count(PlayOutcome::Created),
+        matched: count(PlayOutcome::Matched),
+        conflicts: count(PlayOutcome::Conflict),
+        skipped: count(PlayOutcome::Skipped),
+        players: first_names
+            .into_iter()
+            .map(|(key, name)| ImportedPlayer {
+                known_as: known.get(&key).cloned(),
+                name,
+            })
+            .collect(),
+        plays,
+    })
+}
+
+/// A file read and planned: the plays skipped, the plays to write in the order they ended, and
+/// their players' keys.
+struct Prepared {
+    plays: Vec<ImportedPlay>,
+    planned: Vec<(usize, Planned)>,
+    keys: Vec<String>,
+}
+
+/// Reads and plans a file (CPU only).
+fn prepare(body: &[u8]) -> Result<Prepared, Problem> {
+    let read = read_file(body)?;
+    let file = &read.file;
     let now = Utc::now().trunc_subsecs(6);
     let mut plays: Vec<ImportedPlay> = Vec::with_capacity(file.plays.len());
     let mut planned: Vec<(usize, Planned)> = Vec::new();
     for (index, play) in file.plays.iter().enumerate() {
-        match plan(&file, play, now) {
+        match plan(&read, play, now) {
             Ok(ready) => planned.push((index, ready)),
             Err(reason) => plays.push(ImportedPlay {
                 index,
@@ -88,7 +183,7 @@ pub async fn import(store: &Store, body: &[u8]) -> Result<ImportReport, Problem>
             }),
         }
     }
-    // In the order they ended: a file of old plays into an empty service rates each batch once.
+    // In the order they ended: they arrive, and are rated, in the order they were played.
     planned.sort_by_key(|(_, p)| {
         let row = &p.play.row;
         (row.finished_at.unwrap_or(row.updated_at), row.id)
@@ -99,46 +194,9 @@ pub async fn import(store: &Store, body: &[u8]) -> Result<ImportReport, Problem>
         .collect();
     keys.sort();
     keys.dedup();
-    let mut conn = store.conn().await?;
-    let known = plays::known_players(&mut conn, &keys).await?;
-    let mut first_names: BTreeMap<String, String> = BTreeMap::new();
-    for batch in planned.chunks(IMPORT_BATCH) {
-        let new: Vec<&NewPlay> = batch.iter().map(|(_, p)| &p.play).collect();
-        let written = plays::insert_plays(&mut conn, &new).await?;
-        for ((index, ready), written) in batch.iter().zip(written) {
-            for seat in &ready.play.seats {
-                first_names
-                    .entry(seat.player_key.clone())
-                    .or_insert_with(|| seat.player_name.clone());
-            }
-            let created = written == Written::Created;
-            plays.push(ImportedPlay {
-                index: *index,
-                outcome: if created {
-                    PlayOutcome::Created
-                } else {
-                    PlayOutcome::Matched
-                },
-                id: Some(ready.play.row.id),
-                game: Some(ready.play.row.game.kind()),
-                owner_token: created.then(|| ready.owner_token.clone()),
-                reason: None,
-            });
-        }
-    }
-    plays.sort_by_key(|p| p.index);
-    let count = |outcome| plays.iter().filter(|p| p.outcome == outcome).count();
-    Ok(ImportReport {
-        created: count(PlayOutcome::Created),
-        matched: count(PlayOutcome::Matched),
-        skipped: count(PlayOutcome::Skipped),
-        players: first_names
-            .into_iter()
-            .map(|(key, name)| ImportedPlayer {
-                known_as: known.get(&key).cloned(),
-                name,
-            })
-            .collect(),
+    Ok(Prepared {
         plays,
+        planned,
+        keys,
     })
 }

@@ -7,7 +7,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::read::{in_range, play_date, BgStatsImport, ImportPlay};
+use super::read::{in_range, play_date, ImportFile, ImportPlay};
 use crate::games::{Game, GameKind, Highlights, Order, Standings};
 use crate::problem::Problem;
 use crate::records::check_names;
@@ -37,7 +37,7 @@ fn skipped_for(problem: &Problem) -> SkipReason {
     skip(&problem.code, problem.detail.clone())
 }
 
-fn skip(code: &str, detail: impl Into<String>) -> SkipReason {
+pub(super) fn skip(code: &str, detail: impl Into<String>) -> SkipReason {
     SkipReason {
         code: code.to_owned(),
         detail: detail.into(),
@@ -117,11 +117,11 @@ pub(super) struct Planned {
 }
 
 pub(super) fn plan(
-    file: &BgStatsImport,
+    file: &ImportFile,
     play: &ImportPlay,
     now: DateTime<Utc>,
 ) -> Result<Planned, SkipReason> {
-    let listed = file.games.iter().find(|g| g.id == play.game_ref_id);
+    let listed = file.game(play.game_ref_id);
     let game_name = listed.map_or("", |g| g.name.as_str());
     let game = match &play.referee {
         Some(ours) => ours.game,
@@ -148,12 +148,7 @@ pub(super) fn plan(
     let typed: Vec<&str> = play
         .player_scores
         .iter()
-        .map(|s| {
-            file.players
-                .iter()
-                .find(|p| p.id == s.player_ref_id)
-                .map_or("", |p| p.name.as_str())
-        })
+        .map(|s| file.player(s.player_ref_id).map_or("", |p| p.name.as_str()))
         .collect();
     let names = check_names(typed.iter().copied()).map_err(|p| skipped_for(&p))?;
     let scores: Vec<Option<i64>> = play.player_scores.iter().map(|s| whole(&s.score)).collect();

@@ -2,6 +2,8 @@
 //! leniently, and checked as a whole (syntax, shape, the size limits, every play's game and
 //! players, dates) before any play is planned. The first bad field refuses the whole file.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, NaiveDateTime, Utc};
 use serde::Deserialize;
 use serde_json::Value;
@@ -112,9 +114,47 @@ fn bad_file(field: impl Into<String>, detail: impl Into<String>) -> Problem {
     problem
 }
 
+/// A file read, with its games and players by id: each reference is one lookup, however many
+/// the file lists (the first of an id counts, as a reader scanning the list would find it).
+#[derive(Debug)]
+pub(super) struct ImportFile {
+    pub(super) file: BgStatsImport,
+    games: HashMap<i64, usize>,
+    players: HashMap<i64, usize>,
+}
+
+impl ImportFile {
+    fn new(file: BgStatsImport) -> Self {
+        let mut games = HashMap::with_capacity(file.games.len());
+        for (index, game) in file.games.iter().enumerate() {
+            games.entry(game.id).or_insert(index);
+        }
+        let mut players = HashMap::with_capacity(file.players.len());
+        for (index, player) in file.players.iter().enumerate() {
+            players.entry(player.id).or_insert(index);
+        }
+        Self {
+            file,
+            games,
+            players,
+        }
+    }
+
+    pub(super) fn game(&self, id: i64) -> Option<&ImportGame> {
+        self.games.get(&id).map(|&index| &self.file.games[index])
+    }
+
+    pub(super) fn player(&self, id: i64) -> Option<&ImportPlayer> {
+        self.players
+            .get(&id)
+            .map(|&index| &self.file.players[index])
+    }
+}
+
 /// Reads a file: its syntax and shape, then its references (each play's game and players) and
-/// dates. The first bad field refuses the whole file, named by its path.
-pub(super) fn read_file(body: &[u8]) -> Result<BgStatsImport, Problem> {
+/// dates. The first bad field refuses the whole file, named by its path. CPU-bound (a full file
+/// takes a few hundred milliseconds): call it off the async workers.
+pub(super) fn read_file(body: &[u8]) -> Result<ImportFile, Problem> {
     let mut value: Value = serde_json::from_slice(body)
         .map_err(|e| Problem::new(Code::MalformedBody, e.to_string()))?;
     // `3.0` is an integer, as everywhere in this API (JSON Schema says so).
@@ -141,8 +181,9 @@ pub(super) fn read_file(body: &[u8]) -> Result<BgStatsImport, Problem> {
             format!("a file holds at most {IMPORT_PLAYS} plays; split it"),
         ));
     }
-    for (i, play) in file.plays.iter().enumerate() {
-        if !file.games.iter().any(|g| g.id == play.game_ref_id) {
+    let read = ImportFile::new(file);
+    for (i, play) in read.file.plays.iter().enumerate() {
+        if read.game(play.game_ref_id).is_none() {
             return Err(bad_file(
                 format!("plays[{i}].gameRefId"),
                 format!("no game has id {}", play.game_ref_id),
@@ -157,7 +198,7 @@ pub(super) fn read_file(body: &[u8]) -> Result<BgStatsImport, Problem> {
             })?;
         }
         for (j, score) in play.player_scores.iter().enumerate() {
-            if !file.players.iter().any(|p| p.id == score.player_ref_id) {
+            if read.player(score.player_ref_id).is_none() {
                 return Err(bad_file(
                     format!("plays[{i}].playerScores[{j}].playerRefId"),
                     format!("no player has id {}", score.player_ref_id),
@@ -165,7 +206,7 @@ pub(super) fn read_file(body: &[u8]) -> Result<BgStatsImport, Problem> {
             }
         }
     }
-    Ok(file)
+    Ok(read)
 }
 
 pub(super) fn play_date(text: &str) -> Option<DateTime<Utc>> {

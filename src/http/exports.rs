@@ -209,5 +209,5 @@ pub async fn import_bgstats(
     payload: web::Payload,
 ) -> Result<web::Json<ImportReport>, Problem> {
     let body = super::body::read_upload(&request, payload, bgstats::IMPORT_BYTES).await?;
-    Ok(web::Json(bgstats::import(&store, &body).await?))
+    Ok(web::Json(bgstats::import(&store, body).await?))
 }

@@ -10,6 +10,7 @@ use diesel::sql_types::{BigInt, Nullable, Text, Timestamptz, Uuid as SqlUuid};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use uuid::Uuid;
 
+use super::columns::GameColumn;
 use super::lobby::record_abandon;
 use super::matches::{self as q, MatchRow, SeatRow};
 use super::rating_reads::SeatChange;
@@ -136,8 +137,11 @@ pub struct NewPlay {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Written {
     Created,
-    /// A match or sheet with its id is already stored (this file, or this play, came before).
+    /// A match or sheet with its id is already stored with the same game, players and scores
+    /// (this file, or this play, came before).
     AlreadyStored,
+    /// A match or sheet with its id is stored with another game, other players or other scores.
+    Conflict,
 }
 
 /// Stores plays in one transaction, each all or nothing in its own savepoint: its sheet, seats
@@ -176,7 +180,7 @@ async fn insert_play(conn: &mut AsyncPgConnection, play: &NewPlay) -> Result<Wri
         .get_result(conn)
         .await?;
     if stored > 0 {
-        return Ok(Written::AlreadyStored);
+        return same_content(conn, play).await;
     }
     q::insert(conn, &play.row, &play.seats, &[]).await?;
     append_sheet_entry(conn, &play.entry).await?;
@@ -184,6 +188,29 @@ async fn insert_play(conn: &mut AsyncPgConnection, play: &NewPlay) -> Result<Wri
         record_abandon(conn, play.row.id, by, at).await?
     }
     Ok(Written::Created)
+}
+
+/// Whether the stored match or sheet with a play's id is that play: the same game, and the same
+/// players (by name key) with the same scores, seat by seat. The first to import an id cannot
+/// make a later import of other content say `matched`.
+async fn same_content(conn: &mut AsyncPgConnection, play: &NewPlay) -> Result<Written, StoreError> {
+    let game: GameColumn = matches::table
+        .find(play.row.id)
+        .select(matches::game)
+        .get_result(conn)
+        .await?;
+    let mut seats = q::seats_of(conn, &[play.row.id]).await?;
+    seats.sort_by_key(|s| s.seat);
+    let same = game.kind() == play.row.game.kind()
+        && seats.len() == play.seats.len()
+        && seats.iter().zip(&play.seats).all(|(stored, new)| {
+            stored.player_key == new.player_key && stored.final_score == new.final_score
+        });
+    Ok(if same {
+        Written::AlreadyStored
+    } else {
+        Written::Conflict
+    })
 }
 
 #[derive(QueryableByName)]

@@ -463,3 +463,93 @@ async fn a_score_beyond_any_game_is_skipped_so_lifetime_totals_cannot_overflow()
         "the other plays still come in"
     );
 }
+
+/// A file of one Lucky Jack play between Mum and Dad, dated `date`, which `winner` wins.
+fn one_play(uuid: &str, date: &str, winner: u64) -> Value {
+    let score = |player: u64| if player == winner { "5000" } else { "1000" };
+    json!({
+        "players": [{"id": 1, "name": "Mum"}, {"id": 2, "name": "Dad"}],
+        "games": [{"id": 10, "name": "Lucky Jack"}],
+        "plays": [{"uuid": uuid, "gameRefId": 10, "playDate": date,
+                   "playerScores": [{"playerRefId": 1, "score": score(1)},
+                                    {"playerRefId": 2, "score": score(2)}]}]
+    })
+}
+
+#[tokio::test]
+async fn a_play_imported_with_an_old_date_is_rated_after_the_results_already_here() {
+    // docs/ratings.md, "In the order results reach the service": an import cannot reach back
+    // and re-rate what was rated before it (issue 38, finding 2).
+    let app = spawn_app().await;
+    let recent = one_play(
+        "6F1D2C3B-4A59-4E6F-8A7B-9C0D1E2F3B01",
+        "2025-12-24 20:00:00",
+        1,
+    );
+    assert_eq!(import(&app, &recent).await.body["created"], 1);
+    let history = "/v1/players/mum/ratings/lucky-jack";
+    let before = app.get(history, None).await.body["items"].clone();
+    let old = one_play(
+        "6F1D2C3B-4A59-4E6F-8A7B-9C0D1E2F3B02",
+        "1999-01-01 20:00:00",
+        2,
+    );
+    assert_eq!(import(&app, &old).await.body["created"], 1);
+
+    let items = app.get(history, None).await.body["items"].clone();
+    assert_eq!(items.as_array().unwrap().len(), 2, "{items}");
+    assert_eq!(
+        items[0], before[0],
+        "the result already here is not rated again"
+    );
+    assert_eq!(items[1]["finished_at"], "1999-01-01T20:00:00Z");
+    assert_eq!(
+        items[1]["before"], items[0]["after"],
+        "the old play starts from Mum's rating after the result that arrived before it"
+    );
+    app.audit_totals().await;
+}
+
+#[tokio::test]
+async fn a_play_whose_id_is_stored_with_other_scores_is_a_conflict_not_a_match() {
+    // Issue 38, finding 6: the first to import an id cannot make a later import of other
+    // content say `matched`; the stored play is left as it was.
+    let app = spawn_app().await;
+    let uuid = "6F1D2C3B-4A59-4E6F-8A7B-9C0D1E2F3B03";
+    let first = import(&app, &one_play(uuid, "2025-12-24 20:00:00", 2))
+        .await
+        .body;
+    let id = first["plays"][0]["id"].as_str().unwrap().to_owned();
+    let stored = app
+        .get(&format!("/v1/matches/{id}/result"), None)
+        .await
+        .body;
+
+    let theirs = import(&app, &one_play(uuid, "2025-12-24 20:00:00", 1)).await;
+    assert_eq!(theirs.status, StatusCode::OK, "{}", theirs.body);
+    let report = &theirs.body;
+    assert_eq!(
+        (
+            report["created"].clone(),
+            report["matched"].clone(),
+            report["conflicts"].clone()
+        ),
+        (json!(0), json!(0), json!(1)),
+        "{report}"
+    );
+    assert_eq!(report["plays"][0]["outcome"], "conflict");
+    assert_eq!(report["plays"][0]["reason"]["code"], "content_differs");
+    let after = app
+        .get(&format!("/v1/matches/{id}/result"), None)
+        .await
+        .body;
+    assert_eq!(after, stored, "the stored play is unchanged");
+
+    let same = import(&app, &one_play(uuid, "2025-12-24 20:00:00", 2))
+        .await
+        .body;
+    assert_eq!(
+        (same["matched"].clone(), same["conflicts"].clone()),
+        (json!(1), json!(0))
+    );
+}
