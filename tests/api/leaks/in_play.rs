@@ -421,7 +421,8 @@ pub(super) async fn play_one<G: Game>(
 }
 
 /// `seat` asks to take back the move it just made (`mv`, from `before` to `after`): refused with
-/// the condition the policy names (docs/contract.md, "Mending a match"), or accepted with the
+/// the condition the policy names (docs/contract.md, "Mending a match": three take-backs in a row
+/// at most, counted until another seat acts or a chance event happens), or accepted with the
 /// table back as it was before the move, the answer its view and its log entry as redacted.
 async fn take_back_one<G: Game>(
     m: &mut Hosted,
@@ -431,8 +432,18 @@ async fn take_back_one<G: Game>(
     mv: &G::Move,
 ) -> Truth<G> {
     let over = G::is_over(&after.state);
+    // The seat's entries at the end of the log, and how many of them are take-backs.
+    let in_a_row = after
+        .rows
+        .iter()
+        .rev()
+        .take_while(|row| row.seat == Some(seat as i32))
+        .filter(|row| row.revises.is_some())
+        .count();
     let refusal = if over {
         Some("match_finished")
+    } else if in_a_row >= engine::TAKE_BACKS_PER_TURN as usize {
+        Some("take_back_limit")
     } else if G::reveals(&before.state, seat, mv) {
         Some("information_revealed")
     } else if after.rows.len() > before.rows.len() + 1 {
