@@ -129,7 +129,6 @@ problem_codes! {
     InvalidPlayer = "invalid_player", BAD_REQUEST, "The player filter is not valid";
     InvalidInviteCode = "invalid_invite_code", BAD_REQUEST, "The invite code is not valid";
     InvalidIdempotencyKey = "invalid_idempotency_key", BAD_REQUEST, "The Idempotency-Key header is not valid";
-    SamePlayer = "same_player", BAD_REQUEST, "Same player";
     // 401 and 403: who is asking.
     InvalidToken = "invalid_token", UNAUTHORIZED, "A valid token is required";
     WrongSeat = "wrong_seat", FORBIDDEN, "The token belongs to another seat";
@@ -196,6 +195,7 @@ problem_codes! {
     EarlyFinishNotAllowed = "early_finish_not_allowed", UNPROCESSABLE_ENTITY, "This game's sheet cannot be finished early";
     IdempotencyKeyReused = "idempotency_key_reused", UNPROCESSABLE_ENTITY, "The Idempotency-Key was used for another request";
     InvalidImport = "invalid_import", UNPROCESSABLE_ENTITY, "Invalid import";
+    SamePlayer = "same_player", UNPROCESSABLE_ENTITY, "Same player";
     // 5xx.
     DatabaseUnavailable = "database_unavailable", SERVICE_UNAVAILABLE, "Match storage is unavailable";
     DatabaseBusy = "database_busy", SERVICE_UNAVAILABLE, "Match storage is busy";

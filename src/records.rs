@@ -194,7 +194,7 @@ pub(crate) fn check_name(name: &str) -> Result<String, Problem> {
             "a player name has at least one visible character and no control characters",
         ));
     }
-    if let Some(letter) = disguising_letter(&normalised) {
+    if let Some(letter) = disguising_letter(name) {
         let mut params = serde_json::Map::new();
         params.insert(
             "character".into(),
@@ -203,8 +203,9 @@ pub(crate) fn check_name(name: &str) -> Result<String, Problem> {
         return Err(Problem::new(
             Code::InvalidPlayerName,
             format!(
-                "a player name may not use {letter:?} (U+{:04X}), a letter kept for technical or \
-                 obsolete use that can pass for an everyday one: write the everyday letter",
+                "a player name may not use {letter:?} (U+{:04X}), a letter kept for technical, \
+                 obsolete or compatibility use that can pass for an everyday one: write the \
+                 everyday letter",
                 u32::from(letter)
             ),
         )

@@ -23,6 +23,9 @@ pub fn hash(token: &str) -> Vec<u8> {
 pub const INVITE_ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 /// Ten symbols of five bits: 50 bits of entropy.
 pub const INVITE_CODE_LEN: usize = 10;
+/// The longest code read as typed, spaces and hyphens included (`7KQ - 2M9 - XW4 - D` and more):
+/// a longer one is no code, as the OpenAPI document's `maxLength` says.
+pub const INVITE_CODE_TYPED_MAX: usize = 40;
 
 /// A new invite code and its hash for storage, under the current key.
 pub fn issue_invite_code(keys: &InviteKeys) -> Result<(String, Vec<u8>), getrandom::Error> {
@@ -155,8 +158,12 @@ impl InviteKeys {
 
 /// A code as typed, in the form it was issued: case, spaces and hyphens do not matter, and the
 /// look-alikes Crockford maps are read as the symbol they resemble (`O` as `0`, `I` and `L` as
-/// `1`). `None` when it cannot be a code at all.
+/// `1`). `None` when it cannot be a code at all, or is longer than [`INVITE_CODE_TYPED_MAX`].
+/// The invite link's path parameter states the same as a pattern (`http::params::InviteCode`).
 pub fn canonical_invite_code(typed: &str) -> Option<String> {
+    if typed.len() > INVITE_CODE_TYPED_MAX {
+        return None;
+    }
     let mut code = String::with_capacity(INVITE_CODE_LEN);
     for c in typed.chars().filter(|c| !matches!(c, ' ' | '-')) {
         let c = match c.to_ascii_uppercase() {

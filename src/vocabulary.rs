@@ -197,8 +197,9 @@ pub fn normalise_name(name: &str) -> String {
 
 /// Which scheme [`name_key`] computes keys by. Keys stored under an older scheme are recomputed
 /// from the stored names once, at start-up (`store::rekey`), so bump this whenever the key
-/// changes.
-pub const NAME_KEY_SCHEME: i32 = 2;
+/// changes. Scheme 3: a capital whose small form looks like another Latin letter (Greek `Ν`,
+/// `Υ`) is read as the Latin capital it looks like ([`two_faced_capital`]).
+pub const NAME_KEY_SCHEME: i32 = 3;
 
 /// A player's identity: the normalised name without its invisible characters, each run of
 /// spaces made one space, lower-cased (`str::to_lowercase`, Unicode's full lower-case mapping,
@@ -213,7 +214,9 @@ pub const NAME_KEY_SCHEME: i32 = 2;
 /// Folding first alone would lose the look-alikes that hold only in capitals (Cyrillic `В` is
 /// `B`, but its small `в` looks like no Latin letter), so such a letter is first replaced by
 /// the Latin letter its capital looks like ([`capital_look_alike`]); `l`, `1` and `|`, `0` and
-/// `o`, `m` and `rn` are merged.
+/// `o`, `m` and `rn` are merged. A capital whose small form looks like *another* Latin letter
+/// (Greek `Ν`, whose `ν` is `v`; `Υ`, whose `υ` is `u`) is read as written before case is
+/// folded ([`two_faced_capital`]): `Νed` is `Ned` and `νed` is `ved`, as each looks.
 pub fn name_key(name: &str) -> String {
     let shown: String = name
         .nfkc()
@@ -222,6 +225,9 @@ pub fn name_key(name: &str) -> String {
     let words: Vec<&str> = shown.split_whitespace().collect();
     let folded: String = words
         .join(" ")
+        .chars()
+        .map(|c| two_faced_capital(c).unwrap_or(c))
+        .collect::<String>()
         .to_lowercase()
         .chars()
         .map(|c| capital_look_alike(c).unwrap_or(c))
@@ -254,15 +260,71 @@ fn capital_look_alike(c: char) -> Option<char> {
     Some(latin.to_ascii_lowercase())
 }
 
+/// The Latin capital `c` looks like, when `c` is a capital whose small form looks like another
+/// Latin letter: Greek `Ν` (N, whose `ν` is v) and `Υ` (Y, whose `υ` is u), and a few Warang Citi
+/// letters. No one key can follow both looks of such a case pair, so these capitals are read as
+/// written, before case is folded: `Νed` is `Ned`, `Υann` is `Yann`, while `νed` stays `ved`.
+/// The price: a name using them in capitals and in small letters is two names (`ΆΝΝΑ` looks
+/// like `ANNA`, `Άννα` like `Avva`), as they look.
+fn two_faced_capital(c: char) -> Option<char> {
+    if !c.is_uppercase() {
+        return None;
+    }
+    let mut lower = c.to_lowercase();
+    let small = lower.next().filter(|&small| small != c)?;
+    if lower.next().is_some() {
+        return None;
+    }
+    let mut buffer = [0; 4];
+    let latin = single(unicode_security::skeleton(c.encode_utf8(&mut buffer)))
+        .filter(char::is_ascii_uppercase)?;
+    let looks = single(unicode_security::skeleton(small.encode_utf8(&mut buffer)))
+        .filter(char::is_ascii_lowercase)?;
+    (looks != latin.to_ascii_lowercase()).then_some(latin)
+}
+
+/// The one character of `chars`, if there is exactly one.
+fn single(mut chars: impl Iterator<Item = char>) -> Option<char> {
+    let first = chars.next()?;
+    chars.next().is_none().then_some(first)
+}
+
+/// Whether `c` is a compatibility letter (UTS #39 identifier type `Not_NFKC`) that looks like a
+/// Latin letter but is stored, once normalised, as a letter that looks like another: the lunate
+/// sigmas `Ϲ` and `ϲ` (which look like `C` and `c` but are stored as `Σ` and `ς`), the long `ſ`
+/// (which looks like `f` and is stored as `s`). Such a name would be shown as what it was not
+/// typed as, and is refused like a small capital.
+fn changes_look_when_stored(c: char) -> bool {
+    use unicode_security::general_security_profile::IdentifierType;
+    use unicode_security::GeneralSecurityProfile;
+    if !c.is_alphabetic() || c.identifier_type() != Some(IdentifierType::Not_NFKC) {
+        return false;
+    }
+    let mut buffer = [0; 4];
+    let Some(looks) = single(unicode_security::skeleton(c.encode_utf8(&mut buffer)))
+        .filter(char::is_ascii_alphabetic)
+    else {
+        return false;
+    };
+    let stored: String = c.to_string().nfkc().collect();
+    let stored_looks: String = unicode_security::skeleton(&stored).collect();
+    !stored_looks.eq_ignore_ascii_case(looks.encode_utf8(&mut buffer))
+}
+
 /// The first letter of `name` that Unicode keeps for technical or obsolete use and that can
 /// pass for an everyday letter the confusables data does not map it to: small capitals such as
 /// `ᴀ` (U+1D00) and the other phonetic letters (UTS #39 identifier types `Technical`,
 /// `Obsolete`, `Deprecated`). Living scripts, minority ones (`Limited_Use`) included, and
-/// anything that is not a letter (digits, emoji, punctuation) are never refused.
+/// anything that is not a letter (digits, emoji, punctuation) are never refused. `name` is the
+/// name as typed: a compatibility letter that normalising would turn into a letter of another
+/// look ([`changes_look_when_stored`], the lunate `Ϲ`) is found before it is normalised away.
 pub fn disguising_letter(name: &str) -> Option<char> {
     use unicode_security::general_security_profile::IdentifierType;
     use unicode_security::GeneralSecurityProfile;
-    name.chars().find(|&c| {
+    if let Some(c) = name.chars().find(|&c| changes_look_when_stored(c)) {
+        return Some(c);
+    }
+    name.nfkc().find(|&c| {
         c.is_alphabetic()
             && matches!(
                 c.identifier_type(),
@@ -337,8 +399,46 @@ mod tests {
             assert_eq!(disguising_letter(name), None, "{name:?}");
         }
         // Idempotent on what it stores, so re-keying twice changes nothing.
-        for name in ["Ann", "\u{410}nn", "B0b", "Łukasz", "Иван", "さくら"] {
+        for name in [
+            "Ann",
+            "\u{410}nn",
+            "B0b",
+            "Łukasz",
+            "Иван",
+            "さくら",
+            "\u{39D}ed",
+            "Άννα",
+        ] {
             assert_eq!(name_key(&name_key(name)), name_key(name), "{name:?}");
+        }
+    }
+
+    #[test]
+    fn a_capital_whose_small_form_looks_like_another_latin_letter_is_read_as_written() {
+        // Greek capital Nu and Upsilon: `Ν` looks like N but `ν` like v, `Υ` like Y but `υ` like u.
+        assert_eq!(name_key("\u{39D}ed"), name_key("Ned"));
+        assert_eq!(name_key("\u{3A5}ann"), name_key("Yann"));
+        assert_eq!(name_key("\u{39D}ED"), name_key("ned"));
+        assert_eq!(name_key("\u{3BD}ed"), name_key("ved"));
+        assert_eq!(name_key("\u{3C5}nd"), name_key("und"));
+        assert_ne!(name_key("\u{3BD}ed"), name_key("Ned"));
+        // Letters whose two cases look like one Latin letter keep one key.
+        assert_eq!(name_key("\u{39A}im"), name_key("\u{3BA}im"));
+        assert_eq!(name_key("\u{391}nn"), name_key("\u{3B1}nn"));
+        assert_eq!(two_faced_capital('N'), None);
+        assert_eq!(two_faced_capital('\u{39D}'), Some('N'));
+        assert_eq!(two_faced_capital('\u{3BD}'), None);
+    }
+
+    #[test]
+    fn a_compatibility_letter_stored_as_a_letter_of_another_look_is_refused() {
+        // The lunate sigma `Ϲ` looks like C and is stored as `Σ`; the long `ſ` looks like f.
+        assert_eq!(disguising_letter("\u{3F9}y"), Some('\u{3F9}'));
+        assert_eq!(disguising_letter("\u{3F2}y"), Some('\u{3F2}'));
+        assert_eq!(disguising_letter("\u{17F}am"), Some('\u{17F}'));
+        // Compatibility forms stored as the letters they look like are names like any other.
+        for name in ["ＤＵＰＥ", "\u{FB01}ona", "Σy", "Zoé"] {
+            assert_eq!(disguising_letter(name), None, "{name:?}");
         }
     }
 
@@ -353,7 +453,11 @@ mod tests {
             // NFKC comes first and may change a letter and its capital differently (the lunate
             // sigma `ϲ` is `ς`, its capital `Ϲ` is `Σ`, whose small form is `σ`).
             let unchanged = |c: char| c.to_string().nfkc().eq([c]);
-            if small != c.to_lowercase().collect::<String>() || !unchanged(c) || !unchanged(capital)
+            // A capital whose small form looks like another Latin letter is read as written.
+            if small != c.to_lowercase().collect::<String>()
+                || !unchanged(c)
+                || !unchanged(capital)
+                || two_faced_capital(capital).is_some()
             {
                 continue;
             }
@@ -383,10 +487,10 @@ mod tests {
     /// next start), and write the new digest here.
     #[test]
     fn the_keys_of_all_characters_are_those_of_the_current_key_scheme() {
-        assert_eq!(NAME_KEY_SCHEME, 2);
+        assert_eq!(NAME_KEY_SCHEME, 3);
         assert_eq!(
             keys_digest(),
-            "22c22448623d367fa58c5a06bb937db317cbd96f2d7e0f256f27fa4ec9a68795"
+            "821c31c66f9386f86326f6d4726d21ba045dee89345bd677be794b8be5e81fa4"
         );
     }
 

@@ -3,6 +3,8 @@
 //   (empty)              start a sheet, list this phone's sheets
 //   sheet=<id>           a sheet: kept here if this phone owns it, read-only otherwise
 //   owner=<owner token>  (with sheet=<id>) a sheet handed over: remembers the token, then drops it
+//                        from the address; a phone that keeps another token for the sheet (its
+//                        only copy) is asked first, and keeps its own unless the owner says yes
 //   match=<id>           a hosted match, as a spectator or, with a remembered seat token, a seat
 //   token=<seat token>   (with match=<id>) remembers the token, then drops it from the address
 //   look, player=<name>, board=<game>   look back
@@ -13,10 +15,10 @@
 
 import { h, replace } from './dom.js';
 import { homeView, sheetView } from './sheet.js';
-import { matchView, watchForm, inviteView } from './match.js';
+import { matchView, watchForm, inviteView, confirmDialog } from './match.js';
 import { lookBackView } from './history.js';
 import { hostView } from './host.js';
-import { rememberSeat, setSheetToken } from './store.js';
+import { rememberSeat, setSheetToken, sheetToken } from './store.js';
 import { explain } from './messages.js';
 
 const main = document.getElementById('main');
@@ -39,9 +41,12 @@ async function route() {
     params.delete('token');
   }
   if (params.has('owner') && params.has('sheet')) {
-    setSheetToken(params.get('sheet'), params.get('owner'));
-    history.replaceState(null, '', `#sheet=${encodeURIComponent(params.get('sheet'))}`);
+    const id = params.get('sheet');
+    const offered = params.get('owner');
+    // The address loses the link's token whatever the answer, so a reload never asks again.
+    history.replaceState(null, '', `#sheet=${encodeURIComponent(id)}`);
     params.delete('owner');
+    if (await mayTakeToken(id, offered)) setSheetToken(id, offered);
   }
   if (params.has('invite')) {
     try {
@@ -75,6 +80,24 @@ async function route() {
   // A new screen: move focus to its heading so screen readers start there.
   const heading = main.querySelector('h1');
   if (heading && document.activeElement !== heading && !main.contains(document.activeElement)) heading.focus();
+}
+
+/**
+ * Whether a link's owner token for sheet `id` may be kept: at once when this phone keeps none
+ * (or the same one); otherwise only if the owner says so, since the token this phone keeps may be
+ * the sheet's only copy, and anyone can make a link that carries some other token.
+ */
+async function mayTakeToken(id, offered) {
+  const held = sheetToken(id);
+  if (!held || held === offered) return true;
+  return confirmDialog({
+    title: 'Replace this phone’s key to the sheet?',
+    text: 'This phone already keeps this sheet. The link you opened carries another key to it. '
+      + 'Replace this phone’s key only if the sheet was just handed to you from another phone: '
+      + 'if the link’s key is not the sheet’s, this phone can no longer write on it.',
+    yes: 'Use the link’s key',
+    no: 'Keep this phone’s key',
+  });
 }
 
 window.addEventListener('hashchange', route);

@@ -98,8 +98,9 @@ pub struct BgStatsScore {
 pub struct RefereePlay {
     pub kind: MatchKind,
     pub game: GameKind,
-    /// The game's options, keyed as that game's options schema in the catalogue.
-    #[schema(schema_with = options_schema)]
+    /// The game's options, keyed as that game's options schema in the catalogue: one of the
+    /// games' options schemas, whose numbers are bounded as every number of a body is.
+    #[schema(value_type = crate::payloads::any::AnyOptions)]
     pub options: Value,
     pub created_at: DateTime<Utc>,
     /// When it finished, or was abandoned, to the microsecond: its place in the order ratings
@@ -120,16 +121,51 @@ pub struct RefereeSeat {
     #[schema(value_type = Option<BTreeMap<String, i64>>)]
     pub highlights: Option<Highlights>,
     /// The seat's rating before and after this result, if it was rated. Informative: an
-    /// import rates its results again.
+    /// import rates its results again. (The schema's words are [`rating_change_schema`]'s.)
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = rating_change_schema)]
     pub rating: Option<RatingChange>,
 }
 
-/// Any game's options: an object whose keys depend on the game (`GET /v1/games/{game}`).
-fn options_schema() -> utoipa::openapi::Object {
-    use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, Type};
+/// The largest number a body may carry, in size: 2^53 − 1. The body reader refuses any number
+/// beyond it (`400 malformed_body`, docs/contract.md), so the file's schema says so wherever it
+/// has a number the derived schema leaves unbounded: a rating's figures. (Integers are bounded
+/// by the document's own pass, `http::spec`.)
+const BODY_NUMBER_MAX: i64 = (1 << 53) - 1;
+
+/// A number of the file: a double within the body reader's bounds.
+fn bounded_number() -> utoipa::openapi::Object {
+    use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
     ObjectBuilder::new()
-        .schema_type(Type::Object)
-        .additional_properties(Some(AdditionalProperties::FreeForm(true)))
+        .schema_type(Type::Number)
+        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Double)))
+        .minimum(Some(-BODY_NUMBER_MAX))
+        .maximum(Some(BODY_NUMBER_MAX))
+        .build()
+}
+
+/// [`RatingChange`] as a file carries it (or `null`): `before` and `after`, each a
+/// [`crate::ratings::SkillRating`]'s `mu`, `sigma` and `rating`, bounded as every number of a
+/// body is. A test keeps its fields those of the types it describes
+/// (`tests/api/openapi.rs`).
+fn rating_change_schema() -> utoipa::openapi::Object {
+    use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+    let rating = ["mu", "sigma", "rating"]
+        .into_iter()
+        .fold(
+            ObjectBuilder::new().schema_type(Type::Object),
+            |rating, figure| rating.property(figure, bounded_number()).required(figure),
+        )
+        .build();
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::Object, Type::Null]))
+        .description(Some(
+            "The seat's rating before and after this result, if it was rated (each figure a \
+             double of at most 2^53 - 1 in size). Informative: an import rates its results again.",
+        ))
+        .property("before", rating.clone())
+        .required("before")
+        .property("after", rating)
+        .required("after")
         .build()
 }

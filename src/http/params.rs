@@ -67,12 +67,15 @@ impl<K: KeyedBy> IntoParams for IdempotencyKey<K> {
     }
 }
 
-/// `If-Match` on a version-checked write.
+/// `If-Match` on a version-checked write: one strong entity tag, quoted, or `*`, as
+/// `caching::expected_version` reads it. The pattern is RFC 9110's `entity-tag` without `W/` (a
+/// weak tag never passes `If-Match`'s strong comparison) and without a comma (which would make
+/// it a list, 400); anything else is no tag at all, which the service would answer 412.
 #[derive(IntoParams)]
 #[into_params(parameter_in = Header)]
 pub struct IfMatch {
-    /// The `ETag` of the match or sheet as read (`"v12"`), or `*`: one tag, not a list (else 400). The same guard as `expected_version`, but a mismatch is 412. Both given must agree (else 400)
-    #[param(rename = "If-Match", pattern = "^[^,]*$")]
+    /// The `ETag` of the match or sheet as read (`"v12-…"`, or just `"v12"`), quoted, or `*`: one tag, not a list (else 400). The same guard as `expected_version`, but a mismatch (or a tag this service never gave) is 412. Both given must agree (else 400)
+    #[param(rename = "If-Match", pattern = "^(\\*|\"[!#-+\\--~]*\")$")]
     if_match: Option<String>,
 }
 
@@ -113,11 +116,19 @@ impl IntoParams for LastEventId {
     }
 }
 
-/// The `{code}` of an invite link.
+/// The `{code}` of an invite link: what `tokens::canonical_invite_code` reads, as a pattern (a
+/// code of another shape is 400 `invalid_invite_code`).
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Path)]
 pub struct InviteCode {
-    /// The invite code, in any case, with or without spaces and hyphens
-    #[param(example = "7KQ2M9XW4D")]
+    /// The invite code: 10 symbols of Crockford's base 32 (0-9 and A-Z without U; `I` and `L`
+    /// read as `1`, `O` as `0`), in any case, with or without spaces and hyphens, at most 40
+    /// characters in all
+    #[param(
+        example = "7KQ2M9XW4D",
+        pattern = "^[ -]*([0-9A-TV-Za-tv-z][ -]*){10}$",
+        min_length = 10,
+        max_length = 40
+    )]
     pub code: String,
 }

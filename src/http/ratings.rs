@@ -163,7 +163,7 @@ pub async fn rating_board(
     ),
     responses(
         (status = 200, body = HeadToHead),
-        QueryProblems,
+        RuledQueryProblems,
     )
 )]
 #[get("/players/{name}/versus/{opponent}")]

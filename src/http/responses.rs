@@ -217,6 +217,10 @@ pub type CreateProblems = Problems<(BadRequest, Unprocessable, OtherClientError,
 /// A listing or a statistic over stored records, read by query.
 pub type QueryProblems = Problems<(BadRequest, OtherClientError, Unavailable)>;
 
+/// A read over stored records whose well-formed query a rule may refuse (422): a head-to-head of
+/// one player with themself.
+pub type RuledQueryProblems = Problems<(BadRequest, Unprocessable, OtherClientError, Unavailable)>;
+
 /// A record anyone may read: a sheet, an invite, an export of a sheet.
 pub type PublicReadProblems = Problems<(BadRequest, NotFound, OtherClientError, Unavailable)>;
 

@@ -215,7 +215,114 @@ async fn seats_stored_under_the_old_key_are_re_keyed_once_when_instances_start()
         .get_result(&mut db)
         .await
         .unwrap();
-    assert_eq!(scheme.scheme, 2);
+    assert_eq!(scheme.scheme, referee::vocabulary::NAME_KEY_SCHEME);
+}
+
+/// Hardening round 4, finding 10: three look-alike pairs were still two players. Greek `Ν` and
+/// `Υ` look like `N` and `Y` while their small forms look like `v` and `u`, so they are read as
+/// written (`Νed` is `Ned`, `Υann` is `Yann`); the lunate `Ϲ`, which looks like `C` but would be
+/// stored as `Σ`, is refused like a small capital (docs/security.md).
+#[tokio::test]
+async fn greek_capital_nu_and_upsilon_are_the_latin_capitals_they_look_like_in_a_name() {
+    let app = spawn_app().await;
+    for (latin, greek) in [("Ned", "\u{39D}ed"), ("Yann", "\u{3A5}ann")] {
+        let sheet = create_sheet(&app, &[latin, "Ben", greek]).await;
+        assert_eq!(
+            sheet.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{greek:?}: {}",
+            sheet.body
+        );
+        assert_eq!(sheet.body["code"], "duplicate_player", "{}", sheet.body);
+        finished_sheet(&app, &[latin, "Ben"]).await;
+        finished_sheet(&app, &[greek, "Ben"]).await;
+        for name in [latin, greek] {
+            let stats = app.get(&format!("/v1/players/{name}/stats"), None).await;
+            assert_eq!(stats.status, StatusCode::OK, "{}", stats.body);
+            assert_eq!(
+                stats.body["overall"]["played"], 2,
+                "{name:?}: {}",
+                stats.body
+            );
+        }
+    }
+    let board = app.get("/v1/games/lucky-jack/leaderboard", None).await;
+    let rows = board.body.as_array().unwrap();
+    assert_eq!(rows.len(), 3, "Ned, Yann and Ben: {}", board.body);
+    // The small forms look like other letters, and are other players: `νed` is `ved`.
+    let sheet = create_sheet(&app, &["Ned", "\u{3BD}ed"]).await;
+    assert_eq!(sheet.status, StatusCode::CREATED, "{}", sheet.body);
+}
+
+#[tokio::test]
+async fn a_name_with_a_lunate_sigma_that_looks_like_c_is_refused_as_a_disguise() {
+    let app = spawn_app().await;
+    for (name, character) in [("\u{3F9}y", "U+03F9"), ("\u{3F2}y", "U+03F2")] {
+        let sheet = create_sheet(&app, &[name, "Ben"]).await;
+        assert_eq!(
+            sheet.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{name:?}: {}",
+            sheet.body
+        );
+        assert_eq!(sheet.body["code"], "invalid_player_name", "{}", sheet.body);
+        assert_eq!(sheet.body["params"]["character"], character);
+        let hosted = app
+            .post(
+                "/v1/matches",
+                &json!({"game": "lucky-jack", "seats": [{"name": name}, {"name": "Ben"}]}),
+                None,
+            )
+            .await;
+        assert_eq!(
+            hosted.body["code"], "invalid_player_name",
+            "{}",
+            hosted.body
+        );
+    }
+    // The Greek capital sigma itself is a letter like any other.
+    let sheet = create_sheet(&app, &["Cy", "\u{3A3}y"]).await;
+    assert_eq!(sheet.status, StatusCode::CREATED, "{}", sheet.body);
+}
+
+/// The key scheme changed for `Νed` (3): a seat stored under scheme 2 as `ved` is re-keyed at
+/// start-up and joins `Ned`.
+#[tokio::test]
+async fn a_greek_capital_nu_stored_under_the_previous_key_joins_its_latin_look_alike_at_start_up() {
+    let app = spawn_app().await;
+    finished_sheet(&app, &["Ned", "Ben"]).await;
+    finished_sheet(&app, &["\u{39D}ed", "Ben"]).await;
+    // As scheme 2 keyed it: Greek `Ν` folded to `ν`, whose skeleton is `v`.
+    app.sql("UPDATE match_seats SET player_key = 'ved' WHERE player_name = '\u{39D}ed'")
+        .await;
+    app.sql("DELETE FROM player_game_stats").await;
+    app.sql(
+        "INSERT INTO player_game_stats (game, player_key, player_name, played, won, score_sum) \
+         SELECT m.game, s.player_key, max(s.player_name), count(*), \
+                count(*) FILTER (WHERE s.winner), sum(s.final_score) \
+         FROM match_seats s JOIN matches m ON m.id = s.match_id GROUP BY 1, 2",
+    )
+    .await;
+    app.sql("UPDATE name_key_scheme SET scheme = 2").await;
+    let before = app.get("/v1/games/lucky-jack/leaderboard", None).await;
+    assert_eq!(
+        before.body.as_array().unwrap().len(),
+        3,
+        "two Neds: {}",
+        before.body
+    );
+    let restarted = app.second_instance().await;
+    let stats = restarted.get("/v1/players/Ned/stats", None).await;
+    assert_eq!(stats.body["overall"]["played"], 2, "{}", stats.body);
+    let board = restarted
+        .get("/v1/games/lucky-jack/leaderboard", None)
+        .await;
+    assert_eq!(
+        board.body.as_array().unwrap().len(),
+        2,
+        "one Ned: {}",
+        board.body
+    );
 }
 
 /// Hardening round 4, finding 1: a request naming far more players than any game seats is

@@ -291,3 +291,251 @@ fn no_header_parameter_admits_null() {
     }
     assert!(headers > 10, "only {headers} header parameters found");
 }
+
+/// Strings the schema's `pattern` allows: `count` of them, drawn deterministically (the pattern's
+/// anchors dropped, as the generator cannot draw them; they hold for the whole string anyway).
+fn drawn_from(pattern: &str, count: usize) -> Vec<String> {
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::TestRunner;
+    let unanchored = pattern
+        .strip_prefix('^')
+        .and_then(|p| p.strip_suffix('$'))
+        .unwrap_or(pattern);
+    let strategy = proptest::string::string_regex(unanchored).unwrap();
+    let mut runner = TestRunner::deterministic();
+    (0..count)
+        .map(|_| strategy.new_tree(&mut runner).unwrap().current())
+        .collect()
+}
+
+/// Every parameter named `name` of every operation, with its operation.
+fn parameters_named(spec: &Value, name: &str) -> Vec<(String, Value)> {
+    let mut found = Vec::new();
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            for parameter in operation["parameters"].as_array().into_iter().flatten() {
+                if parameter["name"] == name {
+                    found.push((format!("{method} {path}"), parameter.clone()));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Hardening round 4 (schema-valid requests answered 400): the invite link's `{code}` states the
+/// shape the service reads, so every code the schema allows is read as a code (a wrong one is a
+/// 404, never `400 invalid_invite_code`), and codes of another shape or length are outside it.
+#[tokio::test]
+async fn the_invite_code_parameter_states_the_shape_of_code_the_service_reads() {
+    use referee::tokens::{canonical_invite_code, INVITE_CODE_LEN, INVITE_CODE_TYPED_MAX};
+    let spec = referee::http::openapi();
+    let codes = parameters_named(&spec, "code");
+    assert_eq!(codes.len(), 2, "get and redeem: {codes:?}");
+    let schema = &codes[0].1["schema"];
+    for (operation, parameter) in &codes {
+        assert_eq!(&parameter["schema"], schema, "{operation}");
+    }
+    let pattern = schema["pattern"].as_str().expect("a pattern");
+    let (min, max) = (
+        schema["minLength"].as_u64().unwrap() as usize,
+        schema["maxLength"].as_u64().unwrap() as usize,
+    );
+    assert_eq!((min, max), (INVITE_CODE_LEN, INVITE_CODE_TYPED_MAX));
+    // The generator draws long runs for `*`: draw runs of up to 3 separators, which keeps most
+    // codes within `maxLength` (the schema's language, but for the longest separator runs).
+    let drawn: Vec<String> = drawn_from(&pattern.replace("[ -]*", "[ -]{0,3}"), 2_000)
+        .into_iter()
+        .filter(|code| (min..=max).contains(&code.chars().count()))
+        .collect();
+    assert!(drawn.len() > 500, "only {} codes drawn", drawn.len());
+    for code in &drawn {
+        assert!(canonical_invite_code(code).is_some(), "{code:?}");
+    }
+    // What the service refuses is outside the schema: a symbol it does not use (`U`), a
+    // letter of another script, too few or too many symbols, too long with separators.
+    for refused in [
+        "ABCDEFGHJU",
+        "ABCDEFGHJ\u{3A4}",
+        "ABCDEFGHJ",
+        "ABCDEFGHJKM",
+        &format!("{}7KQ2M9XW4D", "-".repeat(31)),
+    ] {
+        assert!(canonical_invite_code(refused).is_none(), "{refused:?}");
+    }
+    let app = spawn_app().await;
+    for code in drawn.iter().take(5) {
+        let path = format!("/v1/invites/{}", code.replace(' ', "%20"));
+        let reply = app.get(&path, None).await;
+        assert_eq!(reply.status.as_u16(), 404, "{code:?}: {}", reply.body);
+        assert_eq!(reply.body["code"], "unknown_invite");
+    }
+    let long = format!("/v1/invites/{}7KQ2M9XW4D", "-".repeat(31));
+    let reply = app.get(&long, None).await;
+    assert_eq!(reply.body["code"], "invalid_invite_code", "{}", reply.body);
+}
+
+/// Hardening round 4: `If-Match: EQJ` was schema-valid and answered 412. On every write that
+/// reads it, the header's pattern is one quoted (strong) entity tag or `*`, and no value the
+/// pattern allows is refused as a malformed header (400): it is ours and current, or a 412.
+#[tokio::test]
+async fn every_write_that_reads_if_match_declares_it_as_one_quoted_entity_tag_or_a_star() {
+    let spec = referee::http::openapi();
+    let headers = parameters_named(&spec, "If-Match");
+    assert_eq!(headers.len(), 8, "four match writes, four sheet writes");
+    for (operation, parameter) in &headers {
+        assert_eq!(
+            parameter["schema"]["pattern"], "^(\\*|\"[!#-+\\--~]*\")$",
+            "{operation}"
+        );
+    }
+    let pattern = headers[0].1["schema"]["pattern"].as_str().unwrap();
+    let app = spawn_app().await;
+    let created = app
+        .post(
+            "/v1/sheets",
+            &json!({"game": "lucky-jack", "players": [{"name": "Ann"}, {"name": "Ben"}]}),
+            None,
+        )
+        .await;
+    let id = created.body["sheet"]["id"].as_str().unwrap().to_owned();
+    let token = created.body["owner_token"].as_str().unwrap().to_owned();
+    let mut values = drawn_from(pattern, 20);
+    values.extend(["*".to_owned(), "\"v0\"".to_owned(), "\"\"".to_owned()]);
+    for value in values {
+        let reply = app
+            .send(
+                app.client
+                    .post(format!("{}/v1/sheets/{id}/entries", app.base))
+                    .bearer_auth(&token)
+                    .header("If-Match", &value)
+                    // Not a round of the game: a write that gets past its guard is refused
+                    // by the rules, so the sheet stays at version 0.
+                    .json(&json!({"tally": {"jackpot": {"seat": 9, "symbol": "jack", "size": 3}}})),
+            )
+            .await;
+        assert_ne!(reply.status.as_u16(), 400, "{value:?}: {}", reply.body);
+        assert!(
+            [412, 422].contains(&reply.status.as_u16()),
+            "{value:?}: {}",
+            reply.body
+        );
+    }
+}
+
+/// The schema a `$ref` names, or the schema itself.
+fn resolved<'a>(spec: &'a Value, schema: &'a Value) -> &'a Value {
+    match schema["$ref"].as_str() {
+        Some(reference) => {
+            let name = reference.trim_start_matches("#/components/schemas/");
+            &spec["components"]["schemas"][name]
+        }
+        None => schema,
+    }
+}
+
+/// Every number and integer schema reachable from `schema`, with the path to it.
+fn numbers_within(
+    spec: &Value,
+    schema: &Value,
+    at: String,
+    seen: &mut Vec<String>,
+    found: &mut Vec<(String, Value)>,
+) {
+    if let Some(reference) = schema["$ref"].as_str() {
+        if seen.iter().any(|s| s == reference) {
+            return;
+        }
+        seen.push(reference.to_owned());
+    }
+    let schema = resolved(spec, schema);
+    let types: Vec<&str> = match &schema["type"] {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => vec![],
+    };
+    if types.iter().any(|t| *t == "number" || *t == "integer") {
+        found.push((at.clone(), schema.clone()));
+    }
+    for (key, inner) in schema.as_object().into_iter().flatten() {
+        match (key.as_str(), inner) {
+            ("properties", Value::Object(properties)) => {
+                for (name, property) in properties {
+                    numbers_within(spec, property, format!("{at}.{name}"), seen, found);
+                }
+            }
+            ("items" | "additionalProperties", Value::Object(_)) => {
+                numbers_within(spec, inner, format!("{at}[]"), seen, found);
+            }
+            ("anyOf" | "oneOf" | "allOf", Value::Array(parts)) => {
+                for part in parts {
+                    numbers_within(spec, part, at.clone(), seen, found);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Hardening round 4 (a number out of range inside an import answered `400 malformed_body`):
+/// every number an import file can carry states the bounds the body reader holds every number
+/// to, ±(2^53 − 1); a rating's figures, a `double` the derived schema left unbounded, among them.
+/// At the bound a file is read; one past it is the reader's 400.
+#[tokio::test]
+async fn every_number_an_import_file_carries_states_the_bounds_the_body_reader_holds_it_to() {
+    const MAX: i64 = (1 << 53) - 1;
+    let spec = referee::http::openapi();
+    let body = &spec["paths"]["/v1/imports/bgstats"]["post"]["requestBody"]["content"]
+        ["application/json"]["schema"];
+    let mut found = Vec::new();
+    numbers_within(&spec, body, "file".into(), &mut Vec::new(), &mut found);
+    let ratings: Vec<&String> = found
+        .iter()
+        .map(|(at, _)| at)
+        .filter(|at| at.contains(".rating.before."))
+        .collect();
+    // The figures are SkillRating's, as the rating reads answer them.
+    let figures: Vec<String> = spec["components"]["schemas"]["SkillRating"]["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|figure| format!("file.plays[].referee.seats[].rating.before.{figure}"))
+        .collect();
+    assert_eq!(ratings, figures.iter().collect::<Vec<_>>());
+    for (at, number) in &found {
+        let (low, high) = (number["minimum"].as_f64(), number["maximum"].as_f64());
+        assert!(
+            low.is_some_and(|low| low >= -(MAX as f64))
+                && high.is_some_and(|high| high <= MAX as f64),
+            "{at}: {number}"
+        );
+    }
+    assert!(found.len() > 15, "only {} numbers found", found.len());
+
+    let app = spawn_app().await;
+    let file = |mu: Value| {
+        let rating = json!({"mu": mu, "sigma": 8.3, "rating": 0.0});
+        json!({
+            "players": [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Ben"}],
+            "games": [{"id": 1, "name": "Lucky Dice"}],
+            "plays": [{
+                "uuid": "0b5e3c1a-2d4f-4e6a-8b7c-9d0e1f2a3b4c", "gameRefId": 1,
+                "playDate": "2026-01-01 20:00:00",
+                "playerScores": [{"playerRefId": 1, "score": "3", "winner": true, "rank": 1},
+                                 {"playerRefId": 2, "score": "1", "rank": 2}],
+                "referee": {"kind": "sheet", "game": "lucky-dice", "options": {},
+                            "createdAt": "2026-01-01T19:00:00Z", "endedAt": "2026-01-01T20:00:00Z",
+                            "seats": [{"rating": {"before": rating, "after": rating}}, {}]}
+            }]
+        })
+    };
+    let at_the_bound = app
+        .post("/v1/imports/bgstats", &file(json!(MAX)), None)
+        .await;
+    assert_eq!(at_the_bound.status, 200, "{}", at_the_bound.body);
+    let past_it = app
+        .post("/v1/imports/bgstats", &file(json!(MAX + 1)), None)
+        .await;
+    assert_eq!(past_it.status, 400, "{}", past_it.body);
+    assert_eq!(past_it.body["code"], "malformed_body", "{}", past_it.body);
+}

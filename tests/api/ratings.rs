@@ -415,6 +415,26 @@ async fn head_to_head_counts_who_finished_ahead_per_game_and_lists_shared_result
     );
 }
 
+/// Hardening round 4: a head-to-head of one player with themself is well-formed (two names the
+/// schema accepts) and refused by a rule, so it is a 422, as the operation declares, not a 400
+/// (which a spec-driven fuzzer reads as a schema-valid request refused as malformed).
+#[tokio::test]
+async fn a_head_to_head_of_one_player_with_themself_is_refused_by_a_rule_with_422() {
+    let app = spawn_app().await;
+    for path in [
+        "/v1/players/ann/versus/ANN",
+        "/v1/players/Ann/versus/\u{410}nn",
+    ] {
+        let reply = app.get(path, None).await;
+        assert_eq!(reply.status.as_u16(), 422, "{path}: {}", reply.body);
+        assert_eq!(reply.body["code"], "same_player", "{path}: {}", reply.body);
+        assert_eq!(reply.body["status"], 422, "{}", reply.body);
+    }
+    let spec = referee::http::openapi();
+    let responses = &spec["paths"]["/v1/players/{name}/versus/{opponent}"]["get"]["responses"];
+    assert!(responses.get("422").is_some(), "{responses}");
+}
+
 #[tokio::test]
 async fn rating_reads_refuse_a_bad_cursor_a_bad_limit_an_unknown_game_and_one_player_twice() {
     let app = spawn_app().await;
@@ -442,7 +462,7 @@ async fn rating_reads_refuse_a_bad_cursor_a_bad_limit_an_unknown_game_and_one_pl
             400,
             "invalid_limit",
         ),
-        ("/v1/players/ann/versus/ANN", 400, "same_player"),
+        ("/v1/players/ann/versus/ANN", 422, "same_player"),
         ("/v1/players/ann/versus/ben?cursor=x", 400, "invalid_cursor"),
         (
             "/v1/players/ann/versus/ben?game=chess",

@@ -458,4 +458,53 @@ def hand_over(browser) -> None:
     taker.context.close()
 
 
-STEPS = [lucky_jack_sheet, look_back, options_in_words, roster, mend_the_sheet, offline_rounds, evening, hand_over]
+def a_link_never_replaces_a_kept_token_without_asking(browser) -> None:
+    """Hardening round 4: a link `#sheet=<id>&owner=<anything>` replaced the owner token the phone
+    kept, its only copy. Now the phone asks first; declining keeps its token and ignores the
+    link's, and a link with the token it already keeps asks nothing."""
+    phone = new_phone(browser, "kept-token")
+    sheet_id = start_sheet(phone, "Lucky Jack (2–6 players)", ["Mum", "Dad"])
+
+    def kept() -> str:
+        return json.loads(phone.evaluate("() => localStorage.getItem('referee.sheets')"))[sheet_id]["token"]
+
+    own = kept()
+    question = phone.get_by_role("dialog", name="Replace this phone’s key to the sheet?")
+    # The same token: nothing to ask.
+    phone.goto(f"{BASE}/#sheet={sheet_id}&owner={own}")
+    expect(phone).to_have_url(f"{BASE}/#sheet={sheet_id}")
+    expect(phone.locator("p.status")).to_contain_text("You keep this sheet.")
+    expect(question).to_have_count(0)
+    assert kept() == own
+
+    # Another token: asked, and declining keeps this phone's.
+    phone.goto(f"{BASE}/#sheet={sheet_id}&owner=own_not-the-sheets")
+    expect(question).to_be_visible()
+    expect(question.get_by_role("button", name="Keep this phone’s key")).to_be_focused()
+    expect(phone).to_have_url(f"{BASE}/#sheet={sheet_id}")
+    check(phone, "link-token-question")
+    question.get_by_role("button", name="Keep this phone’s key").click()
+    expect(question).to_have_count(0)
+    assert kept() == own
+    expect(phone.locator("p.status")).to_contain_text("You keep this sheet.")
+    jack_round(phone, "Dad")
+    expect(standings_row(phone, "Dad")).to_contain_text("10,000")
+    assert len(round_entries(sheet_id)) == 1
+
+    # Escape is a no too.
+    phone.goto(f"{BASE}/#sheet={sheet_id}&owner=own_not-the-sheets")
+    expect(question).to_be_visible()
+    phone.keyboard.press("Escape")
+    expect(question).to_have_count(0)
+    assert kept() == own
+
+    # Saying yes takes the link's token (a sheet handed back to this phone).
+    phone.goto(f"{BASE}/#sheet={sheet_id}&owner=own_handed-back")
+    question.get_by_role("button", name="Use the link’s key").click()
+    expect(question).to_have_count(0)
+    wait_until(lambda: kept() == "own_handed-back")
+    phone.context.close()
+
+
+STEPS = [lucky_jack_sheet, look_back, options_in_words, roster, mend_the_sheet, offline_rounds, evening, hand_over,
+         a_link_never_replaces_a_kept_token_without_asking]
