@@ -6,7 +6,8 @@
 //                        from the address; a phone that keeps another token for the sheet (its
 //                        only copy) is asked first, and keeps its own unless the owner says yes
 //   match=<id>           a hosted match, as a spectator or, with a remembered seat token, a seat
-//   token=<seat token>   (with match=<id>) remembers the token, then drops it from the address
+//   token=<seat token>   (with match=<id>) remembers the token, then drops it from the address;
+//                        a phone that keeps another seat's token for the match is asked first
 //   look, player=<name>, board=<game>   look back
 //   watch                open a match by id, or join one with an invite code
 //   host                 host a match: game, players, options, randomness, invites
@@ -18,7 +19,7 @@ import { homeView, sheetView } from './sheet.js';
 import { matchView, watchForm, inviteView, confirmDialog } from './match.js';
 import { lookBackView } from './history.js';
 import { hostView } from './host.js';
-import { rememberSeat, setSheetToken, sheetToken } from './store.js';
+import { rememberSeat, seatToken, setSheetToken, sheetToken } from './store.js';
 import { explain } from './messages.js';
 
 const main = document.getElementById('main');
@@ -35,10 +36,12 @@ async function route() {
   stopCurrent = null;
   const params = new URLSearchParams(location.hash.slice(1));
   if (params.has('token') && params.has('match')) {
-    rememberSeat(params.get('match'), params.get('token'));
+    const id = params.get('match');
+    const offered = params.get('token');
     // The token stays on this phone; the address bar (and any link copied from it) loses it.
-    history.replaceState(null, '', `#match=${encodeURIComponent(params.get('match'))}`);
+    history.replaceState(null, '', `#match=${encodeURIComponent(id)}`);
     params.delete('token');
+    if (await mayTakeToken(seatToken(id), offered, SEAT_QUESTION)) rememberSeat(id, offered);
   }
   if (params.has('owner') && params.has('sheet')) {
     const id = params.get('sheet');
@@ -46,7 +49,7 @@ async function route() {
     // The address loses the link's token whatever the answer, so a reload never asks again.
     history.replaceState(null, '', `#sheet=${encodeURIComponent(id)}`);
     params.delete('owner');
-    if (await mayTakeToken(id, offered)) setSheetToken(id, offered);
+    if (await mayTakeToken(sheetToken(id), offered, SHEET_QUESTION)) setSheetToken(id, offered);
   }
   if (params.has('invite')) {
     try {
@@ -82,22 +85,32 @@ async function route() {
   if (heading && document.activeElement !== heading && !main.contains(document.activeElement)) heading.focus();
 }
 
+const SHEET_QUESTION = {
+  title: 'Replace this phone’s key to the sheet?',
+  text: 'This phone already keeps this sheet. The link you opened carries another key to it. '
+    + 'Replace this phone’s key only if the sheet was just handed to you from another phone: '
+    + 'if the link’s key is not the sheet’s, this phone can no longer write on it.',
+  yes: 'Use the link’s key',
+  no: 'Keep this phone’s key',
+};
+
+const SEAT_QUESTION = {
+  title: 'Replace this phone’s seat in the match?',
+  text: 'This phone already plays a seat in this match. The link you opened carries another '
+    + 'seat’s key. Replace it only if you were just given that seat: if the link’s key is not '
+    + 'a seat’s, this phone can no longer play.',
+  yes: 'Use the link’s seat',
+  no: 'Keep this phone’s seat',
+};
+
 /**
- * Whether a link's owner token for sheet `id` may be kept: at once when this phone keeps none
- * (or the same one); otherwise only if the owner says so, since the token this phone keeps may be
- * the sheet's only copy, and anyone can make a link that carries some other token.
+ * Whether a token a link carries may replace the one this phone `held`: at once when it holds
+ * none (or the same one); otherwise only if the owner says so, since the token this phone keeps
+ * may be the only copy, and anyone can make a link that carries some other token.
  */
-async function mayTakeToken(id, offered) {
-  const held = sheetToken(id);
+async function mayTakeToken(held, offered, question) {
   if (!held || held === offered) return true;
-  return confirmDialog({
-    title: 'Replace this phone’s key to the sheet?',
-    text: 'This phone already keeps this sheet. The link you opened carries another key to it. '
-      + 'Replace this phone’s key only if the sheet was just handed to you from another phone: '
-      + 'if the link’s key is not the sheet’s, this phone can no longer write on it.',
-    yes: 'Use the link’s key',
-    no: 'Keep this phone’s key',
-  });
+  return confirmDialog(question);
 }
 
 window.addEventListener('hashchange', route);

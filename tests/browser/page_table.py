@@ -53,6 +53,15 @@ def spectate(browser) -> None:
     expect(seat.get_by_role("heading", name=f"Your moves, {acting_name}")).to_be_visible()
     expect(turn(seat)).to_have_text(f"Your turn, {acting_name}.")
     assert "token" not in seat.url, "the seat token is dropped from the address"
+    # A link with another seat's token asks before it replaces the one this phone keeps
+    # (hardening round 4), and declining keeps this phone's seat.
+    question = seat.get_by_role("dialog", name="Replace this phone’s seat in the match?")
+    seat.goto(f"{BASE}/#match={match_id}&token={tokens[1 - acting]}")
+    expect(question).to_be_visible()
+    question.get_by_role("button", name="Keep this phone’s seat").click()
+    expect(question).to_have_count(0)
+    expect(seat.get_by_role("heading", name=f"Your moves, {acting_name}")).to_be_visible()
+    assert "token" not in seat.url
     before = state(match_id)["version"]
     check(seat, "seat")
     seat.locator("#moves button").first.click()
