@@ -19,31 +19,28 @@ use serde::Serialize;
 
 use crate::problem::{Code, Problem};
 
-fn digest<T: Serialize>(body: &T) -> String {
+/// A body serialised once, for its digest and to be sent.
+fn serialised<T: Serialize>(body: &T) -> (Vec<u8>, String) {
     // Serialising our own answer types cannot fail.
     let bytes = serde_json::to_vec(body).unwrap_or_default();
-    hex::encode(&<sha2::Sha256 as sha2::Digest>::digest(&bytes)[..12])
+    let digest = hex::encode(&<sha2::Sha256 as sha2::Digest>::digest(&bytes)[..12]);
+    (bytes, digest)
 }
 
 /// The answer to a read at `version`: the body with its `ETag`, or a bodiless 304 when the
 /// client's `If-None-Match` already names it (weak comparison, as RFC 9110 asks for this header).
 pub(crate) fn cached<T: Serialize>(request: &HttpRequest, version: i64, body: &T) -> HttpResponse {
-    answer(request, format!("\"v{version}-{}\"", digest(body)), body)
+    let (bytes, digest) = serialised(body);
+    answer(request, format!("\"v{version}-{digest}\""), bytes)
 }
 
 /// The answer to a read whose body does not name its version, tagged by the body's digest.
 pub(crate) fn cached_by_content<T: Serialize>(request: &HttpRequest, body: &T) -> HttpResponse {
-    // Serialising our own answer types cannot fail.
-    let bytes = serde_json::to_vec(body).unwrap_or_default();
-    let digest = <sha2::Sha256 as sha2::Digest>::digest(&bytes);
-    answer(
-        request,
-        format!("\"c{}\"", hex::encode(&digest[..12])),
-        body,
-    )
+    let (bytes, digest) = serialised(body);
+    answer(request, format!("\"c{digest}\""), bytes)
 }
 
-fn answer<T: Serialize>(request: &HttpRequest, tag: String, body: &T) -> HttpResponse {
+fn answer(request: &HttpRequest, tag: String, body: Vec<u8>) -> HttpResponse {
     let fresh = request
         .headers()
         .get_all(header::IF_NONE_MATCH)
@@ -62,7 +59,9 @@ fn answer<T: Serialize>(request: &HttpRequest, tag: String, body: &T) -> HttpRes
     if fresh {
         response.finish()
     } else {
-        response.json(body)
+        response
+            .insert_header(header::ContentType::json())
+            .body(body)
     }
 }
 

@@ -392,6 +392,10 @@ pub(crate) fn server(
     // A client that closes its end is gone: without this, actix keeps a streaming response
     // going (and its stream's place under the caps) until a write fails, ~30 s later.
     .h1_allow_half_closed(false)
+    // A streamed body (an export, a log, a live stream) is written a piece at a time: with
+    // Nagle's algorithm on, a piece written while the last is unacknowledged waits for the
+    // client's delayed ACK, 40 ms on Linux.
+    .tcp_nodelay(true)
     .on_connect(crate::live::remember_connection)
     .listen(listener)?;
     if let Some(workers) = settings.workers {
