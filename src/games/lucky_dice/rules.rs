@@ -259,12 +259,7 @@ fn end_round(state: &mut State, events: &mut Vec<Event>) {
 }
 
 /// The rules of play: legality, the legal moves, and the effects of moves and chance.
-impl crate::games::Rules for State {
-    type Move = Move;
-    type Chance = Chance;
-    type Event = Event;
-    type Violation = LuckyDiceViolation;
-
+impl crate::games::Rules<LuckyDice> for State {
     fn validate(&self, seat: Seat, mv: &Move) -> Result<(), LuckyDiceViolation> {
         let state = self;
         common_checks(state, seat)?;

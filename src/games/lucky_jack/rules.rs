@@ -263,12 +263,7 @@ pub(super) fn apply_chance(state: &mut State, outcome: &Chance) -> Vec<Event> {
 }
 
 /// The rules of play: legality, the legal moves, and the effects of moves and chance.
-impl crate::games::Rules for State {
-    type Move = Move;
-    type Chance = Chance;
-    type Event = Event;
-    type Violation = LuckyJackViolation;
-
+impl crate::games::Rules<LuckyJack> for State {
     fn validate(&self, seat: Seat, mv: &Move) -> Result<(), LuckyJackViolation> {
         let state = self;
         common_checks(state, seat)?;

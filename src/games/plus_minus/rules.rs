@@ -289,12 +289,7 @@ pub(super) fn apply_chance(state: &mut State, outcome: &Chance) -> Vec<Event> {
 }
 
 /// The rules of play: legality, the legal moves, and the effects of moves and chance.
-impl crate::games::Rules for State {
-    type Move = Move;
-    type Chance = Chance;
-    type Event = Event;
-    type Violation = PlusMinusViolation;
-
+impl crate::games::Rules<PlusMinus> for State {
     fn validate(&self, seat: Seat, mv: &Move) -> Result<(), PlusMinusViolation> {
         let state = self;
         common_checks(state, seat)?;
