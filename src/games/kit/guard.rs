@@ -11,6 +11,24 @@ pub trait OfKind<K> {
     fn kind(&self) -> K;
 }
 
+/// Implements [`OfKind`] for a game's chance types (`$chance`: its outcome, its pending chance)
+/// whose variants are named after the kinds of `$kind`: `Chance::Deal { .. }` is a `Deal`.
+macro_rules! kinds_by_name {
+    ($kind:ident $variants:tt for $($chance:ident),+) => {
+        $($crate::games::kit::guard::kinds_by_name!(@one $kind $chance $variants);)+
+    };
+    (@one $kind:ident $chance:ident { $($variant:ident),+ $(,)? }) => {
+        impl $crate::games::kit::guard::OfKind<$kind> for $chance {
+            fn kind(&self) -> $kind {
+                match self {
+                    $($chance::$variant { .. } => $kind::$variant,)+
+                }
+            }
+        }
+    };
+}
+pub(crate) use kinds_by_name;
+
 /// Whether `seat` may move at all: not once the game is over, not while the chance event
 /// `pending` is awaited, and only from one of the `players` seats (in that order).
 pub fn may_move<K, P: OfKind<K>>(
