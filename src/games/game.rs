@@ -509,3 +509,36 @@ pub trait Game: Sized + 'static {
         Ok(Self::apply(state, seat, mv))
     }
 }
+
+/// Writes the head of a game's `impl Game`, given its kind, rules version, player range, violation
+/// enum and scored tally: `engine!(LuckyJack, "lucky-jack/1", players 2..=6, LuckyJackViolation,
+/// RoundResult)`. Every game names its other types alike in its own module (`Options`, `State`,
+/// `Move`, `Chance`, `Event`, `View`, `Score`, `Tally`) and ends in `Phase::Over`, which gives
+/// [`Game::is_over`].
+macro_rules! engine {
+    (
+        $kind:ident, $rules:literal, players $min:literal..=$max:literal,
+        $violation:ty, $tally_score:ty $(,)?
+    ) => {
+        const KIND: $crate::games::GameKind = $crate::games::GameKind::$kind;
+        const RULES_VERSION: &'static str = $rules;
+        const MIN_PLAYERS: usize = $min;
+        const MAX_PLAYERS: usize = $max;
+
+        type Options = Options;
+        type State = State;
+        type Move = Move;
+        type Chance = Chance;
+        type Event = Event;
+        type View = View;
+        type Score = Score;
+        type Violation = $violation;
+        type Tally = Tally;
+        type TallyScore = $tally_score;
+
+        fn is_over(state: &State) -> bool {
+            state.phase == Phase::Over
+        }
+    };
+}
+pub(crate) use engine;
