@@ -18,12 +18,7 @@ pub use cards::{
     first_missing, full_deck, insert_sorted, over_deck, points_of, remove_one, Card, Rank,
     DBL_POINTS, DECK_SIZE, LP_POINTS,
 };
-pub use moves::*;
-pub use options::*;
-pub use score::*;
-pub use state::*;
-pub use view::*;
-pub use violation::*;
+pub use {moves::*, options::*, score::*, state::*, view::*, violation::*};
 
 use super::game::engine;
 use super::kit::guard::{self, OfKind};

@@ -17,12 +17,7 @@ mod violation;
 mod tests;
 
 pub use dice::*;
-pub use moves::*;
-pub use options::*;
-pub use score::*;
-pub use state::*;
-pub use view::*;
-pub use violation::*;
+pub use {moves::*, options::*, score::*, state::*, view::*, violation::*};
 
 use super::game::engine;
 use super::kit::guard;

@@ -15,12 +15,7 @@ mod violation;
 mod tests;
 
 pub use cards::{Counts, Symbol, COPIES, DECK_SIZE};
-pub use moves::*;
-pub use options::*;
-pub use score::*;
-pub use state::*;
-pub use view::*;
-pub use violation::*;
+pub use {moves::*, options::*, score::*, state::*, view::*, violation::*};
 
 use super::game::engine;
 use super::kit::guard::{self, OfKind};

@@ -20,12 +20,7 @@ pub mod words;
 mod tests;
 
 pub use cards::{Card, Colour, Counts, Slot, PILE_SIZE};
-pub use moves::*;
-pub use options::*;
-pub use score::*;
-pub use state::*;
-pub use view::*;
-pub use violation::*;
+pub use {moves::*, options::*, score::*, state::*, view::*, violation::*};
 
 use super::game::engine;
 use super::kit::guard;
