@@ -76,9 +76,7 @@ pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), LuckyD
     if state.phase == Phase::Over {
         return Err(Common::GameOver.into());
     }
-    let pending = guard::answered(state.chance.as_ref(), outcome, |expected, got| {
-        V::UnexpectedChanceKind { expected, got }
-    })?;
+    let pending = guard::answered::<V, _, _, _>(state.chance.as_ref(), outcome)?;
     match (pending, outcome) {
         (PendingChance::Coasters { seats }, Chance::Coasters { coasters }) => {
             deal::check_draw(&state.pile[..], coasters, seats.len()).map_err(|mismatch| {

@@ -191,9 +191,7 @@ fn end_round(state: &mut State, events: &mut Vec<Event>) {
 }
 
 pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), PlusMinusViolation> {
-    let pending = guard::answered(state.chance.as_ref(), outcome, |expected, got| {
-        V::UnexpectedChanceKind { expected, got }
-    })?;
+    let pending = guard::answered::<V, _, _, _>(state.chance.as_ref(), outcome)?;
     let pile = pending.pile();
     match (pending, outcome) {
         (
