@@ -172,37 +172,29 @@ pub trait Table {
     fn check(&self) -> Result<(), Inconsistency>;
 }
 
-/// The rules of play on a state: legality, the legal moves, and the effects of moves and chance.
-/// Each game implements it on its state, in `rules.rs`; [`Game`] names the same types.
-pub trait Rules {
-    type Move;
-    type Chance;
-    type Event;
-    type Violation;
-
+/// The rules of play on a state of game `G`: legality, the legal moves, and the effects of moves
+/// and chance, in `G`'s own types. Each game implements it on its state, in `rules.rs`.
+pub trait Rules<G: Game> {
     /// Why `seat` may not make `mv` now, if it may not. The referee also asks it for seats not in
     /// [`Game::to_act`], to answer with the game's own rule (`not_next_player`...), so it must
     /// refuse without panicking for any seat of the table.
-    fn validate(&self, seat: Seat, mv: &Self::Move) -> Result<(), Self::Violation>;
+    fn validate(&self, seat: Seat, mv: &G::Move) -> Result<(), G::Violation>;
 
     /// Every legal move for `seat` now (empty if it may not act).
-    fn legal_moves(&self, seat: Seat) -> Vec<Self::Move>;
+    fn legal_moves(&self, seat: Seat) -> Vec<G::Move>;
 
     /// Applies a move that [`Rules::validate`] accepted.
-    fn apply(&mut self, seat: Seat, mv: &Self::Move) -> Vec<Self::Event>;
+    fn apply(&mut self, seat: Seat, mv: &G::Move) -> Vec<G::Event>;
 
     /// Whether `mv`, a move [`Rules::validate`] accepted for `seat` on this state, shows some
     /// seat or spectator what was hidden from them until then (a card from a hand laid face up,
     /// a card passed to another seat). The table has then seen it, so the move can never be taken
     /// back. Chance outcomes are not moves: a draw's card is revealed by its chance event.
-    fn reveals(&self, seat: Seat, mv: &Self::Move) -> bool;
+    fn reveals(&self, seat: Seat, mv: &G::Move) -> bool;
 
     /// Applies a chance outcome, checking it was possible (the card was still in the pile, the die
     /// has that face). On error the state is unchanged.
-    fn resolve_chance(
-        &mut self,
-        outcome: &Self::Chance,
-    ) -> Result<Vec<Self::Event>, Self::Violation>;
+    fn resolve_chance(&mut self, outcome: &G::Chance) -> Result<Vec<G::Event>, G::Violation>;
 }
 
 /// What one viewer may see of a state `S`; each game implements it on its view, in `view.rs`.
@@ -336,14 +328,7 @@ pub trait Game: Sized + 'static {
     /// Per-match options; `Default` gives the rulebook's (and RULINGS') defaults.
     type Options: Wire + Default + OptionRules;
     /// The complete state, hidden information included. It is what stateless endpoints take.
-    type State: Wire
-        + Table
-        + Rules<
-            Move = Self::Move,
-            Chance = Self::Chance,
-            Event = Self::Event,
-            Violation = Self::Violation,
-        >;
+    type State: Wire + Table + Rules<Self>;
     /// A move a seat proposes.
     type Move: Wire;
     /// A realised chance outcome: the deal, a drawn card, dice faces.
@@ -524,3 +509,36 @@ pub trait Game: Sized + 'static {
         Ok(Self::apply(state, seat, mv))
     }
 }
+
+/// Writes the head of a game's `impl Game`, given its kind, rules version, player range, violation
+/// enum and scored tally: `engine!(LuckyJack, "lucky-jack/1", players 2..=6, LuckyJackViolation,
+/// RoundResult)`. Every game names its other types alike in its own module (`Options`, `State`,
+/// `Move`, `Chance`, `Event`, `View`, `Score`, `Tally`) and ends in `Phase::Over`, which gives
+/// [`Game::is_over`].
+macro_rules! engine {
+    (
+        $kind:ident, $rules:literal, players $min:literal..=$max:literal,
+        $violation:ty, $tally_score:ty $(,)?
+    ) => {
+        const KIND: $crate::games::GameKind = $crate::games::GameKind::$kind;
+        const RULES_VERSION: &'static str = $rules;
+        const MIN_PLAYERS: usize = $min;
+        const MAX_PLAYERS: usize = $max;
+
+        type Options = Options;
+        type State = State;
+        type Move = Move;
+        type Chance = Chance;
+        type Event = Event;
+        type View = View;
+        type Score = Score;
+        type Violation = $violation;
+        type Tally = Tally;
+        type TallyScore = $tally_score;
+
+        fn is_over(state: &State) -> bool {
+            state.phase == Phase::Over
+        }
+    };
+}
+pub(crate) use engine;

@@ -94,13 +94,92 @@ impl Display for Unnamed {
     }
 }
 
+/// A game's violation enum refuses a reported chance outcome of another kind than the one awaited
+/// (`unexpected_chance_kind`), as [`guard::answered`](super::guard::answered) needs.
+pub trait UnexpectedKind<K> {
+    fn unexpected(expected: K, got: K) -> Self;
+}
+
 /// Declares a game's violation enum: each variant is written after its code literal, which becomes
 /// both its serde `code` tag and its arm of [`Violation::code`](crate::games::Violation::code).
 /// The enum gets the shared refusals as a last, untagged `Common` variant (with `From` for it),
-/// and `VARIANTS`, each variant's name beside its code, for tests. An optional
-/// `stale = pattern,` before the variants marks refusals made against an out-of-date view.
+/// and `VARIANTS`, each variant's name beside its code, for tests. Before the variants, in this
+/// order and each optional:
+/// - `stale = pattern,` marks refusals made against an out-of-date view;
+/// - `unexpected = Kind,` adds `unexpected_chance_kind` for a chance outcome of another `Kind`
+///   than awaited ([`UnexpectedKind`]);
+/// - `deals = Card("hands message", "pile message"),` adds the refusals of a reported deal or
+///   draw, `wrong_hand_count`, `wrong_card_count` and `card_not_in_pile`, with the game's messages
+///   for the first and the last, and turns a [`Mismatch`](super::deal::Mismatch) into them.
 macro_rules! violations {
     (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident: Common<$waiting:ty> {
+            $(stale = $stale:pat,)?
+            $(unexpected = $kind:ty,)?
+            $(deals = $card:ident($hands:tt, $pile:tt),)?
+            $(
+                $(#[$vmeta:meta])*
+                $code:literal $variant:ident $({ $($fields:tt)* })?
+            ),* $(,)?
+        }
+    ) => {
+        $crate::games::kit::refusal::violations! {
+            @declare
+            $(#[$meta])*
+            $vis enum $name: Common<$waiting> {
+                $(stale = $stale,)?
+                $(
+                    /// A chance outcome of the wrong kind was reported.
+                    #[error("expected a {expected:?} outcome, got {got:?}")]
+                    "unexpected_chance_kind" UnexpectedChanceKind {
+                        /// The kind awaited.
+                        expected: $kind,
+                        /// The kind reported.
+                        got: $kind,
+                    },
+                )?
+                $(
+                    /// A deal with the wrong number of hands (one per seat dealt to).
+                    #[error($hands)]
+                    "wrong_hand_count" WrongHandCount {
+                        /// Hands awaited.
+                        expected: usize,
+                        /// Hands reported.
+                        got: usize,
+                    },
+                    /// A hand or draw with the wrong number of cards.
+                    #[error("expected {expected} cards, got {got}")]
+                    "wrong_card_count" WrongCardCount {
+                        /// Cards awaited.
+                        expected: usize,
+                        /// Cards reported.
+                        got: usize,
+                    },
+                    /// The outcome uses a card the pile does not (or no longer) hold.
+                    #[error($pile)]
+                    "card_not_in_pile" CardNotInPile {
+                        /// The first unavailable card.
+                        card: $card,
+                    },
+                )?
+                $(
+                    $(#[$vmeta])*
+                    $code $variant $({ $($fields)* })?
+                ),*
+            }
+        }
+        $(
+            impl $crate::games::kit::refusal::UnexpectedKind<$kind> for $name {
+                fn unexpected(expected: $kind, got: $kind) -> Self {
+                    $name::UnexpectedChanceKind { expected, got }
+                }
+            }
+        )?
+        $($crate::games::kit::deal::mismatch_is_violation!($name, $card);)?
+    };
+    (
+        @declare
         $(#[$meta:meta])*
         $vis:vis enum $name:ident: Common<$waiting:ty> {
             $(stale = $stale:pat,)?

@@ -23,3 +23,18 @@ pub fn fixed_standings<R: Ranked>(players: usize, rounds: &[R], in_game: u32) ->
         over,
     )
 }
+
+/// Implements [`Ranked`] for each score type `$score` whose points per seat are its field `$points`
+/// (the highest total winning): `ranked_by!(Score.totals, RoundResult.points)`.
+macro_rules! ranked_by {
+    ($($score:ident . $points:ident),+ $(,)?) => {
+        $(
+            impl $crate::games::Ranked for $score {
+                fn points(&self) -> Vec<i64> {
+                    self.$points.clone()
+                }
+            }
+        )+
+    };
+}
+pub(crate) use ranked_by;

@@ -18,18 +18,13 @@ pub use cards::{
     first_missing, full_deck, insert_sorted, over_deck, points_of, remove_one, Card, Rank,
     DBL_POINTS, DECK_SIZE, LP_POINTS,
 };
-pub use moves::*;
-pub use options::*;
-pub use score::*;
-pub use state::*;
-pub use view::*;
-pub use violation::*;
+pub use {moves::*, options::*, score::*, state::*, view::*, violation::*};
 
+use super::game::engine;
 use super::kit::guard::{self, OfKind};
 use super::kit::{hand, scored};
 use super::{
-    ChanceOwner, Game, GameKind, Highlights, Inconsistency, Randomness, Seat, Standings,
-    ValidOptions, Viewer,
+    ChanceOwner, Game, Highlights, Inconsistency, Randomness, Seat, Standings, ValidOptions, Viewer,
 };
 
 /// Cards dealt face up to each seat.
@@ -41,21 +36,7 @@ pub const LUCK_OUT_BONUS: i64 = 30;
 pub struct LuckPlus;
 
 impl Game for LuckPlus {
-    const KIND: GameKind = GameKind::LuckPlus;
-    const RULES_VERSION: &'static str = "luck-plus/1";
-    const MIN_PLAYERS: usize = 2;
-    const MAX_PLAYERS: usize = 8;
-
-    type Options = Options;
-    type State = State;
-    type Move = Move;
-    type Chance = Chance;
-    type Event = Event;
-    type View = View;
-    type Score = Score;
-    type Violation = LuckPlusViolation;
-    type Tally = Tally;
-    type TallyScore = HandResult;
+    engine!(LuckPlus, "luck-plus/1", players 2..=8, LuckPlusViolation, HandResult);
 
     fn setup(options: ValidOptions<Options>) -> State {
         let (options, players) = options.into_inner();
@@ -137,10 +118,6 @@ impl Game for LuckPlus {
                 card: rng.draw(pile, 1)[0],
             },
         }
-    }
-
-    fn is_over(state: &State) -> bool {
-        state.phase == Phase::Over
     }
 
     fn score(state: &State) -> Score {

@@ -159,6 +159,8 @@ pub enum ChanceKind {
     Draw,
 }
 
+crate::games::kit::guard::kinds_by_name!(ChanceKind { Deal, Roll, Draw } for Chance, PendingChance);
+
 /// Why a turn ended.
 #[derive(
     Serialize, Deserialize, ToSchema, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord,
@@ -339,15 +341,4 @@ pub enum Event {
         /// Final totals.
         totals: Vec<i64>,
     },
-}
-
-impl OfKind<ChanceKind> for Chance {
-    /// The kind of this outcome.
-    fn kind(&self) -> ChanceKind {
-        match self {
-            Chance::Deal { .. } => ChanceKind::Deal,
-            Chance::Roll { .. } => ChanceKind::Roll,
-            Chance::Draw { .. } => ChanceKind::Draw,
-        }
-    }
 }

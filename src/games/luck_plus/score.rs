@@ -76,8 +76,4 @@ impl crate::games::Ranked for Score {
     }
 }
 
-impl crate::games::Ranked for HandResult {
-    fn points(&self) -> Vec<i64> {
-        self.points.clone()
-    }
-}
+crate::games::kit::scored::ranked_by!(HandResult.points);

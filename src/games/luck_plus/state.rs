@@ -132,14 +132,3 @@ pub struct State {
     /// The chance outcome play waits for, if any.
     pub chance: Option<PendingChance>,
 }
-
-impl OfKind<ChanceKind> for PendingChance {
-    /// The kind of outcome awaited.
-    fn kind(&self) -> ChanceKind {
-        match self {
-            PendingChance::Deal { .. } => ChanceKind::Deal,
-            PendingChance::Roll { .. } => ChanceKind::Roll,
-            PendingChance::Draw { .. } => ChanceKind::Draw,
-        }
-    }
-}

@@ -8,6 +8,8 @@ pub use crate::games::kit::refusal::{Awaited, Common};
 violations! {
     /// Why a move, chance outcome or tally is rejected (RULINGS 1.12).
     pub enum LuckPlusViolation: Common<Awaited<ChanceKind>> {
+        unexpected = ChanceKind,
+        deals = Card("expected {expected} hands, got {got}", "the pile holds no (more) {card}"),
         /// It is another seat's turn.
         #[error("it is seat {turn}'s turn, not seat {seat}'s")]
         "not_your_turn" NotYourTurn {
@@ -146,36 +148,6 @@ violations! {
             /// The card.
             card: Card,
         },
-        /// A chance outcome of the wrong kind.
-        #[error("expected a {expected:?} outcome, got {got:?}")]
-        "unexpected_chance_kind" UnexpectedChanceKind {
-            /// Awaited.
-            expected: ChanceKind,
-            /// Reported.
-            got: ChanceKind,
-        },
-        /// A deal or tally with the wrong number of hands.
-        #[error("expected {expected} hands, got {got}")]
-        "wrong_hand_count" WrongHandCount {
-            /// Players.
-            expected: usize,
-            /// Hands given.
-            got: usize,
-        },
-        /// A dealt hand with the wrong number of cards.
-        #[error("expected {expected} cards, got {got}")]
-        "wrong_card_count" WrongCardCount {
-            /// Cards awaited.
-            expected: usize,
-            /// Cards given.
-            got: usize,
-        },
-        /// The outcome uses a card the pile does not (or no longer) hold.
-        #[error("the pile holds no (more) {card}")]
-        "card_not_in_pile" CardNotInPile {
-            /// The card.
-            card: Card,
-        },
         /// Flips are zero or more LP then one other card.
         #[error("the flips must be LUCK PLUS cards followed by one other card")]
         "bad_flips" BadFlips,
@@ -217,5 +189,3 @@ violations! {
         },
     }
 }
-
-crate::games::kit::deal::mismatch_is_violation!(LuckPlusViolation, Card);

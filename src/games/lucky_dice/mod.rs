@@ -17,18 +17,14 @@ mod violation;
 mod tests;
 
 pub use dice::*;
-pub use moves::*;
-pub use options::*;
-pub use score::*;
-pub use state::*;
-pub use view::*;
-pub use violation::*;
+pub use {moves::*, options::*, score::*, state::*, view::*, violation::*};
 
-use super::kit::guard::{self, OfKind};
+use super::game::engine;
+use super::kit::guard;
 use super::kit::scored;
 use super::{
-    ChanceOwner, Game, GameKind, Highlights, Inconsistency, Order, Randomness, Seat, Standings,
-    ValidOptions, Viewer,
+    ChanceOwner, Game, Highlights, Inconsistency, Order, Randomness, Seat, Standings, ValidOptions,
+    Viewer,
 };
 
 /// Small dice each player holds at the start of a round.
@@ -47,21 +43,7 @@ pub const MAX_COASTER_TARGET: u32 = (MAX_COASTER_SET / 2) as u32;
 pub struct LuckyDice;
 
 impl Game for LuckyDice {
-    const KIND: GameKind = GameKind::LuckyDice;
-    const RULES_VERSION: &'static str = "lucky-dice/1";
-    const MIN_PLAYERS: usize = 2;
-    const MAX_PLAYERS: usize = 6;
-
-    type Options = Options;
-    type State = State;
-    type Move = Move;
-    type Chance = Chance;
-    type Event = Event;
-    type View = View;
-    type Score = Score;
-    type Violation = LuckyDiceViolation;
-    type Tally = Tally;
-    type TallyScore = RoundTally;
+    engine!(LuckyDice, "lucky-dice/1", players 2..=6, LuckyDiceViolation, RoundTally);
 
     fn setup(options: ValidOptions<Options>) -> State {
         let (options, players) = options.into_inner();
@@ -119,10 +101,6 @@ impl Game for LuckyDice {
                 faces: (0..*dice).map(|_| Symbol::ALL[rng.roll(FACES)]).collect(),
             },
         }
-    }
-
-    fn is_over(state: &State) -> bool {
-        state.phase == Phase::Over
     }
 
     fn score(state: &State) -> Score {

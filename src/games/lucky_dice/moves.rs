@@ -75,6 +75,8 @@ pub enum ChanceKind {
     Roll,
 }
 
+crate::games::kit::guard::kinds_by_name!(ChanceKind { Coasters, LuckySymbol, Roll } for Chance, PendingChance);
+
 /// Where one die went.
 #[derive(Serialize, Deserialize, ToSchema, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[serde(rename_all = "snake_case")]
@@ -161,15 +163,4 @@ pub enum Event {
         /// Face-down coasters per seat.
         totals: Vec<i64>,
     },
-}
-
-impl OfKind<ChanceKind> for Chance {
-    /// The kind of this outcome.
-    fn kind(&self) -> ChanceKind {
-        match self {
-            Chance::Coasters { .. } => ChanceKind::Coasters,
-            Chance::LuckySymbol { .. } => ChanceKind::LuckySymbol,
-            Chance::Roll { .. } => ChanceKind::Roll,
-        }
-    }
 }

@@ -76,9 +76,7 @@ pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), LuckyD
     if state.phase == Phase::Over {
         return Err(Common::GameOver.into());
     }
-    let pending = guard::answered(state.chance.as_ref(), outcome, |expected, got| {
-        V::UnexpectedChanceKind { expected, got }
-    })?;
+    let pending = guard::answered::<V, _, _, _>(state.chance.as_ref(), outcome)?;
     match (pending, outcome) {
         (PendingChance::Coasters { seats }, Chance::Coasters { coasters }) => {
             deal::check_draw(&state.pile[..], coasters, seats.len()).map_err(|mismatch| {
@@ -259,12 +257,7 @@ fn end_round(state: &mut State, events: &mut Vec<Event>) {
 }
 
 /// The rules of play: legality, the legal moves, and the effects of moves and chance.
-impl crate::games::Rules for State {
-    type Move = Move;
-    type Chance = Chance;
-    type Event = Event;
-    type Violation = LuckyDiceViolation;
-
+impl crate::games::Rules<LuckyDice> for State {
     fn validate(&self, seat: Seat, mv: &Move) -> Result<(), LuckyDiceViolation> {
         let state = self;
         common_checks(state, seat)?;

@@ -110,14 +110,3 @@ pub struct State {
     /// The chance outcome play waits for, if any.
     pub chance: Option<PendingChance>,
 }
-
-impl OfKind<ChanceKind> for PendingChance {
-    /// The kind of outcome awaited.
-    fn kind(&self) -> ChanceKind {
-        match self {
-            PendingChance::Coasters { .. } => ChanceKind::Coasters,
-            PendingChance::LuckySymbol { .. } => ChanceKind::LuckySymbol,
-            PendingChance::Roll { .. } => ChanceKind::Roll,
-        }
-    }
-}

@@ -12,6 +12,7 @@ violations! {
         stale = LuckyDiceViolation::WrongDiceCount { .. }
             | LuckyDiceViolation::StopPhase { .. }
             | LuckyDiceViolation::NotInStopPhase,
+        unexpected = ChanceKind,
         /// The roll states a different number of dice than the seat holds: the client's view is out
         /// of date (dice were passed to it, or it passed some).
         #[error("seat {seat} holds {held} dice, not {claimed}: look again before rolling")]
@@ -64,14 +65,6 @@ violations! {
         /// With `auto_stop` the referee calls "Stop!" itself.
         #[error("\"Stop!\" is called automatically by the roll that empties a pool")]
         "automatic_stop" AutomaticStop,
-        /// A chance outcome of the wrong kind was reported.
-        #[error("expected a {expected:?} outcome, got {got:?}")]
-        "unexpected_chance_kind" UnexpectedChanceKind {
-            /// The kind awaited.
-            expected: ChanceKind,
-            /// The kind reported.
-            got: ChanceKind,
-        },
         /// A coaster draw with the wrong number of coasters.
         #[error("expected {expected} coasters, got {got}")]
         "wrong_coaster_count" WrongCoasterCount {

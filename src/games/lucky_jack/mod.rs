@@ -15,18 +15,14 @@ mod violation;
 mod tests;
 
 pub use cards::{Counts, Symbol, COPIES, DECK_SIZE};
-pub use moves::*;
-pub use options::*;
-pub use score::*;
-pub use state::*;
-pub use view::*;
-pub use violation::*;
+pub use {moves::*, options::*, score::*, state::*, view::*, violation::*};
 
+use super::game::engine;
 use super::kit::guard::{self, OfKind};
 use super::kit::{hand, scored};
 use super::{
-    ChanceOwner, Game, GameKind, Highlights, Inconsistency, Order, Randomness, Seat, Standings,
-    ValidOptions, Viewer,
+    ChanceOwner, Game, Highlights, Inconsistency, Order, Randomness, Seat, Standings, ValidOptions,
+    Viewer,
 };
 
 /// Cards dealt to each seat at the start of a round.
@@ -42,21 +38,7 @@ pub const PENALTY_CARDS: usize = 2;
 pub struct LuckyJack;
 
 impl Game for LuckyJack {
-    const KIND: GameKind = GameKind::LuckyJack;
-    const RULES_VERSION: &'static str = "lucky-jack/1";
-    const MIN_PLAYERS: usize = 2;
-    const MAX_PLAYERS: usize = 6;
-
-    type Options = Options;
-    type State = State;
-    type Move = Move;
-    type Chance = Chance;
-    type Event = Event;
-    type View = View;
-    type Score = Score;
-    type Violation = LuckyJackViolation;
-    type Tally = Tally;
-    type TallyScore = RoundResult;
+    engine!(LuckyJack, "lucky-jack/1", players 2..=6, LuckyJackViolation, RoundResult);
 
     fn setup(options: ValidOptions<Options>) -> State {
         let (options, players) = options.into_inner();
@@ -128,10 +110,6 @@ impl Game for LuckyJack {
                 card: rng.draw(&pile.canonical(), 1)[0],
             },
         }
-    }
-
-    fn is_over(state: &State) -> bool {
-        state.phase == Phase::Over
     }
 
     fn score(state: &State) -> Score {

@@ -80,6 +80,8 @@ pub enum ChanceKind {
     Flip,
 }
 
+crate::games::kit::guard::kinds_by_name!(ChanceKind { Deal, Draw, Flip } for Chance, PendingChance);
+
 /// What happened.
 #[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq, Hash)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -190,15 +192,4 @@ pub enum Event {
         /// Final totals per seat.
         totals: Vec<i64>,
     },
-}
-
-impl OfKind<ChanceKind> for Chance {
-    /// The kind of this outcome.
-    fn kind(&self) -> ChanceKind {
-        match self {
-            Chance::Deal { .. } => ChanceKind::Deal,
-            Chance::Draw { .. } => ChanceKind::Draw,
-            Chance::Flip { .. } => ChanceKind::Flip,
-        }
-    }
 }

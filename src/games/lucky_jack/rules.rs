@@ -170,9 +170,7 @@ fn end_round(state: &mut State, result: RoundOutcome, events: &mut Vec<Event>) {
 }
 
 pub(super) fn check_chance(state: &State, outcome: &Chance) -> Result<(), LuckyJackViolation> {
-    let pending = guard::answered(state.chance.as_ref(), outcome, |expected, got| {
-        V::UnexpectedChanceKind { expected, got }
-    })?;
+    let pending = guard::answered::<V, _, _, _>(state.chance.as_ref(), outcome)?;
     let pile = pending.pile();
     match (pending, outcome) {
         (
@@ -263,12 +261,7 @@ pub(super) fn apply_chance(state: &mut State, outcome: &Chance) -> Vec<Event> {
 }
 
 /// The rules of play: legality, the legal moves, and the effects of moves and chance.
-impl crate::games::Rules for State {
-    type Move = Move;
-    type Chance = Chance;
-    type Event = Event;
-    type Violation = LuckyJackViolation;
-
+impl crate::games::Rules<LuckyJack> for State {
     fn validate(&self, seat: Seat, mv: &Move) -> Result<(), LuckyJackViolation> {
         let state = self;
         common_checks(state, seat)?;

@@ -110,14 +110,4 @@ pub struct Score {
     pub totals: Vec<i64>,
 }
 
-impl crate::games::Ranked for Score {
-    fn points(&self) -> Vec<i64> {
-        self.totals.clone()
-    }
-}
-
-impl crate::games::Ranked for RoundResult {
-    fn points(&self) -> Vec<i64> {
-        self.points.clone()
-    }
-}
+crate::games::kit::scored::ranked_by!(Score.totals, RoundResult.points);

@@ -38,17 +38,6 @@ pub enum PendingChance {
     },
 }
 
-impl OfKind<ChanceKind> for PendingChance {
-    /// The kind of outcome awaited.
-    fn kind(&self) -> ChanceKind {
-        match self {
-            PendingChance::Deal { .. } => ChanceKind::Deal,
-            PendingChance::Draw { .. } => ChanceKind::Draw,
-            PendingChance::Flip { .. } => ChanceKind::Flip,
-        }
-    }
-}
-
 impl PendingChance {
     /// The cards the outcome comes from.
     pub fn pile(&self) -> &Counts {

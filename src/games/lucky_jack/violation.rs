@@ -8,6 +8,8 @@ pub use crate::games::kit::refusal::{Awaited, Common};
 violations! {
     /// Why a move or chance outcome is rejected.
     pub enum LuckyJackViolation: Common<Awaited<ChanceKind>> {
+        unexpected = ChanceKind,
+        deals = Symbol("expected {expected} hands, got {got}", "the pile holds no (more) {card:?} cards"),
         /// A jackpot is 3 or 4 identical cards.
         #[error("a jackpot is 3 or 4 identical cards, not {size}")]
         "invalid_jackpot_size" InvalidJackpotSize {
@@ -70,37 +72,5 @@ violations! {
             /// The discarded card.
             card: Symbol,
         },
-        /// A chance outcome of the wrong kind was reported.
-        #[error("expected a {expected:?} outcome, got {got:?}")]
-        "unexpected_chance_kind" UnexpectedChanceKind {
-            /// The kind awaited.
-            expected: ChanceKind,
-            /// The kind reported.
-            got: ChanceKind,
-        },
-        /// A deal with the wrong number of hands.
-        #[error("expected {expected} hands, got {got}")]
-        "wrong_hand_count" WrongHandCount {
-            /// Players.
-            expected: usize,
-            /// Hands reported.
-            got: usize,
-        },
-        /// A hand or draw with the wrong number of cards.
-        #[error("expected {expected} cards, got {got}")]
-        "wrong_card_count" WrongCardCount {
-            /// Cards awaited.
-            expected: usize,
-            /// Cards reported.
-            got: usize,
-        },
-        /// The outcome uses a card the pile does not (or no longer) hold.
-        #[error("the pile holds no (more) {card:?} cards")]
-        "card_not_in_pile" CardNotInPile {
-            /// The first unavailable card.
-            card: Symbol,
-        },
     }
 }
-
-crate::games::kit::deal::mismatch_is_violation!(LuckyJackViolation, Symbol);

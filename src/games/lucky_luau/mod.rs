@@ -20,38 +20,19 @@ pub mod words;
 mod tests;
 
 pub use cards::{Card, Colour, Counts, Slot, PILE_SIZE};
-pub use moves::*;
-pub use options::*;
-pub use score::*;
-pub use state::*;
-pub use view::*;
-pub use violation::*;
+pub use {moves::*, options::*, score::*, state::*, view::*, violation::*};
 
+use super::game::engine;
 use super::kit::guard;
 use super::{
-    ChanceOwner, Game, GameKind, Highlights, Inconsistency, Randomness, Seat, Standings,
-    ValidOptions, Viewer,
+    ChanceOwner, Game, Highlights, Inconsistency, Randomness, Seat, Standings, ValidOptions, Viewer,
 };
 
 /// The Lucky Luau rules engine.
 pub struct LuckyLuau;
 
 impl Game for LuckyLuau {
-    const KIND: GameKind = GameKind::LuckyLuau;
-    const RULES_VERSION: &'static str = "lucky-luau/1";
-    const MIN_PLAYERS: usize = 2;
-    const MAX_PLAYERS: usize = 6;
-
-    type Options = Options;
-    type State = State;
-    type Move = Move;
-    type Chance = Chance;
-    type Event = Event;
-    type View = View;
-    type Score = Score;
-    type Violation = LuckyLuauViolation;
-    type Tally = Tally;
-    type TallyScore = Score;
+    engine!(LuckyLuau, "lucky-luau/1", players 2..=6, LuckyLuauViolation, Score);
 
     fn setup(options: ValidOptions<Options>) -> State {
         let (options, players) = options.into_inner();
@@ -83,10 +64,6 @@ impl Game for LuckyLuau {
         Chance::Draw {
             card: cards[rng.below(cards.len())],
         }
-    }
-
-    fn is_over(state: &State) -> bool {
-        state.phase == Phase::Over
     }
 
     fn score(state: &State) -> Score {

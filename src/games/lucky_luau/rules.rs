@@ -70,12 +70,7 @@ fn end_turn(state: &mut State, events: &mut Vec<Event>) {
 }
 
 /// The rules of play: legality, the legal moves, and the effects of moves and chance.
-impl crate::games::Rules for State {
-    type Move = Move;
-    type Chance = Chance;
-    type Event = Event;
-    type Violation = LuckyLuauViolation;
-
+impl crate::games::Rules<LuckyLuau> for State {
     fn validate(&self, seat: Seat, mv: &Move) -> Result<(), LuckyLuauViolation> {
         let state = self;
         common_checks(state, seat)?;

@@ -15,18 +15,14 @@ mod violation;
 mod tests;
 
 pub use cards::{full_deck, points_of, rank_counts, Card, COPIES, DECK_SIZE};
-pub use moves::*;
-pub use options::*;
-pub use score::*;
-pub use state::*;
-pub use view::*;
-pub use violation::*;
+pub use {moves::*, options::*, score::*, state::*, view::*, violation::*};
 
+use super::game::engine;
 use super::kit::guard::{self, OfKind};
 use super::kit::{hand, scored};
 use super::{
-    ChanceOwner, Game, GameKind, Highlights, Inconsistency, Order, Randomness, Seat, Standings,
-    ValidOptions, Viewer,
+    ChanceOwner, Game, Highlights, Inconsistency, Order, Randomness, Seat, Standings, ValidOptions,
+    Viewer,
 };
 
 /// Cards dealt to each seat: 2 hidden and 2 face up (rulebook overview).
@@ -42,21 +38,7 @@ pub const FIVE_BONUS: usize = 2;
 pub struct PlusMinus;
 
 impl Game for PlusMinus {
-    const KIND: GameKind = GameKind::PlusMinus;
-    const RULES_VERSION: &'static str = "plus-minus/1";
-    const MIN_PLAYERS: usize = 3;
-    const MAX_PLAYERS: usize = 6;
-
-    type Options = Options;
-    type State = State;
-    type Move = Move;
-    type Chance = Chance;
-    type Event = Event;
-    type View = View;
-    type Score = Score;
-    type Violation = PlusMinusViolation;
-    type Tally = Tally;
-    type TallyScore = RoundResult;
+    engine!(PlusMinus, "plus-minus/1", players 3..=6, PlusMinusViolation, RoundResult);
 
     fn setup(options: ValidOptions<Options>) -> State {
         let (options, players) = options.into_inner();
@@ -128,10 +110,6 @@ impl Game for PlusMinus {
                 cards: rng.draw(pile, *count),
             },
         }
-    }
-
-    fn is_over(state: &State) -> bool {
-        state.phase == Phase::Over
     }
 
     fn score(state: &State) -> Score {

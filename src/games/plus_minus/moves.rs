@@ -2,7 +2,7 @@
 //! pending chance, and the events both produce.
 
 use super::cards::Card;
-use crate::games::kit::guard::OfKind;
+use super::PendingChance;
 use crate::games::Seat;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -120,6 +120,8 @@ pub enum ChanceKind {
     /// Cards taken from the draw stack.
     Draw,
 }
+
+crate::games::kit::guard::kinds_by_name!(ChanceKind { Deal, Draw } for Chance, PendingChance);
 
 /// Why cards are drawn.
 #[derive(Serialize, Deserialize, ToSchema, Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -245,14 +247,4 @@ pub enum Event {
         /// Final totals per seat.
         totals: Vec<i64>,
     },
-}
-
-impl OfKind<ChanceKind> for Chance {
-    /// The kind of this outcome.
-    fn kind(&self) -> ChanceKind {
-        match self {
-            Chance::Deal { .. } => ChanceKind::Deal,
-            Chance::Draw { .. } => ChanceKind::Draw,
-        }
-    }
 }

@@ -100,16 +100,6 @@ pub struct State {
     pub chance: Option<PendingChance>,
 }
 
-impl OfKind<ChanceKind> for PendingChance {
-    /// The kind of outcome awaited.
-    fn kind(&self) -> ChanceKind {
-        match self {
-            PendingChance::Deal { .. } => ChanceKind::Deal,
-            PendingChance::Draw { .. } => ChanceKind::Draw,
-        }
-    }
-}
-
 impl PendingChance {
     /// The cards the outcome comes from.
     pub fn pile(&self) -> &Vec<Card> {

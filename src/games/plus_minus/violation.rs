@@ -8,6 +8,8 @@ pub use crate::games::kit::refusal::{Awaited, Common};
 violations! {
     /// Why a move, chance outcome or tally is rejected.
     pub enum PlusMinusViolation: Common<Awaited<ChanceKind>> {
+        unexpected = ChanceKind,
+        deals = Card("expected {expected} seats' cards, got {got}", "the pile holds no (more) {card:?}"),
         /// The round is over; the next deal is awaited.
         #[error("round {round} is over; waiting for the next deal")]
         "round_over" RoundOver {
@@ -118,36 +120,6 @@ violations! {
             /// The seat.
             seat: Seat,
         },
-        /// A chance outcome of the wrong kind was reported.
-        #[error("expected a {expected:?} outcome, got {got:?}")]
-        "unexpected_chance_kind" UnexpectedChanceKind {
-            /// The kind awaited.
-            expected: ChanceKind,
-            /// The kind reported.
-            got: ChanceKind,
-        },
-        /// A deal with the wrong number of seats.
-        #[error("expected {expected} seats' cards, got {got}")]
-        "wrong_hand_count" WrongHandCount {
-            /// Players.
-            expected: usize,
-            /// Lists reported.
-            got: usize,
-        },
-        /// A hand, face-up pair or draw with the wrong number of cards.
-        #[error("expected {expected} cards, got {got}")]
-        "wrong_card_count" WrongCardCount {
-            /// Cards awaited.
-            expected: usize,
-            /// Cards reported.
-            got: usize,
-        },
-        /// The outcome uses a card the pile does not (or no longer) hold.
-        #[error("the pile holds no (more) {card:?}")]
-        "card_not_in_pile" CardNotInPile {
-            /// The first unavailable card.
-            card: Card,
-        },
         /// A tally lists a different number of players than the table has.
         #[error("the tally lists {got} players, the table has {expected}")]
         "wrong_player_count" WrongPlayerCount {
@@ -166,5 +138,3 @@ violations! {
         },
     }
 }
-
-crate::games::kit::deal::mismatch_is_violation!(PlusMinusViolation, Card);

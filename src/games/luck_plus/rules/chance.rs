@@ -6,9 +6,7 @@ pub(in crate::games::luck_plus) fn check_chance(
     state: &State,
     outcome: &Chance,
 ) -> Result<(), LuckPlusViolation> {
-    let pending = guard::answered(state.chance.as_ref(), outcome, |expected, got| {
-        V::UnexpectedChanceKind { expected, got }
-    })?;
+    let pending = guard::answered::<V, _, _, _>(state.chance.as_ref(), outcome)?;
     match (pending, outcome) {
         (
             PendingChance::Deal {

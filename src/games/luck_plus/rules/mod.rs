@@ -260,12 +260,7 @@ fn check_play(state: &State, seat: Seat, groups: &[Group]) -> Result<(), LuckPlu
 }
 
 /// The rules of play: legality, the legal moves, and the effects of moves and chance.
-impl crate::games::Rules for State {
-    type Move = Move;
-    type Chance = Chance;
-    type Event = Event;
-    type Violation = LuckPlusViolation;
-
+impl crate::games::Rules<LuckPlus> for State {
     // Engine invariant: a transfer target is checked to be an opponent still in before `left_of`.
     #[allow(clippy::expect_used)]
     fn validate(&self, seat: Seat, mv: &Move) -> Result<(), LuckPlusViolation> {

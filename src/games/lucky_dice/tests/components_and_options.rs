@@ -68,6 +68,10 @@ fn options_that_cannot_be_played_name_the_option() {
         // RULINGS 3.5: the default pile never runs out before someone has 3 coasters.
         assert_eq!(check(Options::default(), n), Ok(()));
     }
+    let target = |coaster_target| Options {
+        coaster_target,
+        ..Options::default()
+    };
     let small = Options {
         coaster_set: balanced_coaster_set()[..3].to_vec(),
         ..Options::default()
@@ -78,37 +82,10 @@ fn options_that_cannot_be_played_name_the_option() {
         ..Options::default()
     };
     assert_eq!(check(huge, 2), Err("coaster_set"));
-    assert_eq!(
-        check(
-            Options {
-                coaster_target: 0,
-                ..Options::default()
-            },
-            3
-        ),
-        Err("coaster_target")
-    );
+    assert_eq!(check(target(0), 3), Err("coaster_target"));
     // 6 players × 4 coasters > 18: the pile could run out.
-    assert_eq!(
-        check(
-            Options {
-                coaster_target: 4,
-                ..Options::default()
-            },
-            6
-        ),
-        Err("coaster_target")
-    );
-    assert_eq!(
-        check(
-            Options {
-                coaster_target: 4,
-                ..Options::default()
-            },
-            4
-        ),
-        Ok(())
-    );
+    assert_eq!(check(target(4), 6), Err("coaster_target"));
+    assert_eq!(check(target(4), 4), Ok(()));
     // The variant ends by itself when the pile runs out.
     let variant = Options {
         end_mode: EndMode::UntilPileEmpty,

@@ -2,6 +2,25 @@
 
 use super::*;
 
+/// Seat 0 to move holding Clover, Bell, Jack and Lemon, seat 1 seven Lemons, `top` on the discard
+/// pile.
+fn four_cards_on(top: Symbol) -> State {
+    table(
+        Options::default(),
+        vec![vec![Clover, Bell, Jack, Lemon], vec![Lemon; 7]],
+        vec![top],
+        0,
+    )
+}
+
+/// [`four_cards_on`] `top`, once seat 0 has drawn `card` (still pending).
+fn drawn(top: Symbol, card: Symbol) -> State {
+    let mut s = four_cards_on(top);
+    play(&mut s, 0, Move::Draw);
+    resolve(&mut s, draw(&[card]));
+    s
+}
+
 #[test]
 fn a_same_symbol_discard_ends_the_turn() {
     // Rulebook option 1; RULINGS J2 (the current top).
@@ -70,14 +89,7 @@ fn a_lower_symbol_discard_draws_two_cards() {
 #[test]
 fn drawing_one_card_leaves_it_pending_until_kept() {
     // Rulebook option 4: "either he adds the card to his deck or he discards it".
-    let mut s = table(
-        Options::default(),
-        vec![vec![Clover, Bell, Jack, Lemon], vec![Lemon; 7]],
-        vec![Clover],
-        0,
-    );
-    play(&mut s, 0, Move::Draw);
-    resolve(&mut s, draw(&[Bell]));
+    let mut s = drawn(Clover, Bell);
     assert_eq!(s.pending, Some(Bell));
     assert_eq!(
         LuckyJack::legal_moves(&s, 0),
@@ -98,14 +110,7 @@ fn drawing_one_card_leaves_it_pending_until_kept() {
 #[test]
 fn a_discarded_drawn_card_skips_the_symbol_check_by_default() {
     // RULINGS 2.4 / J5: discarding the drawn card has no symbol check or penalty.
-    let mut s = table(
-        Options::default(),
-        vec![vec![Clover, Bell, Jack, Lemon], vec![Lemon; 7]],
-        vec![Jack],
-        0,
-    );
-    play(&mut s, 0, Move::Draw);
-    resolve(&mut s, draw(&[Lemon]));
+    let mut s = drawn(Jack, Lemon);
     let events = play(&mut s, 0, Move::DiscardDrawn);
     assert!(events.contains(&Event::DiscardedDrawn {
         seat: 0,
@@ -128,14 +133,7 @@ fn a_discarded_drawn_card_skips_the_symbol_check_by_default() {
 fn drawing_then_discarding_a_different_card_is_forbidden() {
     // Rulebook note: "It is forbidden to take a card from the stock, put it in your hand, and
     // then discard another card." RULINGS 2.4.
-    let mut s = table(
-        Options::default(),
-        vec![vec![Clover, Bell, Jack, Lemon], vec![Lemon; 7]],
-        vec![Clover],
-        0,
-    );
-    play(&mut s, 0, Move::Draw);
-    resolve(&mut s, draw(&[Bell]));
+    let mut s = drawn(Clover, Bell);
     assert_eq!(reject(&s, 0, discard(Jack)), "drawn_card_pending");
     assert_eq!(reject(&s, 0, Move::Draw), "drawn_card_pending");
     play(&mut s, 0, Move::Keep);
@@ -144,12 +142,7 @@ fn drawing_then_discarding_a_different_card_is_forbidden() {
 
 #[test]
 fn keep_and_discard_drawn_need_a_pending_card() {
-    let s = table(
-        Options::default(),
-        vec![vec![Clover, Bell, Jack, Lemon], vec![Lemon; 7]],
-        vec![Clover],
-        0,
-    );
+    let s = four_cards_on(Clover);
     assert_eq!(reject(&s, 0, Move::Keep), "no_drawn_card");
     assert_eq!(reject(&s, 0, Move::DiscardDrawn), "no_drawn_card");
     assert_eq!(reject(&s, 0, discard(Seven)), "card_not_in_hand");
