@@ -38,8 +38,13 @@ struct RatedSeat {
     rank: i32,
 }
 
+/// A stored rating change: the rating a result left a player with.
 #[derive(QueryableByName)]
-struct Latest {
+struct StoredChange {
+    #[diesel(sql_type = SqlUuid)]
+    match_id: Uuid,
+    #[diesel(sql_type = BigInt)]
+    rated_order: Order,
     #[diesel(sql_type = Text)]
     player_key: String,
     #[diesel(sql_type = Double)]
@@ -48,35 +53,27 @@ struct Latest {
     sigma: f64,
 }
 
-#[derive(QueryableByName)]
-struct Key {
-    #[diesel(sql_type = Text)]
-    player_key: String,
-}
-
 /// Rows written per statement when many results are rated at once.
 const WRITE_BATCH: usize = 5_000;
 
-/// Rates `board`'s finished results again from `from` (every one, without it) to the newest, in
-/// the order they arrived, starting from the ratings stored just before `from`; each player's
-/// current rating follows. A new result (a finish, an import) arrives last and is the only one
-/// rated; a corrected, reopened or renamed result re-rates those that arrived after it. Call it inside the transaction that wrote the
-/// results, holding the board's turn (`super::lock`), so concurrent finishes on a board rate one
-/// at a time and each reads the ratings the other wrote. Returns how many results were rated.
+/// Rates `board`'s results again from `from` (every one, without it) to the newest, in the order
+/// they arrived, each player's current rating following. A new result (a finish, an import)
+/// arrives last and is the only one rated. A corrected, reopened or renamed result at `from`
+/// changes its players' ratings, and through them those of every later result one of them (or
+/// anyone rated with them since) sat at: those results are rated again, from the ratings stored
+/// just before each; a later result none of them reached keeps what is stored, which nothing it
+/// depends on changed. Call it inside the transaction that wrote the results, holding the
+/// board's turn (`super::lock`), so concurrent writers on a board rate one at a time and each
+/// reads what the other wrote. Returns how many results were rated.
 pub(super) async fn rerate_from(
     conn: &mut AsyncPgConnection,
     board: Board,
     from: Option<Order>,
 ) -> Result<usize, StoreError> {
     let column = GameColumn(board.game);
+    // From the first result, every result is rated again (a new scheme, re-keyed players).
+    let everything = from.is_none();
     let from = from.unwrap_or(Order::MIN);
-    let removed: Vec<Key> = diesel::sql_query(
-        "DELETE FROM rating_changes WHERE game = $1 AND rated_order >= $2 RETURNING player_key",
-    )
-    .bind::<Text, _>(column)
-    .bind::<BigInt, _>(from)
-    .load(conn)
-    .await?;
     let seats: Vec<RatedSeat> = diesel::sql_query(
         "SELECT m.id AS match_id, m.finished_at, m.rated_order, s.seat, s.player_key, \
                 s.player_name, s.final_rank AS rank \
@@ -89,39 +86,84 @@ pub(super) async fn rerate_from(
     .bind::<BigInt, _>(from)
     .load(conn)
     .await?;
+    // What is stored from `from` on: the ratings each result left, for the results a change
+    // does not reach; the players rated at `from` itself (a renamed seat's old key, a reopened
+    // result's players) are reached by it.
+    let stored: Vec<StoredChange> = diesel::sql_query(
+        "SELECT match_id, rated_order, player_key, mu_after AS mu, sigma_after AS sigma \
+         FROM rating_changes WHERE game = $1 AND rated_order >= $2",
+    )
+    .bind::<Text, _>(column)
+    .bind::<BigInt, _>(from)
+    .load(conn)
+    .await?;
+    let mut reached: HashSet<String> = stored
+        .iter()
+        .filter(|c| c.rated_order == from)
+        .map(|c| c.player_key.clone())
+        .chain(
+            seats
+                .iter()
+                .filter(|s| s.rated_order == from)
+                .map(|s| s.player_key.clone()),
+        )
+        .collect();
+    let mut stored_after: HashMap<Uuid, HashMap<String, Rating>> = HashMap::new();
+    for change in stored {
+        let rating = Rating {
+            mu: change.mu,
+            sigma: change.sigma,
+        };
+        stored_after
+            .entry(change.match_id)
+            .or_default()
+            .insert(change.player_key, rating);
+    }
 
-    let mut players: HashSet<String> = removed.into_iter().map(|k| k.player_key).collect();
-    players.extend(seats.iter().map(|s| s.player_key.clone()));
+    let mut players: HashSet<&str> = reached.iter().map(String::as_str).collect();
+    players.extend(seats.iter().map(|s| s.player_key.as_str()));
     if players.is_empty() {
         return Ok(0);
     }
-    let keys: Vec<String> = players.into_iter().collect();
-    let latest: Vec<Latest> = diesel::sql_query(
-        "SELECT DISTINCT ON (player_key) player_key, mu_after AS mu, sigma_after AS sigma \
-         FROM rating_changes WHERE game = $1 AND player_key = ANY($2) \
+    let keys: Vec<&str> = players.into_iter().collect();
+    let latest: Vec<StoredChange> = diesel::sql_query(
+        "SELECT DISTINCT ON (player_key) match_id, rated_order, player_key, mu_after AS mu, \
+                sigma_after AS sigma \
+         FROM rating_changes WHERE game = $1 AND player_key = ANY($2) AND rated_order < $3 \
          ORDER BY player_key, rated_order DESC",
     )
     .bind::<Text, _>(column)
     .bind::<Array<Text>, _>(&keys)
+    .bind::<BigInt, _>(from)
     .load(conn)
     .await?;
     let model = Model::default();
     let mut current: HashMap<String, Rating> = latest
         .into_iter()
         .map(|l| {
-            (
-                l.player_key,
-                Rating {
-                    mu: l.mu,
-                    sigma: l.sigma,
-                },
-            )
+            let rating = Rating {
+                mu: l.mu,
+                sigma: l.sigma,
+            };
+            (l.player_key, rating)
         })
         .collect();
 
-    let mut changes = Changes::default();
+    // Written once the results to replace are known, a batch per statement.
+    let (mut batches, mut changes) = (Vec::new(), Changes::default());
+    let mut rerated: Vec<Uuid> = Vec::new();
     let mut rated = 0;
     for table in seats.chunk_by(|a, b| a.match_id == b.match_id) {
+        let id = table[0].match_id;
+        if !everything && !table.iter().any(|s| reached.contains(&s.player_key)) {
+            // Untouched: what it stored stands, and its players' ratings follow it.
+            for (key, rating) in stored_after.remove(&id).unwrap_or_default() {
+                current.insert(key, rating);
+            }
+            continue;
+        }
+        rerated.push(id);
+        reached.extend(table.iter().map(|s| s.player_key.clone()));
         // One seat alone has no one to be ranked against.
         if table.len() < 2 {
             continue;
@@ -137,17 +179,42 @@ pub(super) async fn rerate_from(
             .collect();
         let ranks: Vec<u32> = table.iter().map(|s| s.rank.max(1) as u32).collect();
         let after = model.rate(&before, &ranks);
+        if changes.len() >= WRITE_BATCH {
+            batches.push(std::mem::take(&mut changes));
+        }
         for ((seat, before), after) in table.iter().zip(&before).zip(&after) {
             current.insert(seat.player_key.clone(), *after);
             changes.push(board, seat, before, after);
         }
         rated += 1;
-        if changes.len() >= WRITE_BATCH {
-            changes.write(conn).await?;
-        }
     }
-    changes.write(conn).await?;
-    refresh_players(conn, board, &keys).await?;
+    // The rows of the results rated again, and of the result at `from` whatever it is now.
+    diesel::sql_query(
+        "DELETE FROM rating_changes \
+         WHERE game = $1 AND ($4 OR rated_order = $2 OR match_id = ANY($3))",
+    )
+    .bind::<Text, _>(column)
+    .bind::<BigInt, _>(from)
+    .bind::<Array<SqlUuid>, _>(&rerated)
+    .bind::<diesel::sql_types::Bool, _>(everything)
+    .execute(conn)
+    .await?;
+    batches.push(changes);
+    for mut changes in batches {
+        changes.write(conn).await?;
+    }
+    let mut touched: Vec<String> = reached.into_iter().collect();
+    if everything {
+        // Players with no rated result left (re-keyed away) have no rating either.
+        diesel::sql_query("DELETE FROM player_ratings WHERE game = $1")
+            .bind::<Text, _>(column)
+            .execute(conn)
+            .await?;
+        touched.extend(seats.into_iter().map(|s| s.player_key));
+        touched.sort_unstable();
+        touched.dedup();
+    }
+    refresh_players(conn, board, &touched).await?;
     Ok(rated)
 }
 
