@@ -179,7 +179,7 @@ pub async fn take_back(
     body: Body<TakeBack>,
 ) -> Result<web::Json<MoveReply>, Problem> {
     guarded(&request, body, async |writer, body| {
-        matches::take_back(
+        matches::mend(
             &store,
             path.into_inner(),
             Some(writer.token),
@@ -214,7 +214,7 @@ pub async fn correct_chance(
     body: Body<CorrectChance>,
 ) -> Result<web::Json<MoveReply>, Problem> {
     guarded(&request, body, async |writer, body| {
-        matches::correct(
+        matches::mend(
             &store,
             path.into_inner(),
             Some(writer.token),

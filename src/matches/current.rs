@@ -24,33 +24,25 @@ pub(super) struct Stored<'a> {
     pub at: DateTime<Utc>,
 }
 
-impl<'a> From<&'a EventRow> for Stored<'a> {
-    fn from(event: &'a EventRow) -> Self {
-        Self {
-            ply: event.ply,
-            seat: event.seat,
-            payload: &event.payload,
-            revises: event.revises,
-            reported_by: event.reported_by,
-            restores: event.restores.as_ref(),
-            at: event.created_at,
+/// A stored entry as read by either query: the same columns.
+macro_rules! stored_from {
+    ($($row:ty),*) => {$(
+        impl<'a> From<&'a $row> for Stored<'a> {
+            fn from(event: &'a $row) -> Self {
+                Self {
+                    ply: event.ply,
+                    seat: event.seat,
+                    payload: &event.payload,
+                    revises: event.revises,
+                    reported_by: event.reported_by,
+                    restores: event.restores.as_ref(),
+                    at: event.created_at,
+                }
+            }
         }
-    }
+    )*};
 }
-
-impl<'a> From<&'a LoggedEvent> for Stored<'a> {
-    fn from(event: &'a LoggedEvent) -> Self {
-        Self {
-            ply: event.ply,
-            seat: event.seat,
-            payload: &event.payload,
-            revises: event.revises,
-            reported_by: event.reported_by,
-            restores: event.restores.as_ref(),
-            at: event.created_at,
-        }
-    }
-}
+stored_from!(EventRow, LoggedEvent);
 
 impl Stored<'_> {
     /// The plies a mending revises: the move it takes back (made by a seat), or the chance

@@ -35,63 +35,41 @@ use crate::vocabulary::{MatchKind, RandomnessMode};
 use crate::with_game;
 
 /// What is asked: a take-back for a seat (or for the token's own), or a correction.
-enum Mending {
+pub enum Mending {
     TakeBack { seat: Option<Seat> },
     Correction { outcome: Value },
 }
 
-/// Takes back the last move of the token's seat (or, with the owner token, of `seat`).
-#[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
-pub async fn take_back(
-    store: &Store,
-    id: Uuid,
-    token: Option<String>,
-    idempotency_key: Option<String>,
-    body: TakeBack,
-) -> Result<MoveReply, Problem> {
-    let mending = Mending::TakeBack { seat: body.seat };
-    mend(
-        store,
-        id,
-        token,
-        idempotency_key,
-        body.expected_version,
-        mending,
-    )
-    .await
+/// A mending's body: the version it expects, and what it asks.
+pub trait MendingBody {
+    fn asked(self) -> (Option<i64>, Mending);
 }
 
-/// Replaces the last chance outcome reported at a table with the one that really happened.
-#[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
-pub async fn correct(
-    store: &Store,
-    id: Uuid,
-    token: Option<String>,
-    idempotency_key: Option<String>,
-    body: CorrectChance,
-) -> Result<MoveReply, Problem> {
-    let mending = Mending::Correction {
-        outcome: body.outcome,
-    };
-    mend(
-        store,
-        id,
-        token,
-        idempotency_key,
-        body.expected_version,
-        mending,
-    )
-    .await
+impl MendingBody for TakeBack {
+    fn asked(self) -> (Option<i64>, Mending) {
+        let mending = Mending::TakeBack { seat: self.seat };
+        (self.expected_version, mending)
+    }
 }
 
-async fn mend(
+impl MendingBody for CorrectChance {
+    fn asked(self) -> (Option<i64>, Mending) {
+        let outcome = self.outcome;
+        (self.expected_version, Mending::Correction { outcome })
+    }
+}
+
+/// Takes back the last move of the token's seat (or, with the owner token, of `seat`), or
+/// replaces the last chance outcome reported at a table with the one that really happened.
+#[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
+pub async fn mend(
     store: &Store,
     id: Uuid,
     token: Option<String>,
     idempotency_key: Option<String>,
-    expected_version: Option<i64>,
-    mending: Mending,
+    body: impl MendingBody,
 ) -> Result<MoveReply, Problem> {
+    let (expected_version, mending) = body.asked();
     let judge = Mend {
         token: token.as_deref(),
         idempotency_key: idempotency_key.as_deref(),

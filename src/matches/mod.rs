@@ -32,7 +32,7 @@ pub use lobby::{
     reissue_token, rematch, rename_seat, InviteError, InviteInfo, RedeemedInvite, Rematch,
     RenameSeat,
 };
-pub use mend::{correct, take_back};
+pub use mend::{mend, Mending, MendingBody};
 pub use replay::{at_ply, export, log_page, result, verify_export, ExportBody};
 pub use submit::{submit_chance, submit_move};
 pub use wire::{

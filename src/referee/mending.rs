@@ -549,6 +549,11 @@ mod tests {
         line
     }
 
+    /// `seat` makes move `mv` as entry `ply`.
+    fn moved(line: &mut Mendable<LuckyJack>, ply: i64, seat: Seat, mv: Move) {
+        line.play(ply, &Input::Move { seat, mv }, None).unwrap();
+    }
+
     fn refused<T>(mended: Result<T, RefereeError>) -> MendRefusal {
         match mended {
             Err(RefereeError::Mend(refusal)) => refusal,
@@ -565,15 +570,7 @@ mod tests {
     fn a_take_back_returns_the_table_to_the_state_before_the_move() {
         let mut line = table();
         let before = json(&line);
-        line.play(
-            2,
-            &Input::Move {
-                seat: BEN,
-                mv: Move::Draw,
-            },
-            None,
-        )
-        .unwrap();
+        moved(&mut line, 2, BEN, Move::Draw);
         let mended = line.take_back(BEN).unwrap();
         assert_eq!(mended.revises, 2);
         assert_eq!(json(&line), before);
@@ -583,27 +580,11 @@ mod tests {
     #[test]
     fn moves_are_taken_back_one_by_one_until_a_chance_event_stands_between() {
         let mut line = table();
-        line.play(
-            2,
-            &Input::Move {
-                seat: BEN,
-                mv: Move::Draw,
-            },
-            None,
-        )
-        .unwrap();
+        moved(&mut line, 2, BEN, Move::Draw);
         line.play(3, &Input::Chance(draw(Bell)), Some(Reporter::Seat(BEN)))
             .unwrap();
         let pending = json(&line);
-        line.play(
-            4,
-            &Input::Move {
-                seat: BEN,
-                mv: Move::Keep,
-            },
-            None,
-        )
-        .unwrap();
+        moved(&mut line, 4, BEN, Move::Keep);
         assert_eq!(line.take_back(BEN).unwrap().revises, 4);
         assert_eq!(json(&line), pending);
         let stands = refused(line.take_back(BEN));
@@ -624,15 +605,7 @@ mod tests {
             card: Clover,
             jackpot: false,
         };
-        line.play(
-            2,
-            &Input::Move {
-                seat: BEN,
-                mv: discard,
-            },
-            None,
-        )
-        .unwrap();
+        moved(&mut line, 2, BEN, discard);
         let stands = refused(line.take_back(BEN));
         assert_eq!(stands.code(), "information_revealed");
         assert_eq!(stands.params()["revealed_at"], 2);
@@ -641,35 +614,11 @@ mod tests {
     #[test]
     fn another_seats_act_settles_a_move_even_once_taken_back() {
         let mut line = table();
-        line.play(
-            2,
-            &Input::Move {
-                seat: BEN,
-                mv: Move::Draw,
-            },
-            None,
-        )
-        .unwrap();
+        moved(&mut line, 2, BEN, Move::Draw);
         line.play(3, &Input::Chance(draw(Bell)), Some(Reporter::Owner))
             .unwrap();
-        line.play(
-            4,
-            &Input::Move {
-                seat: BEN,
-                mv: Move::Keep,
-            },
-            None,
-        )
-        .unwrap();
-        line.play(
-            5,
-            &Input::Move {
-                seat: ANN,
-                mv: Move::Draw,
-            },
-            None,
-        )
-        .unwrap();
+        moved(&mut line, 4, BEN, Move::Keep);
+        moved(&mut line, 5, ANN, Move::Draw);
         assert_eq!(line.take_back(ANN).unwrap().revises, 5);
         let stands = refused(line.take_back(BEN));
         assert_eq!(
@@ -688,15 +637,11 @@ mod tests {
     #[test]
     fn a_seat_takes_back_three_moves_in_a_row_and_a_chance_event_starts_the_count_again() {
         let mut line = table();
-        let draw_by_ben = Input::Move {
-            seat: BEN,
-            mv: Move::Draw,
-        };
         for ply in [2, 4, 6] {
-            line.play(ply, &draw_by_ben, None).unwrap();
+            moved(&mut line, ply, BEN, Move::Draw);
             assert_eq!(line.take_back(BEN).unwrap().revises, ply);
         }
-        line.play(8, &draw_by_ben, None).unwrap();
+        moved(&mut line, 8, BEN, Move::Draw);
         let limited = refused(line.take_back(BEN));
         assert_eq!(
             limited,
@@ -708,25 +653,17 @@ mod tests {
         assert_eq!(limited.code(), "take_back_limit");
         // A stored log is replayed as it was written, whatever the limit.
         assert_eq!(line.undo(BEN).unwrap().revises, 8);
-        line.play(9, &draw_by_ben, None).unwrap();
+        moved(&mut line, 9, BEN, Move::Draw);
         line.play(10, &Input::Chance(draw(Bell)), Some(Reporter::Owner))
             .unwrap();
-        let keep = Input::Move {
-            seat: BEN,
-            mv: Move::Keep,
-        };
-        line.play(11, &keep, None).unwrap();
+        moved(&mut line, 11, BEN, Move::Keep);
         assert_eq!(line.take_back(BEN).unwrap().revises, 11);
     }
 
     #[test]
     fn a_line_resumed_after_the_move_to_take_back_refuses_only_for_want_of_it() {
         let mut whole = table();
-        let draw_by_ben = Input::Move {
-            seat: BEN,
-            mv: Move::Draw,
-        };
-        whole.play(2, &draw_by_ben, None).unwrap();
+        moved(&mut whole, 2, BEN, Move::Draw);
         let run = Some(Run {
             seat: BEN,
             take_backs: 0,
@@ -737,7 +674,7 @@ mod tests {
         assert_eq!(whole.take_back(BEN).unwrap().revises, 2);
         // Resumed before the move, it decides as the whole log does.
         let mut resumed = Mendable::resume(table().state().clone(), None);
-        resumed.play(2, &draw_by_ben, None).unwrap();
+        moved(&mut resumed, 2, BEN, Move::Draw);
         assert_eq!(resumed.take_back(BEN).unwrap().revises, 2);
         assert_eq!(json(&resumed), json(&whole));
     }
@@ -745,15 +682,7 @@ mod tests {
     #[test]
     fn a_correction_is_for_its_reporter_or_the_owner_and_may_itself_be_corrected() {
         let mut line = table();
-        line.play(
-            2,
-            &Input::Move {
-                seat: BEN,
-                mv: Move::Draw,
-            },
-            None,
-        )
-        .unwrap();
+        moved(&mut line, 2, BEN, Move::Draw);
         line.play(3, &Input::Chance(draw(Bell)), Some(Reporter::Seat(BEN)))
             .unwrap();
         let ann = refused(line.correct(4, Reporter::Seat(ANN), &draw(Jack)));
@@ -778,15 +707,7 @@ mod tests {
     #[test]
     fn an_outcome_stands_once_a_move_was_made_even_one_taken_back() {
         let mut line = table();
-        line.play(
-            2,
-            &Input::Move {
-                seat: BEN,
-                mv: Move::Draw,
-            },
-            None,
-        )
-        .unwrap();
+        moved(&mut line, 2, BEN, Move::Draw);
         line.take_back(BEN).unwrap();
         let stands = refused(line.correct(4, Reporter::Owner, &dealt()));
         assert_eq!(
