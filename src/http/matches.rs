@@ -112,7 +112,7 @@ pub async fn submit_move(
     body: Body<SubmitMove>,
 ) -> Result<web::Json<MoveReply>, Problem> {
     guarded(&request, body, async |writer, body| {
-        matches::submit_move(
+        matches::submit(
             &store,
             path.into_inner(),
             Some(writer.token),
@@ -143,7 +143,7 @@ pub async fn submit_chance(
     body: Body<SubmitChance>,
 ) -> Result<web::Json<MoveReply>, Problem> {
     guarded(&request, body, async |writer, body| {
-        matches::submit_chance(
+        matches::submit(
             &store,
             path.into_inner(),
             Some(writer.token),

@@ -94,6 +94,32 @@ async fn load_owned(
     Ok((conn, row, seats))
 }
 
+/// A seat of a match in progress, for its owner to give out again: a connection and the seat's
+/// player name.
+async fn seat_to_give(
+    store: &Store,
+    id: Uuid,
+    seat: Seat,
+    owner_token: &str,
+) -> Result<(Conn, String), Problem> {
+    let (conn, row, seats) = load_owned(store, id, owner_token).await?;
+    check_in_progress(&row)?;
+    let name = seat_of(&seats, seat, "match")?.player_name.clone();
+    Ok((conn, name))
+}
+
+/// The match's row, locked until the transaction ends, if the match is in progress.
+async fn locked_in_progress(
+    conn: &mut diesel_async::AsyncPgConnection,
+    id: Uuid,
+) -> Result<MatchRow, Problem> {
+    let row = matches_q::find_for_update(conn, id)
+        .await?
+        .ok_or_else(|| unknown_match(id))?;
+    check_in_progress(&row)?;
+    Ok(row)
+}
+
 fn owner_only() -> Problem {
     Problem::new(Code::OwnerOnly, "only the owner token may do this")
 }
@@ -210,10 +236,7 @@ pub async fn redeem_invite(store: &Store, code: &str) -> Result<RedeemedInvite, 
     let (row, name) = conn
         .transaction(async |conn| {
             // Locked like a move: the match cannot end or be abandoned meanwhile.
-            let row = matches_q::find_for_update(conn, id)
-                .await?
-                .ok_or_else(|| unknown_match(id))?;
-            check_in_progress(&row)?;
+            let row = locked_in_progress(conn, id).await?;
             if !q::claim_invite(conn, &invite, now).await? {
                 return Err(Problem::new(
                     Code::InviteRedeemed,
@@ -245,9 +268,7 @@ pub async fn reissue_token(
     seat: Seat,
     owner_token: &str,
 ) -> Result<SeatToken, Problem> {
-    let (mut conn, row, seats) = load_owned(store, id, owner_token).await?;
-    check_in_progress(&row)?;
-    let name = seat_of(&seats, seat, "match")?.player_name.clone();
+    let (mut conn, name) = seat_to_give(store, id, seat, owner_token).await?;
     let (token, token_hash) = tokens::issue("seat").map_err(Problem::internal)?;
     conn.transaction(async |conn| {
         q::set_seat_token(conn, id, seat as i32, Some(&token_hash)).await?;
@@ -265,9 +286,7 @@ pub async fn reissue_invite(
     seat: Seat,
     owner_token: &str,
 ) -> Result<SeatInvite, Problem> {
-    let (mut conn, row, seats) = load_owned(store, id, owner_token).await?;
-    check_in_progress(&row)?;
-    let name = seat_of(&seats, seat, "match")?.player_name.clone();
+    let (mut conn, name) = seat_to_give(store, id, seat, owner_token).await?;
     let (invite, invite_row) = new_invite(store.invite_keys(), id, seat, &name, Utc::now())?;
     conn.transaction(async |conn| {
         q::set_seat_token(conn, id, seat as i32, None).await?;
@@ -290,10 +309,7 @@ pub async fn rename_seat(
     let (row, seats) = conn
         .transaction(async |conn| {
             // Locked: a first move waits for the rename, or the rename sees it.
-            let row = matches_q::find_for_update(conn, id)
-                .await?
-                .ok_or_else(|| unknown_match(id))?;
-            check_in_progress(&row)?;
+            let row = locked_in_progress(conn, id).await?;
             let seats = matches_q::seats(conn, id).await?;
             seat_of(&seats, seat, "match")?;
             if q::any_seat_moved(conn, id).await? {

@@ -34,7 +34,7 @@ pub use lobby::{
 };
 pub use mend::{mend, Mending, MendingBody};
 pub use replay::{at_ply, export, log_page, result, verify_export, ExportBody};
-pub use submit::{submit_chance, submit_move};
+pub use submit::{submit, Submission, SubmissionBody};
 pub use wire::{
     AnyCreateMatch, AnyCreatedMatch, AnyMatchDetail, AnyMatchExport, AnyMatchLog, AnyMatchResult,
     AnyMoveReply, AnyPlyView, CorrectChance, CreateMatch, CreatedMatch, ExportedInput, ListQuery,

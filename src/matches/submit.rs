@@ -56,7 +56,7 @@ pub(super) fn earlier_answer(
 }
 
 /// What one request wants to add to a log, before the token says which seat it is for.
-enum Submission {
+pub enum Submission {
     Move { seat: Option<Seat>, mv: Value },
     Chance(Value),
 }
@@ -68,45 +68,44 @@ struct Request {
     idempotency_key: Option<String>,
 }
 
+/// A submission's body: the version it expects, and what it adds to the log.
+pub trait SubmissionBody {
+    fn submission(self) -> (Option<i64>, Submission);
+}
+
+impl SubmissionBody for SubmitMove {
+    fn submission(self) -> (Option<i64>, Submission) {
+        let (seat, mv) = (self.seat, self.mv);
+        (self.expected_version, Submission::Move { seat, mv })
+    }
+}
+
+impl SubmissionBody for SubmitChance {
+    fn submission(self) -> (Option<i64>, Submission) {
+        (self.expected_version, Submission::Chance(self.outcome))
+    }
+}
+
+/// Submits a seat's move, or a chance outcome reported at a table.
 #[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
-pub async fn submit_move(
+pub async fn submit(
     store: &Store,
     id: Uuid,
     token: Option<String>,
     idempotency_key: Option<String>,
-    body: SubmitMove,
+    body: impl SubmissionBody,
 ) -> Result<MoveReply, Problem> {
+    let (expected_version, submission) = body.submission();
     let request = Request {
         id,
         token,
-        expected_version: body.expected_version,
+        expected_version,
         idempotency_key,
     };
-    let submission = Submission::Move {
-        seat: body.seat,
-        mv: body.mv,
-    };
-    submit(store, request, submission).await
+    submitted(store, request, submission).await
 }
 
-#[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
-pub async fn submit_chance(
-    store: &Store,
-    id: Uuid,
-    token: Option<String>,
-    idempotency_key: Option<String>,
-    body: SubmitChance,
-) -> Result<MoveReply, Problem> {
-    let request = Request {
-        id,
-        token,
-        expected_version: body.expected_version,
-        idempotency_key,
-    };
-    submit(store, request, Submission::Chance(body.outcome)).await
-}
-
-async fn submit(
+async fn submitted(
     store: &Store,
     request: Request,
     submission: Submission,
