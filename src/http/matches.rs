@@ -12,7 +12,7 @@ use super::params::{
     TakeBackAttempt,
 };
 use super::responses::*;
-use super::writes::guarded;
+use super::writes::{guarded, Expecting};
 use super::{bearer, idempotency_key};
 use crate::matches::{
     self, AnyCreateMatch, AnyCreatedMatch, AnyMatchDetail, AnyMatchExport, AnyMatchLog,
@@ -111,17 +111,7 @@ pub async fn submit_move(
     request: HttpRequest,
     body: Body<SubmitMove>,
 ) -> Result<web::Json<MoveReply>, Problem> {
-    guarded(&request, body, async |writer, body| {
-        matches::submit(
-            &store,
-            path.into_inner(),
-            Some(writer.token),
-            writer.idempotency_key,
-            body,
-        )
-        .await
-    })
-    .await
+    match_write(&store, path.into_inner(), &request, body, matches::submit).await
 }
 
 /// Report a chance outcome (the deal, a drawn card) in a `table`-randomness match.
@@ -142,17 +132,7 @@ pub async fn submit_chance(
     request: HttpRequest,
     body: Body<SubmitChance>,
 ) -> Result<web::Json<MoveReply>, Problem> {
-    guarded(&request, body, async |writer, body| {
-        matches::submit(
-            &store,
-            path.into_inner(),
-            Some(writer.token),
-            writer.idempotency_key,
-            body,
-        )
-        .await
-    })
-    .await
+    match_write(&store, path.into_inner(), &request, body, matches::submit).await
 }
 
 /// Take back a seat's own last move (docs/contract.md, "Mending a match"): allowed while no
@@ -178,17 +158,7 @@ pub async fn take_back(
     request: HttpRequest,
     body: Body<TakeBack>,
 ) -> Result<web::Json<MoveReply>, Problem> {
-    guarded(&request, body, async |writer, body| {
-        matches::mend(
-            &store,
-            path.into_inner(),
-            Some(writer.token),
-            writer.idempotency_key,
-            body,
-        )
-        .await
-    })
-    .await
+    match_write(&store, path.into_inner(), &request, body, matches::mend).await
 }
 
 /// Correct the last chance outcome reported at a `table`-randomness match (a mistyped die or
@@ -213,17 +183,7 @@ pub async fn correct_chance(
     request: HttpRequest,
     body: Body<CorrectChance>,
 ) -> Result<web::Json<MoveReply>, Problem> {
-    guarded(&request, body, async |writer, body| {
-        matches::mend(
-            &store,
-            path.into_inner(),
-            Some(writer.token),
-            writer.idempotency_key,
-            body,
-        )
-        .await
-    })
-    .await
+    match_write(&store, path.into_inner(), &request, body, matches::mend).await
 }
 
 /// The move log, a page at a time, with what the token's holder may not see left out: the plies
@@ -340,4 +300,25 @@ pub async fn export_match(
     Ok(HttpResponse::Ok()
         .content_type("application/json")
         .streaming(body))
+}
+
+/// A guarded write to match `id` (a move, a chance report, a take-back, a correction): `service`
+/// called with the writer's token and `Idempotency-Key`.
+async fn match_write<B: Expecting>(
+    store: &Store,
+    id: Uuid,
+    request: &HttpRequest,
+    body: Body<B>,
+    service: impl AsyncFnOnce(
+        &Store,
+        Uuid,
+        Option<String>,
+        Option<String>,
+        B,
+    ) -> Result<MoveReply, Problem>,
+) -> Result<web::Json<MoveReply>, Problem> {
+    guarded(request, body, async |writer, body| {
+        service(store, id, Some(writer.token), writer.idempotency_key, body).await
+    })
+    .await
 }

@@ -7,7 +7,7 @@ use super::body::Body;
 use super::caching::{cached, cached_by_content};
 use super::params::{Guarded, IdempotencyKey, IfNoneMatch, NewEntry, NewSheet};
 use super::responses::*;
-use super::writes::guarded;
+use super::writes::{guarded, Expecting};
 use super::{idempotency_key, required_bearer};
 use crate::games::Seat;
 use crate::problem::Problem;
@@ -83,17 +83,7 @@ pub async fn append_entry(
     request: HttpRequest,
     body: Body<AppendEntry>,
 ) -> Result<web::Json<SheetDetail>, Problem> {
-    guarded(&request, body, async |writer, body| {
-        sheets::append(
-            &store,
-            path.into_inner(),
-            writer.token,
-            writer.idempotency_key,
-            body,
-        )
-        .await
-    })
-    .await
+    sheet_write(&store, path.into_inner(), &request, body, sheets::append).await
 }
 
 /// Take the last round away (owner token), with a note saying why (required). It is recorded as
@@ -119,16 +109,13 @@ pub async fn remove_last_round(
     request: HttpRequest,
     body: Body<RemoveLastRound>,
 ) -> Result<web::Json<SheetDetail>, Problem> {
-    guarded(&request, body, async |writer, body| {
-        sheets::remove_last_round(
-            &store,
-            path.into_inner(),
-            writer.token,
-            writer.idempotency_key,
-            body,
-        )
-        .await
-    })
+    sheet_write(
+        &store,
+        path.into_inner(),
+        &request,
+        body,
+        sheets::remove_last_round,
+    )
     .await
 }
 
@@ -186,16 +173,13 @@ pub async fn finish_sheet(
     request: HttpRequest,
     body: Body<FinishSheet>,
 ) -> Result<web::Json<SheetDetail>, Problem> {
-    guarded(&request, body, async |writer, body| {
-        sheets::finish_early(
-            &store,
-            path.into_inner(),
-            writer.token,
-            writer.idempotency_key,
-            body,
-        )
-        .await
-    })
+    sheet_write(
+        &store,
+        path.into_inner(),
+        &request,
+        body,
+        sheets::finish_early,
+    )
     .await
 }
 
@@ -272,4 +256,19 @@ pub async fn sheet_evening(
 ) -> Result<HttpResponse, Problem> {
     let evening = sheets::evening(&store, path.into_inner()).await?;
     Ok(cached_by_content(&request, &evening))
+}
+
+/// A guarded write to sheet `id` (a round or correction, a removal, an early finish): `service`
+/// called with the owner's token and `Idempotency-Key`.
+async fn sheet_write<B: Expecting>(
+    store: &Store,
+    id: Uuid,
+    request: &HttpRequest,
+    body: Body<B>,
+    service: impl AsyncFnOnce(&Store, Uuid, String, Option<String>, B) -> Result<SheetDetail, Problem>,
+) -> Result<web::Json<SheetDetail>, Problem> {
+    guarded(request, body, async |writer, body| {
+        service(store, id, writer.token, writer.idempotency_key, body).await
+    })
+    .await
 }
