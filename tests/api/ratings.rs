@@ -1,5 +1,5 @@
 //! Skill ratings (issue 28, docs/ratings.md): rated in the write that finishes a result, in the
-//! order results finished, again from a corrected or renamed result onwards, never for an
+//! order results arrived, again from a corrected or renamed result onwards, never for an
 //! abandoned one; read per player, as a history, as a leaderboard by rating and head-to-head.
 //! Every test ends with the audit that the stored ratings equal every game rated again from
 //! its first result.
@@ -239,6 +239,43 @@ async fn renaming_a_player_of_a_finished_sheet_moves_the_result_and_its_rating_t
         let got = rating(&app, name, "lucky-jack").await.unwrap();
         assert_eq!(as_rating(&got), want[name], "{name}");
     }
+    app.audit_totals().await;
+}
+
+#[tokio::test]
+async fn a_rename_re_rates_the_later_results_its_players_reach_and_keeps_the_others() {
+    // docs/ratings.md, "Corrections": Ann's seat of the first sheet is renamed Dan after three
+    // more results, so Dan's later result starts from a rating it did not have. Fay and Eve's
+    // result is reached by no one of the first sheet and keeps what it stored; Ben's later
+    // result with Cat, and Cat's with Dan, are reached and rated again.
+    let app = spawn_app().await;
+    let (id, token) = finished(&app, &["Ann", "Ben"], 0, 1).await;
+    finished(&app, &["Fay", "Eve"], 0, 1).await;
+    finished(&app, &["Ben", "Cat"], 1, 0).await;
+    finished(&app, &["Cat", "Dan"], 0, 1).await;
+    let history = "/v1/players/eve/ratings/lucky-jack";
+    let eve_before = app.get(history, None).await.body;
+    let renamed = app
+        .send(
+            app.client
+                .patch(format!("{}/v1/sheets/{id}/seats/0", app.base))
+                .bearer_auth(&token)
+                .json(&json!({"name": "Dan"})),
+        )
+        .await;
+    assert_eq!(renamed.status, StatusCode::OK, "{}", renamed.body);
+    assert_eq!(app.get(history, None).await.body, eve_before);
+    let want = expected(&[
+        (&["Dan", "Ben"], vec![1, 2]),
+        (&["Fay", "Eve"], vec![1, 2]),
+        (&["Ben", "Cat"], vec![2, 1]),
+        (&["Cat", "Dan"], vec![1, 2]),
+    ]);
+    for name in ["Ben", "Cat", "Dan", "Eve", "Fay"] {
+        let got = rating(&app, name, "lucky-jack").await.unwrap();
+        assert_eq!(as_rating(&got), want[name], "{name}");
+    }
+    assert_eq!(rating(&app, "Ann", "lucky-jack").await, None);
     app.audit_totals().await;
 }
 
