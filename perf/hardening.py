@@ -1,6 +1,7 @@
 """Issue 38's targets measured from outside, against a running service (not part of the tests).
 
-    bash perf/hardening.sh        # builds the release service, starts it on a fresh database
+    bash perf/hardening.sh [MEASURE...]   # builds the release service, starts it on a fresh
+                                          # database, runs the measures named (default: all)
 
 Each measure prints one line: what was measured, the figure, and the service's own CPU (user +
 system, from /proc) where the target is about CPU. Timings are wall-clock medians over loopback
@@ -89,6 +90,16 @@ def finishes(label: str, families: range) -> float:
     median = statistics.median(family_finish(f) for f in families)
     report(f"a family's finishing round, {label}", ms(median))
     return median
+
+
+def many_names() -> None:
+    """One anonymous sheet of 1,568 names (28 KB), the finding's request."""
+    players = [{"name": f"Player {n}"} for n in range(1_568)]
+    cpu = cpu_seconds()
+    took, reply = timed("POST", "/v1/sheets", {"game": "lucky-jack", "players": players},
+                        ok=(422,))
+    report(f"a sheet of 1,568 names ({reply['code']})",
+           f"{ms(took)}, CPU {cpu_seconds() - cpu:.3f} s")
 
 
 def ratings_after_imports() -> None:
@@ -246,5 +257,7 @@ def period_board() -> None:
 
 
 if __name__ == "__main__":
-    for measure in (ratings_after_imports, import_cpu, period_board, take_backs):
-        measure()
+    chosen = sys.argv[3:]
+    for measure in (many_names, ratings_after_imports, import_cpu, period_board, take_backs):
+        if not chosen or measure.__name__ in chosen:
+            measure()

@@ -9,4 +9,4 @@ cargo build --release --quiet --bin referee
 REFEREE=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/release/referee
 export REFEREE
 start_service hardening
-python3 perf/hardening.py "$SERVICE_URL" "$SERVICE_PID"
+python3 perf/hardening.py "$SERVICE_URL" "$SERVICE_PID" "$@"

@@ -26,9 +26,10 @@ def call(method, path, body=None, token=None):
 
 
 def main():
-    created = call("POST", "/v1/matches", {"game": "lucky-jack", "players": [
+    created = call("POST", "/v1/matches", {"game": "lucky-jack", "seats": [
         {"name": "Ann"}, {"name": "Ben"}], "options": {"rounds": 5}}).json()
-    mid, tokens = created["id"], created["seat_tokens"]
+    mid = created["match"]["id"]
+    tokens = [seat["token"] for seat in created["seat_tokens"]]
     moves = 0
     while moves < 50:
         shown = call("GET", f"/v1/matches/{mid}").json()
