@@ -190,12 +190,13 @@ fn order_cursor(order: Order) -> String {
     format!("r{order}")
 }
 
+/// A rating-order cursor (`r` and up to 18 digits, as the schema says: always an `Order`).
 fn decode_order(cursor: Option<&str>) -> Result<Option<Order>, Problem> {
     cursor
         .map(|c| {
             c.strip_prefix('r')
+                .filter(|n| (1..=18).contains(&n.len()) && n.bytes().all(|b| b.is_ascii_digit()))
                 .and_then(|n| n.parse::<Order>().ok())
-                .filter(|&n| n >= 0)
                 .ok_or_else(invalid_cursor)
         })
         .transpose()

@@ -21,8 +21,9 @@ pub struct RatingHistoryQuery {
     pub from: Option<DateTime<Utc>>,
     /// Only results that finished before this instant (RFC 3339).
     pub to: Option<DateTime<Utc>>,
-    /// Where the next page starts: `next_cursor` from the page before.
-    #[param(pattern = "^[0-9]{1,16}-[0-9a-f]{32}$")]
+    /// Where the next page starts: `next_cursor` from the page before (a place in the rating
+    /// order).
+    #[param(pattern = "^r[0-9]{1,18}$")]
     pub cursor: Option<String>,
     /// Points, 1 to 500 (default 100).
     #[param(minimum = 1, maximum = 500)]

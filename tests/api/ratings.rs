@@ -360,6 +360,33 @@ async fn the_leaderboard_by_rating_pages_by_keyset_and_equal_ratings_share_a_pla
     assert_eq!(next["next_cursor"], Value::Null);
 }
 
+#[tokio::test]
+async fn a_rating_history_pages_in_the_order_rated_each_point_starting_where_the_last_ended() {
+    // docs/ratings.md, "Reading ratings": one point per rated result in the order rated, paged
+    // by keyset; each `before` is the previous point's `after`, across pages too.
+    let app = spawn_app().await;
+    for first in [0, 1, 0] {
+        finished(&app, &["Ann", "Ben"], first, 1 - first).await;
+    }
+    let path = "/v1/players/ann/ratings/lucky-jack";
+    let page = app.get(&format!("{path}?limit=2"), None).await.body;
+    let cursor = page["next_cursor"].as_str().unwrap().to_owned();
+    assert!(cursor.starts_with('r'), "{cursor}");
+    let rest = app
+        .get(&format!("{path}?limit=2&cursor={cursor}"), None)
+        .await
+        .body;
+    assert_eq!(rest["next_cursor"], Value::Null);
+    let points: Vec<Value> = [&page, &rest]
+        .iter()
+        .flat_map(|p| p["items"].as_array().unwrap().clone())
+        .collect();
+    assert_eq!(points.len(), 3);
+    for pair in points.windows(2) {
+        assert_eq!(pair[1]["before"], pair[0]["after"]);
+    }
+}
+
 /// Issue 28: "the same filters (period) as the existing history queries".
 #[tokio::test]
 async fn over_a_period_the_leaderboard_history_and_head_to_head_count_only_results_in_it() {
