@@ -18,7 +18,7 @@ use uuid::Uuid;
 
 use super::access::{acting_seat, authenticate, unknown_match, viewer_for, Credential};
 use super::create::event_row;
-use super::current::{stored_state, Stored};
+use super::current::{stored_state, Logged, Stored};
 use super::submit::{earlier_answer, to_store};
 use super::wire::{CorrectChance, MoveReply, TakeBack};
 use crate::games::kit::refusal::Common;
@@ -202,10 +202,24 @@ async fn mended<G: Game>(
     players: usize,
     asked: &Asked<'_>,
 ) -> Result<Judged<G>, Problem> {
+    // The snapshot, then the newest mending before it (a take-back leaves the table as it
+    // stored), then the start.
     if row.version > 0 {
-        if let Some(mut line) = from_snapshot::<G>(conn, row).await? {
+        let snapshot = stored_state::<G>(stored("state", &row.state)?)?;
+        if let Some(mut line) = resumed(conn, row, snapshot, row.version).await? {
             if let Some(mended) = mend_line(&mut line, asked, true).transpose() {
                 return Ok((line, mended));
+            }
+        }
+        if let Some(event) = events::last_mending_before(conn, row.id, row.version).await? {
+            let mut state = setup::<G>(row, players)?;
+            Logged::<G>::of(Stored::from(&event))?
+                .play(&mut state)
+                .map_err(|e| Problem::internal(format!("a stored mending does not replay: {e}")))?;
+            if let Some(mut line) = resumed(conn, row, state, event.ply).await? {
+                if let Some(mended) = mend_line(&mut line, asked, true).transpose() {
+                    return Ok((line, mended));
+                }
             }
         }
     }
@@ -216,14 +230,16 @@ async fn mended<G: Game>(
     Ok((line, mended))
 }
 
-/// The match replayed from its snapshot on the row through the log after it; none if the log
-/// after it reaches back before it (a stored mending of an earlier entry).
-async fn from_snapshot<G: Game>(
+/// The match replayed from `state`, the table as the log left it at ply `at`, through the log
+/// after it; none if the log after it reaches back before it (a stored mending of an earlier
+/// entry).
+async fn resumed<G: Game>(
     conn: &mut AsyncPgConnection,
     row: &MatchRow,
+    state: Consistent<G>,
+    at: i64,
 ) -> Result<Option<Line<G>>, Problem> {
-    let state = stored_state::<G>(stored("state", &row.state)?)?;
-    let run = events::run_at(conn, row.id, row.version)
+    let run = events::run_at(conn, row.id, at)
         .await?
         .map(|(seat, take_backs)| Run {
             seat: seat as Seat,
@@ -231,9 +247,17 @@ async fn from_snapshot<G: Game>(
         });
     let line = Line {
         line: Mendable::resume(state, run),
-        version: row.version,
+        version: at,
     };
     Ok(replay_onto(conn, row, line).await.ok())
+}
+
+/// The table the match was set up with, before its first entry.
+fn setup<G: Game>(row: &MatchRow, players: usize) -> Result<Consistent<G>, Problem> {
+    let options: G::Options = stored("options", &row.options)?;
+    let options = G::validate_options(&options, players)
+        .map_err(|e| Problem::internal(format!("match {} has invalid options: {e}", row.id)))?;
+    Ok(Consistent::<G>::new(options))
 }
 
 /// The match replayed from its setup through its whole log.
@@ -242,11 +266,8 @@ async fn from_start<G: Game>(
     row: &MatchRow,
     players: usize,
 ) -> Result<Line<G>, Problem> {
-    let options: G::Options = stored("options", &row.options)?;
-    let options = G::validate_options(&options, players)
-        .map_err(|e| Problem::internal(format!("match {} has invalid options: {e}", row.id)))?;
     let line = Line {
-        line: Mendable::<G>::new(Consistent::<G>::new(options)),
+        line: Mendable::<G>::new(setup::<G>(row, players)?),
         version: 0,
     };
     replay_onto(conn, row, line).await

@@ -85,3 +85,21 @@ pub async fn run_at(
     .optional()?;
     Ok(run.map(|run| (run.seat, run.take_backs)))
 }
+
+/// The newest mending (a take-back or a correction) of match `id` before ply `before`: the log
+/// read backwards from there, only as far as that entry.
+pub async fn last_mending_before(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+    before: i64,
+) -> Result<Option<LoggedEvent>, StoreError> {
+    Ok(match_events::table
+        .filter(match_events::match_id.eq(id))
+        .filter(match_events::ply.lt(before))
+        .filter(match_events::revises.is_not_null())
+        .order(match_events::ply.desc())
+        .select(LoggedEvent::as_select())
+        .first(conn)
+        .await
+        .optional()?)
+}

@@ -312,8 +312,10 @@ every_pipeline!(a_finished_match_takes_nothing_back);
 /// A finished match is final: its result and the players' statistics were recorded from it.
 async fn a_finished_match_takes_nothing_back(pipeline: Pipeline) {
     let app = spawn_app_on(pipeline).await;
+    // Two turns a round: the match ends after a few real moves.
+    let options = json!({"rounds": 3, "max_turns_per_round": 2});
     let created = app
-        .create_lucky_jack(&["Ann", "Ben"], json!({"rounds": 3}), "server")
+        .create_lucky_jack(&["Ann", "Ben"], options, "server")
         .await;
     play_to_end(&app, &created).await;
     let id = match_id(&created);
