@@ -282,8 +282,10 @@ async fn a_rename_re_rates_the_later_results_its_players_reach_and_keeps_the_oth
 every_pipeline!(a_hosted_match_that_finishes_rates_its_seats_by_their_final_ranks);
 async fn a_hosted_match_that_finishes_rates_its_seats_by_their_final_ranks(pipeline: Pipeline) {
     let app = spawn_app_on(pipeline).await;
+    // Short rounds keep the match to a few hundred moves; its ranks are the game's own.
+    let options = json!({"rounds": 3, "max_turns_per_round": 20});
     let created = app
-        .create_lucky_jack(&["Ann", "Ben", "Cat"], json!({}), "server")
+        .create_lucky_jack(&["Ann", "Ben", "Cat"], options, "server")
         .await;
     let end = play_to_end(&app, &created).await;
     let ranks: Vec<u32> = end["seats"]
