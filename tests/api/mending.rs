@@ -681,8 +681,10 @@ async fn a_match_with_take_backs_records_the_result_of_the_moves_that_stand(pipe
             refused_count += 1;
         }
     }
+    // The deal is the server's, so three take-backs in a row happen in some matches only
+    // (`limited`); the limit itself has its own test above.
     assert!(
-        taken_back > 0 && refused_count > 0 && limited > 0,
+        taken_back > 0 && refused_count > 0,
         "{taken_back}, {refused_count} and {limited}"
     );
 
