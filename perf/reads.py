@@ -1,6 +1,6 @@
 """Whole-match reads timed from outside, against a running service (not part of the tests).
 
-    python3 perf/reads.py http://127.0.0.1:PORT
+    bash perf/reads.sh        # builds the release service, starts it on a fresh database
 
 Plays a two-seat Lucky Jack match (the server deals and draws) for 50 moves, then times the reads
 that go over the whole match: the export, the log's first page, a past ply, the match itself.
