@@ -78,6 +78,15 @@ free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+# use_release_build: builds the service with --release and makes it the one start_service runs
+# (the perf/ scripts: figures worth comparing come from optimised code).
+use_release_build() {
+    cargo build --release --quiet --bin referee
+    REFEREE=$(cargo metadata --format-version 1 --no-deps |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/release/referee
+    export REFEREE
+}
+
 # start_service NAME [VARIABLE=VALUE...]: starts the service (REFEREE, or the debug build) on a
 # fresh database of its own and a free port, with no rate limit and any settings given; waits
 # until it is ready and sets SERVICE_URL. The service is stopped and its database dropped when

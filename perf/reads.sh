@@ -5,8 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . .ci/lib.sh
-cargo build --release --quiet --bin referee
-REFEREE=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/release/referee
-export REFEREE
+use_release_build
 start_service reads
 python3 perf/reads.py "$SERVICE_URL"

@@ -174,15 +174,7 @@ async fn seats_stored_under_the_old_key_are_re_keyed_once_when_instances_start()
     // Cyrillic `а`), with the running totals counted under those keys and the scheme at 1.
     app.sql("UPDATE match_seats SET player_key = lower(player_name)")
         .await;
-    app.sql("DELETE FROM player_game_stats").await;
-    app.sql(
-        "INSERT INTO player_game_stats (game, player_key, player_name, played, won, score_sum) \
-         SELECT m.game, s.player_key, max(s.player_name), count(*), \
-                count(*) FILTER (WHERE s.winner), sum(s.final_score) \
-         FROM match_seats s JOIN matches m ON m.id = s.match_id GROUP BY 1, 2",
-    )
-    .await;
-    app.sql("UPDATE name_key_scheme SET scheme = 1").await;
+    stored_under_scheme(&app, 1).await;
     let before = app.get("/v1/games/lucky-jack/leaderboard", None).await;
     assert_eq!(
         before.body.as_array().unwrap().len(),
@@ -295,15 +287,7 @@ async fn a_greek_capital_nu_stored_under_the_previous_key_joins_its_latin_look_a
     // As scheme 2 keyed it: Greek `Ν` folded to `ν`, whose skeleton is `v`.
     app.sql("UPDATE match_seats SET player_key = 'ved' WHERE player_name = '\u{39D}ed'")
         .await;
-    app.sql("DELETE FROM player_game_stats").await;
-    app.sql(
-        "INSERT INTO player_game_stats (game, player_key, player_name, played, won, score_sum) \
-         SELECT m.game, s.player_key, max(s.player_name), count(*), \
-                count(*) FILTER (WHERE s.winner), sum(s.final_score) \
-         FROM match_seats s JOIN matches m ON m.id = s.match_id GROUP BY 1, 2",
-    )
-    .await;
-    app.sql("UPDATE name_key_scheme SET scheme = 2").await;
+    stored_under_scheme(&app, 2).await;
     let before = app.get("/v1/games/lucky-jack/leaderboard", None).await;
     assert_eq!(
         before.body.as_array().unwrap().len(),
@@ -356,4 +340,19 @@ async fn more_players_than_the_game_seats_are_refused_by_their_count_before_thei
         hosted.body
     );
     assert_eq!(hosted.body["code"], "player_count", "{}", hosted.body);
+}
+
+/// The store as a release of name-key scheme `scheme` left it: the running totals counted under
+/// the keys the seats hold now, and the scheme recorded.
+async fn stored_under_scheme(app: &TestApp, scheme: i32) {
+    app.sql("DELETE FROM player_game_stats").await;
+    app.sql(
+        "INSERT INTO player_game_stats (game, player_key, player_name, played, won, score_sum) \
+         SELECT m.game, s.player_key, max(s.player_name), count(*), \
+                count(*) FILTER (WHERE s.winner), sum(s.final_score) \
+         FROM match_seats s JOIN matches m ON m.id = s.match_id GROUP BY 1, 2",
+    )
+    .await;
+    app.sql(&format!("UPDATE name_key_scheme SET scheme = {scheme}"))
+        .await;
 }
