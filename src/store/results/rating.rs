@@ -89,12 +89,14 @@ pub(super) async fn rerate_from(
     // What is stored from `from` on: the ratings each result left, for the results a change
     // does not reach; the players rated at `from` itself (a renamed seat's old key, a reopened
     // result's players) are reached by it.
+    // (Rating everything again keeps nothing stored: it need not read it.)
     let stored: Vec<StoredChange> = diesel::sql_query(
         "SELECT match_id, rated_order, player_key, mu_after AS mu, sigma_after AS sigma \
-         FROM rating_changes WHERE game = $1 AND rated_order >= $2",
+         FROM rating_changes WHERE game = $1 AND rated_order >= $2 AND NOT $3",
     )
     .bind::<Text, _>(column)
     .bind::<BigInt, _>(from)
+    .bind::<diesel::sql_types::Bool, _>(everything)
     .load(conn)
     .await?;
     let mut reached: HashSet<String> = stored
