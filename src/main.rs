@@ -5,6 +5,10 @@ use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::EnvFilter;
 
+/// The service's allocator (the binary's only: tests and tools keep the system's).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Dependencies that log what they send to PostgreSQL at debug and trace: statements with their
 /// bind parameters, which hold seeds, hidden hands, token hashes and idempotency keys.
 const CAPPED_TARGETS: &[&str] = &[

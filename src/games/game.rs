@@ -328,7 +328,8 @@ pub trait Game: Sized + 'static {
     /// Per-match options; `Default` gives the rulebook's (and RULINGS') defaults.
     type Options: Wire + Default + OptionRules;
     /// The complete state, hidden information included. It is what stateless endpoints take.
-    type State: Wire + Table + Rules<Self>;
+    /// Send and Sync: a live match keeps it between moves, on whichever worker comes next.
+    type State: Wire + Table + Rules<Self> + Send + Sync;
     /// A move a seat proposes.
     type Move: Wire;
     /// A realised chance outcome: the deal, a drawn card, dice faces.

@@ -4,12 +4,14 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::access::{load_as_stored, viewer_for, Credential};
-use super::current::typed_state;
+use super::access::{authenticate, load_as_stored, viewer_for, Credential};
+use super::current::{live_state, typed_state};
 use super::wire::{CreateMatch, CreatedMatch, MatchDetail, SeatInvite, SeatToken};
 use crate::games::{Consistent, Game, Order, Seat, Viewer};
 use crate::problem::Problem;
-use crate::records::{check_names, fingerprint, insert_created, kind_of, seat_infos, stored};
+use crate::records::{
+    check_names, fingerprint, insert_created, kind_of, note_game, seat_infos, stored,
+};
 use crate::referee;
 use crate::seed::Seed;
 use crate::store::created::NewParts;
@@ -274,6 +276,20 @@ pub(super) fn detail_of<G: Game>(
 
 #[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
 pub async fn read(store: &Store, id: Uuid, token: Option<&str>) -> Result<MatchDetail, Problem> {
+    // A match in play is usually live in this instance: read from there when the copy is current.
+    let live = store.read_live_copy(id, |live, links| {
+        let (row, seats) = (&live.row, live.seats.as_slice());
+        let viewer = viewer_for(row, authenticate(row, seats, token)?);
+        let mut detail = with_game!(kind_of(row)?, G => {
+            detail_of::<G>(row, seats, viewer, &*live_state::<G>(live)?)
+        });
+        (detail.rematch_of, detail.rematch) = links;
+        note_game(row.game.kind());
+        Ok::<_, Problem>(detail)
+    });
+    if let Some(detail) = live.await? {
+        return detail;
+    }
     // The state is played on in its typed form and read from there: no JSON round trip.
     let (mut conn, mut row, seats, tail, credential) = load_as_stored(store, id, token).await?;
     let viewer = viewer_for(&row, credential);

@@ -1,6 +1,8 @@
 //! A match as it stands: the snapshot stored on its row, with the events appended after it
 //! played on top. The log is the truth; the snapshot only saves replaying all of it.
 
+use std::borrow::Cow;
+
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
@@ -10,6 +12,7 @@ use crate::records::{kind_of, stored};
 use crate::referee::{self, GameInput, Input, RefereeError, Reporter};
 use crate::store::events::LoggedEvent;
 use crate::store::matches::{EventRow, MatchRow};
+use crate::store::moves::{LiveMatch, LiveState, TypedState};
 use crate::with_game;
 
 /// What replaying a stored entry needs of it, whichever query read it.
@@ -141,6 +144,43 @@ pub(super) fn played_on<G: Game>(
             })?;
     }
     Ok(state)
+}
+
+/// The state of a live match as it stands: as the last move here left it, or its snapshot's
+/// text parsed with its tail played on it.
+pub(super) fn live_state<G: Game>(live: &LiveMatch) -> Result<Cow<'_, Consistent<G>>, Problem> {
+    match &live.state {
+        LiveState::Typed(state) => state
+            .as_any()
+            .downcast_ref::<Consistent<G>>()
+            .map(Cow::Borrowed)
+            .ok_or_else(|| Problem::internal("a live match holds another game's state")),
+        LiveState::Text(text) => {
+            let state: G::State = serde_json::from_str(text)
+                .map_err(|e| Problem::internal(format!("stored state does not parse: {e}")))?;
+            Ok(Cow::Owned(played_on::<G>(
+                stored_state::<G>(state)?,
+                &live.tail,
+            )?))
+        }
+    }
+}
+
+impl<G: Game> TypedState for Consistent<G> {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn text(&self) -> Box<str> {
+        // Serialising our own state types cannot fail.
+        serde_json::to_string(&**self)
+            .unwrap_or_default()
+            .into_boxed_str()
+    }
+
+    fn value(&self) -> Value {
+        referee::to_json(&**self)
+    }
 }
 
 /// Brings a row read with [`crate::store::matches::find_current`] up to its log: its `state`,

@@ -152,8 +152,7 @@ impl Judge for Mend<'_> {
             check_open(&row, self.expected_version)?;
             to_reply::<G>(&row, line.line, mended?, &asked)?
         });
-        let state: Value = serde_json::from_str(&mv.state)
-            .map_err(|e| Problem::internal(format!("a state's text is not JSON: {e}")))?;
+        let state = mv.state.value();
         let write = Write {
             record: row,
             version: mv.version,

@@ -10,7 +10,7 @@ use super::access::{
     acting_seat, authenticate, may_report_chance, unknown_match, viewer_for, Credential,
 };
 use super::create::event_row;
-use super::current::{played_on, stored_state};
+use super::current::live_state;
 use super::replay::{log_entry, score_of};
 use super::wire::{MoveReply, SubmitChance, SubmitMove};
 use crate::games::{Consistent, Game, GameKind, Order, Seat, Viewer};
@@ -196,9 +196,7 @@ fn play<G: Game>(
     accepted: Accepted,
 ) -> Result<Plan<MoveReply, Problem>, Problem> {
     let row = &live.row;
-    let state: G::State = serde_json::from_str(&live.state)
-        .map_err(|e| Problem::internal(format!("stored state does not parse: {e}")))?;
-    let mut state = played_on::<G>(stored_state::<G>(state)?, &live.tail)?;
+    let mut state = live_state::<G>(live)?.into_owned();
     let input: GameInput<G> = match accepted.seat {
         Some(seat) => Input::Move {
             seat,
@@ -285,12 +283,9 @@ pub(super) fn to_store<G: Game>(
             seats: SeatResult::of(&score.standings, &G::highlights(state)),
         }
     });
-    let state = serde_json::to_string(&**state)
-        .map_err(|e| Problem::internal(format!("a state does not serialise: {e}")))?
-        .into_boxed_str();
     let mv = Move {
         version,
-        state,
+        state: Box::new(state.clone()),
         events: added.into_iter().map(|(event, _)| event).collect(),
         finished,
         now,

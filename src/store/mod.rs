@@ -148,26 +148,8 @@ impl Store {
 
     /// A pool that connects lazily; nothing is contacted until [`Store::prepare_in_background`]
     /// or the first request. Every connection it opens has these lock and statement timeouts.
-    // Startup: a pool given a runtime and timeouts always builds.
-    #[allow(clippy::expect_used)]
     pub fn with_timeouts(database_url: &str, size: usize, timeouts: DatabaseTimeouts) -> Self {
-        let mut config = ManagerConfig::default();
-        // No ping per checkout: `Fast` still refuses a connection whose socket has closed or
-        // whose transaction broke (diesel-async checks both before any recycling method), so a
-        // PostgreSQL restart replaces the pool's connections; a connection that dies unnoticed
-        // fails its request with a 503 and is then discarded.
-        config.recycling_method = RecyclingMethod::Fast;
-        config.custom_setup = Box::new(move |url| establish_on_connection_runtime(url, timeouts));
-        let manager = AsyncDieselConnectionManager::new_with_config(database_url, config);
-        // Short timeouts: during an outage a request should get its 503 quickly, not hang.
-        let pool = Pool::builder(manager)
-            .max_size(size)
-            .wait_timeout(Some(Duration::from_secs(5)))
-            .create_timeout(Some(Duration::from_secs(3)))
-            .recycle_timeout(Some(Duration::from_secs(3)))
-            .runtime(deadpool::Runtime::Tokio1)
-            .build()
-            .expect("a pool with a runtime and timeouts always builds");
+        let pool = pool(database_url, size, timeouts);
         Self {
             ready: Arc::new(AtomicBool::new(false)),
             url: database_url.to_owned(),
@@ -358,30 +340,62 @@ fn connection_runtime() -> &'static tokio::runtime::Handle {
     })
 }
 
-/// Opens a pool connection on [`connection_runtime`] and sets its timeouts for the session.
-fn establish_on_connection_runtime(
+/// A pool of `size` connections that connects lazily, each connection with these lock and
+/// statement timeouts; a checkout waits at most `wait` for a free connection and `connect` for
+/// a new one.
+// Startup: a pool given a runtime and timeouts always builds.
+#[allow(clippy::expect_used)]
+pub(super) fn pool_with_waits(
     url: &str,
+    size: usize,
     timeouts: DatabaseTimeouts,
-) -> std::pin::Pin<
-    Box<dyn std::future::Future<Output = ConnectionResult<AsyncPgConnection>> + Send + '_>,
-> {
-    let url = url.to_owned();
-    Box::pin(async move {
-        connection_runtime()
-            .spawn(async move {
-                let mut conn = AsyncPgConnection::establish(&url).await?;
-                conn.batch_execute(&format!(
-                    "SET lock_timeout = {}; SET statement_timeout = {}",
-                    timeouts.lock.as_millis(),
-                    timeouts.statement.as_millis()
-                ))
+    (wait, connect): (Duration, Duration),
+) -> Pool<AsyncPgConnection> {
+    let mut config = ManagerConfig::default();
+    // No ping per checkout: `Fast` still refuses a connection whose socket has closed or whose
+    // transaction broke (diesel-async checks both before any recycling method), so a PostgreSQL
+    // restart replaces the pool's connections; a connection that dies unnoticed fails its
+    // request with a 503 and is then discarded.
+    config.recycling_method = RecyclingMethod::Fast;
+    config.custom_setup = Box::new(move |url| {
+        let url = url.to_owned();
+        // Opened (and then driven) on the connection runtime, see there.
+        Box::pin(async move {
+            connection_runtime()
+                .spawn(async move { establish(&url, timeouts).await })
                 .await
-                .map_err(ConnectionError::CouldntSetupConfiguration)?;
-                Ok(conn)
-            })
-            .await
-            .unwrap_or_else(|e| Err(ConnectionError::BadConnection(e.to_string())))
-    })
+                .unwrap_or_else(|e| Err(ConnectionError::BadConnection(e.to_string())))
+        })
+    });
+    let manager = AsyncDieselConnectionManager::new_with_config(url, config);
+    Pool::builder(manager)
+        .max_size(size)
+        .wait_timeout(Some(wait))
+        .create_timeout(Some(connect))
+        .recycle_timeout(Some(connect))
+        .runtime(deadpool::Runtime::Tokio1)
+        .build()
+        .expect("a pool with a runtime and timeouts always builds")
+}
+
+/// The primary's pool: short waits, so that during an outage a request gets its 503 quickly.
+fn pool(url: &str, size: usize, timeouts: DatabaseTimeouts) -> Pool<AsyncPgConnection> {
+    let waits = (Duration::from_secs(5), Duration::from_secs(3));
+    pool_with_waits(url, size, timeouts, waits)
+}
+
+/// Opens a connection, its I/O driven by a task on the current runtime, and sets its timeouts
+/// for the session.
+async fn establish(url: &str, timeouts: DatabaseTimeouts) -> ConnectionResult<AsyncPgConnection> {
+    let mut conn = AsyncPgConnection::establish(url).await?;
+    conn.batch_execute(&format!(
+        "SET lock_timeout = {}; SET statement_timeout = {}",
+        timeouts.lock.as_millis(),
+        timeouts.statement.as_millis()
+    ))
+    .await
+    .map_err(ConnectionError::CouldntSetupConfiguration)?;
+    Ok(conn)
 }
 
 /// Connects to the server's `postgres` database and creates the target database if it is absent.

@@ -15,9 +15,6 @@ use std::time::{Duration, Instant};
 
 use diesel::sql_types::{Bool, Nullable, Text};
 use diesel_async::pooled_connection::deadpool::Pool;
-use diesel_async::pooled_connection::{
-    AsyncDieselConnectionManager, ManagerConfig, RecyclingMethod,
-};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
 use super::{Conn, StoreError};
@@ -106,25 +103,15 @@ fn with_defaults(url: &str, connect_timeout: Duration) -> String {
 }
 
 impl ReadReplica {
-    // Startup: a pool given a runtime and timeouts always builds.
-    #[allow(clippy::expect_used)]
     pub fn new(settings: &ReadReplicaSettings) -> Arc<Self> {
-        let timeouts = settings.timeouts;
-        let mut config = ManagerConfig::default();
-        config.recycling_method = RecyclingMethod::Fast;
-        config.custom_setup =
-            Box::new(move |url| super::establish_on_connection_runtime(url, timeouts));
         let url = with_defaults(&settings.url, settings.connect_timeout);
-        let manager = AsyncDieselConnectionManager::new_with_config(url, config);
         // Short waits: a replica that does not answer quickly is skipped, not waited for.
-        let pool = Pool::builder(manager)
-            .max_size(settings.pool_size)
-            .wait_timeout(Some(settings.connect_timeout))
-            .create_timeout(Some(settings.connect_timeout))
-            .recycle_timeout(Some(settings.connect_timeout))
-            .runtime(deadpool::Runtime::Tokio1)
-            .build()
-            .expect("a pool with a runtime and timeouts always builds");
+        let pool = super::pool_with_waits(
+            &url,
+            settings.pool_size,
+            settings.timeouts,
+            (settings.connect_timeout, settings.connect_timeout),
+        );
         Arc::new(Self {
             pool,
             max_lag: settings.max_lag,

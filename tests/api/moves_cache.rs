@@ -308,3 +308,60 @@ async fn moves_appended_together_are_each_checked_and_one_failing_append_leaves_
         ]
     );
 }
+
+every_pipeline!(a_warm_instance_reads_a_match_as_another_instance_moved_it_and_reissued_a_token);
+/// A read is answered from the live copy only while the copy is the stored match (issue 39):
+/// after a move or a token re-issued through another instance, the warm instance reads the
+/// database, so it shows the move and no longer knows the old token.
+async fn a_warm_instance_reads_a_match_as_another_instance_moved_it_and_reissued_a_token(
+    pipeline: Pipeline,
+) {
+    let a = spawn_app_on(pipeline).await;
+    let b = a.second_instance().await;
+    let created = new_match(&a).await;
+    let id = match_id(&created);
+    let tokens = seat_tokens(&created);
+
+    // A holds the match live after this move, and reads it from there.
+    let (seat, mv, version) = turn(&a, &id, &tokens).await;
+    let moved = a
+        .post_move(&id, Some(&tokens[seat]), Some(version), &mv)
+        .await;
+    assert_eq!(moved.status, StatusCode::OK, "{}", moved.body);
+    let warm = a.read_match(&id, Some(&tokens[seat])).await.body;
+    assert_eq!(warm, b.read_match(&id, Some(&tokens[seat])).await.body);
+
+    let (seat, mv, version) = turn(&b, &id, &tokens).await;
+    let moved = b
+        .post_move(&id, Some(&tokens[seat]), Some(version), &mv)
+        .await;
+    assert_eq!(moved.status, StatusCode::OK, "{}", moved.body);
+    let seen = a.read_match(&id, Some(&tokens[seat])).await.body;
+    assert_eq!(seen["version"], moved.body["version"], "{seen}");
+    assert_eq!(seen, b.read_match(&id, Some(&tokens[seat])).await.body);
+
+    // A holds it live again, then B re-issues a seat's token.
+    let (seat, mv, version) = turn(&a, &id, &tokens).await;
+    let moved = a
+        .post_move(&id, Some(&tokens[seat]), Some(version), &mv)
+        .await;
+    assert_eq!(moved.status, StatusCode::OK, "{}", moved.body);
+    let reissued = b
+        .post(
+            &format!("/v1/matches/{id}/seats/{seat}/token"),
+            &json!({}),
+            Some(&owner_token(&created)),
+        )
+        .await;
+    assert_eq!(reissued.status, StatusCode::OK, "{}", reissued.body);
+    let with_old = a.read_match(&id, Some(&tokens[seat])).await;
+    assert_eq!(
+        with_old.status,
+        StatusCode::UNAUTHORIZED,
+        "{}",
+        with_old.body
+    );
+    let new_token = reissued.body["token"].as_str().unwrap();
+    let with_new = a.read_match(&id, Some(new_token)).await;
+    assert_eq!(with_new.status, StatusCode::OK, "{}", with_new.body);
+}

@@ -7,24 +7,44 @@
 //! writes nothing; the move then reads the match afresh and plays again. Moves on one match
 //! within this instance queue on its slot, so they never race each other.
 //!
-//! The state is kept as its JSON text rather than a `serde_json::Value` tree: a few kilobytes per
-//! match instead of several times that, and parsing it into the game's own type is what a move
-//! does with it anyway.
+//! The state is kept as the services layer typed it (the game's own type), never as a
+//! `serde_json::Value` tree: a move and a read start from it without parsing, and it is written
+//! out as text only when a snapshot is stored. A match read from the database holds its
+//! snapshot's text until its first move here.
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use chrono::{DateTime, SubsecRound, Utc};
 use uuid::Uuid;
 
 use crate::store::matches::{EventRow, MatchRow, SeatRow};
 
+/// A match's state in the game's own type, kept between moves.
+pub trait TypedState: Any + Send + Sync {
+    fn as_any(&self) -> &dyn Any;
+    /// The state as JSON text, for a snapshot.
+    fn text(&self) -> Box<str>;
+    /// The state as a JSON value, for a write that stores one.
+    fn value(&self) -> serde_json::Value;
+}
+
+/// A live match's state.
+pub enum LiveState {
+    /// As read from the database: the snapshot's text (the tail still to be played on it).
+    Text(Box<str>),
+    /// As the last move here left it.
+    Typed(Box<dyn TypedState>),
+}
+
 /// What a move needs of its match: the row (its `state` column left empty; its `version` the
-/// version the match stands at), the seats (token hashes, players), the state's text at
-/// `state_at`, and the events after `state_at` which that state does not hold yet.
+/// version the match stands at), the seats (token hashes, players), the state at `state_at`,
+/// and the events after `state_at` which that state does not hold yet.
 pub struct LiveMatch {
     pub row: MatchRow,
     pub seats: Vec<SeatRow>,
-    pub state: Box<str>,
+    pub state: LiveState,
     pub state_at: i64,
     /// The events after `state_at`, up to `row.version`: a match read from the database stands
     /// at its snapshot, and its log may run ahead of it. Empty for a match moved here.
@@ -37,9 +57,12 @@ impl LiveMatch {
     /// A match as read from the database: its snapshot, moved out of the row into text, and the
     /// events after it.
     pub fn new(mut row: MatchRow, seats: Vec<SeatRow>, tail: Vec<EventRow>) -> Self {
-        let state = std::mem::take(&mut row.state).to_string().into_boxed_str();
+        let state = LiveState::Text(std::mem::take(&mut row.state).to_string().into_boxed_str());
         let snapshot = row.version;
-        row.version = tail.last().map_or(snapshot, |event| event.ply);
+        if let Some(last) = tail.last() {
+            row.version = last.ply;
+            row.updated_at = last.created_at;
+        }
         Self {
             row,
             seats,
@@ -51,9 +74,17 @@ impl LiveMatch {
     }
 
     /// The match after a stored move that did not end it; `snapshot` if it wrote one.
-    pub(super) fn moved_to(mut self, version: i64, state: Box<str>, snapshot: Option<i64>) -> Self {
+    pub(super) fn moved_to(
+        mut self,
+        version: i64,
+        state: Box<dyn TypedState>,
+        snapshot: Option<i64>,
+        at: DateTime<Utc>,
+    ) -> Self {
         self.row.version = version;
-        self.state = state;
+        // As the database keeps it (microseconds), so a read from here and one from there agree.
+        self.row.updated_at = at.trunc_subsecs(6);
+        self.state = LiveState::Typed(state);
         self.state_at = version;
         self.tail.clear();
         if let Some(snapshot) = snapshot {
@@ -112,6 +143,12 @@ impl MoveCache {
             slots.forget_oldest(self.capacity);
         }
         slot
+    }
+
+    /// The match's slot if it has one, without making it the most recently used: for a read.
+    pub fn existing(&self, id: Uuid) -> Option<Arc<Slot>> {
+        let slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+        slots.by_match.get(&id).map(|(slot, _)| slot.clone())
     }
 
     /// Drops the match (finished, abandoned, or changed in a way moves do not track).

@@ -27,11 +27,11 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use self::batch::{lost_race, Append, GroupCommit};
-pub use self::cache::LiveMatch;
 use self::cache::MoveCache;
+pub use self::cache::{LiveMatch, LiveState, TypedState};
 use super::matches::{self as q, EventRow};
 use super::results::Happened;
-use super::schema::{match_events, matches};
+use super::schema::{match_events, match_rematch_links, matches};
 use super::snapshot::{FinishedMatch, Snapshot};
 use super::write::{Change, Decision, Events, Judge, Locked, Write};
 use super::{Store, StoreError};
@@ -53,13 +53,16 @@ pub enum Plan<R, E> {
 pub struct Move {
     /// The match's version after the move: the ply of its last event.
     pub version: i64,
-    /// The state's text after the move.
-    pub state: Box<str>,
+    /// The state after the move.
+    pub state: Box<dyn TypedState>,
     pub events: Vec<EventRow>,
     /// Set when the move ends the match.
     pub finished: Option<FinishedMatch>,
     pub now: DateTime<Utc>,
 }
+
+/// The match this one is a rematch of, and this one's rematch.
+pub type RematchLinks = (Option<Uuid>, Option<Uuid>);
 
 /// No match has this id.
 #[derive(Debug)]
@@ -69,20 +72,26 @@ pub struct UnknownMatch(pub Uuid);
 pub(super) struct Moves {
     cache: MoveCache,
     batches: GroupCommit,
-    snapshot_every: i64,
+    settings: MoveSettings,
 }
+
+type Pool = diesel_async::pooled_connection::deadpool::Pool<AsyncPgConnection>;
 
 impl Moves {
     pub(super) fn new(
-        pool: diesel_async::pooled_connection::deadpool::Pool<AsyncPgConnection>,
+        pool: Pool,
         settings: MoveSettings,
         runtime: &tokio::runtime::Handle,
     ) -> Self {
         Self {
             cache: MoveCache::new(settings.cached_matches),
             batches: GroupCommit::new(pool, settings.batch_max, runtime),
-            snapshot_every: settings.snapshot_every.max(1),
+            settings,
         }
+    }
+
+    fn snapshot_every(&self) -> i64 {
+        self.settings.snapshot_every.max(1)
     }
 }
 
@@ -143,13 +152,13 @@ impl Store {
                 }
                 Plan::Store(mv, reply) => (mv, reply),
             };
-            let (over, version) = (mv.finished.is_some(), mv.version);
+            let (over, version, at) = (mv.finished.is_some(), mv.version, mv.now);
             match self.store_if_current(&live, mv).await {
                 Ok(Stored::Yes { state, snapshot }) => {
                     if over {
                         cache.forget(id);
                     } else {
-                        *cached = Some(live.moved_to(version, state, snapshot));
+                        *cached = Some(live.moved_to(version, state, snapshot, at));
                     }
                     return Ok(reply);
                 }
@@ -180,6 +189,58 @@ impl Store {
         Held(slot)
     }
 
+    /// Answers a read of match `id` from this instance's live copy of it, if it holds one that
+    /// is still the stored match: `read` gets the copy and the match's rematch links. One small
+    /// probe checks the copy (the match's status, seat access and last ply, and the links), where
+    /// a read from the database costs the row, its seats, the events after its snapshot and the
+    /// state's decoding. A copy another instance moved past, or whose seats changed since, is not
+    /// used. None: read the match from the database.
+    pub async fn read_live_copy<R>(
+        &self,
+        id: Uuid,
+        read: impl FnOnce(&LiveMatch, RematchLinks) -> R,
+    ) -> Result<Option<R>, StoreError> {
+        let Some(slot) = self.moves.cache.existing(id) else {
+            return Ok(None);
+        };
+        if slot.lock().await.is_none() {
+            return Ok(None);
+        }
+        let last_ply = match_events::table
+            .filter(match_events::match_id.eq(id))
+            .select(diesel::dsl::max(match_events::ply))
+            .single_value();
+        let probe: Option<(MatchStatus, i64, Option<i64>, RematchLinks)> = matches::table
+            .left_join(match_rematch_links::table)
+            .filter(matches::id.eq(id))
+            .select((
+                matches::status,
+                matches::access_version,
+                last_ply,
+                (
+                    match_rematch_links::rematch_of.nullable(),
+                    match_rematch_links::rematch.nullable(),
+                ),
+            ))
+            .first(&mut *self.conn().await?)
+            .await
+            .optional()?;
+        let Some((status, access_version, last_ply, links)) = probe else {
+            return Ok(None);
+        };
+        let cached = slot.lock().await;
+        Ok(cached
+            .as_ref()
+            .filter(|live| {
+                status == MatchStatus::InProgress
+                    && live.row.kind == MatchKind::Hosted
+                    && live.row.status == status
+                    && live.row.access_version == access_version
+                    && live.row.version == last_ply.unwrap_or(0)
+            })
+            .map(|live| read(live, links)))
+    }
+
     /// The match as stored: its row and seats, and the events after its snapshot.
     async fn read_live(&self, id: Uuid) -> Result<Option<LiveMatch>, StoreError> {
         let mut conn = self.conn().await?;
@@ -200,9 +261,16 @@ impl Store {
         } = mv;
         if let Some(finished) = finished {
             let mut conn = self.conn().await?;
-            let stored =
-                finish_if_current(&mut conn, live, version, &state, &events, &finished, now)
-                    .await?;
+            let stored = finish_if_current(
+                &mut conn,
+                live,
+                version,
+                state.value(),
+                &events,
+                &finished,
+                now,
+            )
+            .await?;
             return Ok(if stored {
                 Stored::Yes {
                     state,
@@ -212,14 +280,14 @@ impl Store {
                 Stored::Raced
             });
         }
-        let due = version - live.snapshot >= self.moves.snapshot_every;
+        let due = version - live.snapshot >= self.moves.snapshot_every();
         let append = Append {
             id: live.row.id,
             read_version: live.row.version,
             read_access_version: live.row.access_version,
             read_snapshot: live.snapshot,
             version,
-            snapshot: due.then(|| state.clone()),
+            snapshot: due.then(|| state.text()),
             now,
             events,
         };
@@ -273,7 +341,7 @@ where
             version: mv.version,
             entries: mv.events,
             change: Change::Advance {
-                state: state_value(&mv.state)?,
+                state: mv.state.value(),
                 finished: mv.finished,
             },
             now: mv.now,
@@ -291,18 +359,13 @@ pub struct Held(#[allow(dead_code)] tokio::sync::OwnedMutexGuard<Option<LiveMatc
 
 /// What became of a write that applies only to the match as it was read.
 enum Stored {
-    /// Stored: the state's text, and the snapshot's new version if one was written.
+    /// Stored: the state, and the snapshot's new version if one was written.
     Yes {
-        state: Box<str>,
+        state: Box<dyn TypedState>,
         snapshot: Option<i64>,
     },
     /// Another move was stored first, or the seats or the status changed: nothing was written.
     Raced,
-}
-
-fn state_value(text: &str) -> Result<Value, StoreError> {
-    serde_json::from_str(text)
-        .map_err(|e| StoreError::Internal(format!("a state's text is not JSON: {e}")))
 }
 
 /// Why the finishing transaction stopped.
@@ -336,13 +399,12 @@ async fn finish_if_current(
     conn: &mut AsyncPgConnection,
     live: &LiveMatch,
     version: i64,
-    state: &str,
+    state: Value,
     events: &[EventRow],
     finished: &FinishedMatch,
     now: DateTime<Utc>,
 ) -> Result<bool, StoreError> {
     let row = &live.row;
-    let state = state_value(state)?;
     let finished = finished.as_finished();
     let written = conn
         .transaction(async |conn| {
