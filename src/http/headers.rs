@@ -1,11 +1,9 @@
 //! Headers that keep what a response carries where it belongs: the docs page cannot be framed
 //! by another site, and no cache keeps an answer meant for one token holder.
 
-use actix_web::body::MessageBody;
-use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header::{self, HeaderValue};
+use actix_web::dev::ServiceRequest;
+use actix_web::http::header::{self, HeaderMap, HeaderValue};
 use actix_web::http::Method;
-use actix_web::middleware::Next;
 
 /// The docs page (Swagger UI) shares its origin with the table page, which keeps owner tokens in
 /// `localStorage`, so it gets a policy as strict as Swagger UI allows: its own scripts only (it
@@ -31,32 +29,39 @@ fn is_private(request: &ServiceRequest) -> bool {
         || request.path().starts_with("/v1/invites/")
 }
 
-pub(super) async fn protect(
-    request: ServiceRequest,
-    next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let docs = is_docs(request.path());
-    let private = is_private(&request);
-    let mut response = next.call(request).await?;
-    let headers = response.headers_mut();
-    if docs {
-        headers.insert(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(DOCS_POLICY),
-        );
-        // For browsers that predate `frame-ancestors`.
-        headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-        headers.insert(
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
-        );
-        headers.insert(
-            header::REFERRER_POLICY,
-            HeaderValue::from_static("no-referrer"),
-        );
+/// The headers an answer to `request` gets: read before the request is handled.
+pub(super) struct Protection {
+    docs: bool,
+    private: bool,
+}
+
+impl Protection {
+    pub(super) fn of(request: &ServiceRequest) -> Self {
+        Self {
+            docs: is_docs(request.path()),
+            private: is_private(request),
+        }
     }
-    if private {
-        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(PRIVATE));
+
+    pub(super) fn apply(&self, headers: &mut HeaderMap) {
+        if self.docs {
+            headers.insert(
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static(DOCS_POLICY),
+            );
+            // For browsers that predate `frame-ancestors`.
+            headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+            headers.insert(
+                header::X_CONTENT_TYPE_OPTIONS,
+                HeaderValue::from_static("nosniff"),
+            );
+            headers.insert(
+                header::REFERRER_POLICY,
+                HeaderValue::from_static("no-referrer"),
+            );
+        }
+        if self.private {
+            headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(PRIVATE));
+        }
     }
-    Ok(response)
 }

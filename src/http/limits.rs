@@ -6,11 +6,9 @@ use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use actix_cors::Cors;
-use actix_web::body::{EitherBody, MessageBody};
-use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::dev::ServiceRequest;
 use actix_web::http::header::{self, HeaderMap};
-use actix_web::middleware::Next;
-use actix_web::{web, ResponseError};
+use actix_web::web;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 
@@ -122,42 +120,31 @@ fn node_address(node: &str) -> Option<IpAddr> {
     })
 }
 
-/// Refuses a request over its client's rate with a 429 problem and `Retry-After`.
-pub async fn limit_rate(
-    request: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
-    if let Some(limit) = request.app_data::<web::Data<RateLimit>>() {
-        if !UNLIMITED_PATHS.contains(&request.path()) {
-            if let Err(wait) = limit.check(limit.client(&request)) {
-                let problem = Problem::new(
-                    Code::RateLimited,
-                    format!("too many requests from this address; retry in {wait} s"),
-                )
-                .with_retry_after(u32::try_from(wait).unwrap_or(u32::MAX));
-                let response = problem.error_response();
-                return Ok(request.into_response(response).map_into_right_body());
-            }
-        }
+/// A request over its client's rate: a 429 problem with `Retry-After`.
+pub(super) fn over_rate(request: &ServiceRequest) -> Option<Problem> {
+    let limit = request.app_data::<web::Data<RateLimit>>()?;
+    if UNLIMITED_PATHS.contains(&request.path()) {
+        return None;
     }
-    Ok(next.call(request).await?.map_into_left_body())
+    let wait = limit.check(limit.client(request)).err()?;
+    let problem = Problem::new(
+        Code::RateLimited,
+        format!("too many requests from this address; retry in {wait} s"),
+    );
+    Some(problem.with_retry_after(u32::try_from(wait).unwrap_or(u32::MAX)))
 }
 
-/// Refuses a path whose percent-escapes do not decode to UTF-8 (`/v1/players/%FF%FE/stats`):
-/// the router would otherwise hand handlers the replacement character, a name nobody sent.
-pub async fn check_path(
-    request: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
-    if std::str::from_utf8(&percent_decoded(request.uri().path())).is_err() {
-        let response = Problem::new(
-            Code::InvalidPath,
-            "the path's percent-escapes do not decode to UTF-8",
-        )
-        .error_response();
-        return Ok(request.into_response(response).map_into_right_body());
-    }
-    Ok(next.call(request).await?.map_into_left_body())
+/// A path whose percent-escapes do not decode to UTF-8 (`/v1/players/%FF%FE/stats`): the router
+/// would otherwise hand handlers the replacement character, a name nobody sent.
+pub(super) fn undecodable_path(request: &ServiceRequest) -> Option<Problem> {
+    std::str::from_utf8(&percent_decoded(request.uri().path()))
+        .is_err()
+        .then(|| {
+            Problem::new(
+                Code::InvalidPath,
+                "the path's percent-escapes do not decode to UTF-8",
+            )
+        })
 }
 
 fn percent_decoded(path: &str) -> Vec<u8> {

@@ -6,6 +6,7 @@ mod body;
 mod caching;
 mod exports;
 mod games;
+mod gate;
 mod headers;
 mod limits;
 mod links;
@@ -331,14 +332,13 @@ pub(crate) fn server(
             app = app.app_data(rate_limit.clone());
         }
         let mut app = app
-            .wrap(middleware::from_fn(limits::limit_rate))
-            .wrap(middleware::from_fn(limits::check_path))
-            .wrap(middleware::from_fn(ops::close_while_draining))
+            // Inside CORS, so that its refusals carry CORS headers (a preflight is answered by
+            // the CORS layer alone).
+            .wrap(middleware::from_fn(gate::gate))
             .wrap(middleware::Condition::new(
                 !origins.is_empty(),
                 limits::cors(&origins),
             ))
-            .wrap(middleware::from_fn(headers::protect))
             .wrap(prometheus.clone())
             // Invite codes are in paths: the logged target has them redacted.
             .wrap(tracing_actix_web::TracingLogger::<

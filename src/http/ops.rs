@@ -4,10 +4,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use actix_web::body::MessageBody;
-use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::ConnectionType;
-use actix_web::middleware::Next;
+use actix_web::dev::ServiceRequest;
 use actix_web::{get, web, HttpResponse};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -55,23 +52,12 @@ impl Drain {
     }
 }
 
-/// While draining, every answer closes its connection, so that a client holding a keep-alive
-/// connection to this instance opens its next one elsewhere.
-pub(super) async fn close_while_draining(
-    request: ServiceRequest,
-    next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let draining = request
+/// Whether the instance drains: then every answer closes its connection, so that a client
+/// holding a keep-alive connection to this instance opens its next one elsewhere.
+pub(super) fn draining(request: &ServiceRequest) -> bool {
+    request
         .app_data::<web::Data<Drain>>()
-        .is_some_and(|drain| drain.is_draining());
-    let mut response = next.call(request).await?;
-    if draining {
-        response
-            .response_mut()
-            .head_mut()
-            .set_connection_type(ConnectionType::Close);
-    }
-    Ok(response)
+        .is_some_and(|drain| drain.is_draining())
 }
 
 /// The process is up (says nothing about the database).
