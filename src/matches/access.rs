@@ -77,6 +77,19 @@ pub(super) async fn load(
     Ok((conn, row, seats, credential))
 }
 
+/// Loads a match's row and seats for a reader that replays the log itself (the log, a ply, the
+/// export): the row's version is the log's last ply, its state the snapshot as stored (not
+/// brought up to the log, which these readers would not look at), and checks the token.
+pub(super) async fn load_for_replay(
+    store: &Store,
+    id: Uuid,
+    token: Option<&str>,
+) -> Result<(crate::store::Conn, MatchRow, Vec<SeatRow>, Credential), Problem> {
+    let (conn, mut row, seats, tail, credential) = load_as_stored(store, id, token).await?;
+    row.version = tail.last().map_or(row.version, |event| event.ply);
+    Ok((conn, row, seats, credential))
+}
+
 /// Loads a match as stored, its snapshot and the events after it apart (for a reader that plays
 /// them on the typed state itself: [`super::current::typed_state`]), and checks the token.
 pub(super) async fn load_as_stored(

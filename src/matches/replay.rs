@@ -8,7 +8,7 @@
 use diesel_async::AsyncPgConnection;
 use uuid::Uuid;
 
-use super::access::{load, viewer_for, Credential};
+use super::access::{load, load_for_replay, viewer_for, Credential};
 use super::current::{Logged, Stored};
 use super::wire::{ExportedInput, LogEntry, LogQuery, MatchExport, MatchLog, MatchResult, PlyView};
 use crate::games::{Consistent, Game, Seat, Viewer};
@@ -136,7 +136,7 @@ pub(super) async fn log_after(
     token: Option<&str>,
     after: i64,
 ) -> Result<MatchLog, Problem> {
-    let (mut conn, row, seats, credential) = load(store, id, token).await?;
+    let (mut conn, row, seats, credential) = load_for_replay(store, id, token).await?;
     let viewer = viewer_for(&row, credential);
     let entries = log_entries(&mut conn, &row, seats.len(), viewer, after, row.version).await?;
     Ok(MatchLog {
@@ -166,7 +166,7 @@ pub async fn log_page(
             "after is a ply: 0 or more",
         ));
     }
-    let (mut conn, row, seats, credential) = load(store, id, token).await?;
+    let (mut conn, row, seats, credential) = load_for_replay(store, id, token).await?;
     if after > row.version {
         let mut problem = Problem::new(
             Code::UnknownPly,
@@ -197,7 +197,7 @@ pub async fn at_ply(
     ply: i64,
     token: Option<&str>,
 ) -> Result<PlyView, Problem> {
-    let (mut conn, row, seats, credential) = load(store, id, token).await?;
+    let (mut conn, row, seats, credential) = load_for_replay(store, id, token).await?;
     if !(0..=row.version).contains(&ply) {
         return Err(Problem::new(
             Code::UnknownPly,
@@ -270,7 +270,7 @@ enum Part {
 /// ([`ExportBody::into_stream`]).
 #[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
 pub async fn export(store: &Store, id: Uuid, token: Option<&str>) -> Result<ExportBody, Problem> {
-    let (mut conn, row, seats, credential) = load(store, id, token).await?;
+    let (mut conn, row, seats, credential) = load_for_replay(store, id, token).await?;
     let finished = row.status == MatchStatus::Finished;
     if !finished && credential != Credential::Owner {
         return Err(Problem::new(
