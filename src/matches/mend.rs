@@ -370,7 +370,7 @@ fn to_reply<G: Game>(
     let viewer = viewer_for(row, credential);
     to_store::<G>(
         row,
-        line.state(),
+        line.into_state(),
         vec![(event, mended.events)],
         viewer,
         asked.key.clone(),

@@ -237,7 +237,7 @@ fn play<G: Game>(
     let key = accepted
         .idempotency_key
         .map(|key| (key, accepted.request_hash));
-    let (mv, reply) = to_store::<G>(row, &state, added, accepted.viewer, key, now)?;
+    let (mv, reply) = to_store::<G>(row, state, added, accepted.viewer, key, now)?;
     Ok(Plan::Store(mv, reply))
 }
 
@@ -246,13 +246,13 @@ fn play<G: Game>(
 /// entry keeps the reply for a retry.
 pub(super) fn to_store<G: Game>(
     row: &MatchRow,
-    state: &Consistent<G>,
+    state: Consistent<G>,
     mut added: Vec<(EventRow, Vec<G::Event>)>,
     viewer: Viewer,
     idempotency: Option<(&str, Vec<u8>)>,
     now: chrono::DateTime<Utc>,
 ) -> Result<(Move, MoveReply), Problem> {
-    let over = G::is_over(state);
+    let over = G::is_over(&state);
     let viewer = if over { Viewer::Full } else { viewer };
     let version = row.version + added.len() as i64;
     let table = row.randomness == RandomnessMode::Table;
@@ -260,13 +260,13 @@ pub(super) fn to_store<G: Game>(
         game: G::KIND,
         version,
         status: MatchStatus::of_over(over),
-        to_act: G::to_act(state),
-        chance_pending: G::chance_pending(state),
+        to_act: G::to_act(&state),
+        chance_pending: G::chance_pending(&state),
         entries: added
             .iter()
             .map(|(event, events)| log_entry::<G>(event.into(), table, events, viewer))
             .collect(),
-        view: referee::to_json(&G::view(state, viewer)),
+        view: referee::to_json(&G::view(&state, viewer)),
     };
     // The answer is kept only where a retry may ask for it again: most moves carry no key, and
     // writing every reply would multiply what each move writes.
@@ -276,16 +276,16 @@ pub(super) fn to_store<G: Game>(
         first.response = Some(referee::to_json(&reply));
     }
     let finished = over.then(|| {
-        let score = score_of::<G>(state);
+        let score = score_of::<G>(&state);
         FinishedMatch {
             result: referee::to_json(&score),
             lowest_wins: score.standings.order == Order::LowestWins,
-            seats: SeatResult::of(&score.standings, &G::highlights(state)),
+            seats: SeatResult::of(&score.standings, &G::highlights(&state)),
         }
     });
     let mv = Move {
         version,
-        state: Box::new(state.clone()),
+        state: Box::new(state),
         events: added.into_iter().map(|(event, _)| event).collect(),
         finished,
         now,
