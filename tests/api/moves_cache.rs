@@ -22,6 +22,16 @@ async fn turn(app: &TestApp, id: &str, tokens: &[String]) -> (usize, Value, Valu
     (seat, first, mine["version"].clone())
 }
 
+/// The seat to act makes its first legal move through `app`: that seat, and the reply.
+async fn move_on(app: &TestApp, id: &str, tokens: &[String]) -> (usize, Value) {
+    let (seat, mv, version) = turn(app, id, tokens).await;
+    let moved = app
+        .post_move(id, Some(&tokens[seat]), Some(version), &mv)
+        .await;
+    assert_eq!(moved.status, StatusCode::OK, "{}", moved.body);
+    (seat, moved.body)
+}
+
 async fn new_match(app: &TestApp) -> Value {
     app.create_lucky_jack(
         &["Ann", "Ben"],
@@ -44,11 +54,7 @@ async fn a_token_reissued_through_another_instance_no_longer_moves_on_an_instanc
     let mut tokens = seat_tokens(&created);
 
     // A caches the match with this move.
-    let (seat, mv, version) = turn(&a, &id, &tokens).await;
-    let moved = a
-        .post_move(&id, Some(&tokens[seat]), Some(version), &mv)
-        .await;
-    assert_eq!(moved.status, StatusCode::OK, "{}", moved.body);
+    move_on(&a, &id, &tokens).await;
 
     let (seat, mv, version) = turn(&a, &id, &tokens).await;
     let reissued = b
@@ -91,11 +97,7 @@ async fn a_match_abandoned_through_another_instance_takes_no_move_on_an_instance
     let created = new_match(&a).await;
     let id = match_id(&created);
     let tokens = seat_tokens(&created);
-    let (seat, mv, version) = turn(&a, &id, &tokens).await;
-    let moved = a
-        .post_move(&id, Some(&tokens[seat]), Some(version), &mv)
-        .await;
-    assert_eq!(moved.status, StatusCode::OK, "{}", moved.body);
+    let (_, moved) = move_on(&a, &id, &tokens).await;
 
     let abandoned = b
         .post(
@@ -111,7 +113,7 @@ async fn a_match_abandoned_through_another_instance_takes_no_move_on_an_instance
     assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.body);
     let stored = a.read_match(&id, None).await.body;
     assert_eq!(stored["status"], "abandoned");
-    assert_eq!(stored["version"], moved.body["version"]);
+    assert_eq!(stored["version"], moved["version"]);
 }
 
 every_pipeline!(
@@ -323,29 +325,17 @@ async fn a_warm_instance_reads_a_match_as_another_instance_moved_it_and_reissued
     let tokens = seat_tokens(&created);
 
     // A holds the match live after this move, and reads it from there.
-    let (seat, mv, version) = turn(&a, &id, &tokens).await;
-    let moved = a
-        .post_move(&id, Some(&tokens[seat]), Some(version), &mv)
-        .await;
-    assert_eq!(moved.status, StatusCode::OK, "{}", moved.body);
+    let (seat, _) = move_on(&a, &id, &tokens).await;
     let warm = a.read_match(&id, Some(&tokens[seat])).await.body;
     assert_eq!(warm, b.read_match(&id, Some(&tokens[seat])).await.body);
 
-    let (seat, mv, version) = turn(&b, &id, &tokens).await;
-    let moved = b
-        .post_move(&id, Some(&tokens[seat]), Some(version), &mv)
-        .await;
-    assert_eq!(moved.status, StatusCode::OK, "{}", moved.body);
+    let (seat, moved) = move_on(&b, &id, &tokens).await;
     let seen = a.read_match(&id, Some(&tokens[seat])).await.body;
-    assert_eq!(seen["version"], moved.body["version"], "{seen}");
+    assert_eq!(seen["version"], moved["version"], "{seen}");
     assert_eq!(seen, b.read_match(&id, Some(&tokens[seat])).await.body);
 
     // A holds it live again, then B re-issues a seat's token.
-    let (seat, mv, version) = turn(&a, &id, &tokens).await;
-    let moved = a
-        .post_move(&id, Some(&tokens[seat]), Some(version), &mv)
-        .await;
-    assert_eq!(moved.status, StatusCode::OK, "{}", moved.body);
+    let (seat, _) = move_on(&a, &id, &tokens).await;
     let reissued = b
         .post(
             &format!("/v1/matches/{id}/seats/{seat}/token"),

@@ -72,26 +72,20 @@ pub struct UnknownMatch(pub Uuid);
 pub(super) struct Moves {
     cache: MoveCache,
     batches: GroupCommit,
-    settings: MoveSettings,
+    snapshot_every: i64,
 }
-
-type Pool = diesel_async::pooled_connection::deadpool::Pool<AsyncPgConnection>;
 
 impl Moves {
     pub(super) fn new(
-        pool: Pool,
+        pool: diesel_async::pooled_connection::deadpool::Pool<AsyncPgConnection>,
         settings: MoveSettings,
         runtime: &tokio::runtime::Handle,
     ) -> Self {
         Self {
             cache: MoveCache::new(settings.cached_matches),
             batches: GroupCommit::new(pool, settings.batch_max, runtime),
-            settings,
+            snapshot_every: settings.snapshot_every.max(1),
         }
-    }
-
-    fn snapshot_every(&self) -> i64 {
-        self.settings.snapshot_every.max(1)
     }
 }
 
@@ -280,7 +274,7 @@ impl Store {
                 Stored::Raced
             });
         }
-        let due = version - live.snapshot >= self.moves.snapshot_every();
+        let due = version - live.snapshot >= self.moves.snapshot_every;
         let append = Append {
             id: live.row.id,
             read_version: live.row.version,
