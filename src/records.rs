@@ -15,9 +15,8 @@ use uuid::Uuid;
 use crate::games::{Game, GameKind, Seat, Standings};
 use crate::problem::{Code, Problem};
 use crate::referee;
-use crate::store::created::{self, Created, NewParts};
+use crate::store::created::Created;
 use crate::store::matches::{MatchRow, SeatRow};
-use crate::store::Store;
 use crate::vocabulary::{
     disguising_letter, limits, name_key, normalise_name, MatchKind, MatchStatus,
 };
@@ -293,20 +292,10 @@ pub(crate) fn idempotency_key_reused(on: &str) -> Problem {
     )
 }
 
-/// Stores a new match or sheet ([`created::insert_created`]), answering a retry of the same
-/// request with the first answer and refusing an `Idempotency-Key` reused for another request.
-pub(crate) async fn insert_created<T>(
-    store: &Store,
-    scope: &str,
-    key: Option<&str>,
-    request_hash: Vec<u8>,
-    parts: NewParts<'_>,
-    answer: T,
-) -> Result<T, Problem>
-where
-    T: Serialize + DeserializeOwned + Send + Sync,
-{
-    match created::insert_created(store, scope, key, request_hash, parts, answer).await? {
+/// The answer to a create ([`insert_created`](crate::store::created::insert_created)): the stored or first answer, or a
+/// refusal of an `Idempotency-Key` reused for another request.
+pub(crate) fn created_answer<T>(created: Created<T>, scope: &str) -> Result<T, Problem> {
+    match created {
         Created::Fresh(answer) | Created::Replayed(answer) => Ok(answer),
         Created::KeyReused => Err(idempotency_key_reused(&format!("to create a {scope}"))),
     }

@@ -10,11 +10,11 @@ use super::wire::{CreateMatch, CreatedMatch, MatchDetail, SeatInvite, SeatToken}
 use crate::games::{Consistent, Game, Order, Seat, Viewer};
 use crate::problem::Problem;
 use crate::records::{
-    check_names, fingerprint, insert_created, kind_of, note_game, seat_infos, stored,
+    check_names, created_answer, fingerprint, kind_of, note_game, seat_infos, stored,
 };
 use crate::referee;
 use crate::seed::Seed;
-use crate::store::created::NewParts;
+use crate::store::created::{insert_created, NewParts};
 use crate::store::lobby::{self, InviteRow};
 use crate::store::matches::{EventRow, MatchRow, SeatRow};
 use crate::store::Store;
@@ -41,7 +41,7 @@ pub async fn create(
         events: &events,
         invites: &invites,
     };
-    insert_created(
+    let created = insert_created(
         store,
         "match",
         idempotency_key.as_deref(),
@@ -49,7 +49,8 @@ pub async fn create(
         parts,
         created,
     )
-    .await
+    .await?;
+    created_answer(created, "match")
 }
 
 /// A match ready to be stored: its rows and the reply that hands out its tokens or invites.

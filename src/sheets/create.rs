@@ -8,9 +8,9 @@ use uuid::Uuid;
 use super::{standing::*, wire::*};
 use crate::games::{Game, GameKind};
 use crate::problem::Problem;
-use crate::records::{check_names, fingerprint, insert_created};
+use crate::records::{check_names, created_answer, fingerprint};
 use crate::referee;
-use crate::store::created::NewParts;
+use crate::store::created::{insert_created, NewParts};
 use crate::store::matches::{MatchRow, SeatRow};
 use crate::store::Store;
 use crate::vocabulary::{name_key, MatchKind, MatchStatus, RandomnessMode};
@@ -30,7 +30,7 @@ pub async fn create(
         seats,
         created,
     } = new;
-    insert_created(
+    let created = insert_created(
         store,
         "sheet",
         idempotency_key.as_deref(),
@@ -43,7 +43,8 @@ pub async fn create(
         },
         created,
     )
-    .await
+    .await?;
+    created_answer(created, "sheet")
 }
 
 /// A sheet checked and ready to store, with its answer (the owner token in it).

@@ -1,5 +1,8 @@
-//! Pieces of the consistency checks every game runs on a client-supplied state (see each game's
-//! `consistency.rs`), with the same codes and messages for all.
+//! Consistency checks for client-supplied states: could this state have arisen from play (cards
+//! conserved, seats and phase agreeing)? Not to be confused with the `/check` endpoint, which asks
+//! whether a move is legal ([`Game::validate`](crate::games::Game::validate)). Each game's
+//! `consistency.rs` runs its own checks; these are the pieces they share, with the same codes and
+//! messages for all.
 
 use std::fmt::Debug;
 

@@ -1,6 +1,4 @@
-//! Consistency checks for client-supplied states: could this state have arisen from play (cards
-//! conserved, seats and phase agreeing)? Not to be confused with the `/check` endpoint, which asks
-//! whether a move is legal ([`Game::validate`](crate::games::Game::validate)).
+//! Could this Lucky Jack state have arisen from play? See [`crate::games::kit::consistency`].
 
 use super::*;
 use crate::games::kit::consistency::{self, bad, each_round, fixed_rounds};

@@ -5,46 +5,45 @@ use super::*;
 #[test]
 fn a_reported_deal_or_draw_is_checked_exactly_and_a_bad_one_changes_nothing() {
     let state = PlusMinus::setup(PlusMinus::validate_options(&Options::default(), 3).unwrap());
-    let reject = |outcome: Chance| {
+    fn deal(hands: &[&str], face_up: &[&str]) -> Chance {
+        Chance::Deal {
+            hands: hands.iter().map(|h| cards(h)).collect(),
+            face_up: face_up.iter().map(|f| cards(f)).collect(),
+        }
+    }
+    let refusals = [
+        (
+            Chance::Draw { cards: cards("A") },
+            V::UnexpectedChanceKind {
+                expected: ChanceKind::Deal,
+                got: ChanceKind::Draw,
+            },
+        ),
+        (
+            deal(&["2 3", "4 6"], &["A K", "9 J"]),
+            V::WrongHandCount {
+                expected: 3,
+                got: 2,
+            },
+        ),
+        (
+            deal(&["2 3", "4 6 7", "7 8"], &["A K", "9 J", "5 5"]),
+            V::WrongCardCount {
+                expected: 2,
+                got: 3,
+            },
+        ),
+        (
+            deal(&["2 2", "2 2", "2 8"], &["A K", "9 J", "5 5"]),
+            V::CardNotInPile { card: Card::Two },
+        ),
+    ];
+    for (outcome, refusal) in refusals {
         let mut copy = state.clone();
         let err = PlusMinus::resolve_chance(&mut copy, &outcome).unwrap_err();
-        assert_eq!(copy, state);
-        err
-    };
-    assert_eq!(
-        reject(Chance::Draw { cards: cards("A") }),
-        V::UnexpectedChanceKind {
-            expected: ChanceKind::Deal,
-            got: ChanceKind::Draw
-        }
-    );
-    assert_eq!(
-        reject(Chance::Deal {
-            hands: vec![cards("2 3"), cards("4 6")],
-            face_up: vec![cards("A K"), cards("9 J")],
-        }),
-        V::WrongHandCount {
-            expected: 3,
-            got: 2
-        }
-    );
-    assert_eq!(
-        reject(Chance::Deal {
-            hands: vec![cards("2 3"), cards("4 6 7"), cards("7 8")],
-            face_up: vec![cards("A K"), cards("9 J"), cards("5 5")],
-        }),
-        V::WrongCardCount {
-            expected: 2,
-            got: 3
-        }
-    );
-    assert_eq!(
-        reject(Chance::Deal {
-            hands: vec![cards("2 2"), cards("2 2"), cards("2 8")],
-            face_up: vec![cards("A K"), cards("9 J"), cards("5 5")],
-        }),
-        V::CardNotInPile { card: Card::Two }
-    );
+        assert_eq!(err, refusal, "{outcome:?}");
+        assert_eq!(copy, state, "a refused {outcome:?} changed the table");
+    }
     let mut state = table(
         &["9 2", "3 3", "3 3"],
         &[("7", "2"), ("5", "J"), ("8", "Q")],
