@@ -9,7 +9,7 @@ use diesel_async::AsyncPgConnection;
 use uuid::Uuid;
 
 use super::access::{load, load_for_replay, viewer_for, Credential};
-use super::current::{Logged, Stored};
+use super::current::{stored_state, Logged, Stored};
 use super::wire::{ExportedInput, LogEntry, LogQuery, MatchExport, MatchLog, MatchResult, PlyView};
 use crate::games::{Consistent, Game, Seat, Viewer};
 use crate::problem::{Code, Problem};
@@ -59,28 +59,35 @@ pub(super) fn log_entry<G: Game>(
     }
 }
 
-/// Replays a stored match from its setup through plies 1 to `upto`, reading its events in chunks
-/// of [`events::CHUNK_ROWS`], and hands each ply with its events to `each`. Memory stays bounded
-/// by one chunk (plus whatever `each` keeps), however long the match. A log that does not replay,
-/// or misses a ply, is an internal error naming the ply.
+/// Replays a stored match through ply `upto`, reading its events in chunks of
+/// [`events::CHUNK_ROWS`], and hands each ply after `after` with its events to `each`. It starts
+/// from the newest kept snapshot at `after` or before (from the setup if there is none), so a
+/// page deep in a long match replays at most one snapshot interval before it. Memory stays
+/// bounded by one chunk (plus whatever `each` keeps), however long the match. A log that does not
+/// replay, or misses a ply, is an internal error naming the ply.
 async fn walk<G: Game>(
     conn: &mut AsyncPgConnection,
     row: &MatchRow,
     players: usize,
-    upto: i64,
+    (after, upto): (i64, i64),
     mut each: impl FnMut(&LoggedEvent, Vec<G::Event>),
 ) -> Result<Consistent<G>, Problem> {
-    let options: G::Options = stored("options", &row.options)?;
-    let options = G::validate_options(&options, players)
-        .map_err(|e| Problem::internal(format!("match {} has invalid options: {e}", row.id)))?;
-    let mut state = Consistent::<G>::new(options);
+    let (mut last, mut state) = match events::snapshot_at_or_before(conn, row.id, after).await? {
+        Some((ply, state)) => (ply, stored_state::<G>(stored("state", &state)?)?),
+        None => {
+            let options: G::Options = stored("options", &row.options)?;
+            let options = G::validate_options(&options, players).map_err(|e| {
+                Problem::internal(format!("match {} has invalid options: {e}", row.id))
+            })?;
+            (0, Consistent::<G>::new(options))
+        }
+    };
     let missing = |ply: i64| {
         Problem::internal(format!(
             "match {} is at version {} but its log has no ply {ply}",
             row.id, row.version
         ))
     };
-    let mut last = 0;
     while last < upto {
         let chunk = events::chunk(conn, row.id, last, upto, events::CHUNK_ROWS).await?;
         if chunk.is_empty() {
@@ -99,7 +106,9 @@ async fn walk<G: Game>(
                     ))
                 })?;
             last = event.ply;
-            each(event, events);
+            if event.ply > after {
+                each(event, events);
+            }
         }
     }
     Ok(state)
@@ -117,10 +126,8 @@ async fn log_entries(
     let mut entries = Vec::with_capacity((upto - after).clamp(0, limits::LOG_PAGE_MAX) as usize);
     let table = row.randomness == RandomnessMode::Table;
     with_game!(kind_of(row)?, G => {
-        walk::<G>(conn, row, players, upto, |event, events| {
-            if event.ply > after {
-                entries.push(log_entry::<G>(event.into(), table, &events, viewer));
-            }
+        walk::<G>(conn, row, players, (after, upto), |event, events| {
+            entries.push(log_entry::<G>(event.into(), table, &events, viewer));
         })
         .await?;
     });
@@ -209,7 +216,7 @@ pub async fn at_ply(
     }
     let viewer = viewer_for(&row, credential);
     with_game!(kind_of(&row)?, G => {
-        let state = walk::<G>(&mut conn, &row, seats.len(), ply, |_, _| {}).await?;
+        let state = walk::<G>(&mut conn, &row, seats.len(), (ply, ply), |_, _| {}).await?;
         Ok(PlyView {
             game: G::KIND,
             ply,

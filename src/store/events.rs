@@ -1,5 +1,6 @@
 //! Reading a match's event log in bounded chunks: a log is read by keyset (`ply > last ORDER BY
-//! ply LIMIT n`), so a reader holds one chunk at a time however long the match is.
+//! ply LIMIT n`), so a reader holds one chunk at a time however long the match is; a replay
+//! starts from the kept snapshot nearest before the plies it wants.
 
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -8,7 +9,7 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::schema::match_events;
+use super::schema::{match_events, match_snapshots};
 use super::StoreError;
 
 /// Rows per query of a chunked read: large enough that a long match takes few round trips,
@@ -50,6 +51,23 @@ pub async fn chunk(
         .select(LoggedEvent::as_select())
         .load(conn)
         .await?)
+}
+
+/// The newest kept snapshot of match `id` at ply `at_most` or before: its ply and the state
+/// after it. A replay that starts there plays only the plies after it.
+pub async fn snapshot_at_or_before(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+    at_most: i64,
+) -> Result<Option<(i64, Value)>, StoreError> {
+    Ok(match_snapshots::table
+        .filter(match_snapshots::match_id.eq(id))
+        .filter(match_snapshots::ply.le(at_most))
+        .order(match_snapshots::ply.desc())
+        .select((match_snapshots::ply, match_snapshots::state))
+        .first(conn)
+        .await
+        .optional()?)
 }
 
 #[derive(QueryableByName)]

@@ -17,6 +17,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    match_snapshots (match_id, ply) {
+        match_id -> Uuid,
+        ply -> Int8,
+        state -> Jsonb,
+    }
+}
+
+diesel::table! {
     match_seats (match_id, seat) {
         match_id -> Uuid,
         seat -> Int4,
@@ -134,6 +142,7 @@ diesel::joinable!(match_abandons -> matches (match_id));
 diesel::joinable!(match_events -> matches (match_id));
 diesel::joinable!(match_rematch_links -> matches (match_id));
 diesel::joinable!(match_seats -> matches (match_id));
+diesel::joinable!(match_snapshots -> matches (match_id));
 diesel::joinable!(sheet_entries -> matches (match_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
@@ -144,6 +153,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     match_invites,
     match_rematch_links,
     match_seats,
+    match_snapshots,
     matches,
     player_game_stats,
     sheet_entries,

@@ -131,6 +131,76 @@ async fn a_match_read_with_events_beyond_its_snapshot_is_rebuilt_from_them_for_e
     app.audit_snapshots().await;
 }
 
+every_pipeline!(a_log_page_deep_in_a_match_replays_from_the_snapshot_kept_before_it);
+async fn a_log_page_deep_in_a_match_replays_from_the_snapshot_kept_before_it(pipeline: Pipeline) {
+    // Docs: docs/configuration.md, SNAPSHOT_EVERY_PLIES (issue 39: "a page replays from the
+    // nearest snapshot, not from ply 1").
+    let app = spawn_app_tuned_on(pipeline, |settings| settings.moves.snapshot_every = 4).await;
+    let created = app
+        .create_lucky_jack(
+            &["Ann", "Ben"],
+            json!({"rounds": 3, "max_turns_per_round": 40}),
+            "server",
+        )
+        .await;
+    let (id, tokens, owner) = (
+        match_id(&created),
+        seat_tokens(&created),
+        owner_token(&created),
+    );
+    for _ in 0..16 {
+        if play_one(&app, &id, &tokens).await["status"] != "in_progress" {
+            break;
+        }
+    }
+    let log = async |after: i64| {
+        app.get(&format!("/v1/matches/{id}/log?after={after}"), Some(&owner))
+            .await
+    };
+    let whole = log(0).await.body;
+    let ply = async |n: i64| {
+        app.get(&format!("/v1/matches/{id}/plies/{n}"), Some(&owner))
+            .await
+    };
+    let mut db = app.db().await;
+    #[derive(QueryableByName)]
+    struct Kept {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        ply: i64,
+    }
+    let kept: Vec<Kept> =
+        diesel::sql_query("SELECT ply FROM match_snapshots WHERE match_id = $1 ORDER BY ply")
+            .bind::<diesel::sql_types::Uuid, _>(id.parse::<uuid::Uuid>().unwrap())
+            .load(&mut db)
+            .await
+            .unwrap();
+    assert!(kept.len() >= 2, "moves went past several snapshots");
+    let deep = kept[1].ply;
+    let view_after = ply(deep + 1).await.body;
+    // The plies before the second kept snapshot go (the test steps around the log's append-only
+    // guard): a page after it and a ply beyond it read the same without them, and a page
+    // before it cannot be read any more.
+    for statement in [
+        "ALTER TABLE match_events DISABLE TRIGGER match_events_append_only",
+        &format!("DELETE FROM match_events WHERE match_id = '{id}' AND ply <= {deep}"),
+        "ALTER TABLE match_events ENABLE TRIGGER match_events_append_only",
+    ] {
+        diesel::sql_query(statement).execute(&mut db).await.unwrap();
+    }
+    let page = log(deep).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert_eq!(
+        page.body["entries"].as_array().unwrap()[..],
+        whole["entries"].as_array().unwrap()[deep as usize..]
+    );
+    assert_eq!(ply(deep + 1).await.body, view_after);
+    assert_eq!(
+        log(kept[0].ply - 1).await.status,
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "a page before the kept snapshot still reads the plies it needs"
+    );
+}
+
 every_pipeline!(moves_to_several_matches_committed_together_send_one_change_notice_naming_them_all);
 async fn moves_to_several_matches_committed_together_send_one_change_notice_naming_them_all(
     pipeline: Pipeline,

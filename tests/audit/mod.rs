@@ -5,11 +5,11 @@
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use referee::vocabulary::{MatchKind, MatchStatus, RandomnessMode};
 
-/// Checks every stored match: its snapshot equals the replay of its log from setup up to the
-/// snapshot's version, no further behind the log than a snapshot interval, and a finished
+/// Checks every stored match: its snapshot, and each one kept for the log's readers, equals the
+/// replay of its log from setup up to the snapshot's ply, no further behind the log than a snapshot interval, and a finished
 /// match's snapshot is its whole log.
 pub async fn audit_snapshots(database_url: &str) {
-    use diesel::QueryDsl;
+    use diesel::{ExpressionMethods, QueryDsl};
     use referee::games::Consistent;
     use referee::games::Game;
     use referee::referee::{replay_mend, Entry, Mendable, Reporter};
@@ -31,6 +31,18 @@ pub async fn audit_snapshots(database_url: &str) {
         }
         let events = q::events(&mut conn, id).await.unwrap();
         let logged = events.len() as i64;
+        let mut kept: std::collections::BTreeMap<i64, serde_json::Value> =
+            referee::store::schema::match_snapshots::table
+                .filter(referee::store::schema::match_snapshots::match_id.eq(id))
+                .select((
+                    referee::store::schema::match_snapshots::ply,
+                    referee::store::schema::match_snapshots::state,
+                ))
+                .load::<(i64, serde_json::Value)>(&mut conn)
+                .await
+                .unwrap()
+                .into_iter()
+                .collect();
         let every = referee::config::MoveSettings::from_env()
             .unwrap()
             .snapshot_every;
@@ -90,7 +102,15 @@ pub async fn audit_snapshots(database_url: &str) {
                 if e.ply == row.version {
                     snapshot = Some(serde_json::to_value(&**line.state()).unwrap());
                 }
+                if let Some(kept) = kept.remove(&e.ply) {
+                    assert_eq!(
+                        kept,
+                        serde_json::to_value(&**line.state()).unwrap(),
+                        "match {id}: the snapshot kept at ply {} = replay", e.ply
+                    );
+                }
             }
+            assert!(kept.is_empty(), "match {id}: snapshots kept beyond its log: {:?}", kept.keys());
             assert_eq!(snapshot.as_ref(), Some(&row.state), "match {id}: snapshot = replay");
             assert_eq!(G::is_over(line.state()), row.status == MatchStatus::Finished);
         });
