@@ -16,9 +16,8 @@ use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use diesel_async::pooled_connection::deadpool::{Object, Pool};
-use diesel_async::pooled_connection::PoolableConnection;
-use diesel_async::{AsyncPgConnection, RunQueryDsl, SimpleAsyncConnection};
+use diesel_async::pooled_connection::deadpool::Pool;
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use tokio::sync::{mpsc, oneshot, Mutex};
 use uuid::Uuid;
 
@@ -288,26 +287,12 @@ pub(super) fn lost_race(error: &DieselError) -> bool {
     )
 }
 
-/// A writer's own connection, taken out of the pool and kept between batches, on which
-/// PostgreSQL keeps one generic plan of the move statement. By default it plans that statement
-/// again on every execution (a custom plan for the given ids, a quarter of its CPU per move with
-/// one client); the plan is the same whatever the ids, as every lookup in it is by key. Only
-/// these connections are set so: reads with ranges or pages keep their custom plans.
-async fn writer_connection(pool: &Pool<AsyncPgConnection>) -> Result<AsyncPgConnection, String> {
-    let mut conn = Object::take(pool.get().await.map_err(|e| e.to_string())?);
-    conn.batch_execute("SET plan_cache_mode = force_generic_plan")
-        .await
-        .map_err(|e| e.to_string())?;
-    Ok(conn)
-}
-
 async fn writer(
     pool: Pool<AsyncPgConnection>,
     queue: Arc<Mutex<mpsc::Receiver<Job>>>,
     max_batch: usize,
 ) {
     let mut batch = Vec::with_capacity(max_batch);
-    let mut kept = None;
     loop {
         // Waits for one write, then takes whatever else is queued, up to the bound.
         if queue.lock().await.recv_many(&mut batch, max_batch).await == 0 {
@@ -315,23 +300,15 @@ async fn writer(
         }
         crate::metrics::METRICS.record_move_batch(batch.len());
         let writes: Vec<&Append> = batch.iter().map(|job| &job.write).collect();
-        let mut conn = match kept.take() {
-            Some(conn) => conn,
-            None => match writer_connection(&pool).await {
-                Ok(conn) => conn,
-                Err(message) => {
-                    for job in batch.drain(..) {
-                        let _ = job.done.send(Err(StoreError::Unavailable(message.clone())));
-                    }
-                    continue;
+        let together = match pool.get().await {
+            Ok(mut conn) => append_moves(&mut conn, &writes).await,
+            Err(e) => {
+                for job in batch.drain(..) {
+                    let _ = job.done.send(Err(StoreError::Unavailable(e.to_string())));
                 }
-            },
+                continue;
+            }
         };
-        let together = append_moves(&mut conn, &writes).await;
-        // Kept unless it broke, as the pool would judge it: the next batch opens another.
-        if !conn.is_broken() {
-            kept = Some(conn);
-        }
         match together {
             Ok(stored) => {
                 for (job, stored) in batch.drain(..).zip(stored) {
