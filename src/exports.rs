@@ -14,7 +14,7 @@ use crate::store::history;
 use crate::store::matches as q;
 use crate::store::stat_reads::{abandons_of, Abandoned};
 use crate::store::Store;
-use crate::vocabulary::{MatchKind, MatchStatus};
+use crate::vocabulary::{MatchKind, MatchStatus, Space};
 
 /// One match of a player's history (one line of NDJSON, one row of CSV).
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -43,11 +43,15 @@ pub struct HistoryLine {
 
 /// Every match of a player (names compared ignoring case, width, invisible characters and look-alike letters), newest first.
 #[tracing::instrument(skip_all, fields(player = name))]
-pub async fn player_history(store: &Store, name: &str) -> Result<Vec<HistoryLine>, Problem> {
+pub async fn player_history(
+    store: &Store,
+    space: Space,
+    name: &str,
+) -> Result<Vec<HistoryLine>, Problem> {
     check_player_filter(name)?;
     let (rows, tables, abandons, changes) = store
         .read(async |conn| {
-            let rows = history::player_matches(conn, name).await?;
+            let rows = history::player_matches(conn, space, name).await?;
             let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
             let tables = q::seats_of(conn, &ids).await?;
             let abandoned: Vec<Uuid> = rows

@@ -6,6 +6,7 @@ pub mod config;
 pub mod exports;
 pub mod frames;
 pub mod games;
+pub mod households;
 pub mod http;
 pub mod live;
 pub mod matches;

@@ -135,6 +135,8 @@ problem_codes! {
     OwnerOnly = "owner_only", FORBIDDEN, "Only the owner token may do this";
     NotYourChance = "not_your_chance", FORBIDDEN, "This token may not report that chance outcome";
     NotTheReporter = "not_the_reporter", FORBIDDEN, "Only its reporter or the owner may correct that outcome";
+    InvalidHouseholdKey = "invalid_household_key", UNAUTHORIZED, "The household key is not valid";
+    HouseholdReaderKey = "household_reader_key", FORBIDDEN, "A household's reader key only reads";
     // 404 and 405: what is asked for.
     NotFound = "not_found", NOT_FOUND, "No such resource";
     UnknownGame = "unknown_game", NOT_FOUND, "No such game";
@@ -142,6 +144,7 @@ problem_codes! {
     UnknownSheet = "unknown_sheet", NOT_FOUND, "No such score sheet";
     UnknownPly = "unknown_ply", NOT_FOUND, "No such ply";
     UnknownInvite = "unknown_invite", NOT_FOUND, "No such invite";
+    UnknownHousehold = "unknown_household", NOT_FOUND, "No such household";
     MethodNotAllowed = "method_not_allowed", METHOD_NOT_ALLOWED, "Method not allowed";
     // 408, 413, 415, 429: the request's speed, size, type and rate.
     RequestTimeout = "request_timeout", REQUEST_TIMEOUT, "The request was not received in time";

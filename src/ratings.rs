@@ -17,7 +17,7 @@ use crate::store::rating_reads::{self as q, BoardCursor};
 use crate::store::results::{Order, Place};
 use crate::store::stat_reads::Period;
 use crate::store::Store;
-use crate::vocabulary::{name_key, normalise_name, MatchKind};
+use crate::vocabulary::{name_key, normalise_name, MatchKind, Space};
 
 /// A skill estimate: `mu` and its uncertainty `sigma` (Weng-Lin), and `rating`, the value
 /// rankings show: `mu - 3 sigma`, a skill the player very probably has at least. A newcomer has
@@ -227,10 +227,10 @@ fn decode_board(cursor: Option<&str>) -> Result<Option<BoardCursor>, Problem> {
 
 /// A player's current rating in each game they have a rated result in.
 #[tracing::instrument(skip_all, fields(player = name))]
-pub async fn player(store: &Store, name: &str) -> Result<PlayerRatings, Problem> {
+pub async fn player(store: &Store, space: Space, name: &str) -> Result<PlayerRatings, Problem> {
     check_player_filter(name)?;
     let rows = store
-        .read(async |conn| q::player_ratings(conn, name).await)
+        .read(async |conn| q::player_ratings(conn, space, name).await)
         .await?;
     Ok(PlayerRatings {
         player: rows
@@ -258,6 +258,7 @@ pub async fn player(store: &Store, name: &str) -> Result<PlayerRatings, Problem>
 #[tracing::instrument(skip_all, fields(player = name, game = game.slug()))]
 pub async fn history(
     store: &Store,
+    space: Space,
     name: &str,
     game: GameKind,
     period: Period,
@@ -269,8 +270,8 @@ pub async fn history(
     let after = decode_order(cursor)?;
     let (mut points, player) = store
         .read(async |conn| {
-            let points = q::history(conn, name, game, period, after, limit + 1).await?;
-            let player = q::player_ratings(conn, name).await?;
+            let points = q::history(conn, space, name, game, period, after, limit + 1).await?;
+            let player = q::player_ratings(conn, space, name).await?;
             Ok((points, player))
         })
         .await?;
@@ -314,6 +315,7 @@ const PERIOD_BOARD_WAIT: std::time::Duration = std::time::Duration::from_secs(10
 #[tracing::instrument(skip_all, fields(game = game.slug()))]
 pub async fn board(
     store: &Store,
+    space: Space,
     game: GameKind,
     period: Period,
     cursor: Option<&str>,
@@ -331,7 +333,7 @@ pub async fn board(
         ),
     };
     let mut rows = store
-        .read(async |conn| q::board(conn, game, period, after.as_ref(), limit + 1).await)
+        .read(async |conn| q::board(conn, space, game, period, after.as_ref(), limit + 1).await)
         .await?;
     let next_cursor = (rows.len() as i64 > limit).then(|| {
         rows.truncate(limit as usize);
@@ -358,8 +360,8 @@ pub async fn board(
 #[tracing::instrument(skip_all, fields(player = player, opponent = opponent))]
 pub async fn head_to_head(
     store: &Store,
-    player: &str,
-    opponent: &str,
+    space: Space,
+    (player, opponent): (&str, &str),
     game: Option<GameKind>,
     period: Period,
     cursor: Option<&str>,
@@ -377,11 +379,19 @@ pub async fn head_to_head(
     let before = cursor_param(cursor)?;
     let (games, mut items, player_ratings, opponent_ratings) = store
         .read(async |conn| {
-            let games = q::versus_games(conn, player, opponent, game, period).await?;
-            let items =
-                q::shared_results(conn, player, opponent, game, period, before, limit + 1).await?;
-            let mine = q::player_ratings(conn, player).await?;
-            let theirs = q::player_ratings(conn, opponent).await?;
+            let games = q::versus_games(conn, space, player, opponent, game, period).await?;
+            let items = q::shared_results(
+                conn,
+                space,
+                (player, opponent),
+                game,
+                period,
+                before,
+                limit + 1,
+            )
+            .await?;
+            let mine = q::player_ratings(conn, space, player).await?;
+            let theirs = q::player_ratings(conn, space, opponent).await?;
             Ok((games, items, mine, theirs))
         })
         .await?;

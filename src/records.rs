@@ -18,7 +18,7 @@ use crate::referee;
 use crate::store::created::Created;
 use crate::store::matches::{MatchRow, SeatRow};
 use crate::vocabulary::{
-    disguising_letter, limits, name_key, normalise_name, MatchKind, MatchStatus,
+    disguising_letter, limits, name_key, normalise_name, MatchKind, MatchStatus, Space,
 };
 use crate::with_game;
 
@@ -299,6 +299,22 @@ pub(crate) fn created_answer<T>(created: Created<T>, scope: &str) -> Result<T, P
         Created::Fresh(answer) | Created::Replayed(answer) => Ok(answer),
         Created::KeyReused => Err(idempotency_key_reused(&format!("to create a {scope}"))),
     }
+}
+
+/// A household's match or sheet is there only for a request in its household (or holding one of
+/// its own tokens, which the caller checks first): to anyone else it is unknown, as if it did not
+/// exist. A public one is there for everyone.
+pub(crate) fn check_visible(row: &MatchRow, space: Space) -> Result<(), Problem> {
+    if row.household.is_nil() || row.household == space.id() {
+        return Ok(());
+    }
+    Err(match row.kind {
+        MatchKind::Sheet => Problem::new(
+            Code::UnknownSheet,
+            format!("no score sheet has id {}", row.id),
+        ),
+        MatchKind::Hosted => crate::store::moves::UnknownMatch(row.id).into(),
+    })
 }
 
 /// Whether a match or sheet takes another move, report or entry: not abandoned, not over, not

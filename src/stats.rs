@@ -17,7 +17,7 @@ use crate::problem::Problem;
 use crate::records::check_player_filter;
 use crate::store::stat_reads as q;
 use crate::store::Store;
-use crate::vocabulary::normalise_name;
+use crate::vocabulary::{normalise_name, Space};
 
 pub use crate::store::stat_reads::{LeaderboardRow, Period};
 
@@ -130,13 +130,14 @@ fn record(all: &[&Outcome], with_scores: bool) -> Record {
 #[tracing::instrument(skip_all, fields(player = name, game = ?game))]
 pub async fn player(
     store: &Store,
+    space: Space,
     name: &str,
     game: Option<GameKind>,
     period: Period,
 ) -> Result<PlayerStats, Problem> {
     check_player_filter(name)?;
     let seats = store
-        .read(async |conn| q::finished_seats(conn, name, game, period).await)
+        .read(async |conn| q::finished_seats(conn, space, name, game, period).await)
         .await?;
     let outcomes: Vec<Outcome> = seats
         .into_iter()
@@ -178,12 +179,13 @@ pub async fn player(
 #[tracing::instrument(skip_all, fields(game = game.slug(), limit = limit))]
 pub async fn leaderboard(
     store: &Store,
+    space: Space,
     game: GameKind,
     limit: i64,
     period: Period,
 ) -> Result<Vec<LeaderboardRow>, Problem> {
     Ok(store
-        .read(async |conn| q::leaderboard(conn, game, limit, period).await)
+        .read(async |conn| q::leaderboard(conn, space, game, limit, period).await)
         .await?)
 }
 

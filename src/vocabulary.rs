@@ -201,6 +201,58 @@ pub fn normalise_name(name: &str) -> String {
 /// `Υ`) is read as the Latin capital it looks like ([`two_faced_capital`]).
 pub const NAME_KEY_SCHEME: i32 = 3;
 
+/// Where records and their players live: the public space (every record made without a
+/// household's key), or one household's. A household's players are its own: their keys carry the
+/// household's id, so two households' `Mum` are two players, with two histories and two ratings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Space(uuid::Uuid);
+
+/// Between a household's id and a name's key in a player key: a control character, which
+/// [`name_key`] never keeps, so no name's key is ever a household player's.
+const SPACE_SEPARATOR: char = '\u{1f}';
+
+impl Space {
+    pub const PUBLIC: Space = Space(uuid::Uuid::nil());
+
+    /// The space of a record stored with `household` (the nil id: the public one).
+    pub fn of(household: uuid::Uuid) -> Space {
+        Space(household)
+    }
+
+    /// The id stored with the space's records: the household's, or nil.
+    pub fn id(self) -> uuid::Uuid {
+        self.0
+    }
+
+    pub fn is_public(self) -> bool {
+        self.0.is_nil()
+    }
+
+    /// The player `name` is in this space: its [`name_key`], behind the household's id.
+    pub fn player_key(self, name: &str) -> String {
+        self.scoped(name_key(name))
+    }
+
+    /// An `Idempotency-Key`'s namespace for creating a `what` in this space: the same key sent
+    /// in two spaces is two requests.
+    pub fn scope(self, what: &str) -> String {
+        if self.is_public() {
+            what.to_owned()
+        } else {
+            format!("{what}/{}", self.0)
+        }
+    }
+
+    /// A name's key as a player key of this space.
+    pub fn scoped(self, key: String) -> String {
+        if self.is_public() {
+            key
+        } else {
+            format!("{}{SPACE_SEPARATOR}{key}", self.0)
+        }
+    }
+}
+
 /// A player's identity: the normalised name without its invisible characters, each run of
 /// spaces made one space, lower-cased (`str::to_lowercase`, Unicode's full lower-case mapping,
 /// close to but not exactly Unicode case folding), then reduced to its UTS #39 confusable

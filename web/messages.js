@@ -80,6 +80,9 @@ export const CATALOGUE = {
     unknown_sheet: 'There is no score sheet with that link. Check the link, or ask for a new one.',
     unknown_ply: 'That move is not in this game. Reload the page.',
     unknown_invite: 'There is no invite with that code. Check the code, or ask for a new one.',
+    unknown_household: 'This household is not open to this phone. Join it again with its code.',
+    invalid_household_key: 'This phone\'s household code no longer works: it may have been replaced. Ask for the new one.',
+    household_reader_key: 'This phone can follow the household but not add to it. Ask whoever keeps score for the full code.',
     method_not_allowed: 'The page asked for something the service does not do. Reload the page.',
 
     // Speed, size and rate.

@@ -18,7 +18,7 @@ use crate::store::matches as q;
 use crate::store::plays::{self, CountedResult};
 use crate::store::stat_reads::Period;
 use crate::store::Store;
-use crate::vocabulary::{MatchKind, MatchStatus};
+use crate::vocabulary::{MatchKind, MatchStatus, Space};
 use crate::with_game;
 
 /// Names are the identity here, so their BG Stats uuids derive from them.
@@ -138,7 +138,12 @@ fn play_of(result: &CountedResult, player_id: impl Fn(&str) -> i64) -> BgStatsPl
 
 /// A finished match or sheet as a BG Stats file of one play.
 #[tracing::instrument(skip_all, fields(match_id = %id, kind = kind.as_str(), game = tracing::field::Empty))]
-pub async fn one(store: &Store, id: Uuid, kind: MatchKind) -> Result<BgStatsFile, Problem> {
+pub async fn one(
+    store: &Store,
+    id: Uuid,
+    kind: MatchKind,
+    space: Space,
+) -> Result<BgStatsFile, Problem> {
     // Only a finished match is exported, and a finished match never changes: a history read.
     let (row, seats, changes) = store
         .read(async |conn| {
@@ -156,6 +161,7 @@ pub async fn one(store: &Store, id: Uuid, kind: MatchKind) -> Result<BgStatsFile
                 format!("no {} has id {id}", kind.as_str()),
             )
         })?;
+    crate::records::check_visible(&row, space)?;
     if row.status != MatchStatus::Finished {
         return Err(Problem::new(
             Code::MatchNotFinished,
@@ -201,6 +207,7 @@ const EXPORT_PAGE: i64 = 200;
 /// games first, then the plays a page at a time, so memory stays a page whatever the history.
 pub fn everything(
     store: Store,
+    space: Space,
     period: Period,
 ) -> impl futures_util::Stream<Item = Result<String, Problem>> {
     enum Next {
@@ -214,7 +221,7 @@ pub fn everything(
             match next {
                 Next::Head => {
                     let names = match store
-                        .read(async |conn| plays::counted_names(conn, period).await)
+                        .read(async |conn| plays::counted_names(conn, space, period).await)
                         .await
                     {
                         Ok(names) => names,
@@ -248,7 +255,7 @@ pub fn everything(
                 Next::Plays(after, ids) => {
                     let page = match store
                         .read(async |conn| {
-                            plays::counted_page(conn, period, after, EXPORT_PAGE).await
+                            plays::counted_page(conn, space, period, after, EXPORT_PAGE).await
                         })
                         .await
                     {

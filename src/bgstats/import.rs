@@ -17,6 +17,7 @@ use crate::games::GameKind;
 use crate::problem::Problem;
 use crate::store::plays::{self, NewPlay, Written};
 use crate::store::Store;
+use crate::vocabulary::Space;
 
 /// Plays written per transaction (each in its own savepoint): the connection and the games'
 /// turns are held for one batch, so imports and finishes go between batches.
@@ -84,6 +85,7 @@ pub struct ImportReport {
 pub async fn import(
     store: &Store,
     body: impl AsRef<[u8]> + Send + 'static,
+    space: Space,
 ) -> Result<ImportReport, Problem> {
     let Prepared {
         mut plays,
@@ -94,7 +96,7 @@ pub async fn import(
             .acquire()
             .await
             .map_err(|e| Problem::internal(format!("the import queue closed: {e}")))?;
-        tokio::task::spawn_blocking(move || prepare(body.as_ref()))
+        tokio::task::spawn_blocking(move || prepare(body.as_ref(), space))
             .await
             .map_err(|e| Problem::internal(format!("an import's parse failed: {e}")))??
     };
@@ -164,14 +166,14 @@ struct Prepared {
 }
 
 /// Reads and plans a file (CPU only).
-fn prepare(body: &[u8]) -> Result<Prepared, Problem> {
+fn prepare(body: &[u8], space: Space) -> Result<Prepared, Problem> {
     let read = read_file(body)?;
     let file = &read.file;
     let now = Utc::now().trunc_subsecs(6);
     let mut plays: Vec<ImportedPlay> = Vec::with_capacity(file.plays.len());
     let mut planned: Vec<(usize, Planned)> = Vec::new();
     for (index, play) in file.plays.iter().enumerate() {
-        match plan(&read, play, now) {
+        match plan(&read, play, now, space) {
             Ok(ready) => planned.push((index, ready)),
             Err(reason) => plays.push(ImportedPlay {
                 index,

@@ -17,7 +17,7 @@ use crate::store::matches::{MatchRow, SeatRow};
 use crate::store::plays::NewPlay;
 use crate::store::sheets::SheetEntryRow;
 use crate::tokens;
-use crate::vocabulary::{MatchStatus, SheetEntryKind};
+use crate::vocabulary::{MatchStatus, SheetEntryKind, Space};
 use crate::with_game;
 
 /// The largest score (either way) an imported play may hold, far above any the five games
@@ -92,19 +92,28 @@ fn checked_highlights(highlights: Option<&Highlights>) -> Option<Value> {
 
 /// A play's id: its own when it is a UUID (BG Stats' and this service's are), else one derived
 /// from the play's content, so the same play imported twice is found the second time.
-fn play_id(play: &ImportPlay, names: &[String], scores: &[i64]) -> Uuid {
-    if let Some(id) = play
+fn play_id(play: &ImportPlay, names: &[String], scores: &[i64], space: Space) -> Uuid {
+    use sha2::{Digest, Sha256};
+    let given = play
         .uuid
         .as_deref()
-        .and_then(|u| Uuid::try_parse(u.trim()).ok())
-    {
-        return id;
-    }
-    use sha2::{Digest, Sha256};
-    let digest = Sha256::digest(format!(
-        "referee/import/{}/{}/{names:?}/{scores:?}",
-        play.game_ref_id, play.play_date
-    ));
+        .and_then(|u| Uuid::try_parse(u.trim()).ok());
+    let digest = match given {
+        // The play's own id in the public space; in a household, one drawn from it, so the
+        // same file brought into two households (or the public space) is two sets of plays.
+        Some(id) if space.is_public() => return id,
+        Some(id) => Sha256::digest(format!("referee/import/{}/{id}", space.id())),
+        None => Sha256::digest(format!(
+            "referee/import/{}{}/{}/{names:?}/{scores:?}",
+            if space.is_public() {
+                String::new()
+            } else {
+                format!("{}/", space.id())
+            },
+            play.game_ref_id,
+            play.play_date
+        )),
+    };
     let mut bytes = [0u8; 16];
     bytes.copy_from_slice(&digest[..16]);
     uuid::Builder::from_sha1_bytes(bytes).into_uuid()
@@ -120,6 +129,7 @@ pub(super) fn plan(
     file: &ImportFile,
     play: &ImportPlay,
     now: DateTime<Utc>,
+    space: Space,
 ) -> Result<Planned, SkipReason> {
     let listed = file.game(play.game_ref_id);
     let game_name = listed.map_or("", |g| g.name.as_str());
@@ -195,7 +205,7 @@ pub(super) fn plan(
     } else {
         ended_at
     };
-    let id = play_id(play, &names, &totals);
+    let id = play_id(play, &names, &totals, space);
     let (owner_token, owner_hash) =
         tokens::issue("own").map_err(|e| skip("internal", e.to_string()))?;
     let seat_extras = play
@@ -206,8 +216,15 @@ pub(super) fn plan(
     let standings_json =
         serde_json::to_value(&standings).map_err(|e| skip("internal", e.to_string()))?;
     let state = serde_json::json!({"rounds": [], "standings": standings_json});
-    let (blank, blank_seats) =
-        sheets::new_rows(id, game, options, owner_hash, &names, state, created_at);
+    let (blank, blank_seats) = sheets::new_rows(
+        (id, space),
+        game,
+        options,
+        owner_hash,
+        &names,
+        state,
+        created_at,
+    );
     let row = MatchRow {
         status: if finished {
             MatchStatus::Finished

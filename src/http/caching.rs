@@ -55,7 +55,7 @@ fn answer(request: &HttpRequest, tag: String, body: Vec<u8>) -> HttpResponse {
     };
     response
         .insert_header((header::ETAG, tag))
-        .insert_header((header::VARY, "Authorization"));
+        .insert_header((header::VARY, "Authorization, Household-Key"));
     if fresh {
         response.finish()
     } else {

@@ -6,9 +6,12 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
+use super::households::space;
+use super::params::InHousehold;
 use super::responses::*;
 use crate::bgstats::{self, BgStatsFile, BgStatsImport, ImportReport};
 use crate::exports::{self, HistoryLine};
+use crate::households::Need;
 use crate::payloads::{Json, Payloads};
 use crate::problem::Problem;
 use crate::sheets::{self, SheetDetail};
@@ -36,7 +39,7 @@ pub struct HistoryQuery {
 /// Every match and score sheet of a player (names compared ignoring case, width, invisible characters and look-alike letters), newest first.
 #[utoipa::path(
     tag = "history",
-    params(("name" = String, Path, example = "Ann", pattern = "^[^\\u0000]+$"), HistoryQuery),
+    params(("name" = String, Path, example = "Ann", pattern = "^[^\\u0000]+$"), HistoryQuery, InHousehold),
     responses(
         (status = 200, content(
             (HistoryLine = "application/x-ndjson"),
@@ -50,8 +53,10 @@ pub async fn player_history(
     store: web::Data<Store>,
     path: web::Path<String>,
     query: web::Query<HistoryQuery>,
+    request: actix_web::HttpRequest,
 ) -> Result<HttpResponse, Problem> {
-    let lines = exports::player_history(&store, &path).await?;
+    let space = space(&store, &request, Need::Read).await?;
+    let lines = exports::player_history(&store, space, &path).await?;
     Ok(match query.format.unwrap_or_default() {
         HistoryFormat::Ndjson => HttpResponse::Ok()
             .content_type("application/x-ndjson")
@@ -69,6 +74,7 @@ pub async fn player_history(
 /// A finished hosted match as a play in the BG Stats import format.
 #[utoipa::path(
     tag = "history",
+    params(InHousehold),
     responses(
         (status = 200, body = BgStatsFile),
         PublicStateProblems,
@@ -78,15 +84,18 @@ pub async fn player_history(
 pub async fn match_bgstats(
     store: web::Data<Store>,
     path: web::Path<Uuid>,
+    request: actix_web::HttpRequest,
 ) -> Result<web::Json<BgStatsFile>, Problem> {
+    let space = space(&store, &request, Need::Read).await?;
     Ok(web::Json(
-        bgstats::one(&store, path.into_inner(), MatchKind::Hosted).await?,
+        bgstats::one(&store, path.into_inner(), MatchKind::Hosted, space).await?,
     ))
 }
 
 /// A finished score sheet as a play in the BG Stats import format.
 #[utoipa::path(
     tag = "history",
+    params(InHousehold),
     responses(
         (status = 200, body = BgStatsFile),
         PublicStateProblems,
@@ -96,9 +105,11 @@ pub async fn match_bgstats(
 pub async fn sheet_bgstats(
     store: web::Data<Store>,
     path: web::Path<Uuid>,
+    request: actix_web::HttpRequest,
 ) -> Result<web::Json<BgStatsFile>, Problem> {
+    let space = space(&store, &request, Need::Read).await?;
     Ok(web::Json(
-        bgstats::one(&store, path.into_inner(), MatchKind::Sheet).await?,
+        bgstats::one(&store, path.into_inner(), MatchKind::Sheet, space).await?,
     ))
 }
 
@@ -118,6 +129,7 @@ crate::one_of_games!(AnySheetExport = SheetExport);
 
 #[utoipa::path(
     tag = "history",
+    params(InHousehold),
     responses(
         (status = 200, body = AnySheetExport),
         PublicReadProblems,
@@ -127,8 +139,10 @@ crate::one_of_games!(AnySheetExport = SheetExport);
 pub async fn export_sheet(
     store: web::Data<Store>,
     path: web::Path<Uuid>,
+    request: actix_web::HttpRequest,
 ) -> Result<web::Json<SheetExport>, Problem> {
-    let sheet = sheets::read(&store, path.into_inner()).await?;
+    let space = space(&store, &request, Need::Read).await?;
+    let sheet = sheets::read(&store, path.into_inner(), space).await?;
     Ok(web::Json(SheetExport {
         format: "referee.sheet/1".to_owned(),
         game: sheet.game,
@@ -154,7 +168,7 @@ pub struct EverythingQuery {
 /// they stream, the file is cut short (it no longer parses) rather than answered with a problem.
 #[utoipa::path(
     tag = "history",
-    params(EverythingQuery),
+    params(EverythingQuery, InHousehold),
     responses(
         (status = 200, body = BgStatsFile),
         QueryProblems,
@@ -164,26 +178,28 @@ pub struct EverythingQuery {
 pub async fn export_everything(
     store: web::Data<Store>,
     query: web::Query<EverythingQuery>,
-) -> HttpResponse {
+    request: actix_web::HttpRequest,
+) -> Result<HttpResponse, Problem> {
+    let space = space(&store, &request, Need::Read).await?;
     use futures_util::StreamExt;
     let period = crate::store::stat_reads::Period {
         from: query.from,
         to: query.to,
     };
-    let stream = bgstats::everything(store.get_ref().clone(), period).map(|part| {
+    let stream = bgstats::everything(store.get_ref().clone(), space, period).map(|part| {
         part.map(web::Bytes::from).map_err(|problem| {
             // The status is sent: a failure past it can only cut the file short.
             tracing::error!(code = %problem.code, detail = %problem.detail, "export cut short");
             actix_web::error::ErrorInternalServerError(problem.detail.clone())
         })
     });
-    HttpResponse::Ok()
+    Ok(HttpResponse::Ok()
         .content_type("application/json")
         .insert_header((
             "Content-Disposition",
             "attachment; filename=\"bgstats-export.json\"",
         ))
-        .streaming(stream)
+        .streaming(stream))
 }
 
 /// Imports a BG Stats file: this service's own export, or BG Stats' export as far as its fields
@@ -195,6 +211,7 @@ pub async fn export_everything(
 /// `422 invalid_import` naming its first bad field (`params.field`).
 #[utoipa::path(
     tag = "history",
+    params(InHousehold),
     request_body(content = BgStatsImport, content_type = "application/json",
                  example = json!(crate::request_examples::import_bgstats())),
     responses(
@@ -208,6 +225,7 @@ pub async fn import_bgstats(
     request: actix_web::HttpRequest,
     payload: web::Payload,
 ) -> Result<web::Json<ImportReport>, Problem> {
+    let space = space(&store, &request, Need::Write).await?;
     let body = super::body::read_upload(&request, payload, bgstats::IMPORT_BYTES).await?;
-    Ok(web::Json(bgstats::import(&store, body).await?))
+    Ok(web::Json(bgstats::import(&store, body, space).await?))
 }

@@ -21,10 +21,13 @@ fn is_docs(path: &str) -> bool {
     path == "/docs" || path.starts_with("/docs/")
 }
 
-/// Whether the answer to `request` is for its sender alone: it carries a token, or it writes,
-/// or it names an invite code (whose answer says what the code opens).
+/// Whether the answer to `request` is for its sender alone: it carries a token or a household
+/// key, or it writes, or it names an invite code (whose answer says what the code opens).
 fn is_private(request: &ServiceRequest) -> bool {
     request.headers().contains_key(header::AUTHORIZATION)
+        || request
+            .headers()
+            .contains_key(crate::households::HOUSEHOLD_KEY)
         || !matches!(*request.method(), Method::GET | Method::HEAD)
         || request.path().starts_with("/v1/invites/")
 }

@@ -7,6 +7,8 @@ use uuid::Uuid;
 
 use super::body::Body;
 use super::caching::{cached, cached_by_content};
+use super::households::{space, who};
+use super::params::InHousehold;
 use super::params::{
     ChanceReport, CorrectionAttempt, Guarded, IdempotencyKey, IfNoneMatch, MoveAttempt, NewMatch,
     TakeBackAttempt,
@@ -14,6 +16,7 @@ use super::params::{
 use super::responses::*;
 use super::writes::{guarded, Expecting};
 use super::{bearer, idempotency_key};
+use crate::households::Need;
 use crate::matches::{
     self, AnyCreateMatch, AnyCreatedMatch, AnyMatchDetail, AnyMatchExport, AnyMatchLog,
     AnyMatchResult, AnyMoveReply, AnyPlyView, CorrectChance, CreateMatch, ListQuery, LogQuery,
@@ -30,7 +33,7 @@ use crate::vocabulary::limits;
 /// match and tokens) and creates nothing.
 #[utoipa::path(
     tag = "matches",
-    params(IdempotencyKey<NewMatch>),
+    params(IdempotencyKey<NewMatch>, InHousehold),
     request_body(content = AnyCreateMatch, example = json!(request_examples::create_match())),
     responses(
         // Its links are in `links::CreatedLinks`.
@@ -44,7 +47,9 @@ pub async fn create_match(
     request: HttpRequest,
     body: Body<CreateMatch>,
 ) -> Result<HttpResponse, Problem> {
-    let created = matches::create(&store, body.into_inner(), idempotency_key(&request)?).await?;
+    let space = space(&store, &request, Need::Write).await?;
+    let key = idempotency_key(&request)?;
+    let created = matches::create(&store, body.into_inner(), key, space).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/v1/matches/{}", created.detail.id)))
         .json(created))
@@ -53,7 +58,7 @@ pub async fn create_match(
 /// Matches, newest first, filtered by game, player and status, with keyset pagination.
 #[utoipa::path(
     tag = "matches",
-    params(ListQuery),
+    params(ListQuery, InHousehold),
     responses(
         (status = 200, body = MatchPage),
         QueryProblems,
@@ -63,8 +68,12 @@ pub async fn create_match(
 pub async fn list_matches(
     store: web::Data<Store>,
     query: web::Query<ListQuery>,
+    request: HttpRequest,
 ) -> Result<web::Json<MatchPage>, Problem> {
-    Ok(web::Json(matches::list(&store, query.into_inner()).await?))
+    let space = space(&store, &request, Need::Read).await?;
+    Ok(web::Json(
+        matches::list(&store, space, query.into_inner()).await?,
+    ))
 }
 
 /// A match as the token's holder may see it: a seat sees its own hand, the owner sees all,
@@ -74,7 +83,7 @@ pub async fn list_matches(
 /// security requirement: generated clients then accept a client with or without a token.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = Uuid, Path), IfNoneMatch),
+    params(("id" = Uuid, Path), IfNoneMatch, InHousehold),
     responses(
         (status = 200, body = AnyMatchDetail),
         NotModified,
@@ -88,7 +97,12 @@ pub async fn get_match(
     request: HttpRequest,
 ) -> Result<HttpResponse, Problem> {
     let token = bearer(&request)?;
-    let detail: MatchDetail = matches::read(&store, path.into_inner(), token.as_deref()).await?;
+    let detail: MatchDetail = matches::read(
+        &store,
+        path.into_inner(),
+        who(&store, &request, &token).await?,
+    )
+    .await?;
     Ok(cached(&request, detail.version, &detail))
 }
 
@@ -193,7 +207,7 @@ pub async fn correct_chance(
 /// log is a spectator's.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = Uuid, Path), LogQuery, IfNoneMatch),
+    params(("id" = Uuid, Path), LogQuery, IfNoneMatch, InHousehold),
     responses(
         (status = 200, body = AnyMatchLog, headers(
             ("Link" = String, description = "`</v1/matches/{id}/log?after=…&limit=…>; rel=\"next\"`: the next page, absent on the last page"),
@@ -212,7 +226,8 @@ pub async fn get_log(
     let token = bearer(&request)?;
     let id = path.into_inner();
     let query = query.into_inner();
-    let log: MatchLog = matches::log_page(&store, id, token.as_deref(), query).await?;
+    let log: MatchLog =
+        matches::log_page(&store, id, who(&store, &request, &token).await?, query).await?;
     let mut response = cached(&request, log.version, &log);
     if let Some(after) = log.next_after {
         let limit = query.limit.unwrap_or(limits::LOG_PAGE_DEFAULT);
@@ -229,7 +244,7 @@ pub async fn get_log(
 /// spectator's.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = Uuid, Path), ("ply" = i64, Path, minimum = 0), IfNoneMatch),
+    params(("id" = Uuid, Path), ("ply" = i64, Path, minimum = 0), IfNoneMatch, InHousehold),
     responses(
         (status = 200, body = AnyPlyView),
         NotModified,
@@ -244,7 +259,8 @@ pub async fn get_ply(
 ) -> Result<HttpResponse, Problem> {
     let (id, ply) = path.into_inner();
     let token = bearer(&request)?;
-    let view: PlyView = matches::at_ply(&store, id, ply, token.as_deref()).await?;
+    let view: PlyView =
+        matches::at_ply(&store, id, ply, who(&store, &request, &token).await?).await?;
     // An earlier ply is fixed, but who may see what in it changes when the match ends.
     Ok(cached_by_content(&request, &view))
 }
@@ -252,7 +268,7 @@ pub async fn get_ply(
 /// Scores with the itemised breakdown, ranks (shared places) and winners.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = Uuid, Path), IfNoneMatch),
+    params(("id" = Uuid, Path), IfNoneMatch, InHousehold),
     responses(
         (status = 200, body = AnyMatchResult),
         NotModified,
@@ -266,7 +282,12 @@ pub async fn get_result(
     request: HttpRequest,
 ) -> Result<HttpResponse, Problem> {
     let token = bearer(&request)?;
-    let result: MatchResult = matches::result(&store, path.into_inner(), token.as_deref()).await?;
+    let result: MatchResult = matches::result(
+        &store,
+        path.into_inner(),
+        who(&store, &request, &token).await?,
+    )
+    .await?;
     Ok(cached_by_content(&request, &result))
 }
 
@@ -276,6 +297,7 @@ pub async fn get_result(
 /// never held in memory whole.
 #[utoipa::path(
     tag = "matches",
+    params(InHousehold),
     responses(
         (status = 200, body = AnyMatchExport),
         Problems<(BadRequest, Unauthorized, Forbidden, NotFound, OtherClientError, Unavailable)>,
@@ -288,7 +310,12 @@ pub async fn export_match(
     request: HttpRequest,
 ) -> Result<HttpResponse, Problem> {
     let token = bearer(&request)?;
-    let export = matches::export(&store, path.into_inner(), token.as_deref()).await?;
+    let export = matches::export(
+        &store,
+        path.into_inner(),
+        who(&store, &request, &token).await?,
+    )
+    .await?;
     let body = export.into_stream().map(|part| match part {
         Ok(bytes) => Ok(web::Bytes::from(bytes)),
         Err(problem) => {

@@ -8,6 +8,7 @@ mod exports;
 mod games;
 mod gate;
 mod headers;
+mod households;
 mod limits;
 mod links;
 mod lobby;
@@ -65,6 +66,9 @@ use crate::store::Store;
         (name = "ratings", description = "Skill ratings per game (Weng-Lin, the OpenSkill model) \
                                           over finished matches and score sheets: ratings, their \
                                           history, leaderboards by rating, head-to-head"),
+        (name = "households", description = "Groups that own their records: a household's \
+                                             sheets, matches, players, statistics, boards and \
+                                             ratings are read with one of its keys only"),
         (name = "operations", description = "Health and readiness"),
     )
 )]
@@ -135,7 +139,10 @@ fn routes(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
             .service(exports::sheet_bgstats)
             .service(exports::export_sheet)
             .service(exports::export_everything)
-            .service(exports::import_bgstats),
+            .service(exports::import_bgstats)
+            .service(households::create_household)
+            .service(households::get_household)
+            .service(households::reissue_key),
     );
 }
 

@@ -20,6 +20,17 @@ pub struct IfNoneMatch {
     if_none_match: Option<String>,
 }
 
+/// `Household-Key`: the household a request works in.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Header)]
+pub struct InHousehold {
+    /// A household's owner key or reader key: the request works in that household, with its
+    /// players, records, statistics, boards and ratings (records are made with the owner key
+    /// only). Without it, the public space, where records made without a key are.
+    #[param(rename = "Household-Key")]
+    household_key: Option<String>,
+}
+
 /// What an `Idempotency-Key` names uniquely, as its description says.
 pub trait KeyedBy {
     /// "Any unique string per …", the description before the syntax.

@@ -1,13 +1,16 @@
 //! Skill ratings: a player's ratings and rating history, a game's leaderboard by rating, and two
 //! players' head-to-head record.
 
-use actix_web::{get, web};
+use actix_web::{get, web, HttpRequest};
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use super::households::space;
+use super::params::InHousehold;
 use super::responses::*;
 use crate::games::GameKind;
+use crate::households::Need;
 use crate::problem::Problem;
 use crate::ratings::{self, HeadToHead, PlayerRatings, RatingBoard, RatingHistory};
 use crate::store::stat_reads::Period;
@@ -71,7 +74,7 @@ pub struct HeadToHeadQuery {
 /// player with no rated result has no games (docs/ratings.md).
 #[utoipa::path(
     tag = "ratings",
-    params(("name" = String, Path, example = "Ann", pattern = "^[^\\u0000]+$")),
+    params(("name" = String, Path, example = "Ann", pattern = "^[^\\u0000]+$"), InHousehold),
     responses(
         (status = 200, body = PlayerRatings),
         QueryProblems,
@@ -81,8 +84,10 @@ pub struct HeadToHeadQuery {
 pub async fn player_ratings(
     store: web::Data<Store>,
     path: web::Path<String>,
+    request: HttpRequest,
 ) -> Result<web::Json<PlayerRatings>, Problem> {
-    Ok(web::Json(ratings::player(&store, &path).await?))
+    let space = space(&store, &request, Need::Read).await?;
+    Ok(web::Json(ratings::player(&store, space, &path).await?))
 }
 
 /// A player's rating history in one game: one point per rated result, in the order the results
@@ -94,6 +99,7 @@ pub async fn player_ratings(
         ("name" = String, Path, example = "Ann", pattern = "^[^\\u0000]+$"),
         ("game" = GameKind, Path),
         RatingHistoryQuery,
+        InHousehold,
     ),
     responses(
         (status = 200, body = RatingHistory),
@@ -105,7 +111,9 @@ pub async fn rating_history(
     store: web::Data<Store>,
     path: web::Path<(String, String)>,
     query: web::Query<RatingHistoryQuery>,
+    request: HttpRequest,
 ) -> Result<web::Json<RatingHistory>, Problem> {
+    let space = space(&store, &request, Need::Read).await?;
     let (name, game) = path.into_inner();
     let game = super::games::game(&game)?;
     let period = Period {
@@ -115,6 +123,7 @@ pub async fn rating_history(
     Ok(web::Json(
         ratings::history(
             &store,
+            space,
             &name,
             game,
             period,
@@ -130,7 +139,7 @@ pub async fn rating_history(
 /// last result in it.
 #[utoipa::path(
     tag = "ratings",
-    params(("game" = GameKind, Path), RatingBoardQuery),
+    params(("game" = GameKind, Path), RatingBoardQuery, InHousehold),
     responses(
         (status = 200, body = RatingBoard),
         PublicReadProblems,
@@ -141,14 +150,24 @@ pub async fn rating_board(
     store: web::Data<Store>,
     path: web::Path<String>,
     query: web::Query<RatingBoardQuery>,
+    request: HttpRequest,
 ) -> Result<web::Json<RatingBoard>, Problem> {
+    let space = space(&store, &request, Need::Read).await?;
     let game = super::games::game(&path)?;
     let period = Period {
         from: query.from,
         to: query.to,
     };
     Ok(web::Json(
-        ratings::board(&store, game, period, query.cursor.as_deref(), query.limit).await?,
+        ratings::board(
+            &store,
+            space,
+            game,
+            period,
+            query.cursor.as_deref(),
+            query.limit,
+        )
+        .await?,
     ))
 }
 
@@ -161,6 +180,7 @@ pub async fn rating_board(
         ("name" = String, Path, example = "Ann", pattern = "^[^\\u0000]+$"),
         ("opponent" = String, Path, example = "Ben", pattern = "^[^\\u0000]+$"),
         HeadToHeadQuery,
+        InHousehold,
     ),
     responses(
         (status = 200, body = HeadToHead),
@@ -172,7 +192,9 @@ pub async fn head_to_head(
     store: web::Data<Store>,
     path: web::Path<(String, String)>,
     query: web::Query<HeadToHeadQuery>,
+    request: HttpRequest,
 ) -> Result<web::Json<HeadToHead>, Problem> {
+    let space = space(&store, &request, Need::Read).await?;
     let (name, opponent) = path.into_inner();
     let period = Period {
         from: query.from,
@@ -181,8 +203,8 @@ pub async fn head_to_head(
     Ok(web::Json(
         ratings::head_to_head(
             &store,
-            &name,
-            &opponent,
+            space,
+            (&name, &opponent),
             query.game,
             period,
             query.cursor.as_deref(),

@@ -5,11 +5,14 @@ use uuid::Uuid;
 
 use super::body::Body;
 use super::caching::{cached, cached_by_content};
+use super::households::space;
+use super::params::InHousehold;
 use super::params::{Guarded, IdempotencyKey, IfNoneMatch, NewEntry, NewSheet};
 use super::responses::*;
 use super::writes::{guarded, Expecting};
 use super::{idempotency_key, required_bearer};
 use crate::games::Seat;
+use crate::households::Need;
 use crate::problem::Problem;
 use crate::request_examples;
 use crate::sheets::{
@@ -23,7 +26,7 @@ use crate::store::Store;
 /// retry within 24 hours gets the first answer (the same sheet and token) and creates nothing.
 #[utoipa::path(
     tag = "sheets",
-    params(IdempotencyKey<NewSheet>),
+    params(IdempotencyKey<NewSheet>, InHousehold),
     request_body(content = AnyCreateSheet, example = json!(request_examples::create_sheet())),
     responses(
         // Its links are in `links::CreatedLinks`.
@@ -37,7 +40,9 @@ pub async fn create_sheet(
     request: HttpRequest,
     body: Body<CreateSheet>,
 ) -> Result<HttpResponse, Problem> {
-    let created = sheets::create(&store, body.into_inner(), idempotency_key(&request)?).await?;
+    let space = space(&store, &request, Need::Write).await?;
+    let key = idempotency_key(&request)?;
+    let created = sheets::create(&store, body.into_inner(), key, space).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/v1/sheets/{}", created.sheet.id)))
         .json(created))
@@ -46,7 +51,7 @@ pub async fn create_sheet(
 /// A sheet: the rounds as corrected and scored, totals, ranks, winners, and every entry ever made.
 #[utoipa::path(
     tag = "sheets",
-    params(("id" = Uuid, Path), IfNoneMatch),
+    params(("id" = Uuid, Path), IfNoneMatch, InHousehold),
     responses(
         (status = 200, body = AnySheetDetail),
         NotModified,
@@ -59,7 +64,8 @@ pub async fn get_sheet(
     path: web::Path<Uuid>,
     request: HttpRequest,
 ) -> Result<HttpResponse, Problem> {
-    let sheet = sheets::read(&store, path.into_inner()).await?;
+    let space = space(&store, &request, Need::Read).await?;
+    let sheet = sheets::read(&store, path.into_inner(), space).await?;
     Ok(cached(&request, sheet.version, &sheet))
 }
 
@@ -241,7 +247,7 @@ pub async fn reissue_sheet_owner_token(
 /// shows that one.
 #[utoipa::path(
     tag = "sheets",
-    params(("id" = Uuid, Path), IfNoneMatch),
+    params(("id" = Uuid, Path), IfNoneMatch, InHousehold),
     responses(
         (status = 200, body = Evening),
         NotModified,
@@ -254,7 +260,8 @@ pub async fn sheet_evening(
     path: web::Path<Uuid>,
     request: HttpRequest,
 ) -> Result<HttpResponse, Problem> {
-    let evening = sheets::evening(&store, path.into_inner()).await?;
+    let space = space(&store, &request, Need::Read).await?;
+    let evening = sheets::evening(&store, path.into_inner(), space).await?;
     Ok(cached_by_content(&request, &evening))
 }
 

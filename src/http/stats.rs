@@ -1,12 +1,15 @@
 //! Statistics over finished matches and score sheets.
 
-use actix_web::{get, web};
+use actix_web::{get, web, HttpRequest};
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use super::households::space;
+use super::params::InHousehold;
 use super::responses::*;
 use crate::games::GameKind;
+use crate::households::Need;
 use crate::problem::Problem;
 use crate::stats::{self, LeaderboardRow, Period, PlayerStats};
 use crate::store::Store;
@@ -30,7 +33,7 @@ pub struct PlayerStatsQuery {
 /// abandoned, for `from` and `to`.
 #[utoipa::path(
     tag = "history",
-    params(("name" = String, Path, example = "Ann", pattern = "^[^\\u0000]+$"), PlayerStatsQuery),
+    params(("name" = String, Path, example = "Ann", pattern = "^[^\\u0000]+$"), PlayerStatsQuery, InHousehold),
     responses(
         (status = 200, body = PlayerStats),
         QueryProblems,
@@ -41,13 +44,15 @@ pub async fn player_stats(
     store: web::Data<Store>,
     path: web::Path<String>,
     query: web::Query<PlayerStatsQuery>,
+    request: HttpRequest,
 ) -> Result<web::Json<PlayerStats>, Problem> {
+    let space = space(&store, &request, Need::Read).await?;
     let period = Period {
         from: query.from,
         to: query.to,
     };
     Ok(web::Json(
-        stats::player(&store, &path, query.game, period).await?,
+        stats::player(&store, space, &path, query.game, period).await?,
     ))
 }
 
@@ -69,7 +74,7 @@ pub struct LeaderboardQuery {
 /// (or were abandoned) between `from` and `to`.
 #[utoipa::path(
     tag = "history",
-    params(("game" = GameKind, Path), LeaderboardQuery),
+    params(("game" = GameKind, Path), LeaderboardQuery, InHousehold),
     responses(
         (status = 200, body = Vec<LeaderboardRow>),
         QueryProblems,
@@ -80,7 +85,9 @@ pub async fn leaderboard(
     store: web::Data<Store>,
     path: web::Path<String>,
     query: web::Query<LeaderboardQuery>,
+    request: HttpRequest,
 ) -> Result<web::Json<Vec<LeaderboardRow>>, Problem> {
+    let space = space(&store, &request, Need::Read).await?;
     let game = super::games::game(&path)?;
     let limit = crate::records::page_limit(query.limit, 20, 100)?;
     let period = Period {
@@ -88,6 +95,6 @@ pub async fn leaderboard(
         to: query.to,
     };
     Ok(web::Json(
-        stats::leaderboard(&store, game, limit, period).await?,
+        stats::leaderboard(&store, space, game, limit, period).await?,
     ))
 }

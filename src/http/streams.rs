@@ -26,9 +26,11 @@ use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use super::bearer;
+use super::params::InHousehold;
 use super::params::LastEventId;
 use super::responses::*;
 use crate::frames::{self, Frame, Framing};
+use crate::households::Need;
 use crate::live::{Connection, Hub, Opener, SubscribeError, Subscription};
 pub use crate::matches::MatchStreamEvent;
 use crate::matches::{resume_point_ahead, Feeds, Followed, Follower};
@@ -36,7 +38,7 @@ use crate::metrics::METRICS;
 use crate::problem::{Code, Problem, ProblemDocument};
 use crate::sheets::{self, SheetDetail, SheetEntry};
 use crate::store::Store;
-use crate::vocabulary::MatchStatus;
+use crate::vocabulary::{MatchStatus, Space};
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -186,6 +188,8 @@ trait Source: Clone + 'static {
 #[derive(Clone)]
 struct SheetSource {
     id: Uuid,
+    /// The reader's space: a household's sheet streams to its household only.
+    space: Space,
 }
 
 impl Source for SheetSource {
@@ -194,7 +198,7 @@ impl Source for SheetSource {
         self.id
     }
     async fn read(&self, store: &Store) -> Result<Read<SheetStreamEvent>, Problem> {
-        let sheet = sheets::read(store, self.id).await?;
+        let sheet = sheets::read(store, self.id, self.space).await?;
         Ok(Read {
             entries: sheet.entries.iter().map(|e| (e.seq, e.clone())).collect(),
             logged: sheet.version,
@@ -543,7 +547,7 @@ const SSE_EXAMPLE: &str = "id: 3\nevent: entry\ndata: {\"type\":\"entry\",\"vers
 /// after 15 quiet seconds; the stream ends with an `end` event once the match is over.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = Uuid, Path), LastEventId, StreamQuery),
+    params(("id" = Uuid, Path), LastEventId, StreamQuery, InHousehold),
     responses(
         (status = 200, description = "The stream; it stays open until the match is over",
          content(
@@ -555,6 +559,7 @@ const SSE_EXAMPLE: &str = "id: 3\nevent: entry\ndata: {\"type\":\"entry\",\"vers
 )]
 #[get("/matches/{id}/stream")]
 pub async fn stream_match(
+    store: web::Data<Store>,
     feeds: web::Data<Feeds>,
     hub: web::Data<Hub>,
     path: web::Path<Uuid>,
@@ -567,7 +572,8 @@ pub async fn stream_match(
     let framing = Framing::from(query.format.unwrap_or_default());
     // Subscribed first: the caps, and the instance's stop, apply before anything is read.
     let subscription = subscribe(&hub, id, opener(&request, &hub, token.as_deref()))?;
-    let (first, follower) = feeds.follow(id, token.as_deref(), after, framing).await?;
+    let who = super::households::who(&store, &request, &token).await?;
+    let (first, follower) = feeds.follow(id, who, after, framing).await?;
     let following = Following {
         hub: hub.get_ref().clone(),
         subscription,
@@ -587,7 +593,7 @@ pub async fn stream_match(
 /// takes corrections, so its stream stays open.
 #[utoipa::path(
     tag = "sheets",
-    params(("id" = Uuid, Path), LastEventId, StreamQuery),
+    params(("id" = Uuid, Path), LastEventId, StreamQuery, InHousehold),
     responses(
         (status = 200, description = "The stream",
          content(
@@ -608,6 +614,7 @@ pub async fn stream_sheet(
     let after = resume_point(&request, &query)?;
     let source = SheetSource {
         id: path.into_inner(),
+        space: super::households::space(&store, &request, Need::Read).await?,
     };
     // Sheets take no token: every sheet stream is a spectator's.
     let opener = opener(&request, &hub, None);

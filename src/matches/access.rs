@@ -10,7 +10,7 @@ use crate::store::matches::{self as q, EventRow, MatchRow, SeatRow};
 use crate::store::moves::UnknownMatch;
 use crate::store::Store;
 use crate::tokens;
-use crate::vocabulary::{ChanceReporters, MatchKind, MatchStatus};
+use crate::vocabulary::{ChanceReporters, MatchKind, MatchStatus, Space};
 
 /// What a presented token proves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,14 +24,35 @@ pub(super) fn unknown_match(id: Uuid) -> Problem {
     UnknownMatch(id).into()
 }
 
+/// Who asks: the token presented, if any, and the space the request works in (its
+/// `Household-Key`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Who<'a> {
+    pub token: Option<&'a str>,
+    pub space: Space,
+}
+
+impl<'a> Who<'a> {
+    /// A request that presents a token (or none) and no household key.
+    pub fn token(token: Option<&'a str>) -> Self {
+        Who {
+            token,
+            space: Space::PUBLIC,
+        }
+    }
+}
+
 /// Checks a presented token against the match's owner and seats. A token that matches nothing is
 /// refused rather than downgraded to a spectator, so a typo never looks like "no moves allowed".
+/// Without a token, a household's match is only there for its household's keys: to anyone else
+/// it is unknown.
 pub fn authenticate(
     row: &MatchRow,
     seats: &[SeatRow],
-    token: Option<&str>,
+    who: Who<'_>,
 ) -> Result<Credential, Problem> {
-    let Some(token) = token else {
+    let Some(token) = who.token else {
+        crate::records::check_visible(row, who.space)?;
         return Ok(Credential::Anonymous);
     };
     let presented = tokens::hash(token);
@@ -70,9 +91,9 @@ pub(super) fn viewer_for(row: &MatchRow, credential: Credential) -> Viewer {
 pub(super) async fn load(
     store: &Store,
     id: Uuid,
-    token: Option<&str>,
+    who: Who<'_>,
 ) -> Result<(crate::store::Conn, MatchRow, Vec<SeatRow>, Credential), Problem> {
-    let (conn, mut row, seats, tail, credential) = load_as_stored(store, id, token).await?;
+    let (conn, mut row, seats, tail, credential) = load_as_stored(store, id, who).await?;
     catch_up(&mut row, &tail)?;
     Ok((conn, row, seats, credential))
 }
@@ -83,9 +104,9 @@ pub(super) async fn load(
 pub(super) async fn load_for_replay(
     store: &Store,
     id: Uuid,
-    token: Option<&str>,
+    who: Who<'_>,
 ) -> Result<(crate::store::Conn, MatchRow, Vec<SeatRow>, Credential), Problem> {
-    let (conn, mut row, seats, tail, credential) = load_as_stored(store, id, token).await?;
+    let (conn, mut row, seats, tail, credential) = load_as_stored(store, id, who).await?;
     row.version = tail.last().map_or(row.version, |event| event.ply);
     Ok((conn, row, seats, credential))
 }
@@ -95,7 +116,7 @@ pub(super) async fn load_for_replay(
 pub(super) async fn load_as_stored(
     store: &Store,
     id: Uuid,
-    token: Option<&str>,
+    who: Who<'_>,
 ) -> Result<
     (
         crate::store::Conn,
@@ -108,7 +129,7 @@ pub(super) async fn load_as_stored(
 > {
     let mut conn = store.conn().await?;
     let (row, seats, tail) = as_stored(&mut conn, id).await?;
-    let credential = authenticate(&row, &seats, token)?;
+    let credential = authenticate(&row, &seats, who)?;
     Ok((conn, row, seats, tail, credential))
 }
 

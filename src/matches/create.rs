@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::access::{authenticate, load_as_stored, viewer_for, Credential};
+use super::access::{authenticate, load_as_stored, viewer_for, Credential, Who};
 use super::current::{live_state, typed_state};
 use super::wire::{CreateMatch, CreatedMatch, MatchDetail, SeatInvite, SeatToken};
 use crate::games::{Consistent, Game, Order, Seat, Viewer};
@@ -18,7 +18,7 @@ use crate::store::created::{insert_created, NewParts};
 use crate::store::lobby::{self, InviteRow};
 use crate::store::matches::{EventRow, MatchRow, SeatRow};
 use crate::store::Store;
-use crate::vocabulary::{name_key, MatchKind, MatchStatus, RandomnessMode};
+use crate::vocabulary::{MatchKind, MatchStatus, RandomnessMode, Space};
 use crate::{tokens, with_game};
 
 #[tracing::instrument(skip_all, fields(game = request.game.slug(), match_id = tracing::field::Empty))]
@@ -26,6 +26,7 @@ pub async fn create(
     store: &Store,
     request: CreateMatch,
     idempotency_key: Option<String>,
+    space: Space,
 ) -> Result<CreatedMatch, Problem> {
     let request_hash = fingerprint(&request);
     let NewMatch {
@@ -34,7 +35,7 @@ pub async fn create(
         events,
         invites,
         created,
-    } = prepare(request, store.invite_keys())?;
+    } = prepare(request, store.invite_keys(), space)?;
     let parts = NewParts {
         row: &row,
         seats: &seats,
@@ -43,7 +44,7 @@ pub async fn create(
     };
     let created = insert_created(
         store,
-        "match",
+        &space.scope("match"),
         idempotency_key.as_deref(),
         request_hash,
         parts,
@@ -109,6 +110,7 @@ pub(super) fn new_invite(
 pub(super) fn prepare(
     request: CreateMatch,
     keys: &tokens::InviteKeys,
+    space: Space,
 ) -> Result<NewMatch, Problem> {
     // The count first: the names' checks cost per name.
     with_game!(request.game, G => referee::check_player_count::<G>(request.seats.len()))?;
@@ -141,7 +143,7 @@ pub(super) fn prepare(
             match_id: id,
             seat: seat as i32,
             player_name: name.clone(),
-            player_key: name_key(name),
+            player_key: space.player_key(name),
             token_hash,
             final_score: None,
             final_rank: None,
@@ -186,6 +188,7 @@ pub(super) fn prepare(
             lowest_wins: over.then(|| G::standings(&state).order == Order::LowestWins),
             chance_reporters: request.chance_reporters,
             access_version: 0,
+            household: space.id(),
         };
         (row, events)
     });
@@ -276,11 +279,11 @@ pub(super) fn detail_of<G: Game>(
 }
 
 #[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
-pub async fn read(store: &Store, id: Uuid, token: Option<&str>) -> Result<MatchDetail, Problem> {
+pub async fn read(store: &Store, id: Uuid, who: Who<'_>) -> Result<MatchDetail, Problem> {
     // A match in play is usually live in this instance: read from there when the copy is current.
     let live = store.read_live_copy(id, |live, links| {
         let (row, seats) = (&live.row, live.seats.as_slice());
-        let viewer = viewer_for(row, authenticate(row, seats, token)?);
+        let viewer = viewer_for(row, authenticate(row, seats, who)?);
         let mut detail = with_game!(kind_of(row)?, G => {
             detail_of::<G>(row, seats, viewer, &*live_state::<G>(live)?)
         });
@@ -292,7 +295,7 @@ pub async fn read(store: &Store, id: Uuid, token: Option<&str>) -> Result<MatchD
         return detail;
     }
     // The state is played on in its typed form and read from there: no JSON round trip.
-    let (mut conn, mut row, seats, tail, credential) = load_as_stored(store, id, token).await?;
+    let (mut conn, mut row, seats, tail, credential) = load_as_stored(store, id, who).await?;
     let viewer = viewer_for(&row, credential);
     let mut detail = with_game!(kind_of(&row)?, G => {
         let state = typed_state::<G>(&mut row, &tail)?;

@@ -7,15 +7,17 @@ use crate::problem::Problem;
 use crate::records::{check_player_filter, cursor_param, encode_cursor, page_limit, table_names};
 use crate::store::matches as q;
 use crate::store::Store;
+use crate::vocabulary::Space;
 
 #[tracing::instrument(skip_all, fields(game = ?query.game, kind = ?query.kind, status = ?query.status))]
-pub async fn list(store: &Store, query: ListQuery) -> Result<MatchPage, Problem> {
+pub async fn list(store: &Store, space: Space, query: ListQuery) -> Result<MatchPage, Problem> {
     let limit = page_limit(query.limit, 20, 100)?;
     let before = cursor_param(query.cursor.as_deref())?;
     for name in [&query.player, &query.winner].into_iter().flatten() {
         check_player_filter(name)?;
     }
     let filter = q::ListFilter {
+        space,
         kind: query.kind,
         game: query.game,
         status: query.status,

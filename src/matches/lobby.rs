@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::access::{current, load, unknown_match, Credential};
+use super::access::{current, load, unknown_match, Credential, Who};
 use super::create::{detail, invite_link, new_invite, prepare};
 use super::wire::{CreateMatch, CreatedMatch, MatchDetail, SeatInvite, SeatToken};
 use crate::games::{GameKind, Seat};
@@ -19,7 +19,7 @@ use crate::store::lobby as q;
 use crate::store::matches::{self as matches_q, MatchRow, SeatRow};
 use crate::store::{Conn, Store};
 use crate::tokens;
-use crate::vocabulary::{MatchKind, MatchStatus};
+use crate::vocabulary::{MatchKind, MatchStatus, Space};
 
 /// An invite as its link shows it, before or after it is redeemed (never the token).
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -87,7 +87,7 @@ async fn load_owned(
     id: Uuid,
     token: &str,
 ) -> Result<(Conn, MatchRow, Vec<SeatRow>), Problem> {
-    let (conn, row, seats, credential) = load(store, id, Some(token)).await?;
+    let (conn, row, seats, credential) = load(store, id, Who::token(Some(token))).await?;
     if credential != Credential::Owner {
         return Err(owner_only());
     }
@@ -331,7 +331,7 @@ pub async fn rename_seat(
                 id,
                 seat as i32,
                 &name,
-                &crate::vocabulary::name_key(&name),
+                &Space::of(row.household).player_key(&name),
             )
             .await?;
             let seats = matches_q::seats(conn, id).await?;
@@ -392,7 +392,7 @@ pub async fn abandon_sheet(
     }
     abandon_row(&mut conn, &row, Utc::now()).await?;
     drop(conn);
-    crate::sheets::read(store, id).await
+    crate::sheets::read(store, id, Space::of(row.household)).await
 }
 
 /// A new match of the same game, options, randomness and players (in the same seats), with
@@ -426,6 +426,7 @@ pub async fn rematch(
             invites: request.invites,
         },
         store.invite_keys(),
+        Space::of(row.household),
     )?;
     let rematch_id = new.row.id;
     conn.transaction(async |conn| {

@@ -16,7 +16,7 @@ use diesel_async::AsyncPgConnection;
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::access::{acting_seat, authenticate, unknown_match, viewer_for, Credential};
+use super::access::{acting_seat, authenticate, unknown_match, viewer_for, Credential, Who};
 use super::create::event_row;
 use super::current::{stored_state, Logged, Stored};
 use super::submit::{earlier_answer, to_store};
@@ -110,7 +110,7 @@ impl Judge for Mend<'_> {
         if row.kind != MatchKind::Hosted {
             return Err(unknown_match(row.id));
         }
-        let credential = authenticate(&row, &seats, self.token)?;
+        let credential = authenticate(&row, &seats, Who::token(self.token))?;
         let (seat, payload) = match self.mending {
             _ if credential == Credential::Anonymous => {
                 return Err(Problem::new(

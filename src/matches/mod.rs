@@ -23,7 +23,7 @@ mod replay;
 mod submit;
 mod wire;
 
-pub use access::{authenticate, Credential};
+pub use access::{authenticate, Credential, Who};
 pub use create::{create, read};
 pub use feed::{resume_point_ahead, Feeds, Followed, Follower, MatchStreamEvent};
 pub use list::list;

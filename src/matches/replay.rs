@@ -8,7 +8,7 @@
 use diesel_async::AsyncPgConnection;
 use uuid::Uuid;
 
-use super::access::{load, load_for_replay, viewer_for, Credential};
+use super::access::{load, load_for_replay, viewer_for, Credential, Who};
 use super::current::{stored_state, Logged, Stored};
 use super::wire::{ExportedInput, LogEntry, LogQuery, MatchExport, MatchLog, MatchResult, PlyView};
 use crate::games::{Consistent, Game, Seat, Viewer};
@@ -140,10 +140,10 @@ async fn log_entries(
 pub(super) async fn log_after(
     store: &Store,
     id: Uuid,
-    token: Option<&str>,
+    who: Who<'_>,
     after: i64,
 ) -> Result<MatchLog, Problem> {
-    let (mut conn, row, seats, credential) = load_for_replay(store, id, token).await?;
+    let (mut conn, row, seats, credential) = load_for_replay(store, id, who).await?;
     let viewer = viewer_for(&row, credential);
     let entries = log_entries(&mut conn, &row, seats.len(), viewer, after, row.version).await?;
     Ok(MatchLog {
@@ -161,7 +161,7 @@ pub(super) async fn log_after(
 pub async fn log_page(
     store: &Store,
     id: Uuid,
-    token: Option<&str>,
+    who: Who<'_>,
     page: LogQuery,
 ) -> Result<MatchLog, Problem> {
     let limit =
@@ -173,7 +173,7 @@ pub async fn log_page(
             "after is a ply: 0 or more",
         ));
     }
-    let (mut conn, row, seats, credential) = load_for_replay(store, id, token).await?;
+    let (mut conn, row, seats, credential) = load_for_replay(store, id, who).await?;
     if after > row.version {
         let mut problem = Problem::new(
             Code::UnknownPly,
@@ -198,13 +198,8 @@ pub async fn log_page(
 
 /// The match as it stood after `ply` events, rebuilt from the log.
 #[tracing::instrument(skip_all, fields(match_id = %id, ply = ply, game = tracing::field::Empty))]
-pub async fn at_ply(
-    store: &Store,
-    id: Uuid,
-    ply: i64,
-    token: Option<&str>,
-) -> Result<PlyView, Problem> {
-    let (mut conn, row, seats, credential) = load_for_replay(store, id, token).await?;
+pub async fn at_ply(store: &Store, id: Uuid, ply: i64, who: Who<'_>) -> Result<PlyView, Problem> {
+    let (mut conn, row, seats, credential) = load_for_replay(store, id, who).await?;
     if !(0..=row.version).contains(&ply) {
         return Err(Problem::new(
             Code::UnknownPly,
@@ -230,8 +225,8 @@ pub async fn at_ply(
 }
 
 #[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
-pub async fn result(store: &Store, id: Uuid, token: Option<&str>) -> Result<MatchResult, Problem> {
-    let (_, row, seats, _) = load(store, id, token).await?;
+pub async fn result(store: &Store, id: Uuid, who: Who<'_>) -> Result<MatchResult, Problem> {
+    let (_, row, seats, _) = load(store, id, who).await?;
     let score = match &row.result {
         Some(result) => stored("result", result)?,
         None => with_game!(kind_of(&row)?, G => {
@@ -276,8 +271,8 @@ enum Part {
 /// Everything about the match but its log, checked and ready to be streamed
 /// ([`ExportBody::into_stream`]).
 #[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
-pub async fn export(store: &Store, id: Uuid, token: Option<&str>) -> Result<ExportBody, Problem> {
-    let (mut conn, row, seats, credential) = load_for_replay(store, id, token).await?;
+pub async fn export(store: &Store, id: Uuid, who: Who<'_>) -> Result<ExportBody, Problem> {
+    let (mut conn, row, seats, credential) = load_for_replay(store, id, who).await?;
     let finished = row.status == MatchStatus::Finished;
     if !finished && credential != Credential::Owner {
         return Err(Problem::new(

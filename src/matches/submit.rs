@@ -7,7 +7,7 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use super::access::{
-    acting_seat, authenticate, may_report_chance, unknown_match, viewer_for, Credential,
+    acting_seat, authenticate, may_report_chance, unknown_match, viewer_for, Credential, Who,
 };
 use super::create::event_row;
 use super::current::live_state;
@@ -142,7 +142,7 @@ fn judge(
     if row.kind != MatchKind::Hosted {
         return Err(unknown_match(request.id));
     }
-    let credential = authenticate(row, seats, request.token.as_deref())?;
+    let credential = authenticate(row, seats, Who::token(request.token.as_deref()))?;
     if credential == Credential::Anonymous {
         return Err(Problem::new(
             Code::InvalidToken,

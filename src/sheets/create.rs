@@ -13,7 +13,7 @@ use crate::referee;
 use crate::store::created::{insert_created, NewParts};
 use crate::store::matches::{MatchRow, SeatRow};
 use crate::store::Store;
-use crate::vocabulary::{name_key, MatchKind, MatchStatus, RandomnessMode};
+use crate::vocabulary::{MatchKind, MatchStatus, RandomnessMode, Space};
 use crate::{tokens, with_game};
 
 #[tracing::instrument(skip_all, fields(game = request.game.slug(), sheet_id = tracing::field::Empty))]
@@ -21,9 +21,10 @@ pub async fn create(
     store: &Store,
     request: CreateSheet,
     idempotency_key: Option<String>,
+    space: Space,
 ) -> Result<CreatedSheet, Problem> {
     let request_hash = fingerprint(&request);
-    let new = prepare(&request)?;
+    let new = prepare(&request, space)?;
     tracing::Span::current().record("sheet_id", tracing::field::display(new.row.id));
     let NewSheet {
         row,
@@ -32,7 +33,7 @@ pub async fn create(
     } = new;
     let created = insert_created(
         store,
-        "sheet",
+        &space.scope("sheet"),
         idempotency_key.as_deref(),
         request_hash,
         NewParts {
@@ -66,7 +67,7 @@ impl NewSheet {
 }
 
 /// Checks a new sheet's players and options, and makes its rows and a fresh owner token.
-pub(crate) fn prepare(request: &CreateSheet) -> Result<NewSheet, Problem> {
+pub(crate) fn prepare(request: &CreateSheet, space: Space) -> Result<NewSheet, Problem> {
     // The count first: the names' checks cost per name.
     with_game!(request.game, G => referee::check_player_count::<G>(request.players.len()))?;
     let names = check_names(request.players.iter().map(|p| p.name.as_str()))?;
@@ -79,7 +80,15 @@ pub(crate) fn prepare(request: &CreateSheet) -> Result<NewSheet, Problem> {
         (referee::to_json(options.options()), standings)
     });
     let state = serde_json::json!({"rounds": [], "standings": standings});
-    let (row, seats) = new_rows(id, request.game, options, owner_hash, &names, state, now);
+    let (row, seats) = new_rows(
+        (id, space),
+        request.game,
+        options,
+        owner_hash,
+        &names,
+        state,
+        now,
+    );
     let sheet = detail(&row, &seats, &[])?;
     let created = CreatedSheet {
         game: sheet.game,
@@ -97,7 +106,7 @@ pub(crate) fn prepare(request: &CreateSheet) -> Result<NewSheet, Problem> {
 /// version this service implements, with checked options and names and the owner token's hash.
 /// An imported play starts from these too, and adds its result.
 pub(crate) fn new_rows(
-    id: Uuid,
+    (id, space): (Uuid, Space),
     game: GameKind,
     options: Value,
     owner_token_hash: Vec<u8>,
@@ -126,6 +135,7 @@ pub(crate) fn new_rows(
         // A sheet has no chance to report: the column keeps its default.
         chance_reporters: Default::default(),
         access_version: 0,
+        household: space.id(),
     };
     let seats = names
         .iter()
@@ -134,7 +144,7 @@ pub(crate) fn new_rows(
             match_id: id,
             seat: seat as i32,
             player_name: name.clone(),
-            player_key: name_key(name),
+            player_key: space.player_key(name),
             token_hash: None,
             final_score: None,
             final_rank: None,

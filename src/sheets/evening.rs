@@ -11,12 +11,12 @@ use uuid::Uuid;
 use super::{owned_sheet, prepare, read_on, unknown_sheet, CreateSheet, CreatedSheet};
 use crate::games::{GameKind, Seat};
 use crate::problem::{Code, Problem};
-use crate::records::NewSeat;
+use crate::records::{check_visible, NewSeat};
 use crate::store::lobby as links;
 use crate::store::matches as q;
 use crate::store::{created, Store};
 use crate::tokens;
-use crate::vocabulary::{name_key, MatchKind, MatchStatus};
+use crate::vocabulary::{name_key, MatchKind, MatchStatus, Space};
 
 /// The most sheets an evening shows: its last ones.
 pub const EVENING_SHEETS: i32 = 50;
@@ -100,16 +100,19 @@ pub async fn rematch(store: &Store, id: Uuid, owner_token: &str) -> Result<Creat
                 return Err(problem);
             }
             let seats = q::seats(conn, id).await?;
-            let new = prepare(&CreateSheet {
-                game: row.game.kind(),
-                players: seats
-                    .iter()
-                    .map(|seat| NewSeat {
-                        name: seat.player_name.clone(),
-                    })
-                    .collect(),
-                options: Some(row.options.clone()),
-            })?;
+            let new = prepare(
+                &CreateSheet {
+                    game: row.game.kind(),
+                    players: seats
+                        .iter()
+                        .map(|seat| NewSeat {
+                            name: seat.player_name.clone(),
+                        })
+                        .collect(),
+                    options: Some(row.options.clone()),
+                },
+                Space::of(row.household),
+            )?;
             created::insert_parts(conn, new.parts()).await?;
             if !links::link_rematch(conn, id, new.row.id).await? {
                 return Err(Problem::internal(format!(
@@ -141,14 +144,16 @@ pub async fn reissue_owner_token(
 }
 
 /// The evening `id` belongs to, with each sheet's result and each player's wins.
-pub async fn evening(store: &Store, id: Uuid) -> Result<Evening, Problem> {
+pub async fn evening(store: &Store, id: Uuid, space: Space) -> Result<Evening, Problem> {
     let mut conn = store.conn().await?;
     let conn = &mut *conn;
-    // An unknown id, or a hosted match's, is refused before its chain is walked.
-    q::find(conn, id)
+    // An unknown id, or a hosted match's, is refused before its chain is walked; so is another
+    // household's sheet (a chain's rematches are all of its first sheet's household).
+    let first = q::find(conn, id)
         .await?
         .filter(|r| r.kind == MatchKind::Sheet)
         .ok_or_else(|| unknown_sheet(id))?;
+    check_visible(&first, space)?;
     let chain = links::rematch_chain(conn, id, EVENING_SHEETS).await?;
     let mut sheets = Vec::with_capacity(chain.len());
     for sheet_id in chain {

@@ -10,12 +10,12 @@ use uuid::Uuid;
 use super::{unknown_sheet, wire::*};
 use crate::games::{Game, Standings};
 use crate::problem::Problem;
-use crate::records::{kind_of, parse_for_match, seat_infos, stored, winner_names};
+use crate::records::{check_visible, kind_of, parse_for_match, seat_infos, stored, winner_names};
 use crate::referee;
 use crate::store::matches::{self as q, MatchRow, SeatRow};
 use crate::store::sheets::{self as sheet_rows, SheetEntryRow};
 use crate::store::Store;
-use crate::vocabulary::{MatchKind, MatchStatus, SheetEntryKind};
+use crate::vocabulary::{MatchKind, MatchStatus, SheetEntryKind, Space};
 use crate::with_game;
 
 /// A sheet's entries as they stand.
@@ -278,8 +278,11 @@ pub(super) fn answer_at(
 }
 
 #[tracing::instrument(skip_all, fields(sheet_id = %id, game = tracing::field::Empty))]
-pub async fn read(store: &Store, id: Uuid) -> Result<SheetDetail, Problem> {
-    read_on(&mut *store.conn().await?, id).await
+pub async fn read(store: &Store, id: Uuid, space: Space) -> Result<SheetDetail, Problem> {
+    let mut conn = store.conn().await?;
+    let row = found(&mut conn, id).await?;
+    check_visible(&row, space)?;
+    shown(&mut conn, row).await
 }
 
 /// A sheet as `GET /v1/sheets/{id}` shows it, read on `conn`.
@@ -287,10 +290,19 @@ pub(crate) async fn read_on(
     conn: &mut AsyncPgConnection,
     id: Uuid,
 ) -> Result<SheetDetail, Problem> {
-    let row = q::find(conn, id)
+    let row = found(conn, id).await?;
+    shown(conn, row).await
+}
+
+async fn found(conn: &mut AsyncPgConnection, id: Uuid) -> Result<MatchRow, Problem> {
+    q::find(conn, id)
         .await?
         .filter(|r| r.kind == MatchKind::Sheet)
-        .ok_or_else(|| unknown_sheet(id))?;
+        .ok_or_else(|| unknown_sheet(id))
+}
+
+async fn shown(conn: &mut AsyncPgConnection, row: MatchRow) -> Result<SheetDetail, Problem> {
+    let id = row.id;
     let seats = q::seats(conn, id).await?;
     let entries = sheet_rows::sheet_entries(conn, id).await?;
     let mut shown = detail(&row, &seats, &entries)?;

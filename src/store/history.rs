@@ -9,7 +9,7 @@ use super::columns::GameColumn;
 use super::matches::SeatRow;
 use super::schema::{match_seats, matches};
 use super::StoreError;
-use crate::vocabulary::{name_key, MatchKind, MatchStatus};
+use crate::vocabulary::{MatchKind, MatchStatus, Space};
 
 /// One match of a player's history: the match and the player's own seat.
 #[derive(Debug, Clone, Queryable)]
@@ -26,11 +26,12 @@ pub struct HistoryRow {
 /// Every match with a seat of this player (compared by [`name_key`]), newest first.
 pub async fn player_matches(
     conn: &mut AsyncPgConnection,
+    space: Space,
     name: &str,
 ) -> Result<Vec<HistoryRow>, StoreError> {
     Ok(match_seats::table
         .inner_join(matches::table)
-        .filter(match_seats::player_key.eq(name_key(name)))
+        .filter(match_seats::player_key.eq(space.player_key(name)))
         .order((matches::created_at.desc(), matches::id.desc()))
         .select((
             matches::id,

@@ -271,20 +271,23 @@ pub async fn abandon(
             .filter(matches::id.eq(match_id))
             .filter(matches::status.eq(MatchStatus::InProgress));
         // Locks the row: a move being appended finishes first, so the trace sees its ply.
-        let updated: Option<GameColumn> = diesel::update(open)
+        let updated: Option<(GameColumn, Uuid)> = diesel::update(open)
             .set((
                 matches::status.eq(MatchStatus::Abandoned),
                 matches::updated_at.eq(now),
             ))
-            .returning(matches::game)
+            .returning((matches::game, matches::household))
             .get_result(conn)
             .await
             .optional()?;
-        let Some(game) = updated else {
+        let Some((game, household)) = updated else {
             return Ok(false);
         };
         record_abandon(conn, match_id, by, now).await?;
-        let board = Board { game: game.kind() };
+        let board = Board {
+            household,
+            game: game.kind(),
+        };
         record(
             conn,
             Happened::Abandoned {

@@ -10,7 +10,7 @@ use super::columns::GameColumn;
 use super::schema::{idempotent_creates, match_events, match_seats, matches};
 use super::StoreError;
 use crate::games::GameKind;
-use crate::vocabulary::{name_key, ChanceReporters, MatchKind, MatchStatus, RandomnessMode};
+use crate::vocabulary::{ChanceReporters, MatchKind, MatchStatus, RandomnessMode, Space};
 
 // Sheet entries were first kept here.
 
@@ -46,6 +46,8 @@ pub struct MatchRow {
     /// Bumped by every change to a seat's token or player: a cached copy of the match is good
     /// for a move only while this is unchanged.
     pub access_version: i64,
+    /// The household that owns it, or nil for the public space ([`crate::vocabulary::Space`]).
+    pub household: Uuid,
 }
 
 /// What a history list shows of a match (no state, no secrets).
@@ -391,6 +393,8 @@ pub async fn append_events(
 /// Filters of the match list; every field is optional.
 #[derive(Debug, Default, Clone)]
 pub struct ListFilter {
+    /// The space listed: the public one, or a household's.
+    pub space: Space,
     pub kind: Option<MatchKind>,
     pub game: Option<GameKind>,
     pub status: Option<MatchStatus>,
@@ -411,6 +415,7 @@ fn filtered<'a, ST: 'a>(
     mut query: matches::BoxedQuery<'a, diesel::pg::Pg, ST>,
     filter: &ListFilter,
 ) -> matches::BoxedQuery<'a, diesel::pg::Pg, ST> {
+    query = query.filter(matches::household.eq(filter.space.id()));
     if let Some(kind) = filter.kind {
         query = query.filter(matches::kind.eq(kind));
     }
@@ -422,13 +427,13 @@ fn filtered<'a, ST: 'a>(
     }
     if let Some(player) = &filter.player {
         let with_player = match_seats::table
-            .filter(match_seats::player_key.eq(name_key(player)))
+            .filter(match_seats::player_key.eq(filter.space.player_key(player)))
             .select(match_seats::match_id);
         query = query.filter(matches::id.eq_any(with_player));
     }
     if let Some(winner) = &filter.winner {
         let won = match_seats::table
-            .filter(match_seats::player_key.eq(name_key(winner)))
+            .filter(match_seats::player_key.eq(filter.space.player_key(winner)))
             .filter(match_seats::winner.eq(true))
             .select(match_seats::match_id);
         query = query.filter(matches::id.eq_any(won));

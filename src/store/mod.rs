@@ -17,6 +17,7 @@ pub mod columns;
 pub mod created;
 pub mod events;
 pub mod history;
+pub mod households;
 pub mod lobby;
 pub mod matches;
 pub mod moves;

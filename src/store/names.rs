@@ -7,7 +7,7 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
 use super::results::{record, Happened};
 use super::StoreError;
-use crate::vocabulary::{name_key, NAME_KEY_SCHEME};
+use crate::vocabulary::{Space, NAME_KEY_SCHEME};
 
 #[derive(QueryableByName)]
 struct Scheme {
@@ -25,6 +25,8 @@ struct StoredSeat {
     player_name: String,
     #[diesel(sql_type = Text)]
     player_key: String,
+    #[diesel(sql_type = diesel::sql_types::Uuid)]
+    household: uuid::Uuid,
 }
 
 /// Seats read, and re-keyed, per statement.
@@ -51,8 +53,9 @@ pub async fn rekey_names(conn: &mut AsyncPgConnection) -> Result<u64, StoreError
         let mut after = (uuid::Uuid::nil(), -1);
         loop {
             let seats: Vec<StoredSeat> = diesel::sql_query(
-                "SELECT match_id, seat, player_name, player_key FROM match_seats \
-                 WHERE (match_id, seat) > ($1, $2) ORDER BY match_id, seat LIMIT $3",
+                "SELECT s.match_id, s.seat, s.player_name, s.player_key, m.household \
+                 FROM match_seats s JOIN matches m ON m.id = s.match_id \
+                 WHERE (s.match_id, s.seat) > ($1, $2) ORDER BY s.match_id, s.seat LIMIT $3",
             )
             .bind::<SqlUuid, _>(after.0)
             .bind::<Integer, _>(after.1)
@@ -63,7 +66,7 @@ pub async fn rekey_names(conn: &mut AsyncPgConnection) -> Result<u64, StoreError
             after = (last.match_id, last.seat);
             let (mut ids, mut numbers, mut keys) = (Vec::new(), Vec::new(), Vec::new());
             for seat in &seats {
-                let key = name_key(&seat.player_name);
+                let key = Space::of(seat.household).player_key(&seat.player_name);
                 if key != seat.player_key {
                     ids.push(seat.match_id);
                     numbers.push(seat.seat);

@@ -19,12 +19,13 @@ use super::schema::matches;
 use super::sheets::{append_sheet_entry, SheetEntryRow};
 use super::stat_reads::{abandons_of, Abandoned, Period};
 use super::StoreError;
-use crate::vocabulary::{AbandonedBy, MatchStatus};
+use crate::vocabulary::{AbandonedBy, MatchStatus, Space};
 
 /// Results that count in statistics: finished, or abandoned after play began; by when they
-/// ended (finished or were abandoned).
+/// ended (finished or were abandoned), in the space `$3`.
 const COUNTED: &str = "FROM matches m LEFT JOIN match_abandons a ON a.match_id = m.id \
-     WHERE (m.status = 'finished' OR (m.status = 'abandoned' AND a.after_play)) \
+     WHERE m.household = $3 \
+       AND (m.status = 'finished' OR (m.status = 'abandoned' AND a.after_play)) \
        AND ($1::timestamptz IS NULL OR coalesce(m.finished_at, a.abandoned_at) >= $1) \
        AND ($2::timestamptz IS NULL OR coalesce(m.finished_at, a.abandoned_at) < $2)";
 
@@ -37,6 +38,7 @@ struct Name {
 /// Every name as written at a counted result's table in the period, sorted.
 pub async fn counted_names(
     conn: &mut AsyncPgConnection,
+    space: Space,
     period: Period,
 ) -> Result<Vec<String>, StoreError> {
     let names: Vec<Name> = diesel::sql_query(format!(
@@ -45,6 +47,7 @@ pub async fn counted_names(
     ))
     .bind::<Nullable<Timestamptz>, _>(period.from)
     .bind::<Nullable<Timestamptz>, _>(period.to)
+    .bind::<SqlUuid, _>(space.id())
     .load(conn)
     .await?;
     Ok(names.into_iter().map(|n| n.player_name).collect())
@@ -71,6 +74,7 @@ struct Ended {
 /// Up to `limit` counted results of the period after `after`, in the order they ended.
 pub async fn counted_page(
     conn: &mut AsyncPgConnection,
+    space: Space,
     period: Period,
     after: Option<Place>,
     limit: i64,
@@ -78,12 +82,13 @@ pub async fn counted_page(
     let (after_at, after_id) = after.unzip();
     let page: Vec<Ended> = diesel::sql_query(format!(
         "SELECT m.id, coalesce(m.finished_at, a.abandoned_at) AS ended {COUNTED} \
-           AND ($3::timestamptz IS NULL \
-                OR (coalesce(m.finished_at, a.abandoned_at), m.id) > ($3, $4)) \
-         ORDER BY 2, 1 LIMIT $5"
+           AND ($4::timestamptz IS NULL \
+                OR (coalesce(m.finished_at, a.abandoned_at), m.id) > ($4, $5)) \
+         ORDER BY 2, 1 LIMIT $6"
     ))
     .bind::<Nullable<Timestamptz>, _>(period.from)
     .bind::<Nullable<Timestamptz>, _>(period.to)
+    .bind::<SqlUuid, _>(space.id())
     .bind::<Nullable<Timestamptz>, _>(after_at)
     .bind::<Nullable<SqlUuid>, _>(after_id)
     .bind::<BigInt, _>(limit)

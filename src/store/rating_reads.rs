@@ -16,7 +16,7 @@ use super::results::{Order, Place};
 use super::stat_reads::Period;
 use super::StoreError;
 use crate::games::GameKind;
-use crate::vocabulary::{name_key, MatchKind};
+use crate::vocabulary::{MatchKind, Space};
 
 /// A player's current rating in one game, with their place among the game's rated players
 /// (equal ratings share a place).
@@ -45,16 +45,19 @@ pub struct PlayerRatingRow {
 /// A player's current rating in each game they have a rated result in.
 pub async fn player_ratings(
     conn: &mut AsyncPgConnection,
+    space: Space,
     name: &str,
 ) -> Result<Vec<PlayerRatingRow>, StoreError> {
     Ok(diesel::sql_query(
         "SELECT r.game, r.player_name, r.mu, r.sigma, r.rated, r.won, r.last_rated_at, \
                 (SELECT count(*) FROM player_ratings o \
-                 WHERE o.game = r.game AND o.ordinal > r.ordinal) + 1 AS place, \
-                (SELECT count(*) FROM player_ratings o WHERE o.game = r.game) AS players \
+                 WHERE o.household = r.household AND o.game = r.game \
+                   AND o.ordinal > r.ordinal) + 1 AS place, \
+                (SELECT count(*) FROM player_ratings o \
+                 WHERE o.household = r.household AND o.game = r.game) AS players \
          FROM player_ratings r WHERE r.player_key = $1 ORDER BY r.game",
     )
-    .bind::<Text, _>(name_key(name))
+    .bind::<Text, _>(space.player_key(name))
     .load(conn)
     .await?)
 }
@@ -90,6 +93,7 @@ pub type BoardCursor = (f64, String);
 /// after their last result in it, with the results and first places of the period.
 pub async fn board(
     conn: &mut AsyncPgConnection,
+    space: Space,
     game: GameKind,
     period: Period,
     after: Option<&BoardCursor>,
@@ -97,7 +101,7 @@ pub async fn board(
 ) -> Result<Vec<BoardRow>, StoreError> {
     let rows = if period.is_all_time() {
         "SELECT player_key, player_name, mu, sigma, ordinal, rated, won, last_rated_at \
-         FROM player_ratings WHERE game = $1"
+         FROM player_ratings WHERE household = $7 AND game = $1"
     } else {
         // Each player's totals over the period in one hashed pass over the period's rows (the
         // order index's range, whatever the plan), then their last change in it, one index probe
@@ -107,7 +111,8 @@ pub async fn board(
          FROM (SELECT player_key, count(*) AS rated, count(*) FILTER (WHERE rank = 1) AS won, \
                       max(rated_at) AS last_rated_at, max(rated_order) AS last_order \
                FROM rating_changes \
-               WHERE game = $1 AND rated_at >= coalesce($2::timestamptz, '-infinity') \
+               WHERE household = $7 AND game = $1 \
+                 AND rated_at >= coalesce($2::timestamptz, '-infinity') \
                  AND rated_at < coalesce($3::timestamptz, 'infinity') \
                GROUP BY player_key) t \
          CROSS JOIN LATERAL \
@@ -129,6 +134,7 @@ pub async fn board(
     .bind::<Nullable<Double>, _>(after_rating)
     .bind::<Nullable<Text>, _>(after_key)
     .bind::<BigInt, _>(limit)
+    .bind::<SqlUuid, _>(space.id())
     .load(conn)
     .await?)
 }
@@ -166,6 +172,7 @@ pub struct HistoryPoint {
 /// dates within `period`.
 pub async fn history(
     conn: &mut AsyncPgConnection,
+    space: Space,
     name: &str,
     game: GameKind,
     period: Period,
@@ -186,7 +193,7 @@ pub async fn history(
            AND ($5::int8 IS NULL OR c.rated_order > $5) \
          ORDER BY c.rated_order LIMIT $6",
     )
-    .bind::<Text, _>(name_key(name))
+    .bind::<Text, _>(space.player_key(name))
     .bind::<Text, _>(GameColumn(game))
     .bind::<Nullable<Timestamptz>, _>(period.from)
     .bind::<Nullable<Timestamptz>, _>(period.to)
@@ -214,6 +221,7 @@ pub struct VersusGame {
 /// The rated results both players sat at, per game: who finished ahead of whom.
 pub async fn versus_games(
     conn: &mut AsyncPgConnection,
+    space: Space,
     player: &str,
     opponent: &str,
     game: Option<GameKind>,
@@ -231,8 +239,8 @@ pub async fn versus_games(
            AND ($5::timestamptz IS NULL OR a.rated_at < $5) \
          GROUP BY a.game ORDER BY a.game",
     )
-    .bind::<Text, _>(name_key(player))
-    .bind::<Text, _>(name_key(opponent))
+    .bind::<Text, _>(space.player_key(player))
+    .bind::<Text, _>(space.player_key(opponent))
     .bind::<Nullable<Text>, _>(game.map(GameColumn))
     .bind::<Nullable<Timestamptz>, _>(period.from)
     .bind::<Nullable<Timestamptz>, _>(period.to)
@@ -272,8 +280,8 @@ pub struct SharedResult {
 /// The rated results both players sat at, newest first, before `before`.
 pub async fn shared_results(
     conn: &mut AsyncPgConnection,
-    player: &str,
-    opponent: &str,
+    space: Space,
+    (player, opponent): (&str, &str),
     game: Option<GameKind>,
     period: Period,
     before: Option<Place>,
@@ -304,8 +312,8 @@ pub async fn shared_results(
          JOIN match_seats sb ON sb.match_id = p.match_id AND sb.seat = p.opponent_seat \
          ORDER BY p.rated_at DESC, p.match_id DESC",
     )
-    .bind::<Text, _>(name_key(player))
-    .bind::<Text, _>(name_key(opponent))
+    .bind::<Text, _>(space.player_key(player))
+    .bind::<Text, _>(space.player_key(opponent))
     .bind::<Nullable<Text>, _>(game.map(GameColumn))
     .bind::<Nullable<Timestamptz>, _>(period.from)
     .bind::<Nullable<Timestamptz>, _>(period.to)

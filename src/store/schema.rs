@@ -60,6 +60,7 @@ diesel::table! {
         chance_reporters -> Text,
         access_version -> Int8,
         rated_order -> Nullable<Int8>,
+        household -> Uuid,
     }
 }
 
@@ -72,6 +73,7 @@ diesel::table! {
         won -> Int8,
         score_sum -> Int8,
         abandoned -> Int8,
+        household -> Uuid,
     }
 }
 
@@ -99,6 +101,22 @@ diesel::table! {
         kind -> Text,
         renamed -> Nullable<Jsonb>,
         imported -> Nullable<Jsonb>,
+    }
+}
+
+diesel::table! {
+    households (id) {
+        id -> Uuid,
+        name -> Text,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    household_keys (key_hash) {
+        key_hash -> Bytea,
+        household -> Uuid,
+        role -> Text,
     }
 }
 
@@ -146,6 +164,8 @@ diesel::joinable!(match_snapshots -> matches (match_id));
 diesel::joinable!(sheet_entries -> matches (match_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    household_keys,
+    households,
     idempotent_creates,
     invite_codes,
     match_abandons,

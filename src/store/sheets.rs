@@ -10,7 +10,7 @@ use super::matches::{MatchRow, SeatRow};
 use super::results::Happened;
 use super::schema::{match_seats, matches, sheet_entries};
 use super::StoreError;
-use crate::vocabulary::{name_key, MatchStatus, SheetEntryKind};
+use crate::vocabulary::{MatchStatus, SheetEntryKind, Space};
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = sheet_entries)]
@@ -87,7 +87,7 @@ pub async fn rename_sheet_seat(
     diesel::update(match_seats::table.find((row.id, seat.seat)))
         .set((
             match_seats::player_name.eq(name),
-            match_seats::player_key.eq(name_key(name)),
+            match_seats::player_key.eq(Space::of(row.household).player_key(name)),
         ))
         .execute(conn)
         .await?;

@@ -4,7 +4,9 @@
 
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Bool, Double, Jsonb, Nullable, Text, Timestamptz};
+use diesel::sql_types::{
+    BigInt, Bool, Double, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid,
+};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -13,7 +15,7 @@ use utoipa::ToSchema;
 use super::columns::GameColumn;
 use super::StoreError;
 use crate::games::GameKind;
-use crate::vocabulary::{name_key, AbandonedBy};
+use crate::vocabulary::{AbandonedBy, Space};
 
 /// One seat of a player that statistics count: of a finished match, or of one abandoned after
 /// play began (`abandoned`, with no result).
@@ -54,6 +56,7 @@ impl Period {
 /// were abandoned) in a period, in the order they ended.
 pub async fn finished_seats(
     conn: &mut AsyncPgConnection,
+    space: Space,
     name: &str,
     game: Option<GameKind>,
     period: Period,
@@ -70,7 +73,7 @@ pub async fn finished_seats(
            AND ($4::timestamptz IS NULL OR coalesce(m.finished_at, a.abandoned_at) < $4) \
          ORDER BY coalesce(m.finished_at, a.abandoned_at), m.id",
     )
-    .bind::<Text, _>(name_key(name))
+    .bind::<Text, _>(space.player_key(name))
     .bind::<Nullable<Text>, _>(game.map(GameColumn))
     .bind::<Nullable<Timestamptz>, _>(period.from)
     .bind::<Nullable<Timestamptz>, _>(period.to)
@@ -102,6 +105,7 @@ pub struct LeaderboardRow {
 /// over a period, it counts the seats of the matches that ended in it.
 pub async fn leaderboard(
     conn: &mut AsyncPgConnection,
+    space: Space,
     game: GameKind,
     limit: i64,
     period: Period,
@@ -119,7 +123,7 @@ pub async fn leaderboard(
                     count(*) FILTER (WHERE m.status = 'abandoned') AS abandoned \
              FROM match_seats s JOIN matches m ON m.id = s.match_id \
              LEFT JOIN match_abandons a ON a.match_id = m.id \
-             WHERE m.game = $1 \
+             WHERE m.game = $1 AND m.household = $5 \
                AND (m.status = 'finished' OR (m.status = 'abandoned' AND a.after_play)) \
                AND ($3::timestamptz IS NULL OR coalesce(m.finished_at, a.abandoned_at) >= $3) \
                AND ($4::timestamptz IS NULL OR coalesce(m.finished_at, a.abandoned_at) < $4) \
@@ -131,6 +135,7 @@ pub async fn leaderboard(
         .bind::<BigInt, _>(limit)
         .bind::<Nullable<Timestamptz>, _>(period.from)
         .bind::<Nullable<Timestamptz>, _>(period.to)
+        .bind::<SqlUuid, _>(space.id())
         .load(conn)
         .await?);
     }
@@ -139,12 +144,13 @@ pub async fn leaderboard(
                 coalesce(won::float8 / nullif(played, 0), 0) AS win_rate, \
                 coalesce(score_sum::float8 / nullif(played, 0), 0) AS average_score, abandoned \
          FROM player_game_stats \
-         WHERE game = $1 AND (played > 0 OR abandoned > 0) \
+         WHERE household = $3 AND game = $1 AND (played > 0 OR abandoned > 0) \
          ORDER BY won DESC, win_rate DESC, played DESC, player_key \
          LIMIT $2",
     )
     .bind::<Text, _>(GameColumn(game))
     .bind::<BigInt, _>(limit)
+    .bind::<SqlUuid, _>(space.id())
     .load(conn)
     .await?)
 }

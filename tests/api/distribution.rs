@@ -50,6 +50,9 @@ const PLAN: &[(&str, Placement)] = &[
     // Looked up before the match is known: by the code, or by the create's key.
     ("invite_codes", by("code_hash", "invite_code")),
     ("idempotent_creates", by("key_hash", "create_key")),
+    // A household is read by its id; a presented key is looked up by its hash first.
+    ("households", by("id", "household")),
+    ("household_keys", by("key_hash", "household_key")),
     // Written at every finish, one row per seat: sharded, not copied to every node.
     ("player_game_stats", by("player_key", "player")),
     // Each player's current rating per game, written with the changes: beside their totals.

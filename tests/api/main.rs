@@ -15,6 +15,7 @@ mod evening;
 mod game_refusals;
 mod history;
 mod hosted;
+mod households;
 mod imports;
 mod invites;
 mod leaks;

@@ -38,6 +38,22 @@ async fn snapshot(db: &mut AsyncPgConnection, id: &str) -> Snapshot {
     .unwrap()
 }
 
+/// A server-dealt Lucky Jack match of Ann and Ben: its id, seat tokens and owner token.
+async fn ann_and_ben(app: &TestApp) -> (String, Vec<String>, String) {
+    let created = app
+        .create_lucky_jack(
+            &["Ann", "Ben"],
+            json!({"rounds": 3, "max_turns_per_round": 40}),
+            "server",
+        )
+        .await;
+    (
+        match_id(&created),
+        seat_tokens(&created),
+        owner_token(&created),
+    )
+}
+
 /// Plays the first legal move of whoever is to act; the reply's body.
 async fn play_one(app: &TestApp, id: &str, tokens: &[String]) -> Value {
     let seen = app.read_match(id, None).await.body;
@@ -58,14 +74,7 @@ async fn a_move_appends_its_events_and_rewrites_the_match_row_only_when_a_snapsh
     // Docs: docs/configuration.md, SNAPSHOT_EVERY_PLIES.
     let every = 4;
     let app = spawn_app_tuned_on(pipeline, |settings| settings.moves.snapshot_every = every).await;
-    let created = app
-        .create_lucky_jack(
-            &["Ann", "Ben"],
-            json!({"rounds": 3, "max_turns_per_round": 40}),
-            "server",
-        )
-        .await;
-    let (id, tokens) = (match_id(&created), seat_tokens(&created));
+    let (id, tokens, _) = ann_and_ben(&app).await;
     let mut db = app.db().await;
     let mut before = snapshot(&mut db, &id).await;
     let mut snapshots_written = 0;
@@ -104,14 +113,7 @@ async fn a_match_read_with_events_beyond_its_snapshot_is_rebuilt_from_them_for_e
     pipeline: Pipeline,
 ) {
     let app = spawn_app_tuned_on(pipeline, |settings| settings.moves.snapshot_every = 1000).await;
-    let created = app
-        .create_lucky_jack(
-            &["Ann", "Ben"],
-            json!({"rounds": 3, "max_turns_per_round": 40}),
-            "server",
-        )
-        .await;
-    let (id, tokens) = (match_id(&created), seat_tokens(&created));
+    let (id, tokens, _) = ann_and_ben(&app).await;
     for _ in 0..6 {
         play_one(&app, &id, &tokens).await;
     }
@@ -136,18 +138,7 @@ async fn a_log_page_deep_in_a_match_replays_from_the_snapshot_kept_before_it(pip
     // Docs: docs/configuration.md, SNAPSHOT_EVERY_PLIES (issue 39: "a page replays from the
     // nearest snapshot, not from ply 1").
     let app = spawn_app_tuned_on(pipeline, |settings| settings.moves.snapshot_every = 4).await;
-    let created = app
-        .create_lucky_jack(
-            &["Ann", "Ben"],
-            json!({"rounds": 3, "max_turns_per_round": 40}),
-            "server",
-        )
-        .await;
-    let (id, tokens, owner) = (
-        match_id(&created),
-        seat_tokens(&created),
-        owner_token(&created),
-    );
+    let (id, tokens, owner) = ann_and_ben(&app).await;
     for _ in 0..16 {
         if play_one(&app, &id, &tokens).await["status"] != "in_progress" {
             break;

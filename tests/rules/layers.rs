@@ -33,7 +33,15 @@ const LAYERS: &[Layer] = &[
     Layer {
         name: "services",
         modules: &[
-            "matches", "sheets", "stats", "ratings", "exports", "bgstats", "records", "problem",
+            "matches",
+            "sheets",
+            "stats",
+            "ratings",
+            "exports",
+            "bgstats",
+            "records",
+            "problem",
+            "households",
             "frames",
         ],
         uses: &["storage", "referee", "rules core", "vocabulary"],

@@ -17,7 +17,7 @@ use super::update::{Class, Handle, MatchStreamEvent};
 use crate::frames::{chunk, Framing};
 use crate::games::{Game, Seat};
 use crate::live::{Hub, Subscription};
-use crate::matches::access::{load, unknown_match, Credential};
+use crate::matches::access::{load, unknown_match, Credential, Who};
 use crate::matches::replay::log_after;
 use crate::matches::wire::LogEntry;
 use crate::metrics::METRICS;
@@ -159,11 +159,11 @@ impl Feeds {
     pub async fn follow(
         &self,
         id: Uuid,
-        token: Option<&str>,
+        who: Who<'_>,
         after: Option<i64>,
         framing: Framing,
     ) -> Result<(Bytes, Follower), Problem> {
-        let (conn, row, seats, credential) = load(&self.inner.store, id, token).await?;
+        let (conn, row, seats, credential) = load(&self.inner.store, id, who).await?;
         drop(conn);
         // Read from the primary (with the events past its snapshot): a version it has not
         // reached was never given out, so no event would ever follow it.
@@ -188,9 +188,8 @@ impl Feeds {
         // sent (its view at the newer version follows once it has read that far).
         let latest = joined.version.max(row.version);
         if let Some(after) = after.filter(|after| *after < latest) {
-            let entries: Vec<LogEntry> = log_after(&self.inner.store, id, token, after)
-                .await?
-                .entries;
+            let entries: Vec<LogEntry> =
+                log_after(&self.inner.store, id, who, after).await?.entries;
             // The log is read after the feed was joined, so it reaches at least the feed's
             // version; it may be further on, if the feed has a notice still to read.
             let reached = entries.last().map_or(after, |e| e.ply);

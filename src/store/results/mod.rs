@@ -17,16 +17,17 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use super::matches::{MatchRow, SeatResult};
-use super::schema::{match_seats, matches};
+use super::schema::{households, match_seats, matches};
 use super::StoreError;
 use crate::games::GameKind;
 use crate::vocabulary::MatchStatus;
 
-/// The results counted, ranked and rated together: one leaderboard, one rating order. Today a
-/// game over the whole service; every query of the writer is bounded by its board, so a board
-/// can take more keys (a group's game) without the writer changing shape.
+/// The results counted, ranked and rated together: one leaderboard, one rating order. A game in
+/// one space: the public one, or a household's (the nil id for the public space); every query of
+/// the writer is bounded by its board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
+    pub household: Uuid,
     pub game: GameKind,
 }
 
@@ -34,13 +35,27 @@ impl Board {
     /// The board a match or sheet counts on.
     pub fn of(row: &MatchRow) -> Self {
         Board {
+            household: row.household,
             game: row.game.kind(),
         }
     }
 
-    /// Every board there is.
-    pub fn all() -> impl Iterator<Item = Board> {
-        GameKind::ALL.iter().map(|&game| Board { game })
+    /// Every board there is: each game in the public space and in each household.
+    pub async fn all(conn: &mut AsyncPgConnection) -> Result<Vec<Board>, StoreError> {
+        let mut spaces: Vec<Uuid> = households::table
+            .select(households::id)
+            .order(households::id)
+            .load(conn)
+            .await?;
+        spaces.insert(0, Uuid::nil());
+        Ok(spaces
+            .into_iter()
+            .flat_map(|household| {
+                GameKind::ALL
+                    .iter()
+                    .map(move |&game| Board { household, game })
+            })
+            .collect())
     }
 }
 
@@ -115,9 +130,9 @@ pub async fn record(
             recount_seated(conn, board, &[id], None).await?;
         }
         Happened::Imported { rows } => {
-            let boards: Vec<Board> = Board::all()
-                .filter(|board| rows.iter().any(|row| Board::of(row) == *board))
-                .collect();
+            let mut boards: Vec<Board> = rows.iter().map(|row| Board::of(row)).collect();
+            boards.sort_by_key(|board| (board.household, board.game.slug()));
+            boards.dedup();
             // Every board's turn first, always in the same order: two writers never wait on
             // each other crosswise.
             for &board in &boards {
@@ -143,7 +158,7 @@ pub async fn record(
             }
         }
         Happened::Rekeyed => {
-            for board in Board::all() {
+            for board in Board::all(conn).await? {
                 lock(conn, board).await?;
                 totals::recount(conn, board, None).await?;
             }
@@ -156,8 +171,9 @@ pub async fn record(
 /// Waits for `board`'s turn, held until the transaction ends: the writer's statements then read
 /// every result the board's earlier writers committed.
 async fn lock(conn: &mut AsyncPgConnection, board: Board) -> Result<(), StoreError> {
-    diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext('ratings/' || $1))")
+    diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext('ratings/' || $1 || '/' || $2))")
         .bind::<Text, _>(crate::store::columns::GameColumn(board.game))
+        .bind::<SqlUuid, _>(board.household)
         .execute(conn)
         .await?;
     Ok(())

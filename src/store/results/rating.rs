@@ -78,12 +78,13 @@ pub(super) async fn rerate_from(
         "SELECT m.id AS match_id, m.finished_at, m.rated_order, s.seat, s.player_key, \
                 s.player_name, s.final_rank AS rank \
          FROM matches m JOIN match_seats s ON s.match_id = m.id \
-         WHERE m.game = $1 AND m.rated_order >= $2 AND m.status = 'finished' \
-           AND s.final_rank IS NOT NULL \
+         WHERE m.game = $1 AND m.household = $3 AND m.rated_order >= $2 \
+           AND m.status = 'finished' AND s.final_rank IS NOT NULL \
          ORDER BY m.rated_order, s.seat",
     )
     .bind::<Text, _>(column)
     .bind::<BigInt, _>(from)
+    .bind::<SqlUuid, _>(board.household)
     .load(conn)
     .await?;
     // What is stored from `from` on: the ratings each result left, for the results a change
@@ -92,11 +93,13 @@ pub(super) async fn rerate_from(
     // (Rating everything again keeps nothing stored: it need not read it.)
     let stored: Vec<StoredChange> = diesel::sql_query(
         "SELECT match_id, rated_order, player_key, mu_after AS mu, sigma_after AS sigma \
-         FROM rating_changes WHERE game = $1 AND rated_order >= $2 AND NOT $3",
+         FROM rating_changes \
+         WHERE game = $1 AND household = $4 AND rated_order >= $2 AND NOT $3",
     )
     .bind::<Text, _>(column)
     .bind::<BigInt, _>(from)
     .bind::<diesel::sql_types::Bool, _>(everything)
+    .bind::<SqlUuid, _>(board.household)
     .load(conn)
     .await?;
     let mut reached: HashSet<String> = stored
@@ -193,12 +196,14 @@ pub(super) async fn rerate_from(
     // The rows of the results rated again, and of the result at `from` whatever it is now.
     diesel::sql_query(
         "DELETE FROM rating_changes \
-         WHERE game = $1 AND ($4 OR rated_order = $2 OR match_id = ANY($3))",
+         WHERE game = $1 AND household = $5 \
+           AND ($4 OR rated_order = $2 OR match_id = ANY($3))",
     )
     .bind::<Text, _>(column)
     .bind::<BigInt, _>(from)
     .bind::<Array<SqlUuid>, _>(&rerated)
     .bind::<diesel::sql_types::Bool, _>(everything)
+    .bind::<SqlUuid, _>(board.household)
     .execute(conn)
     .await?;
     batches.push(changes);
@@ -208,8 +213,9 @@ pub(super) async fn rerate_from(
     let mut touched: Vec<String> = reached.into_iter().collect();
     if everything {
         // Players with no rated result left (re-keyed away) have no rating either.
-        diesel::sql_query("DELETE FROM player_ratings WHERE game = $1")
+        diesel::sql_query("DELETE FROM player_ratings WHERE game = $1 AND household = $2")
             .bind::<Text, _>(column)
+            .bind::<SqlUuid, _>(board.household)
             .execute(conn)
             .await?;
         touched.extend(seats.into_iter().map(|s| s.player_key));
@@ -226,6 +232,7 @@ struct Changes {
     match_id: Vec<Uuid>,
     seat: Vec<i32>,
     game: String,
+    household: Uuid,
     player_key: Vec<String>,
     player_name: Vec<String>,
     rated_at: Vec<DateTime<Utc>>,
@@ -246,6 +253,7 @@ impl Changes {
         self.match_id.push(seat.match_id);
         self.seat.push(seat.seat);
         self.game = board.game.slug().to_owned();
+        self.household = board.household;
         self.player_key.push(seat.player_key.clone());
         self.player_name.push(seat.player_name.clone());
         self.rated_at.push(seat.finished_at);
@@ -265,9 +273,10 @@ impl Changes {
         diesel::sql_query(
             "INSERT INTO rating_changes (match_id, seat, game, player_key, player_name, rated_at, \
                                          rank, mu_before, sigma_before, mu_after, sigma_after, \
-                                         rated_order) \
+                                         rated_order, household) \
              SELECT c.match_id, c.seat, $3, c.player_key, c.player_name, c.rated_at, c.rank, \
-                    c.mu_before, c.sigma_before, c.mu_after, c.sigma_after, c.rated_order \
+                    c.mu_before, c.sigma_before, c.mu_after, c.sigma_after, c.rated_order, \
+                    $13 \
              FROM unnest($1::uuid[], $2::int4[], $4::text[], $5::text[], $6::timestamptz[], \
                          $7::int4[], $8::float8[], $9::float8[], $10::float8[], $11::float8[], \
                          $12::int8[]) \
@@ -286,6 +295,7 @@ impl Changes {
         .bind::<Array<Double>, _>(&self.mu_after)
         .bind::<Array<Double>, _>(&self.sigma_after)
         .bind::<Array<BigInt>, _>(&self.rated_order)
+        .bind::<SqlUuid, _>(self.household)
         .execute(conn)
         .await?;
         *self = Self::default();
@@ -308,10 +318,11 @@ async fn refresh_players(
         .await?;
     diesel::sql_query(
         "INSERT INTO player_ratings \
-             (game, player_key, player_name, mu, sigma, rated, won, last_rated_at) \
+             (game, player_key, player_name, mu, sigma, rated, won, last_rated_at, household) \
          SELECT DISTINCT ON (player_key) game, player_key, player_name, mu_after, sigma_after, \
                 count(*) OVER (PARTITION BY player_key), \
-                count(*) FILTER (WHERE rank = 1) OVER (PARTITION BY player_key), rated_at \
+                count(*) FILTER (WHERE rank = 1) OVER (PARTITION BY player_key), rated_at, \
+                household \
          FROM rating_changes WHERE game = $1 AND player_key = ANY($2) \
          ORDER BY player_key, rated_order DESC",
     )
@@ -324,11 +335,12 @@ async fn refresh_players(
 
 /// Rates every board's results again from the first, holding every board's turn.
 pub async fn rerate_all(conn: &mut AsyncPgConnection) -> Result<usize, StoreError> {
-    for board in Board::all() {
+    let boards = Board::all(conn).await?;
+    for &board in &boards {
         super::lock(conn, board).await?;
     }
     let mut rated = 0;
-    for board in Board::all() {
+    for board in boards {
         rated += rerate_from(conn, board, None).await?;
     }
     Ok(rated)

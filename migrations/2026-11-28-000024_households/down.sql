@@ -1,0 +1,15 @@
+DROP INDEX matches_household_created_idx;
+DROP INDEX matches_rated_order_idx;
+CREATE INDEX matches_rated_order_idx ON matches (game, rated_order) WHERE rated_order IS NOT NULL;
+DROP INDEX rating_changes_order_idx;
+CREATE INDEX rating_changes_order_idx ON rating_changes (game, rated_order);
+DROP INDEX player_ratings_board_idx;
+CREATE INDEX player_ratings_board_idx ON player_ratings (game, ordinal DESC, player_key);
+DROP INDEX player_game_stats_leaderboard_idx;
+CREATE INDEX player_game_stats_leaderboard_idx ON player_game_stats (game, won DESC, played DESC);
+ALTER TABLE rating_changes DROP COLUMN household;
+ALTER TABLE player_ratings DROP COLUMN household;
+ALTER TABLE player_game_stats DROP COLUMN household;
+ALTER TABLE matches DROP COLUMN household;
+DROP TABLE household_keys;
+DROP TABLE households;

@@ -1,0 +1,344 @@
+//! Households (issue 40): a group owns its records and its players. Docs: docs/households.md.
+
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use crate::support::{owner_token, seat_tokens, spawn_app, Reply, TestApp};
+
+const KEY: &str = "Household-Key";
+
+/// A new household: (id, owner key, reader key).
+async fn household(app: &TestApp, name: &str) -> (String, String, String) {
+    let made = app
+        .post("/v1/households", &json!({ "name": name }), None)
+        .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+    let key = |field: &str| made.body[field].as_str().unwrap().to_owned();
+    (
+        made.body["household"]["id"].as_str().unwrap().to_owned(),
+        key("owner_key"),
+        key("reader_key"),
+    )
+}
+
+async fn get_in(app: &TestApp, path: &str, key: Option<&str>) -> Reply {
+    let mut request = app.client.get(format!("{}{path}", app.base));
+    if let Some(key) = key {
+        request = request.header(KEY, key);
+    }
+    app.send(request).await
+}
+
+async fn post_in(app: &TestApp, path: &str, body: &Value, key: Option<&str>) -> Reply {
+    let mut request = app.client.post(format!("{}{path}", app.base)).json(body);
+    if let Some(key) = key {
+        request = request.header(KEY, key);
+    }
+    app.send(request).await
+}
+
+/// A three-round Lucky Jack sheet of `players`, made in the space of `key`, which `winner` (a
+/// seat) wins with a jackpot every round: its id.
+async fn finished_sheet(
+    app: &TestApp,
+    key: Option<&str>,
+    players: &[&str],
+    winner: usize,
+) -> String {
+    let players: Vec<Value> = players.iter().map(|n| json!({ "name": n })).collect();
+    let made = post_in(
+        app,
+        "/v1/sheets",
+        &json!({"game": "lucky-jack", "players": players, "options": {"rounds": 3}}),
+        key,
+    )
+    .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+    let id = made.body["sheet"]["id"].as_str().unwrap().to_owned();
+    let owner = owner_token(&made.body);
+    let mut entry = made;
+    for _ in 0..3 {
+        entry = app
+            .post(
+                &format!("/v1/sheets/{id}/entries"),
+                &json!({"tally": {"jackpot": {"seat": winner, "symbol": "bell", "size": 3}}}),
+                Some(&owner),
+            )
+            .await;
+        assert_eq!(entry.status, StatusCode::OK, "{}", entry.body);
+    }
+    assert_eq!(entry.body["status"], "finished");
+    id
+}
+
+fn played_and_won(stats: &Value) -> (i64, i64) {
+    let overall = &stats["overall"];
+    (
+        overall["played"].as_i64().unwrap(),
+        overall["won"].as_i64().unwrap(),
+    )
+}
+
+#[tokio::test]
+async fn two_households_mum_is_two_players_and_neither_is_the_public_mum() {
+    // Issue 40: "two families' Mum: two players, in two groups".
+    let app = spawn_app().await;
+    let (_, lees, _) = household(&app, "The Lees").await;
+    let (_, okafors, okafors_reader) = household(&app, "The Okafors").await;
+    finished_sheet(&app, Some(&lees), &["Mum", "Dad"], 0).await;
+    finished_sheet(&app, Some(&okafors), &["Mum", "Zoé"], 1).await;
+    finished_sheet(&app, None, &["Mum", "Ben"], 0).await;
+    finished_sheet(&app, None, &["Mum", "Ben"], 0).await;
+
+    let stats = async |key: Option<&str>| {
+        played_and_won(&get_in(&app, "/v1/players/Mum/stats", key).await.body)
+    };
+    assert_eq!(stats(Some(&lees)).await, (1, 1));
+    assert_eq!(stats(Some(&okafors_reader)).await, (1, 0));
+    assert_eq!(
+        stats(None).await,
+        (2, 2),
+        "the public Mum counts only public sheets"
+    );
+
+    let board = async |key: Option<&str>| -> Vec<String> {
+        let rows = get_in(&app, "/v1/games/lucky-jack/leaderboard", key)
+            .await
+            .body;
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["player"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(board(Some(&lees)).await, ["Mum", "Dad"]);
+    assert_eq!(board(Some(&okafors)).await, ["Zoé", "Mum"]);
+    assert_eq!(board(None).await, ["Mum", "Ben"]);
+
+    let rated = async |key: Option<&str>| -> Vec<String> {
+        let page = get_in(&app, "/v1/games/lucky-jack/ratings", key).await.body;
+        page["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["player"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(rated(Some(&lees)).await, ["Mum", "Dad"]);
+    assert_eq!(rated(Some(&okafors)).await, ["Zoé", "Mum"]);
+    assert_eq!(rated(None).await, ["Mum", "Ben"]);
+    let mums = get_in(&app, "/v1/players/Mum/ratings", Some(&lees))
+        .await
+        .body;
+    assert_eq!(mums["games"][0]["rated"], 1, "{mums}");
+    app.audit_totals().await;
+}
+
+#[tokio::test]
+async fn a_key_of_one_household_reads_nothing_of_another_on_any_endpoint() {
+    // Issue 40: "a key of group A reads nothing of group B on every endpoint, streams included".
+    let app = spawn_app().await;
+    let (_, ours, our_reader) = household(&app, "Ours").await;
+    let (_, theirs, _) = household(&app, "Theirs").await;
+    let sheet = finished_sheet(&app, Some(&ours), &["Nana", "Pip"], 0).await;
+    let made = post_in(
+        &app,
+        "/v1/matches",
+        &json!({"game": "lucky-jack", "seats": [{"name": "Nana"}, {"name": "Pip"}],
+                "options": {}, "randomness": "server"}),
+        Some(&ours),
+    )
+    .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+    let hosted = made.body["match"]["id"].as_str().unwrap().to_owned();
+
+    let records = [
+        format!("/v1/sheets/{sheet}"),
+        format!("/v1/sheets/{sheet}/evening"),
+        format!("/v1/sheets/{sheet}/export"),
+        format!("/v1/sheets/{sheet}/bgstats"),
+        format!("/v1/sheets/{sheet}/stream?format=ndjson"),
+        format!("/v1/matches/{hosted}"),
+        format!("/v1/matches/{hosted}/log"),
+        format!("/v1/matches/{hosted}/plies/0"),
+        format!("/v1/matches/{hosted}/result"),
+        format!("/v1/matches/{hosted}/stream?format=ndjson"),
+    ];
+    for path in &records {
+        for key in [None, Some(theirs.as_str())] {
+            let seen = get_in(&app, path, key).await;
+            assert_eq!(
+                seen.status,
+                StatusCode::NOT_FOUND,
+                "{path} with {key:?}: {}",
+                seen.body
+            );
+        }
+    }
+    // The household's own keys read them (a stream's first chunk is enough).
+    for path in records.iter().filter(|p| !p.contains("stream")) {
+        let seen = get_in(&app, path, Some(&our_reader)).await;
+        assert_ne!(seen.status, StatusCode::NOT_FOUND, "{path}: {}", seen.body);
+        assert!(
+            seen.status.is_success() || seen.status == StatusCode::CONFLICT,
+            "{path}: {}",
+            seen.body
+        );
+    }
+    // A seat's own token still opens its match, whatever the space.
+    let seat = &seat_tokens(&made.body)[0];
+    assert_eq!(
+        app.read_match(&hosted, Some(seat)).await.status,
+        StatusCode::OK
+    );
+
+    // What is read by player, by game or in bulk holds nothing of the other household.
+    let queries = [
+        "/v1/players/Nana/stats",
+        "/v1/players/Nana/history",
+        "/v1/players/Nana/ratings",
+        "/v1/players/Nana/ratings/lucky-jack",
+        "/v1/players/Nana/versus/Pip",
+        "/v1/games/lucky-jack/leaderboard",
+        "/v1/games/lucky-jack/ratings",
+        "/v1/matches?player=Nana",
+        "/v1/matches",
+        "/v1/exports/bgstats",
+    ];
+    for path in queries {
+        for key in [None, Some(theirs.as_str())] {
+            let seen = get_in(&app, path, key).await;
+            assert_eq!(seen.status, StatusCode::OK, "{path}: {}", seen.body);
+            let text = seen.body.to_string();
+            assert!(
+                !text.contains(&sheet) && !text.contains(&hosted),
+                "{path} with {key:?}: {text}"
+            );
+            // (A head-to-head names the two players it was asked about, nothing more.)
+            let names_asked = path.contains("Pip");
+            assert!(
+                names_asked || !text.contains("Pip"),
+                "{path} with {key:?} names another household's player: {text}"
+            );
+        }
+        let ours_seen = get_in(&app, path, Some(&our_reader)).await;
+        assert_eq!(
+            ours_seen.status,
+            StatusCode::OK,
+            "{path}: {}",
+            ours_seen.body
+        );
+    }
+    let ours_listed = get_in(&app, "/v1/matches", Some(&our_reader)).await.body;
+    assert_eq!(ours_listed["total"], 2, "{ours_listed}");
+}
+
+#[tokio::test]
+async fn a_reader_key_only_reads_and_a_replaced_key_opens_nothing() {
+    let app = spawn_app().await;
+    let (id, owner, reader) = household(&app, "The Lees").await;
+    let (other, _, other_reader) = household(&app, "The Okafors").await;
+    let sheet = json!({"game": "lucky-jack", "players": [{"name": "Mum"}, {"name": "Dad"}]});
+
+    let refused = post_in(&app, "/v1/sheets", &sheet, Some(&reader)).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.body);
+    assert_eq!(refused.body["code"], "household_reader_key");
+    let unknown = get_in(&app, "/v1/players/Mum/stats", Some("hh_owner_nothing")).await;
+    assert_eq!(unknown.status, StatusCode::UNAUTHORIZED, "{}", unknown.body);
+    assert_eq!(unknown.body["code"], "invalid_household_key");
+
+    let shown = get_in(&app, &format!("/v1/households/{id}"), Some(&reader)).await;
+    assert_eq!(shown.status, StatusCode::OK, "{}", shown.body);
+    assert_eq!(shown.body["name"], "The Lees");
+    let hidden = get_in(&app, &format!("/v1/households/{other}"), Some(&reader)).await;
+    assert_eq!(hidden.status, StatusCode::NOT_FOUND, "{}", hidden.body);
+    assert_eq!(
+        get_in(&app, &format!("/v1/households/{id}"), Some(&other_reader))
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+
+    // A reader key is replaced by the owner only; the one before opens nothing at once.
+    let by_reader = post_in(
+        &app,
+        &format!("/v1/households/{id}/keys/reader"),
+        &json!(null),
+        Some(&reader),
+    )
+    .await;
+    assert_eq!(
+        by_reader.status,
+        StatusCode::FORBIDDEN,
+        "{}",
+        by_reader.body
+    );
+    let new_reader = post_in(
+        &app,
+        &format!("/v1/households/{id}/keys/reader"),
+        &json!(null),
+        Some(&owner),
+    )
+    .await;
+    assert_eq!(new_reader.status, StatusCode::OK, "{}", new_reader.body);
+    let new_reader = new_reader.body["key"].as_str().unwrap().to_owned();
+    assert_eq!(
+        get_in(&app, "/v1/players/Mum/stats", Some(&reader))
+            .await
+            .status,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        get_in(&app, "/v1/players/Mum/stats", Some(&new_reader))
+            .await
+            .status,
+        StatusCode::OK
+    );
+
+    let new_owner = post_in(
+        &app,
+        &format!("/v1/households/{id}/keys/owner"),
+        &json!(null),
+        Some(&owner),
+    )
+    .await;
+    assert_eq!(new_owner.status, StatusCode::OK, "{}", new_owner.body);
+    let new_owner = new_owner.body["key"].as_str().unwrap().to_owned();
+    assert_eq!(
+        post_in(&app, "/v1/sheets", &sheet, Some(&owner))
+            .await
+            .status,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        post_in(&app, "/v1/sheets", &sheet, Some(&new_owner))
+            .await
+            .status,
+        StatusCode::CREATED
+    );
+}
+
+#[tokio::test]
+async fn one_file_brought_into_two_households_and_the_public_space_is_three_sets_of_plays() {
+    let app = spawn_app().await;
+    let (_, ours, _) = household(&app, "Ours").await;
+    let (_, theirs, _) = household(&app, "Theirs").await;
+    let file = referee::request_examples::import_bgstats();
+    for key in [Some(ours.as_str()), Some(theirs.as_str()), None] {
+        let report = post_in(&app, "/v1/imports/bgstats", &file, key).await;
+        assert_eq!(report.status, StatusCode::OK, "{}", report.body);
+        assert_eq!(report.body["created"], 1, "{key:?}: {}", report.body);
+        // Brought in again into the same space, nothing new.
+        let again = post_in(&app, "/v1/imports/bgstats", &file, key).await;
+        assert_eq!(again.body["created"], 0, "{}", again.body);
+        assert_eq!(again.body["matched"], 1, "{}", again.body);
+    }
+    let listed = async |key: Option<&str>| {
+        get_in(&app, "/v1/matches?kind=sheet", key).await.body["total"].clone()
+    };
+    let each = listed(Some(&ours)).await;
+    assert!(each.as_i64().unwrap() > 0, "{each}");
+    assert_eq!(listed(Some(&theirs)).await, each);
+    assert_eq!(listed(None).await, each);
+    app.audit_totals().await;
+}
