@@ -30,8 +30,10 @@ def cpu_seconds() -> float:
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
-def call(method: str, path: str, body=None, token=None, ok=(200, 201)):
+def call(method: str, path: str, body=None, token=None, ok=(200, 201), household=None):
     headers = {"authorization": f"Bearer {token}"} if token else {}
+    if household:
+        headers["household-key"] = household
     reply = HTTP.request(method, BASE + path, json=body, headers=headers, timeout=600)
     if reply.status_code not in ok:
         raise SystemExit(f"{method} {path}: {reply.status_code} {reply.text[:300]}")
@@ -71,11 +73,12 @@ def plays_file(count: int, date: str, players: int, names=None, game="Lucky Jack
 SHEETS = {}
 
 
-def family_finish(family: int) -> float:
-    """A family's three-round Lucky Jack sheet: the time of the round that finishes it."""
+def family_finish(family: int, household=None) -> float:
+    """A family's three-round Lucky Jack sheet (in `household`, a key, if given): the time of the
+    round that finishes it."""
     players = [{"name": f"Family{family} {who}"} for who in ("Mum", "Dad", "Zoe")]
     sheet = call("POST", "/v1/sheets", {"game": "lucky-jack", "players": players,
-                                         "options": {"rounds": 3}})
+                                         "options": {"rounds": 3}}, household=household)
     sheet_id, token = sheet["sheet"]["id"], sheet["owner_token"]
     path = f"/v1/sheets/{sheet_id}/entries"
     for version in range(3):
@@ -256,8 +259,34 @@ def period_board() -> None:
     report("  loaded ÷ idle (target ≤ 2)", f"{loaded / idle:.2f}")
 
 
+def households() -> None:
+    """Issue 40: one household's 6,000-play import against another household's finishing rounds."""
+    ours = call("POST", "/v1/households", {"name": "Ours"})["owner_key"]
+    theirs = call("POST", "/v1/households", {"name": "Theirs"})["owner_key"]
+    before = statistics.median(family_finish(f, ours) for f in range(300, 311))
+    report("a household's finishing round, nobody importing", ms(before))
+    for importer, label in ((theirs, "another household"), (ours, "the same household")):
+        files = [plays_file(5000, "2020-01-01 12:00:00", 40),
+                 plays_file(1000, "2021-01-01 12:00:00", 40)]
+
+        def importing():
+            for file in files:
+                call("POST", "/v1/imports/bgstats", file, household=importer)
+
+        thread = threading.Thread(target=importing)
+        thread.start()
+        during, count = [], 0
+        while thread.is_alive():
+            during.append(family_finish(1000 * (len(label) + 1) + count, ours))
+            count += 1
+        thread.join()
+        median = statistics.median(during)
+        report(f"  while {label} imports 6,000 plays ({count} finishes)", ms(median))
+        report("  during ÷ before (target ≤ 1.2 for another household)", f"{median / before:.2f}")
+
 if __name__ == "__main__":
     chosen = sys.argv[3:]
-    for measure in (many_names, ratings_after_imports, import_cpu, period_board, take_backs):
+    for measure in (many_names, ratings_after_imports, import_cpu, period_board, take_backs,
+                    households):
         if not chosen or measure.__name__ in chosen:
             measure()

@@ -65,7 +65,7 @@ pub async fn get_household(
 /// phone and app that held it.
 #[utoipa::path(
     tag = "households",
-    params(("id" = Uuid, Path), ("role" = HouseholdKeyRole, Path), super::params::InHousehold),
+    params(("id" = Uuid, Path), ("role" = inline(HouseholdKeyRole), Path), super::params::InHousehold),
     responses(
         (status = 200, body = HouseholdKey),
         OwnerProblems,

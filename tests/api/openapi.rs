@@ -19,6 +19,38 @@ fn the_committed_openapi_document_matches_the_code() {
 /// Every example the spec shows for a game's moves, chance outcomes, tallies and options parses as
 /// that game's type: clients copying an example get a well-formed request.
 #[test]
+fn every_reference_in_the_document_names_a_schema_it_holds() {
+    // Generated clients refuse a document with a dangling `$ref` (a path parameter's enum that
+    // no body uses is not collected into the components by itself).
+    fn refs(value: &Value, found: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                for (key, inner) in map {
+                    match (key.as_str(), inner) {
+                        ("$ref", Value::String(target)) => found.push(target.clone()),
+                        _ => refs(inner, found),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|item| refs(item, found)),
+            _ => {}
+        }
+    }
+    let spec = referee::http::openapi();
+    let mut found = Vec::new();
+    refs(&spec, &mut found);
+    let dangling: Vec<&String> = found
+        .iter()
+        .filter(|target| {
+            let name = target.trim_start_matches("#/components/schemas/");
+            spec["components"]["schemas"].get(name).is_none()
+        })
+        .collect();
+    assert!(!found.is_empty());
+    assert!(dangling.is_empty(), "references to no schema: {dangling:?}");
+}
+
+#[test]
 fn every_game_example_in_the_spec_parses_as_the_games_type() {
     use referee::games::{Game, GameKind};
     use referee::referee::{parse, What};
