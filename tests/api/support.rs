@@ -384,7 +384,7 @@ impl TestApp {
         let (base, feeds) = start(self.database_url(), true, self.pipeline, tweak).await;
         TestApp {
             base,
-            client: reqwest::Client::new(),
+            client: test_client(),
             database: None,
             feeds,
             pipeline: self.pipeline,
@@ -478,7 +478,7 @@ pub async fn spawn_app_tuned_on(pipeline: Pipeline, tweak: impl FnOnce(&mut Sett
     let (base, feeds) = start(url, true, pipeline, tweak).await;
     TestApp {
         base,
-        client: reqwest::Client::new(),
+        client: test_client(),
         database: Some(name),
         feeds,
         pipeline,
@@ -492,12 +492,23 @@ pub async fn spawn_app_with(tweak: impl FnOnce(&mut Settings)) -> TestApp {
     let (base, feeds) = start(NOWHERE.to_owned(), false, pipeline, tweak).await;
     TestApp {
         base,
-        client: reqwest::Client::new(),
+        client: test_client(),
         database: None,
         feeds,
         pipeline,
         _claim: None,
     }
+}
+
+/// The tests' HTTP client. It drops an idle connection after a second, well before the
+/// service's keep-alive (actix-web's default, 5 s) closes it from its side: a request sent on a
+/// connection the server is closing at that moment fails (`IncompleteMessage`), which a test
+/// that pauses (a `psql` call, a second instance starting) on a loaded machine would meet.
+fn test_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .pool_idle_timeout(std::time::Duration::from_secs(1))
+        .build()
+        .expect("a client")
 }
 
 /// The app pointed at a database server that does not answer.

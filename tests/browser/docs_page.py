@@ -132,7 +132,9 @@ class DocsPage:
         if "cancel" not in (try_out.get_attribute("class") or ""):
             try_out.click()
         for name, value in params.items():
-            field = block.locator(f'tr[data-param-name="{name}"][data-param-in="path"]').locator("input, select").first
+            # A header's value is keyed "header <name>"; any other is a path parameter's.
+            where, _, name = name.rpartition(" ")
+            field = block.locator(f'tr[data-param-name="{name}"][data-param-in="{where or "path"}"]').locator("input, select").first
             if field.evaluate("e => e.tagName") == "SELECT":
                 field.select_option(value)
             else:
@@ -196,6 +198,11 @@ def path_values(
     elif path.startswith("/v1/sheets/{id}"):
         sheet = fixtures.finished_sheet if operation_id in NEEDS_FINISHED else fixtures.sheet
         values["id"], token = sheet.id, sheet.owner_token
+    elif path.startswith("/v1/households/{id}"):
+        # Read, and its reader key replaced, with the owner key (which stays good).
+        values["id"], values["header Household-Key"] = fixtures.household
+        if "{role}" in path:
+            values["role"] = "reader"
     if "{ply}" in path:
         values["ply"] = "1"
     if "{game}" in path:

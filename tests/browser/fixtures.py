@@ -116,6 +116,7 @@ class Fixtures:
     # The documented sheet with one round (version 1), one for each documented mending: its last
     # round taken away, a player renamed, finished early, handed to another phone.
     mendable_sheets: dict[str, Sheet]
+    household: tuple[str, str]  # a household's id and its owner key
 
 
 def make(base: str, spec: dict) -> Fixtures:
@@ -152,6 +153,8 @@ def make(base: str, spec: dict) -> Fixtures:
         operation: create_sheet(base, spec, rounds=1)
         for operation in ("remove_last_round", "rename_sheet_player", "finish_sheet", "reissue_sheet_owner_token")
     }
+    made = call(base, "POST", "/v1/households", example(spec, "/v1/households"))
+    household = (made["household"]["id"], made["owner_key"])
     return Fixtures(
         live,
         finished,
@@ -166,6 +169,7 @@ def make(base: str, spec: dict) -> Fixtures:
         abandonable,
         abandonable_sheet,
         mendable_sheets,
+        household,
     )
 
 
