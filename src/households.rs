@@ -12,7 +12,8 @@ use uuid::Uuid;
 
 use crate::problem::{Code, Problem};
 use crate::records::check_name;
-use crate::store::households::{self as q, HouseholdRow, KeyRole};
+pub use crate::store::households::KeyRole;
+use crate::store::households::{self as q, HouseholdRow};
 use crate::store::Store;
 use crate::tokens;
 use crate::vocabulary::Space;
@@ -62,23 +63,6 @@ pub struct HouseholdKey {
     pub key: String,
 }
 
-/// Which of a household's keys: the owner's, or the reader's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum HouseholdKeyRole {
-    Owner,
-    Reader,
-}
-
-impl From<HouseholdKeyRole> for KeyRole {
-    fn from(role: HouseholdKeyRole) -> Self {
-        match role {
-            HouseholdKeyRole::Owner => KeyRole::Owner,
-            HouseholdKeyRole::Reader => KeyRole::Reader,
-        }
-    }
-}
-
 /// What a request needs of the space it works in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Need {
@@ -90,8 +74,10 @@ pub enum Need {
 
 pub async fn create(store: &Store, request: CreateHousehold) -> Result<CreatedHousehold, Problem> {
     let name = check_name(&request.name)?;
-    let (owner_key, owner_hash) = tokens::issue("hh_owner").map_err(Problem::internal)?;
-    let (reader_key, reader_hash) = tokens::issue("hh_reader").map_err(Problem::internal)?;
+    let (owner_key, owner_hash) =
+        tokens::issue(&KeyRole::Owner.prefix()).map_err(Problem::internal)?;
+    let (reader_key, reader_hash) =
+        tokens::issue(&KeyRole::Reader.prefix()).map_err(Problem::internal)?;
     let row = HouseholdRow {
         id: Uuid::new_v4(),
         name,
@@ -140,17 +126,12 @@ pub async fn reissue_key(
     store: &Store,
     id: Uuid,
     owner_key: &str,
-    role: HouseholdKeyRole,
+    role: KeyRole,
 ) -> Result<HouseholdKey, Problem> {
-    let role = KeyRole::from(role);
     if space(store, Some(owner_key), Need::Write).await? != Space::of(id) {
         return Err(unknown_household(id));
     }
-    let prefix = match role {
-        KeyRole::Owner => "hh_owner",
-        KeyRole::Reader => "hh_reader",
-    };
-    let (key, hash) = tokens::issue(prefix).map_err(Problem::internal)?;
+    let (key, hash) = tokens::issue(&role.prefix()).map_err(Problem::internal)?;
     let mut conn = store.conn().await?;
     q::replace_key(&mut conn, id, role, &hash).await?;
     Ok(HouseholdKey {

@@ -98,20 +98,15 @@ fn play_id(play: &ImportPlay, names: &[String], scores: &[i64], space: Space) ->
         .uuid
         .as_deref()
         .and_then(|u| Uuid::try_parse(u.trim()).ok());
+    // The play's own id in the public space; in a household, one drawn from it, so the same
+    // file brought into two households (or the public space) is two sets of plays.
+    let scope = space.scope("referee/import");
     let digest = match given {
-        // The play's own id in the public space; in a household, one drawn from it, so the
-        // same file brought into two households (or the public space) is two sets of plays.
         Some(id) if space.is_public() => return id,
-        Some(id) => Sha256::digest(format!("referee/import/{}/{id}", space.id())),
+        Some(id) => Sha256::digest(format!("{scope}/{id}")),
         None => Sha256::digest(format!(
-            "referee/import/{}{}/{}/{names:?}/{scores:?}",
-            if space.is_public() {
-                String::new()
-            } else {
-                format!("{}/", space.id())
-            },
-            play.game_ref_id,
-            play.play_date
+            "{scope}/{}/{}/{names:?}/{scores:?}",
+            play.game_ref_id, play.play_date
         )),
     };
     let mut bytes = [0u8; 16];

@@ -6,8 +6,7 @@ use uuid::Uuid;
 use super::body::Body;
 use super::responses::*;
 use crate::households::{
-    self, CreateHousehold, CreatedHousehold, Household, HouseholdKey, HouseholdKeyRole, Need,
-    HOUSEHOLD_KEY,
+    self, CreateHousehold, CreatedHousehold, Household, HouseholdKey, KeyRole, Need, HOUSEHOLD_KEY,
 };
 use crate::matches::Who;
 use crate::problem::{Code, Problem};
@@ -65,7 +64,7 @@ pub async fn get_household(
 /// phone and app that held it.
 #[utoipa::path(
     tag = "households",
-    params(("id" = Uuid, Path), ("role" = inline(HouseholdKeyRole), Path), super::params::InHousehold),
+    params(("id" = Uuid, Path), ("role" = inline(KeyRole), Path), super::params::InHousehold),
     responses(
         (status = 200, body = HouseholdKey),
         OwnerProblems,
@@ -74,7 +73,7 @@ pub async fn get_household(
 #[post("/households/{id}/keys/{role}")]
 pub async fn reissue_key(
     store: web::Data<Store>,
-    path: web::Path<(Uuid, HouseholdKeyRole)>,
+    path: web::Path<(Uuid, KeyRole)>,
     request: HttpRequest,
 ) -> Result<web::Json<HouseholdKey>, Problem> {
     let (id, role) = path.into_inner();

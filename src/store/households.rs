@@ -18,19 +18,26 @@ pub struct HouseholdRow {
     pub created_at: DateTime<Utc>,
 }
 
-/// What a household key may do: the owner's writes and reads, or reads only.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Which of a household's keys: the owner's (writes and reads), or the reader's (reads only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum KeyRole {
     Owner,
     Reader,
 }
 
 impl KeyRole {
+    /// As stored, and as the path names it.
     fn column(self) -> &'static str {
         match self {
             KeyRole::Owner => "owner",
             KeyRole::Reader => "reader",
         }
+    }
+
+    /// The readable start of a key of this role (`hh_owner_…`, `hh_reader_…`).
+    pub fn prefix(self) -> String {
+        format!("hh_{}", self.column())
     }
 }
 

@@ -16,8 +16,9 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use serde_json::Value;
 use uuid::Uuid;
 
+use super::columns::GameColumn;
 use super::matches::{MatchRow, SeatResult};
-use super::schema::{households, match_seats, matches};
+use super::schema::{match_seats, matches};
 use super::StoreError;
 use crate::games::GameKind;
 use crate::vocabulary::MatchStatus;
@@ -40,22 +41,30 @@ impl Board {
         }
     }
 
-    /// Every board there is: each game in the public space and in each household.
+    /// Every board that holds a result (a household that never finished a game has nothing to
+    /// count or rate), in one order for every writer that takes them all.
     pub async fn all(conn: &mut AsyncPgConnection) -> Result<Vec<Board>, StoreError> {
-        let mut spaces: Vec<Uuid> = households::table
-            .select(households::id)
-            .order(households::id)
+        let held: Vec<(Uuid, GameColumn)> = matches::table
+            .filter(matches::status.ne(MatchStatus::InProgress))
+            .select((matches::household, matches::game))
+            .distinct()
             .load(conn)
             .await?;
-        spaces.insert(0, Uuid::nil());
-        Ok(spaces
-            .into_iter()
-            .flat_map(|household| {
-                GameKind::ALL
-                    .iter()
-                    .map(move |&game| Board { household, game })
-            })
-            .collect())
+        Ok(Board::in_turn(held.into_iter().map(|(household, game)| {
+            Board {
+                household,
+                game: game.kind(),
+            }
+        })))
+    }
+
+    /// These boards once each, in the one order writers that take several turns take them, so
+    /// that two such writers never wait on each other crosswise.
+    fn in_turn(boards: impl Iterator<Item = Board>) -> Vec<Board> {
+        let mut boards: Vec<Board> = boards.collect();
+        boards.sort_by_key(|board| (board.household, board.game.slug()));
+        boards.dedup();
+        boards
     }
 }
 
@@ -130,11 +139,8 @@ pub async fn record(
             recount_seated(conn, board, &[id], None).await?;
         }
         Happened::Imported { rows } => {
-            let mut boards: Vec<Board> = rows.iter().map(|row| Board::of(row)).collect();
-            boards.sort_by_key(|board| (board.household, board.game.slug()));
-            boards.dedup();
-            // Every board's turn first, always in the same order: two writers never wait on
-            // each other crosswise.
+            let boards = Board::in_turn(rows.iter().map(|row| Board::of(row)));
+            // Every board's turn first.
             for &board in &boards {
                 lock(conn, board).await?;
             }
