@@ -10,13 +10,16 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use std::collections::{BTreeMap, HashSet};
+
+use crate::games::GameKind;
 use crate::problem::{Code, Problem};
-use crate::records::check_name;
+use crate::records::{check_name, check_names, limit_exceeded};
 pub use crate::store::households::KeyRole;
-use crate::store::households::{self as q, HouseholdRow};
+use crate::store::households::{self as q, HouseholdRow, PublicRecord};
 use crate::store::Store;
 use crate::tokens;
-use crate::vocabulary::Space;
+use crate::vocabulary::{limits, name_key, MatchKind, MatchStatus, Space};
 
 /// The header that carries a household key.
 pub const HOUSEHOLD_KEY: &str = "Household-Key";
@@ -138,6 +141,191 @@ pub async fn reissue_key(
         household_id: id,
         key,
     })
+}
+
+/// Public records to bring into a household: those of the players named.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"players": ["Mum", "Dad", "Zoé"], "dry_run": true}))]
+pub struct BringIn {
+    /// The household's players as the public records name them, each once (look-alike names
+    /// are one player, as everywhere). A public record moves into the household when it has
+    /// ended and everyone at it is named here.
+    #[schema(min_items = 1, max_items = 64)]
+    pub players: Vec<String>,
+    /// Only say what would move, and move nothing.
+    #[serde(default)]
+    pub dry_run: bool,
+}
+
+/// What a bring-in moved (or, as a dry run, would move) and what stays public.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "dry_run": false, "moved": 3,
+    "games": [{"game": "lucky-jack", "records": 2}, {"game": "lucky-luau", "records": 1}],
+    "players": [{"name": "Mum", "records": 3}, {"name": "Dad", "records": 3},
+                {"name": "Zoé", "records": 1}],
+    "stayed": 1,
+    "left_behind": [{"id": "0b9f6c3e-4d2a-4f7e-9c1b-5a8e2d7f3c61", "kind": "sheet",
+                     "game": "lucky-dice", "players": ["Mum", "Grandpa"],
+                     "reason": "other_players", "others": ["Grandpa"]}]
+}))]
+pub struct BroughtIn {
+    pub dry_run: bool,
+    /// Records (sheets and hosted matches) that moved into the household.
+    pub moved: usize,
+    /// How many of them per game.
+    pub games: Vec<GameRecords>,
+    /// Each player named, as asked, and how many moved records they sat at: 0 means no public
+    /// record of theirs could move (a misspelt name, or every record has someone not named).
+    pub players: Vec<PlayerRecords>,
+    /// Public records of the players named that stay public.
+    pub stayed: usize,
+    /// The newest of those (at most 50), each with why it stays.
+    pub left_behind: Vec<LeftBehind>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct GameRecords {
+    pub game: GameKind,
+    pub records: usize,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PlayerRecords {
+    pub name: String,
+    pub records: usize,
+}
+
+/// A public record of the players named that stays public.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct LeftBehind {
+    pub id: Uuid,
+    pub kind: MatchKind,
+    pub game: GameKind,
+    /// Everyone at it, by seat.
+    pub players: Vec<String>,
+    pub reason: StayReason,
+    /// The players at it who were not named (for `other_players`).
+    pub others: Vec<String>,
+}
+
+/// Why a public record stays public.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StayReason {
+    /// It is still being played: bring it in once it has ended.
+    InPlay,
+    /// Someone at it was not named: name them too to bring it in.
+    OtherPlayers,
+}
+
+/// How many records a bring-in's report lists one by one.
+const LEFT_BEHIND_LISTED: usize = 50;
+
+/// Brings the public records of the players `request` names into the household `id` (its owner
+/// key), or says what would move: records that have ended and at which everyone is named.
+/// Their players become the household's, with their statistics and ratings; what stays public
+/// is reported with why. Asking again moves nothing new.
+pub async fn bring_in(
+    store: &Store,
+    id: Uuid,
+    owner_key: &str,
+    request: BringIn,
+) -> Result<BroughtIn, Problem> {
+    if space(store, Some(owner_key), Need::Write).await? != Space::of(id) {
+        return Err(unknown_household(id));
+    }
+    if request.players.len() > limits::BRING_IN_PLAYERS {
+        return Err(limit_exceeded(
+            "bring_in_players",
+            limits::BRING_IN_PLAYERS,
+            format!(
+                "a bring-in names at most {} players",
+                limits::BRING_IN_PLAYERS
+            ),
+        ));
+    }
+    let names = check_names(request.players.iter().map(String::as_str))?;
+    if names.is_empty() {
+        return Err(Problem::new(
+            Code::InvalidPlayer,
+            "name at least one player whose public records to bring in",
+        ));
+    }
+    let keys: Vec<String> = names.iter().map(|name| name_key(name)).collect();
+    let mut conn = store.conn().await?;
+    let (records, moved) = q::bring_in(&mut conn, id, &keys, request.dry_run).await?;
+    let named: HashSet<String> = keys.iter().cloned().collect();
+    let moved: HashSet<Uuid> = if request.dry_run {
+        records
+            .iter()
+            .filter(|record| record.movable(&named))
+            .map(|record| record.id)
+            .collect()
+    } else {
+        moved.into_iter().collect()
+    };
+    Ok(report(request.dry_run, &names, &keys, &records, &moved))
+}
+
+/// The report of a bring-in: `records` are every public record of the players named (newest
+/// first), `moved` the ids of those that moved.
+fn report(
+    dry_run: bool,
+    names: &[String],
+    keys: &[String],
+    records: &[PublicRecord],
+    moved: &HashSet<Uuid>,
+) -> BroughtIn {
+    let (went, stayed): (Vec<&PublicRecord>, Vec<&PublicRecord>) = records
+        .iter()
+        .partition(|record| moved.contains(&record.id));
+    let mut games: BTreeMap<&str, (GameKind, usize)> = BTreeMap::new();
+    for record in &went {
+        let kind = record.game.kind();
+        games.entry(kind.slug()).or_insert((kind, 0)).1 += 1;
+    }
+    let named: HashSet<&String> = keys.iter().collect();
+    BroughtIn {
+        dry_run,
+        moved: went.len(),
+        games: games
+            .into_values()
+            .map(|(game, records)| GameRecords { game, records })
+            .collect(),
+        players: names
+            .iter()
+            .zip(keys)
+            .map(|(name, key)| PlayerRecords {
+                name: name.clone(),
+                records: went.iter().filter(|r| r.keys.contains(key)).count(),
+            })
+            .collect(),
+        stayed: stayed.len(),
+        left_behind: stayed
+            .iter()
+            .take(LEFT_BEHIND_LISTED)
+            .map(|record| LeftBehind {
+                id: record.id,
+                kind: record.kind,
+                game: record.game.kind(),
+                players: record.names.clone(),
+                reason: if record.status == MatchStatus::InProgress {
+                    StayReason::InPlay
+                } else {
+                    StayReason::OtherPlayers
+                },
+                others: record
+                    .names
+                    .iter()
+                    .zip(&record.keys)
+                    .filter(|(_, key)| !named.contains(key))
+                    .map(|(name, _)| name.clone())
+                    .collect(),
+            })
+            .collect(),
+    }
 }
 
 async fn opened(store: &Store, key: &str) -> Result<(Uuid, KeyRole), Problem> {

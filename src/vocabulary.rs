@@ -146,6 +146,8 @@ impl MatchStatus {
 pub mod limits {
     /// Characters of a player's name, once normalised.
     pub const NAME_CHARS: usize = 64;
+    /// Players named by one bring-in of public records into a household.
+    pub const BRING_IN_PLAYERS: usize = 64;
     /// Entries of one score sheet, corrections, removals, renames and early finishes included.
     pub const SHEET_ENTRIES: usize = 500;
     /// Corrections of one round of a score sheet.

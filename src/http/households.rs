@@ -6,7 +6,8 @@ use uuid::Uuid;
 use super::body::Body;
 use super::responses::*;
 use crate::households::{
-    self, CreateHousehold, CreatedHousehold, Household, HouseholdKey, KeyRole, Need, HOUSEHOLD_KEY,
+    self, BringIn, BroughtIn, CreateHousehold, CreatedHousehold, Household, HouseholdKey, KeyRole,
+    Need, HOUSEHOLD_KEY,
 };
 use crate::matches::Who;
 use crate::problem::{Code, Problem};
@@ -80,6 +81,33 @@ pub async fn reissue_key(
     let key = required_key(&request)?;
     Ok(web::Json(
         households::reissue_key(&store, id, key, role).await?,
+    ))
+}
+
+/// Bring public records into the household (send its owner key as `Household-Key`): every
+/// public sheet and match that has ended and at which everyone is among the players named moves
+/// into the household, with its players' statistics and ratings; the answer reports what moved
+/// and what stays public, and why. With `dry_run`, only the report. Asking again moves nothing
+/// new.
+#[utoipa::path(
+    tag = "households",
+    params(("id" = Uuid, Path), super::params::InHousehold),
+    request_body(content = BringIn, example = json!({"players": ["Mum", "Dad", "Zoé"], "dry_run": true})),
+    responses(
+        (status = 200, body = BroughtIn),
+        HouseholdWriteProblems,
+    )
+)]
+#[post("/households/{id}/bring-in")]
+pub async fn bring_in(
+    store: web::Data<Store>,
+    path: web::Path<Uuid>,
+    request: HttpRequest,
+    body: Body<BringIn>,
+) -> Result<web::Json<BroughtIn>, Problem> {
+    let key = required_key(&request)?;
+    Ok(web::Json(
+        households::bring_in(&store, path.into_inner(), key, body.into_inner()).await?,
     ))
 }
 

@@ -142,7 +142,8 @@ fn routes(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
             .service(exports::import_bgstats)
             .service(households::create_household)
             .service(households::get_household)
-            .service(households::reissue_key),
+            .service(households::reissue_key)
+            .service(households::bring_in),
     );
 }
 

@@ -266,6 +266,17 @@ pub type OwnerProblems = Problems<(
     Unavailable,
 )>;
 
+/// A household's write with its owner key on a body a rule may refuse: a bring-in.
+pub type HouseholdWriteProblems = Problems<(
+    BadRequest,
+    Unauthorized,
+    Forbidden,
+    NotFound,
+    Unprocessable,
+    OtherClientError,
+    Unavailable,
+)>;
+
 /// A cached read answered from the client's copy. An operation that lists it is a cached read:
 /// [`CachedReads`] also gives its 200 answer the `ETag` and `Vary` headers.
 #[derive(IntoResponses)]

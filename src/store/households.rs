@@ -2,13 +2,19 @@
 //! (a presented key is looked up before its household is known); a household holds one owner key
 //! and one reader key at a time.
 
+use std::collections::HashSet;
+
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
+use diesel::sql_types::{Array, Integer, Text, Uuid as SqlUuid};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use uuid::Uuid;
 
-use super::schema::{household_keys, households};
+use super::columns::GameColumn;
+use super::results::{self, Board, Happened};
+use super::schema::{household_keys, households, match_seats, matches};
 use super::StoreError;
+use crate::vocabulary::{MatchKind, MatchStatus, Space};
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = households)]
@@ -137,6 +143,142 @@ pub async fn replace_key(
             .execute(conn)
             .await?;
         Ok::<_, StoreError>(())
+    })
+    .await
+}
+
+/// A public record one of the players a bring-in names sat at.
+#[derive(Debug, QueryableByName)]
+pub struct PublicRecord {
+    #[diesel(sql_type = SqlUuid)]
+    pub id: Uuid,
+    #[diesel(sql_type = Text)]
+    pub kind: MatchKind,
+    #[diesel(sql_type = Text)]
+    pub game: GameColumn,
+    #[diesel(sql_type = Text)]
+    pub status: MatchStatus,
+    #[diesel(sql_type = Array<Integer>)]
+    pub seats: Vec<i32>,
+    #[diesel(sql_type = Array<Text>)]
+    pub names: Vec<String>,
+    #[diesel(sql_type = Array<Text>)]
+    pub keys: Vec<String>,
+}
+
+impl PublicRecord {
+    /// Whether it may move into a household: it has ended, and every player at it is named.
+    pub fn movable(&self, named: &HashSet<String>) -> bool {
+        self.status != MatchStatus::InProgress && self.keys.iter().all(|key| named.contains(key))
+    }
+}
+
+/// Every public record a player of `keys` sat at, newest first, and, unless `dry_run`, the
+/// ones that may move ([`PublicRecord::movable`]) moved into `household`: the records and their
+/// seats' player keys, with everything their results count for following ([`results::record`]).
+/// The records that move are locked first, so a correction or rename waits for the move and
+/// then works on the moved record. Answers the records and the ids of those that moved.
+pub async fn bring_in(
+    conn: &mut AsyncPgConnection,
+    household: Uuid,
+    keys: &[String],
+    dry_run: bool,
+) -> Result<(Vec<PublicRecord>, Vec<Uuid>), StoreError> {
+    conn.transaction(async |conn| {
+        let public = Space::PUBLIC.id();
+        let locked: Vec<Uuid> = if dry_run {
+            Vec::new()
+        } else {
+            matches::table
+                .filter(matches::household.eq(public))
+                .filter(matches::status.ne(MatchStatus::InProgress))
+                .filter(
+                    matches::id.eq_any(
+                        match_seats::table
+                            .filter(match_seats::player_key.eq_any(keys))
+                            .select(match_seats::match_id),
+                    ),
+                )
+                .select(matches::id)
+                .order(matches::id)
+                .for_update()
+                .load(conn)
+                .await?
+        };
+        let records: Vec<PublicRecord> = diesel::sql_query(
+            "SELECT m.id, m.kind, m.game, m.status, \
+                    array_agg(s.seat ORDER BY s.seat) AS seats, \
+                    array_agg(s.player_name ORDER BY s.seat) AS names, \
+                    array_agg(s.player_key ORDER BY s.seat) AS keys \
+             FROM matches m JOIN match_seats s ON s.match_id = m.id \
+             WHERE m.household = $2 \
+               AND m.id IN (SELECT match_id FROM match_seats WHERE player_key = ANY($1)) \
+             GROUP BY m.id \
+             ORDER BY coalesce(m.finished_at, m.updated_at) DESC, m.id",
+        )
+        .bind::<Array<Text>, _>(keys)
+        .bind::<SqlUuid, _>(public)
+        .load(conn)
+        .await?;
+        if dry_run {
+            return Ok((records, Vec::new()));
+        }
+        let named: HashSet<String> = keys.iter().cloned().collect();
+        let locked: HashSet<Uuid> = locked.into_iter().collect();
+        let moving: Vec<&PublicRecord> = records
+            .iter()
+            .filter(|record| record.movable(&named) && locked.contains(&record.id))
+            .collect();
+        if moving.is_empty() {
+            return Ok((records, Vec::new()));
+        }
+        let ids: Vec<Uuid> = moving.iter().map(|record| record.id).collect();
+        diesel::update(matches::table.filter(matches::id.eq_any(&ids)))
+            .set(matches::household.eq(household))
+            .execute(conn)
+            .await?;
+        let into = Space::of(household);
+        let (mut seat_ids, mut seats, mut new_keys) = (Vec::new(), Vec::new(), Vec::new());
+        for record in &moving {
+            for (seat, key) in record.seats.iter().zip(&record.keys) {
+                seat_ids.push(record.id);
+                seats.push(*seat);
+                new_keys.push(into.scoped(key.clone()));
+            }
+        }
+        diesel::sql_query(
+            "UPDATE match_seats s SET player_key = k.key \
+             FROM unnest($1::uuid[], $2::int4[], $3::text[]) AS k(match_id, seat, key) \
+             WHERE s.match_id = k.match_id AND s.seat = k.seat",
+        )
+        .bind::<Array<SqlUuid>, _>(&seat_ids)
+        .bind::<Array<Integer>, _>(&seats)
+        .bind::<Array<Text>, _>(&new_keys)
+        .execute(conn)
+        .await?;
+        let left: Vec<(Uuid, Board)> = moving
+            .iter()
+            .map(|record| {
+                let board = Board {
+                    household: public,
+                    game: record.game.kind(),
+                };
+                (record.id, board)
+            })
+            .collect();
+        let mut was: Vec<String> = moving.iter().flat_map(|r| r.keys.clone()).collect();
+        was.sort_unstable();
+        was.dedup();
+        results::record(
+            conn,
+            Happened::Moved {
+                records: &left,
+                was: &was,
+                to: household,
+            },
+        )
+        .await?;
+        Ok((records, ids))
     })
     .await
 }

@@ -342,3 +342,112 @@ async fn one_file_brought_into_two_households_and_the_public_space_is_three_sets
     assert_eq!(listed(None).await, each);
     app.audit_totals().await;
 }
+
+#[tokio::test]
+async fn public_records_brought_in_by_name_move_with_their_players_and_what_stays_is_reported() {
+    // Issue 40: "a family can bring its public records into a new group (by name, with a report
+    // of what moved)".
+    let app = spawn_app().await;
+    let mum_and_dad = finished_sheet(&app, None, &["Mum", "Dad"], 0).await;
+    finished_sheet(&app, None, &["Dad", "Zoé"], 1).await;
+    let with_grandpa = finished_sheet(&app, None, &["Mum", "Grandpa"], 1).await;
+    finished_sheet(&app, None, &["Ann", "Ben"], 0).await;
+    // Ben meets Dad's old table partner later in public: his rating rests on hers.
+    finished_sheet(&app, None, &["Grandpa", "Ben"], 1).await;
+    let unfinished = post_in(
+        &app,
+        "/v1/sheets",
+        &json!({"game": "lucky-jack", "players": [{"name": "Mum"}, {"name": "Dad"}]}),
+        None,
+    )
+    .await;
+    let unfinished = unfinished.body["sheet"]["id"].as_str().unwrap().to_owned();
+    let (id, owner, reader) = household(&app, "The Lees").await;
+    let path = format!("/v1/households/{id}/bring-in");
+    let family = json!(["mum", "Dad", "Zoé"]);
+
+    let preview = post_in(
+        &app,
+        &path,
+        &json!({"players": family, "dry_run": true}),
+        Some(&owner),
+    )
+    .await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.body);
+    let public_sheet = get_in(&app, &format!("/v1/sheets/{mum_and_dad}"), None).await;
+    assert_eq!(
+        public_sheet.status,
+        StatusCode::OK,
+        "a dry run moves nothing"
+    );
+
+    let report = post_in(&app, &path, &json!({ "players": family }), Some(&owner)).await;
+    assert_eq!(report.status, StatusCode::OK, "{}", report.body);
+    let mut previewed = preview.body.clone();
+    previewed["dry_run"] = json!(false);
+    assert_eq!(report.body, previewed, "the preview said what then moved");
+    assert_eq!(report.body["moved"], 2);
+    assert_eq!(
+        report.body["games"],
+        json!([{"game": "lucky-jack", "records": 2}])
+    );
+    assert_eq!(
+        report.body["players"],
+        json!([{"name": "mum", "records": 1}, {"name": "Dad", "records": 2},
+               {"name": "Zoé", "records": 1}])
+    );
+    assert_eq!(report.body["stayed"], 2);
+    let left = &report.body["left_behind"];
+    assert_eq!(left[0]["id"], unfinished.as_str());
+    assert_eq!(left[0]["reason"], "in_play");
+    assert_eq!(left[1]["id"], with_grandpa.as_str());
+    assert_eq!(left[1]["reason"], "other_players");
+    assert_eq!(left[1]["others"], json!(["Grandpa"]));
+
+    let sheet = format!("/v1/sheets/{mum_and_dad}");
+    assert_eq!(
+        get_in(&app, &sheet, None).await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        get_in(&app, &sheet, Some(&reader)).await.status,
+        StatusCode::OK
+    );
+    let stats = async |name: &str, key: Option<&str>| {
+        let reply = get_in(&app, &format!("/v1/players/{name}/stats"), key).await;
+        played_and_won(&reply.body)
+    };
+    assert_eq!(stats("Mum", Some(&reader)).await, (1, 1));
+    assert_eq!(stats("Dad", Some(&reader)).await, (2, 0));
+    assert_eq!(stats("Zoé", Some(&reader)).await, (1, 1));
+    assert_eq!(
+        stats("Mum", None).await,
+        (1, 0),
+        "her game with Grandpa stays"
+    );
+    let rated = async |key: Option<&str>| -> Vec<String> {
+        let page = get_in(&app, "/v1/games/lucky-jack/ratings", key).await.body;
+        let mut names: Vec<String> = page["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["player"].as_str().unwrap().to_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(rated(Some(&owner)).await, ["Dad", "Mum", "Zoé"]);
+    assert_eq!(rated(None).await, ["Ann", "Ben", "Grandpa", "Mum"]);
+
+    let again = post_in(&app, &path, &json!({ "players": family }), Some(&owner)).await;
+    assert_eq!(again.body["moved"], 0, "{}", again.body);
+    assert_eq!(again.body["stayed"], 2);
+    let by_reader = post_in(&app, &path, &json!({ "players": family }), Some(&reader)).await;
+    assert_eq!(by_reader.status, StatusCode::FORBIDDEN);
+    assert_eq!(by_reader.body["code"], "household_reader_key");
+    let (_, others, _) = household(&app, "The Okafors").await;
+    let elsewhere = post_in(&app, &path, &json!({ "players": family }), Some(&others)).await;
+    assert_eq!(elsewhere.status, StatusCode::NOT_FOUND);
+    assert_eq!(elsewhere.body["code"], "unknown_household");
+    app.audit_totals().await;
+}

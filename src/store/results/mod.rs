@@ -1,5 +1,5 @@
 //! The one writer of what a result changes. Every path that finishes, corrects, reopens,
-//! renames, abandons, imports or re-keys calls [`record`] in its own transaction, after writing
+//! renames, abandons, imports, re-keys or moves records into a household calls [`record`] in its own transaction, after writing
 //! what happened (the match's status and snapshot, a rename, an abandon's trace, an imported
 //! sheet), and says which it was. [`record`] alone writes the seats' results, re-derives the
 //! running totals (`player_game_stats`) of the players involved from the stored results, and
@@ -21,7 +21,7 @@ use super::matches::{MatchRow, SeatResult};
 use super::schema::{match_seats, matches};
 use super::StoreError;
 use crate::games::GameKind;
-use crate::vocabulary::MatchStatus;
+use crate::vocabulary::{MatchStatus, Space};
 
 /// The results counted, ranked and rated together: one leaderboard, one rating order. A game in
 /// one space: the public one, or a household's (the nil id for the public space); every query of
@@ -97,6 +97,13 @@ pub enum Happened<'a> {
     Imported { rows: &'a [&'a MatchRow] },
     /// Every seat's player key was computed again (look-alike names may now be one player).
     Rekeyed,
+    /// Ended records left the board each names for the household `to`, their rows and seats
+    /// moved already; `was` holds their seats' player keys before the move.
+    Moved {
+        records: &'a [(Uuid, Board)],
+        was: &'a [String],
+        to: Uuid,
+    },
 }
 
 /// Writes everything `happened` changes: seat results, the running totals of the players
@@ -115,7 +122,7 @@ pub async fn record(
             recount_seated(conn, board, &[before.id], None).await?;
             // A corrected result keeps its place; a new one takes the next, the last.
             let order = arrive(conn, &[before.id]).await?;
-            rating::rerate_from(conn, board, order).await?;
+            rating::rerate_from(conn, board, order, &[]).await?;
         }
         Happened::Reopened { before } => {
             let board = Board::of(before);
@@ -123,7 +130,7 @@ pub async fn record(
             clear_seat_results(conn, before.id).await?;
             recount_seated(conn, board, &[before.id], None).await?;
             if let Some(order) = leave(conn, before.id).await? {
-                rating::rerate_from(conn, board, Some(order)).await?;
+                rating::rerate_from(conn, board, Some(order), &[]).await?;
             }
         }
         Happened::Renamed { before, was } => {
@@ -131,7 +138,7 @@ pub async fn record(
             lock(conn, board).await?;
             recount_seated(conn, board, &[before.id], Some(was)).await?;
             if let Some(order) = order_of(conn, before.id).await? {
-                rating::rerate_from(conn, board, Some(order)).await?;
+                rating::rerate_from(conn, board, Some(order), &[]).await?;
             }
         }
         Happened::Abandoned { id, board } => {
@@ -159,7 +166,37 @@ pub async fn record(
                     .map(|row| row.id)
                     .collect();
                 if let Some(first) = arrive(conn, &finished).await? {
-                    rating::rerate_from(conn, board, Some(first)).await?;
+                    rating::rerate_from(conn, board, Some(first), &[]).await?;
+                }
+            }
+        }
+        Happened::Moved { records, was, to } => {
+            let now: Vec<String> = was
+                .iter()
+                .map(|key| Space::of(to).scoped(key.clone()))
+                .collect();
+            let left = Board::in_turn(records.iter().map(|&(_, board)| board));
+            let joined = |board: Board| Board {
+                household: to,
+                game: board.game,
+            };
+            for board in Board::in_turn(left.iter().flat_map(|&board| [board, joined(board)])) {
+                lock(conn, board).await?;
+            }
+            for board in left {
+                let ids: Vec<Uuid> = records
+                    .iter()
+                    .filter(|&&(_, on)| on == board)
+                    .map(|&(id, _)| id)
+                    .collect();
+                totals::recount(conn, board, Some(was)).await?;
+                totals::recount(conn, joined(board), Some(&now)).await?;
+                // Each result keeps its place in the order results arrived: both boards are
+                // rated again from the earliest that moved, for the players it moved.
+                if let Some(first) = earliest(conn, &ids).await? {
+                    rating::forget(conn, &ids).await?;
+                    rating::rerate_from(conn, board, Some(first), was).await?;
+                    rating::rerate_from(conn, joined(board), Some(first), &now).await?;
                 }
             }
         }
@@ -217,6 +254,15 @@ async fn leave(conn: &mut AsyncPgConnection, id: Uuid) -> Result<Option<Order>, 
         .execute(conn)
         .await?;
     Ok(had)
+}
+
+/// The earliest place in the rating order these results hold, if any holds one.
+async fn earliest(conn: &mut AsyncPgConnection, ids: &[Uuid]) -> Result<Option<Order>, StoreError> {
+    Ok(matches::table
+        .filter(matches::id.eq_any(ids))
+        .select(diesel::dsl::min(matches::rated_order))
+        .get_result(conn)
+        .await?)
 }
 
 /// A result's place in the rating order, if it has one.

@@ -57,7 +57,8 @@ struct StoredChange {
 const WRITE_BATCH: usize = 5_000;
 
 /// Rates `board`'s results again from `from` (every one, without it) to the newest, in the order
-/// they arrived, each player's current rating following. A new result (a finish, an import)
+/// they arrived, each player's current rating following; the players `moved` (whose results
+/// from `from` on joined or left the board) are reached from the start. A new result (a finish, an import)
 /// arrives last and is the only one rated. A corrected, reopened or renamed result at `from`
 /// changes its players' ratings, and through them those of every later result one of them (or
 /// anyone rated with them since) sat at: those results are rated again, from the ratings stored
@@ -69,6 +70,7 @@ pub(super) async fn rerate_from(
     conn: &mut AsyncPgConnection,
     board: Board,
     from: Option<Order>,
+    moved: &[String],
 ) -> Result<usize, StoreError> {
     let column = GameColumn(board.game);
     // From the first result, every result is rated again (a new scheme, re-keyed players).
@@ -112,6 +114,7 @@ pub(super) async fn rerate_from(
                 .filter(|s| s.rated_order == from)
                 .map(|s| s.player_key.clone()),
         )
+        .chain(moved.iter().cloned())
         .collect();
     let mut stored_after: HashMap<Uuid, HashMap<String, Rating>> = HashMap::new();
     for change in stored {
@@ -333,6 +336,15 @@ async fn refresh_players(
     Ok(())
 }
 
+/// Drops the rating changes of these results, which left their board.
+pub(super) async fn forget(conn: &mut AsyncPgConnection, ids: &[Uuid]) -> Result<(), StoreError> {
+    diesel::sql_query("DELETE FROM rating_changes WHERE match_id = ANY($1)")
+        .bind::<Array<SqlUuid>, _>(ids)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
 /// Rates every board's results again from the first, holding every board's turn.
 pub async fn rerate_all(conn: &mut AsyncPgConnection) -> Result<usize, StoreError> {
     let boards = Board::all(conn).await?;
@@ -341,7 +353,7 @@ pub async fn rerate_all(conn: &mut AsyncPgConnection) -> Result<usize, StoreErro
     }
     let mut rated = 0;
     for board in boards {
-        rated += rerate_from(conn, board, None).await?;
+        rated += rerate_from(conn, board, None, &[]).await?;
     }
     Ok(rated)
 }
