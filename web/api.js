@@ -1,7 +1,9 @@
 // Calls to the service: JSON in and out, problems (RFC 9457) thrown as `Refusal`, and a watcher
 // that follows a document through its stream when the service has one, else by polling with ETag.
+// Every call carries this phone's household key, when it has one (docs/households.md).
 
 import { explain } from './messages.js';
+import { household } from './store.js';
 
 /** A refusal from the service (or `offline`, status 0): `problem` is its problem document, and
  * `message` the catalogue's plain words for it without player names (pass the problem to
@@ -16,12 +18,23 @@ export class Refusal extends Error {
 /** The problem code an answer that is not a problem document stands for, by its status. */
 const CODE_OF_STATUS = { 404: 'not_found', 408: 'request_timeout', 413: 'body_too_large', 429: 'rate_limited' };
 
+/**
+ * The headers that say who asks: the bearer `token`, if any, and the household key (this phone's,
+ * or `householdKey` to try another one, as when joining). The one place a request gets them.
+ */
+export function whoHeaders({ token, householdKey } = {}) {
+  const headers = {};
+  const key = householdKey || (household() || {}).key;
+  if (key) headers['household-key'] = key;
+  if (token) headers.authorization = `Bearer ${token}`;
+  return headers;
+}
+
 /** `{status, body, etag}`; a 4xx or 5xx problem is thrown as a `Refusal`. An `idempotencyKey`
  * makes a retried write safe: the service answers a repeat as it answered the first. */
-export async function api(method, path, { body, token, etag, idempotencyKey } = {}) {
-  const headers = { accept: 'application/json' };
+export async function api(method, path, { body, token, householdKey, etag, idempotencyKey } = {}) {
+  const headers = { accept: 'application/json', ...whoHeaders({ token, householdKey }) };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  if (token) headers.authorization = `Bearer ${token}`;
   if (etag) headers['if-none-match'] = etag;
   if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
   let response;
@@ -48,6 +61,32 @@ export async function api(method, path, { body, token, etag, idempotencyKey } = 
   return { status: response.status, body: parsed, etag: response.headers.get('etag') };
 }
 
+/**
+ * Makes `anchor` (a download link to an export) carry this phone's household key: a plain link
+ * cannot send a header, so with a key a tap fetches the file and hands it to the phone as one.
+ */
+export function keyedDownload(anchor) {
+  anchor.addEventListener('click', async (event) => {
+    const headers = whoHeaders();
+    if (!Object.keys(headers).length) return;
+    event.preventDefault();
+    const say = (text) => { document.getElementById('announce').textContent = text; };
+    try {
+      const response = await fetch(anchor.href, { headers, cache: 'no-store' });
+      if (!response.ok) throw new Refusal(await response.json().catch(() => ({ status: response.status })));
+      const url = URL.createObjectURL(await response.blob());
+      const save = document.createElement('a');
+      save.href = url;
+      save.download = anchor.getAttribute('download') || '';
+      save.click();
+      setTimeout(() => URL.revokeObjectURL(url), 60000);
+    } catch (error) {
+      say(error instanceof Refusal ? error.message : explain({ status: 0, code: 'offline' }));
+    }
+  });
+  return anchor;
+}
+
 export const get = (path, options) => api('GET', path, options).then((reply) => reply.body);
 export const post = (path, body, options = {}) => api('POST', path, { ...options, body }).then((reply) => reply.body);
 
@@ -55,16 +94,74 @@ const POLL_MS = 1500;
 const QUIET_POLL_MS = 6000;
 
 /**
+ * Splits Server-Sent Events text into its complete events (each ends with a blank line) and the
+ * rest, still arriving. An event is `{name, data}`; a heartbeat (a comment line, `: heartbeat`)
+ * adds nothing to it, so a frame of comments alone is no event.
+ */
+export function sseEvents(text) {
+  const events = [];
+  const frames = text.replace(/\r\n?/g, '\n').split('\n\n');
+  const rest = frames.pop();
+  for (const frame of frames) {
+    let name = 'message';
+    const data = [];
+    let fields = 0;
+    for (const line of frame.split('\n')) {
+      if (!line || line.startsWith(':')) continue;
+      const colon = line.indexOf(':');
+      const field = colon < 0 ? line : line.slice(0, colon);
+      const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+      fields += 1;
+      if (field === 'event') name = value;
+      else if (field === 'data') data.push(value);
+    }
+    if (fields) events.push({ name, data: data.join('\n') });
+  }
+  return { events, rest };
+}
+
+/**
+ * Reads the stream at `streamPath` with `fetch`, which (unlike EventSource) can send the token and
+ * household key, calling `onEvent()` for each complete event and `onClosed()` once when the stream
+ * is refused or ends. Returns a stop function.
+ */
+function fetchStream(streamPath, headers, { onEvent, onClosed }) {
+  const abort = new AbortController();
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    onClosed();
+  };
+  (async () => {
+    const response = await fetch(streamPath, { headers: { accept: 'text/event-stream', ...headers }, cache: 'no-store', signal: abort.signal });
+    if (!response.ok || !response.body) return;
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      const { events, rest } = sseEvents(buffer + value);
+      buffer = rest;
+      if (events.length) onEvent(events);
+    }
+  })().catch(() => null).finally(() => { if (!abort.signal.aborted) close(); });
+  return () => { closed = true; abort.abort(); };
+}
+
+/**
  * Follows the document at `path`, calling `onData(document)` whenever it changes and
- * `onError(refusal)` when it cannot be read. With `streamPath` (and no token, which an
- * EventSource cannot send) each stream event triggers a fresh read; when the stream is refused
- * (404 before the service had streams) or closes, polling takes over. Returns a stop function.
+ * `onError(refusal)` when it cannot be read. With `streamPath` each stream event triggers a fresh
+ * read: through EventSource when the request needs no header, else (a token, a household key)
+ * through `fetch`; when the stream is refused (404 before the service had streams) or closes,
+ * polling takes over. Returns a stop function.
  */
 export function follow(path, { token, streamPath, onData, onError, quiet = () => false }) {
   let stopped = false;
   let etag = null;
   let timer = null;
-  let source = null;
+  let streaming = false;
+  let stopStream = () => {};
 
   async function read() {
     try {
@@ -84,36 +181,52 @@ export function follow(path, { token, streamPath, onData, onError, quiet = () =>
     // One pending poll at a time, whoever (a finished read, a closed stream) asks for the next.
     clearTimeout(timer);
     // With a stream open, polling is only a safety net for events under names not listed below.
-    const wait = document.hidden || quiet() || source ? QUIET_POLL_MS : POLL_MS;
+    const wait = document.hidden || quiet() || streaming ? QUIET_POLL_MS : POLL_MS;
     timer = setTimeout(async () => { await read(); poll(); }, wait);
+  }
+
+  // The stream's events (docs/live.md): a new log entry, the viewer's new view, the end.
+  const NAMES = ['entry', 'view', 'end'];
+
+  function openEventSource() {
+    const source = new EventSource(streamPath);
+    source.onmessage = read;
+    source.onerror = () => {
+      // CLOSED: refused or ended for good; CONNECTING is the browser's own retry.
+      if (source.readyState === EventSource.CLOSED) {
+        source.close();
+        streaming = false;
+        poll();
+      }
+    };
+    for (const name of NAMES) source.addEventListener(name, read);
+    return () => source.close();
+  }
+
+  function openFetchStream(headers) {
+    return fetchStream(streamPath, headers, {
+      // A burst of events (a catch-up) needs one read, not one each.
+      onEvent: (events) => { if (events.some((event) => event.name === 'message' || NAMES.includes(event.name))) read(); },
+      onClosed: () => { streaming = false; poll(); },
+    });
   }
 
   read().then(() => {
     if (stopped) return;
-    if (streamPath && !token && 'EventSource' in window) {
-      source = new EventSource(streamPath);
-      source.onmessage = read;
-      source.onerror = () => {
-        // CLOSED: refused or ended for good; CONNECTING is the browser's own retry.
-        if (source && source.readyState === EventSource.CLOSED) {
-          source.close();
-          source = null;
-          poll();
-        }
-      };
-      // The stream's events (docs/live.md): a new log entry, the viewer's new view, the end.
-      for (const name of ['entry', 'view', 'end']) {
-        source.addEventListener(name, read);
-      }
-      poll();
-    } else {
-      poll();
+    const headers = whoHeaders({ token });
+    if (streamPath && Object.keys(headers).length === 0 && 'EventSource' in window) {
+      streaming = true;
+      stopStream = openEventSource();
+    } else if (streamPath && 'ReadableStream' in window && 'TextDecoderStream' in window) {
+      streaming = true;
+      stopStream = openFetchStream(headers);
     }
+    poll();
   });
 
   return () => {
     stopped = true;
     clearTimeout(timer);
-    if (source) source.close();
+    stopStream();
   };
 }

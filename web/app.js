@@ -13,14 +13,18 @@
 //   host                 host a match: game, players, options, randomness, invites
 //   invite=<code>        shows the code's seat (a QR code's link); a tap redeems it, never the
 //                        opening alone, so a link previewer that runs the page takes nothing
+//   household=<id>&key=<key>   (alone, or with sheet=<id>) joins the household (household.js):
+//                        the keys leave the address at once; a phone that belongs to another
+//                        household is asked first
 
 import { h, replace } from './dom.js';
 import { homeView, sheetView } from './sheet.js';
 import { matchView, watchForm, inviteView, confirmDialog } from './match.js';
 import { lookBackView } from './history.js';
 import { hostView } from './host.js';
-import { rememberSeat, seatToken, setSheetToken, sheetToken } from './store.js';
+import { rememberSeat, seatToken, setSheetToken, sheetToken, household } from './store.js';
 import { explain } from './messages.js';
+import { joinFromLink, refusedScreen } from './household.js';
 
 const main = document.getElementById('main');
 let stopCurrent = null;
@@ -35,6 +39,17 @@ async function route() {
   if (stopCurrent) stopCurrent();
   stopCurrent = null;
   const params = new URLSearchParams(location.hash.slice(1));
+  // First the household, whose key the rest of the link (a handed-over sheet) needs to be read.
+  let sheetHousehold;
+  if (params.has('household') && params.has('key')) {
+    const { joined, problem } = await joinFromLink(params, confirmDialog);
+    if (problem) {
+      refusedScreen(main, problem);
+      main.querySelector('h1').focus();
+      return;
+    }
+    if (joined) sheetHousehold = household().id;
+  }
   if (params.has('token') && params.has('match')) {
     const id = params.get('match');
     const offered = params.get('token');
@@ -49,7 +64,7 @@ async function route() {
     // The address loses the link's token whatever the answer, so a reload never asks again.
     history.replaceState(null, '', `#sheet=${encodeURIComponent(id)}`);
     params.delete('owner');
-    if (await mayTakeToken(sheetToken(id), offered, SHEET_QUESTION)) setSheetToken(id, offered);
+    if (await mayTakeToken(sheetToken(id), offered, SHEET_QUESTION)) setSheetToken(id, offered, null, sheetHousehold);
   }
   if (params.has('invite')) {
     try {

@@ -1,6 +1,8 @@
-// Looking back: a player's record and history, each game's leaderboard, and the exports.
+// Looking back: a player's record and history, each game's leaderboard, and the exports, in the
+// phone's household (every read carries its key) or the public space.
 
-import { get } from './api.js';
+import { get, keyedDownload } from './api.js';
+import { spaceLine } from './household.js';
 import { explain, placeOf } from './messages.js';
 import { h, replace, field, showFieldError, clearFieldErrors, formatNumber, formatTime, words } from './dom.js';
 import { games, gameTitle } from './sheet.js';
@@ -135,7 +137,8 @@ export async function lookBackView(main, params) {
   field('Which game', versusGame), h('button', { type: 'submit' }, 'Compare them'));
 
   const results = h('div', { 'aria-live': 'polite' });
-  replace(main, h('h1', { tabindex: -1 }, 'Look back'), playerForm, boardForm, versusForm, results);
+  // Whose records these are: the household's, or the service's public ones.
+  replace(main, h('h1', { tabindex: -1 }, 'Look back'), h('p', { class: 'lead space' }, spaceLine()), playerForm, boardForm, versusForm, results);
 
   try {
     const period = params.get('period') === 'year' ? 'year' : 'all';
@@ -180,8 +183,8 @@ async function playerRecord(name, period) {
       h('span', { class: 'muted' }, formatTime(item.finished_at || item.created_at))))) : h('p', { class: 'muted' }, 'None.'),
     h('h3', {}, 'Export'),
     h('p', { class: 'buttons' },
-      h('a', { class: 'button secondary', href: `/v1/players/${path}/history?format=csv`, download: `${name}-history.csv` }, 'History as CSV'),
-      h('a', { class: 'button secondary', href: `/v1/players/${path}/history?format=ndjson`, download: `${name}-history.ndjson` }, 'History as NDJSON')));
+      keyedDownload(h('a', { class: 'button secondary', href: `/v1/players/${path}/history?format=csv`, download: `${name}-history.csv` }, 'History as CSV')),
+      keyedDownload(h('a', { class: 'button secondary', href: `/v1/players/${path}/history?format=ndjson`, download: `${name}-history.ndjson` }, 'History as NDJSON'))));
 }
 
 async function leaderboard(game, period) {

@@ -8,7 +8,8 @@ import { h, replace, field, clearFieldErrors, showFieldError, announce } from '.
 import { games, gameTitle } from './sheet.js';
 import { optionsEditor } from './options.js';
 import { drawQr } from './qr.js';
-import { rememberHosted, hostedMatch, seatToken } from './store.js';
+import { rememberHosted, hostedMatch, seatToken, household } from './store.js';
+import { ensureHousehold, followerLine } from './household.js';
 import { explain } from './messages.js';
 import { redeemInvite } from './match.js';
 
@@ -22,6 +23,12 @@ export async function hostView(main) {
 }
 
 async function hostForm(main) {
+  const here = household();
+  if (here && here.role === 'reader') {
+    // A phone that only follows its household hosts nothing: it says so.
+    replace(main, h('h1', { tabindex: -1 }, 'Host a match'), h('p', { class: 'card follower' }, followerLine(here)));
+    return;
+  }
   const catalogue = await games();
   const gameSelect = h('select', { name: 'game' }, catalogue.map((game) => h('option', { value: game.slug }, `${game.title} (${game.min_players} to ${game.max_players} players)`)));
   const optionsSlot = h('div');
@@ -97,6 +104,8 @@ async function hostForm(main) {
     const names = body.seats.map((seat) => seat.name);
     submit.disabled = true;
     try {
+      // A phone's first match makes its household, as its first sheet would.
+      await ensureHousehold();
       const created = await post('/v1/matches', body);
       rememberHosted(created.match, created.owner_token, created.invites || []);
       location.hash = `host=${created.match.id}`;

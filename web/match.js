@@ -4,10 +4,11 @@
 // reports entered by tapping cards and dice (table randomness), standings, a short log, and the
 // owner's controls. The per-game parts come from `tables/index.js`; this module is the shell.
 
-import { get, post, api, follow } from './api.js';
+import { get, post, api, follow, keyedDownload } from './api.js';
 import { h, replace, field, uid, showFieldError, clearFieldErrors, announce, formatNumber, formatTime, words } from './dom.js';
 import { games, gameTitle } from './sheet.js';
-import { seatToken, rememberSeat, forgetSeat, ownerToken, hostedMatch, rememberInvite, rememberHosted, myHostedMatches } from './store.js';
+import { seatToken, rememberSeat, forgetSeat, ownerToken, hostedMatch, rememberInvite, rememberHosted, myHostedMatches, household } from './store.js';
+import { followerLine } from './household.js';
 import { refusalWords, showRefusal } from './messages.js';
 import * as cards from './cards.js';
 import { tableFor } from './tables/index.js';
@@ -105,11 +106,14 @@ export async function watchForm(main) {
   field('Invite code', codeInput, 'The code the match’s host gave you for your seat (10 letters and digits). Scanning the host’s QR code does this for you.'),
   h('button', { type: 'submit' }, 'Take my seat'));
   const hosted = myHostedMatches().slice(0, 10);
+  const here = household();
+  const follows = here && here.role === 'reader';
   replace(main, h('h1', { tabindex: -1 }, 'Watch a match'),
     h('section', { class: 'card host-call', 'aria-labelledby': 'host-call-title' },
       h('h2', { id: 'host-call-title' }, 'Play a match from your phones'),
       h('p', {}, 'Choose a game and the players; each player scans a code with their phone and plays from it.'),
-      h('p', {}, h('a', { class: 'button', href: '#host' }, 'Host a match')),
+      // A phone that only follows its household hosts nothing: it says so instead.
+      follows ? h('p', { class: 'follower' }, followerLine(here)) : h('p', {}, h('a', { class: 'button', href: '#host' }, 'Host a match')),
       hosted.length ? [
         h('h3', {}, 'Matches hosted on this phone'),
         h('ul', { class: 'plain' }, hosted.map((match) => h('li', {},
@@ -706,10 +710,10 @@ export function matchView(main, id) {
         match.seed
           ? h('p', {}, 'Seed revealed: ', h('span', { class: 'seed' }, match.seed), '. Its fingerprint was published when the match began: ', h('span', { class: 'seed' }, match.seed_sha256 || ''))
           : h('p', {}, 'The table dealt its own cards: there is no seed to check.')));
-      // A finished match is public, its export included.
+      // A finished match is public (to its household, for a household's), its export included.
       parts.push(h('p', { class: 'buttons' },
-        h('a', { class: 'button secondary', href: `/v1/matches/${id}/export`, download: `match-${id}.json` }, 'Export (JSON)'),
-        h('a', { class: 'button secondary', href: `/v1/matches/${id}/bgstats`, download: `match-${id}-bgstats.json` }, 'BG Stats')));
+        keyedDownload(h('a', { class: 'button secondary', href: `/v1/matches/${id}/export`, download: `match-${id}.json` }, 'Export (JSON)')),
+        keyedDownload(h('a', { class: 'button secondary', href: `/v1/matches/${id}/bgstats`, download: `match-${id}-bgstats.json` }, 'BG Stats'))));
     }
     replace(endSlot, parts);
   }

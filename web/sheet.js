@@ -3,7 +3,7 @@
 // "play again" chaining sheets, one share link for the chain that follows the current sheet,
 // undo, rename, finish early, handing the sheet to another phone, rounds queued while offline.
 
-import { get, post, api, follow } from './api.js';
+import { get, post, api, follow, keyedDownload } from './api.js';
 import { h, replace, field, uid, showFieldError, clearFieldErrors, announce, formatNumber, formatTime } from './dom.js';
 import { roundForm, describeTally, roundBreakdown } from './rounds.js';
 import { optionsEditor, sheetTarget } from './options.js';
@@ -11,8 +11,9 @@ import { placeOf, refusalWords, showRefusal } from './messages.js';
 import { drawQr } from './qr.js';
 import {
   rememberSheet, sheetToken, mySheets, forgetSheet, roster, rememberNames, forgetName, setSheetToken,
-  markHandedOver, handedOver, outbox, queueRound, updateQueued, dropQueued,
+  markHandedOver, handedOver, outbox, queueRound, updateQueued, dropQueued, household, sheetHousehold,
 } from './store.js';
+import { ensureHousehold, householdCard, householdParams, inThisHousehold, followerLine } from './household.js';
 
 let catalogue = null;
 export async function games() {
@@ -135,6 +136,8 @@ export async function homeView(main) {
       return;
     }
     try {
+      // A phone's first sheet makes its household, so the family's games stay the family's.
+      await ensureHousehold();
       const created = await post('/v1/sheets', body);
       rememberSheet(created.sheet, created.owner_token);
       rememberNames(names);
@@ -164,10 +167,14 @@ export async function homeView(main) {
   renderChips();
 
   const mine = mySheets();
+  const here = household();
+  // A phone that only follows its household keeps no score: it says so instead of the form.
+  const follows = here && here.role === 'reader';
   replace(main,
     h('h1', { tabindex: -1 }, 'Keep score'),
     h('p', { class: 'lead' }, 'Play with your own cards and dice; the sheet does the sums, ranks and corrections.'),
-    form,
+    follows ? h('p', { class: 'card follower' }, followerLine(here)) : form,
+    householdCard(() => homeView(main).then(() => main.querySelector('#household-title').focus())),
     h('section', { class: 'card', 'aria-labelledby': 'my-sheets' },
       h('h2', { id: 'my-sheets' }, 'Sheets kept on this phone'),
       mine.length
@@ -179,14 +186,22 @@ export async function homeView(main) {
 
 // --- one sheet ---------------------------------------------------------------------------------
 
+/** The household's part of a sheet's link, for a sheet of this phone's household (whose key the
+ * other phone needs to read it): `role` is what the other phone becomes in the household. */
+function householdPart(id, role) {
+  const part = inThisHousehold(sheetHousehold(id)) ? householdParams(role) : '';
+  return part ? `&${part}` : '';
+}
+
 function shareLink(id) {
-  // Read-only: only the sheet id, never the owner token.
-  return `${location.origin}/#sheet=${encodeURIComponent(id)}`;
+  // Read-only: the sheet id, never the owner token; a household's sheet, its follow-only key.
+  return `${location.origin}/#sheet=${encodeURIComponent(id)}${householdPart(id, 'reader')}`;
 }
 
 function handoverLink(id, token) {
-  // The fragment never reaches the service; the receiving phone keeps the token and drops it.
-  return `${location.origin}/#sheet=${encodeURIComponent(id)}&owner=${encodeURIComponent(token)}`;
+  // The fragment never reaches the service; the receiving phone keeps the token (and joins the
+  // household, which keeps score with it) and drops them from its address.
+  return `${location.origin}/#sheet=${encodeURIComponent(id)}&owner=${encodeURIComponent(token)}${householdPart(id, 'owner')}`;
 }
 
 const names = (sheet) => sheet.players.map((player) => player.name);
@@ -675,7 +690,8 @@ export function sheetView(main, id) {
       announce(words(error));
       return;
     }
-    rememberSheet(created.sheet, created.owner_token);
+    // The next game belongs where this one does (the service keeps an evening in one space).
+    rememberSheet(created.sheet, created.owner_token, sheetHousehold(id) ?? null);
     rememberNames(names(created.sheet));
     announce(`A new game of ${gameTitle(created.sheet.game)} with ${joinNames(names(created.sheet))}.`);
     location.hash = `sheet=${created.sheet.id}`;
@@ -817,6 +833,7 @@ export function sheetView(main, id) {
     replace(shareSlot, h('section', { class: 'card', 'aria-labelledby': 'share-title' },
       h('h2', { id: 'share-title' }, 'Show the table'),
       h('p', {}, 'Scan or open this link on another phone: it shows the score read-only, follows every change, and moves on by itself to the next game of the evening. The code stays the same all evening.'),
+      householdPart(shareId, 'reader') ? h('p', { class: 'hint' }, 'The sheet is your household’s: the other phone joins it as a phone that only follows, and sees its games too.') : null,
       canvas,
       h('p', {}, h('a', { href: link, class: 'share-link' }, link)),
       // 127.0.0.1 on another phone is that phone: the page must be opened by the network address.
@@ -826,8 +843,8 @@ export function sheetView(main, id) {
       h('p', {}, copy, copied),
       h('h2', {}, 'Export'),
       h('p', { class: 'buttons' },
-        h('a', { class: 'button secondary', href: `/v1/sheets/${id}/export`, download: `sheet-${id}.json` }, 'Export (JSON)'),
-        h('a', { class: 'button secondary', href: `/v1/sheets/${id}/bgstats`, download: `sheet-${id}-bgstats.json` }, 'BG Stats')),
+        keyedDownload(h('a', { class: 'button secondary', href: `/v1/sheets/${id}/export`, download: `sheet-${id}.json` }, 'Export (JSON)')),
+        keyedDownload(h('a', { class: 'button secondary', href: `/v1/sheets/${id}/bgstats`, download: `sheet-${id}-bgstats.json` }, 'BG Stats'))),
       token ? h('p', {}, h('button', {
         type: 'button',
         class: 'link',

@@ -1,5 +1,5 @@
-// What this phone remembers: the owner tokens of the sheets it started and the seat tokens it
-// was given. Tokens live only here, never in a link the page shares.
+// What this phone remembers: its household, the owner tokens of the sheets it started and the
+// seat tokens it was given. Tokens and keys live only here, and in the links made to hand them on.
 
 const SHEETS = 'referee.sheets';
 const SEATS = 'referee.seats';
@@ -12,18 +12,28 @@ function save(key, value) {
   try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* private mode: session only */ }
 }
 
-export function rememberSheet(sheet, ownerToken) {
+/** Keeps a sheet this phone started, with the household it was made in (`null`: the public
+ * space), so its links can carry the household's key. */
+export function rememberSheet(sheet, ownerToken, householdId = (household() || {}).id || null) {
   const sheets = load(SHEETS);
   sheets[sheet.id] = {
     token: ownerToken,
     game: sheet.game,
     players: sheet.players.map((player) => player.name),
     created: sheet.created_at,
+    household: householdId,
   };
   save(SHEETS, sheets);
 }
 
 export const sheetToken = (id) => (load(SHEETS)[id] || {}).token || null;
+
+/** The household a sheet this phone keeps was made in: its id, `null` for the public space (and
+ * for sheets kept before the page knew households), `undefined` for a sheet it does not keep. */
+export function sheetHousehold(id) {
+  const sheet = load(SHEETS)[id];
+  return sheet ? sheet.household || null : undefined;
+}
 
 /** The sheets this phone owns, newest first. */
 export function mySheets() {
@@ -74,10 +84,12 @@ export function forgetName(name) {
   save(ROSTER, roster().filter((kept) => kept !== name));
 }
 
-/** A new owner token for a sheet this phone keeps (handed over, or received). */
-export function setSheetToken(id, token, sheet = null) {
+/** A new owner token for a sheet this phone keeps (handed over, or received, with the household
+ * it belongs to when the link said so). */
+export function setSheetToken(id, token, sheet = null, householdId = undefined) {
   const sheets = load(SHEETS);
   sheets[id] = { ...(sheets[id] || {}), token };
+  if (householdId !== undefined) sheets[id].household = householdId;
   if (sheet) {
     sheets[id].game = sheet.game;
     sheets[id].players = sheet.players.map((player) => player.name);
@@ -163,4 +175,29 @@ export function myHostedMatches() {
   return Object.entries(load(HOSTED))
     .map(([id, match]) => ({ id, ...match }))
     .sort((a, b) => String(b.created).localeCompare(String(a.created)));
+}
+
+// --- the household: a group whose records only its phones see (docs/households.md) ------------
+
+const HOUSEHOLD = 'referee.household';
+
+/** This phone's household, `{id, name, key, role, readerKey}` (role `owner` or `reader`; the
+ * reader key, when known, makes follow-only links), or null: the public space. */
+export function household() {
+  const kept = load(HOUSEHOLD);
+  return kept && kept.id && kept.key ? kept : null;
+}
+
+export function setHousehold({ id, name, key, role, readerKey = null }) {
+  save(HOUSEHOLD, { id, name, key, role, readerKey: role === 'reader' ? key : readerKey });
+}
+
+export function forgetHousehold() {
+  try { localStorage.removeItem(HOUSEHOLD); } catch { /* nothing kept */ }
+}
+
+/** Whether this phone keeps anything from the public space: a sheet, a hosted match or a seat.
+ * Such a phone stays there until the family makes a household on purpose. */
+export function remembersRecords() {
+  return [SHEETS, HOSTED, SEATS].some((key) => Object.keys(load(key)).length > 0);
 }

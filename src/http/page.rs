@@ -45,6 +45,7 @@ const ASSETS: &[Asset] = &[
     asset!("rounds.js", JAVASCRIPT),
     asset!("match.js", JAVASCRIPT),
     asset!("history.js", JAVASCRIPT),
+    asset!("household.js", JAVASCRIPT),
     asset!("ratings.js", JAVASCRIPT),
     asset!("messages.js", JAVASCRIPT),
     asset!("cards.js", JAVASCRIPT),

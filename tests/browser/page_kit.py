@@ -40,8 +40,9 @@ blocked: list[str] = []
 page_errors: list[str] = []
 
 
-def api(method: str, path: str, body=None, token=None):
-    """The service's JSON API, straight from Python (for seeding and driving matches)."""
+def api(method: str, path: str, body=None, token=None, household=None):
+    """The service's JSON API, straight from Python (for seeding and driving matches); with
+    `household`, a household key, in that household's space (docs/households.md)."""
     request = urllib.request.Request(BASE + path, method=method)
     data = None
     if body is not None:
@@ -49,6 +50,8 @@ def api(method: str, path: str, body=None, token=None):
         request.add_header("content-type", "application/json")
     if token:
         request.add_header("authorization", f"Bearer {token}")
+    if household:
+        request.add_header("household-key", household)
     try:
         with urllib.request.urlopen(request, data) as response:
             return json.load(response)
@@ -117,6 +120,17 @@ def new_phone(browser, label: str, width: int = 390, height: int = 844) -> Page:
     page = context.new_page()
     watch_console(page, label)
     return page
+
+
+def kept_household(page: Page) -> dict | None:
+    """The household this phone keeps (`{id, name, key, role, readerKey}`), or None."""
+    return json.loads(page.evaluate("() => localStorage.getItem('referee.household')") or "null")
+
+
+def household_key(page: Page) -> str | None:
+    """The key this phone sends as `Household-Key`: a phone's first sheet or match makes one."""
+    kept = kept_household(page)
+    return kept["key"] if kept else None
 
 
 def wait_until(condition, timeout: float = PATIENCE, every: float = 0.1):

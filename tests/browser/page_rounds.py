@@ -3,7 +3,7 @@ a refused one: the message sits next to the player's picker the refusal is about
 
 from playwright.sync_api import Page, expect
 
-from page_kit import BASE, api, check, new_phone, standings_row, start_sheet
+from page_kit import BASE, api, check, household_key, new_phone, standings_row, start_sheet
 
 
 def seat(page: Page, name: str):
@@ -35,8 +35,9 @@ def expect_refused_at(page: Page, control) -> None:
     expect(error).not_to_be_empty()
 
 
-def entries(sheet_id: str):
-    return [entry for entry in api("GET", f"/v1/sheets/{sheet_id}")["entries"] if not entry.get("superseded_by")]
+def entries(sheet_id: str, page: Page):
+    """The sheet's standing entries, read in the household of the phone `page` that made it."""
+    return [entry for entry in api("GET", f"/v1/sheets/{sheet_id}", household=household_key(page))["entries"] if not entry.get("superseded_by")]
 
 
 def card_gallery(browser) -> None:
@@ -120,7 +121,7 @@ def luck_plus_round(browser) -> None:
     expect(ben_left.get_by_role("button", name="Remove Go 3", exact=True)).to_have_count(1)
     page.get_by_role("button", name="Save the round").click()
     expect(page.locator("ol.rounds > li")).to_have_count(1)
-    tally = entries(sheet_id)[0]["tally"]
+    tally = entries(sheet_id, page)[0]["tally"]
     assert tally["out"] == [{"seat": 0, "luck_out": False}], tally
     assert sorted(tally["cards_left"][1]) == ["GO-3", "LP", "STOP-12"], tally
     assert sorted(tally["cards_left"][2]) == ["DBL", "GO-3", "GO-3"], tally
@@ -163,7 +164,7 @@ def plus_minus_round(browser) -> None:
 
     page.get_by_role("button", name="Save the round").click()
     expect(page.locator("ol.rounds > li")).to_have_count(1)
-    tally = entries(sheet_id)[0]["tally"]
+    tally = entries(sheet_id, page)[0]["tally"]
     cards = [{stack: sorted(seat_cards.get(stack, [])) for stack in ("plus", "minus", "hand")} for seat_cards in tally["players"]]
     assert cards == [
         {"plus": ["7", "K", "Q"], "minus": ["5"], "hand": ["A"]},
@@ -231,7 +232,7 @@ def lucky_luau_sheet(browser) -> None:
     expect(ben.locator(".lei-score")).to_contain_text("Lei: 15 points")
     page.get_by_role("button", name="Save the round").click()
     expect(page.locator("ol.rounds > li")).to_have_count(1)
-    tally = entries(sheet_id)[0]["tally"]
+    tally = entries(sheet_id, page)[0]["tally"]
     assert tally["leis"][0]["lei"] == ["blue", "red", "purple", "blue", "hook", "kukui", "blue", "rainbow", "cut:yellow"], tally
     assert tally["leis"][0]["guests"] == [[0, 2], [1, 0], [0, 0]], tally
     assert tally["leis"][1]["lei"] == ["yellow", "green", "blue", "ti", "mega", "spacer"], tally
@@ -260,7 +261,7 @@ def lucky_jack_picture(browser) -> None:
     check(page, "lucky-jack-entry")
     page.get_by_role("button", name="Save the round").click()
     expect(page.locator("ol.entries")).to_contain_text("Ben: jackpot of 4 × Bell")
-    assert entries(sheet_id)[0]["tally"] == {"jackpot": {"seat": 1, "symbol": "bell", "size": 4}}
+    assert entries(sheet_id, page)[0]["tally"] == {"jackpot": {"seat": 1, "symbol": "bell", "size": 4}}
     page.context.close()
 
 

@@ -8,7 +8,11 @@ import urllib.request
 from playwright.sync_api import Page, expect
 
 import page_kit
-from page_kit import BASE, api, check, new_phone, standings_row, start_sheet, wait_until
+from page_kit import BASE, api, check, household_key, new_phone, standings_row, start_sheet, wait_until
+
+# The read-only link of the first walk's sheet: it carries its household's follow-only key, so the
+# phone that looks back joins the household whose games it looks at.
+shared = {}
 
 
 def lucky_jack_sheet(browser) -> None:
@@ -29,9 +33,14 @@ def lucky_jack_sheet(browser) -> None:
     expect(owner.get_by_label("Jackpot winner")).to_be_focused()
     expect(owner.get_by_role("heading", name="Round 2")).to_be_visible()
 
-    # The read-only view on another phone: no owner token there, and the link carries none.
+    # The read-only view on another phone: no owner token there, and the link carries none; the
+    # sheet is the household's (made on the phone's first sheet), so it carries the follow-only key.
     link = owner.locator("a.share-link").get_attribute("href")
-    assert link and "own_" not in link and "token" not in link, link
+    assert link and "own_" not in link and "token" not in link and "hh_owner_" not in link, link
+    assert "&key=hh_reader_" in link, link
+    shared["link"] = link
+    sheet_id = link.split("#sheet=", 1)[1].split("&", 1)[0]
+    key = household_key(owner)
     owner_token_stored = owner.evaluate("() => localStorage.getItem('referee.sheets')")
     assert "own_" in owner_token_stored
     assert owner.locator("canvas[role=img]").evaluate("c => c.width > 100")
@@ -85,7 +94,7 @@ def lucky_jack_sheet(browser) -> None:
     owner.get_by_role("button", name="Save the correction of round 2").click()
     expect(owner.locator("ol.entries")).to_contain_text("Note: Dad's lemons")
     expect(owner.get_by_role("heading", name="Correct round 2")).to_have_count(0)
-    dad_total = api("GET", "/v1/sheets/" + link.split("#sheet=")[1])["standings"]["totals"][1]
+    dad_total = api("GET", f"/v1/sheets/{sheet_id}", household=key)["standings"]["totals"][1]
     assert dad_total > 0
     for phone in (owner, reader):
         expect(standings_row(phone, "Dad")).to_contain_text(f"{dad_total:,}")
@@ -96,6 +105,10 @@ def lucky_jack_sheet(browser) -> None:
 
 def look_back(browser) -> None:
     page = new_phone(browser, "looker")
+    # The family's games are its household's: this phone follows it, as the table's code offers.
+    page.goto(shared["link"])
+    expect(page.get_by_text("Read-only.", exact=False)).to_be_visible()
+    keyed = {"household-key": household_key(page)}
     page.goto(BASE + "/#look")
     page.get_by_label("Name").fill("zoé")
     page.get_by_role("button", name="Show their record").click()
@@ -104,7 +117,7 @@ def look_back(browser) -> None:
     expect(page.get_by_role("heading", name="Zoé’s record")).to_be_visible()
     for label, kind in (("History as CSV", "text/csv"), ("History as NDJSON", "ndjson")):
         href = page.get_by_role("link", name=label).get_attribute("href")
-        reply = page.request.get(BASE + href)
+        reply = page.request.get(BASE + href, headers=keyed)
         assert reply.ok and kind in reply.headers["content-type"], (href, reply.status)
     check(page, "player")
 
@@ -124,18 +137,18 @@ def look_back(browser) -> None:
     expect(page.get_by_role("heading", name="Lucky Jack leaderboard this year")).to_be_visible()
     expect(page.locator("ul.leaders")).to_contain_text("Most four card jackpots: Zoé (1)")
 
-    sheet_link = page.request.get(BASE + "/v1/matches?kind=sheet&game=lucky-jack&limit=1").json()
+    sheet_link = page.request.get(BASE + "/v1/matches?kind=sheet&game=lucky-jack&limit=1", headers=keyed).json()
     sheet_id = sheet_link["items"][0]["id"]
     page.goto(f"{BASE}/#sheet={sheet_id}")
     bgstats = page.get_by_role("link", name="BG Stats").get_attribute("href")
-    assert page.request.get(BASE + bgstats).ok
+    assert page.request.get(BASE + bgstats, headers=keyed).ok
     page.context.close()
 
 
 
-def round_entries(sheet_id: str) -> list:
-    """The sheet's standing round entries, as the service has them."""
-    return [entry for entry in api("GET", f"/v1/sheets/{sheet_id}")["entries"] if (entry.get("kind") or "round") == "round"]
+def round_entries(sheet_id: str, key: str | None) -> list:
+    """The sheet's standing round entries, as the service has them (in the household of `key`)."""
+    return [entry for entry in api("GET", f"/v1/sheets/{sheet_id}", household=key)["entries"] if (entry.get("kind") or "round") == "round"]
 
 
 def jack_round(page: Page, winner: str | None, symbol: str = "jack", size: str = "4") -> None:
@@ -220,6 +233,7 @@ def mend_the_sheet(browser) -> None:
     """Undo the last round (with a reason), rename a player, finish early, give a sheet up."""
     page = new_phone(browser, "mender")
     sheet_id = start_sheet(page, "Lucky Jack (2–6 players)", ["Mum", "Dad", "Zoé"])
+    key = household_key(page)
     expect(page.locator("main p.target")).to_have_text("3 rounds to play; the most points wins.")
     jack_round(page, "Zoé")
     expect(page.get_by_role("heading", name="Round 2", exact=True)).to_be_visible()
@@ -238,7 +252,7 @@ def mend_the_sheet(browser) -> None:
     expect(page.locator("ol.rounds > li")).to_have_count(1)
     expect(page.locator("ol.entries")).to_contain_text("Note: Entered by mistake")
     expect(standings_row(page, "Dad")).to_contain_text("0")
-    assert len(api("GET", f"/v1/sheets/{sheet_id}")["rounds"]) == 1
+    assert len(api("GET", f"/v1/sheets/{sheet_id}", household=key)["rounds"]) == 1
 
     # Dad wants to be Papa: tap his name.
     page.get_by_role("button", name="Dad (rename)").click()
@@ -268,7 +282,7 @@ def mend_the_sheet(browser) -> None:
     expect(page.locator("p.status")).to_contain_text("Game over: Zoé wins.")
     expect(page.locator("table.standings caption")).to_have_text("Final standings (finished early)")
     expect(page.get_by_role("button", name="Save the round")).to_have_count(0)
-    assert api("GET", f"/v1/sheets/{sheet_id}")["finished_early"] is True
+    assert api("GET", f"/v1/sheets/{sheet_id}", household=key)["finished_early"] is True
 
     # Another sheet is given up.
     start_sheet(page, "Plus & Minus (3–6 players)", ["Mum", "Papa", "Zoé"])
@@ -296,6 +310,7 @@ def offline_rounds(browser) -> None:
     """Rounds saved offline wait on the phone, in words, and arrive once each, in order."""
     page = new_phone(browser, "offline")
     sheet_id = start_sheet(page, "Lucky Jack (2–6 players)", ["Mum", "Dad", "Zoé"])
+    key = household_key(page)
     page.context.set_offline(True)
     jack_round(page, "Zoé")
     pending = page.get_by_role("region", name="Waiting to send")
@@ -306,7 +321,7 @@ def offline_rounds(browser) -> None:
     expect(pending.locator("li")).to_have_count(2)
     expect(page.locator("#announce")).to_contain_text("waiting to send")
     check(page, "offline-waiting")
-    assert round_entries(sheet_id) == []
+    assert round_entries(sheet_id, key) == []
 
     # The first send reached the service but its answer was lost; the page sends it again.
     stored = json.loads(page.evaluate("() => localStorage.getItem('referee.outbox')"))[sheet_id]
@@ -315,11 +330,11 @@ def offline_rounds(browser) -> None:
     page.context.set_offline(False)
     expect(pending).to_have_count(0)
     expect(page.locator("ol.rounds > li")).to_have_count(2)
-    entries = round_entries(sheet_id)
+    entries = round_entries(sheet_id, key)
     assert [entry["tally"]["jackpot"]["seat"] for entry in entries] == [2, 0], entries
     page.reload()
     expect(page.locator("ol.rounds > li")).to_have_count(2)
-    assert len(round_entries(sheet_id)) == 2
+    assert len(round_entries(sheet_id, key)) == 2
 
     # Two more offline: the first ends the game, the second is refused, in words, beside it.
     page.context.set_offline(True)
@@ -335,7 +350,7 @@ def offline_rounds(browser) -> None:
     check(page, "offline-refused")
     page.get_by_role("button", name="Discard round 4").click()
     expect(pending).to_have_count(0)
-    assert len(round_entries(sheet_id)) == 3
+    assert len(round_entries(sheet_id, key)) == 3
     page.context.close()
     # Chromium logs each read the page tried while this phone was offline: expected, and only those.
     page_kit.page_errors[:] = [error for error in page_kit.page_errors
@@ -353,7 +368,8 @@ def evening(browser) -> None:
     owner = new_phone(browser, "evening-owner")
     first = start_sheet(owner, "Lucky Jack (2–6 players)", ["Mum", "Dad", "Zoé"])
     link = owner.locator("a.share-link").get_attribute("href")
-    assert link.endswith(f"#sheet={first}"), link
+    # The evening's first sheet, with its household's follow-only key.
+    assert f"#sheet={first}&household=" in link and "&key=hh_reader_" in link, link
     reader = new_phone(browser, "evening-reader")
     reader.goto(link)
     expect(reader.get_by_text("Read-only.", exact=False)).to_be_visible()
@@ -367,7 +383,7 @@ def evening(browser) -> None:
     second = owner.url.split("#sheet=", 1)[1]
     expect(owner.get_by_role("heading", level=1)).to_have_text("Lucky Jack: Mum, Dad, Zoé")
     expect(owner.get_by_role("heading", name="Round 1", exact=True)).to_be_visible()
-    assert api("GET", f"/v1/sheets/{second}")["rematch_of"] == first
+    assert api("GET", f"/v1/sheets/{second}", household=household_key(owner))["rematch_of"] == first
     # The share link and its QR stay the evening's first sheet.
     expect(owner.locator("a.share-link")).to_have_attribute("href", link)
     # The reader's phone moves on by itself, and says so.
@@ -415,6 +431,7 @@ def hand_over(browser) -> None:
     """The sheet moves to another phone by a QR code; the old phone's token stops working."""
     giver = new_phone(browser, "giver")
     sheet_id = start_sheet(giver, "Lucky Jack (2–6 players)", ["Mum", "Dad", "Zoé"])
+    key = household_key(giver)
     old_token = json.loads(giver.evaluate("() => localStorage.getItem('referee.sheets')"))[sheet_id]["token"]
     # A second tab on the giving phone, still holding the old token.
     stale_tab = giver.context.new_page()
@@ -427,15 +444,18 @@ def hand_over(browser) -> None:
     expect(giver.get_by_role("img", name="QR code that hands this sheet to another phone")).to_be_visible()
     handover = giver.locator("a.handover-link").get_attribute("href")
     assert f"#sheet={sheet_id}&owner=own_" in handover, handover
+    # The sheet is the giver's household's: the taking phone joins it to keep reading it.
+    assert "&key=hh_owner_" in handover, handover
     check(giver, "hand-over")
 
     taker = new_phone(browser, "taker")
     taker.goto(handover)
     expect(taker).to_have_url(f"{BASE}/#sheet={sheet_id}")
     expect(taker.locator("p.status")).to_contain_text("You keep this sheet.")
+    assert household_key(taker) == key
     jack_round(taker, "Zoé")
     expect(standings_row(taker, "Zoé")).to_contain_text("10,000")
-    assert len(round_entries(sheet_id)) == 1
+    assert len(round_entries(sheet_id, key)) == 1
 
     giver.get_by_role("button", name="The other phone has it").click()
     expect(giver.locator("p.status")).to_contain_text("You handed this sheet to another phone; here it is read-only.")
@@ -453,7 +473,7 @@ def hand_over(browser) -> None:
         raise AssertionError("the old owner token still writes")
     except AssertionError as error:
         assert "401" in str(error), error
-    assert len(round_entries(sheet_id)) == 1
+    assert len(round_entries(sheet_id, key)) == 1
     giver.context.close()
     taker.context.close()
 
@@ -464,6 +484,7 @@ def a_link_never_replaces_a_kept_token_without_asking(browser) -> None:
     link's, and a link with the token it already keeps asks nothing."""
     phone = new_phone(browser, "kept-token")
     sheet_id = start_sheet(phone, "Lucky Jack (2–6 players)", ["Mum", "Dad"])
+    key = household_key(phone)
 
     def kept() -> str:
         return json.loads(phone.evaluate("() => localStorage.getItem('referee.sheets')"))[sheet_id]["token"]
@@ -489,7 +510,7 @@ def a_link_never_replaces_a_kept_token_without_asking(browser) -> None:
     expect(phone.locator("p.status")).to_contain_text("You keep this sheet.")
     jack_round(phone, "Dad")
     expect(standings_row(phone, "Dad")).to_contain_text("10,000")
-    assert len(round_entries(sheet_id)) == 1
+    assert len(round_entries(sheet_id, key)) == 1
 
     # Escape is a no too.
     phone.goto(f"{BASE}/#sheet={sheet_id}&owner=own_not-the-sheets")

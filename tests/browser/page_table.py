@@ -5,17 +5,17 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from page_kit import BASE, PATIENCE, api, check, new_phone, wait_until
+from page_kit import BASE, PATIENCE, api, check, household_key, new_phone, wait_until
 
 
-def state(match_id: str, token=None):
-    return api("GET", f"/v1/matches/{match_id}", token=token)
+def state(match_id: str, token=None, household=None):
+    return api("GET", f"/v1/matches/{match_id}", token=token, household=household)
 
 
-def log_entries(match_id: str, token=None):
+def log_entries(match_id: str, token=None, household=None):
     entries, after = [], 0
     while after is not None:
-        page = api("GET", f"/v1/matches/{match_id}/log?after={after}&limit=1000", token=token)
+        page = api("GET", f"/v1/matches/{match_id}/log?after={after}&limit=1000", token=token, household=household)
         entries += page["entries"]
         after = page.get("next_after")
     return entries
@@ -195,6 +195,9 @@ def host_and_play(browser) -> None:
     expect(host.get_by_role("heading", level=1)).to_have_text("Lucky Jack: Ann, Ben, Cleo")
     match_id = host.url.split("#host=", 1)[1]
     assert "own_" in host.evaluate("() => localStorage.getItem('referee.hosted')"), "the owner token stays on the host's phone"
+    # The host's first match made its household: the match is read in the household's space.
+    key = household_key(host)
+    assert key and key.startswith("hh_owner_"), key
     for name in ("Ann", "Ben", "Cleo"):
         expect(host.get_by_role("img", name=f"Invite code for {name}, to scan")).to_be_visible()
         expect(host.get_by_role("button", name=f"Play {name}’s seat on this phone")).to_be_visible()
@@ -250,7 +253,7 @@ def host_and_play(browser) -> None:
     confirmed = 0
     shown_turn = False
     for _ in range(120):
-        current = state(match_id)
+        current = state(match_id, household=key)
         if current["status"] != "in_progress":
             break
         acting = current["to_act"][0]
@@ -275,8 +278,8 @@ def host_and_play(browser) -> None:
             expect(phone.get_by_role("button", name="Take back my move")).to_have_count(0)
             expect(phone.locator("#moves [data-move-type=keep]")).to_be_visible()
             taken_back = True
-            assert any(entry.get("takes_back") for entry in log_entries(match_id)), "no take-back in the log"
-            current = state(match_id)
+            assert any(entry.get("takes_back") for entry in log_entries(match_id, household=key)), "no take-back in the log"
+            current = state(match_id, household=key)
             expect(turn(phone)).to_have_attribute("data-version", str(current["version"]))
         # Draw first (to meet a kept card), then discard (to meet the confirmation).
         wanted = "draw" if not taken_back and "draw" in types else ("discard" if "discard" in types else types[0])
@@ -295,7 +298,7 @@ def host_and_play(browser) -> None:
                 # "No" changes nothing.
                 dialog.get_by_role("button", name="No, go back").click()
                 expect(dialog).to_have_count(0)
-                assert state(match_id)["version"] == before
+                assert state(match_id, household=key)["version"] == before
                 phone.locator(f"#moves [data-move-type={wanted}]").first.click()
             dialog.get_by_role("button", name=re.compile("^Yes")).click()
             confirmed += 1
@@ -303,7 +306,7 @@ def host_and_play(browser) -> None:
             phone.wait_for_timeout(100)
             expect(dialog).to_have_count(0)
         try:
-            wait_until(lambda: state(match_id)["version"] > before, timeout=PATIENCE)
+            wait_until(lambda: state(match_id, household=key)["version"] > before, timeout=PATIENCE)
         except AssertionError:
             # Rarely (about one run in seven here) a tap on a move card, or on its confirmation,
             # made nothing happen: no dialog, no refusal, no request; the cause is not found yet.
@@ -311,7 +314,7 @@ def host_and_play(browser) -> None:
             # silent tap fails the walk with what the page shows. A card the page disabled has
             # its move on the way (a busy machine): that is waited for, never tapped again.
             if phone.locator(f"#moves [data-move-type={wanted}]").first.is_disabled():
-                wait_until(lambda: state(match_id)["version"] > before, timeout=PATIENCE)
+                wait_until(lambda: state(match_id, household=key)["version"] > before, timeout=PATIENCE)
                 continue
             refused = phone.locator("#moves-error")
             if refused.is_visible() or dialog.count():
@@ -321,10 +324,10 @@ def host_and_play(browser) -> None:
             if final:
                 dialog.get_by_role("button", name=re.compile("^Yes")).click()
             try:
-                wait_until(lambda: state(match_id)["version"] > before, timeout=PATIENCE)
+                wait_until(lambda: state(match_id, household=key)["version"] > before, timeout=PATIENCE)
             except AssertionError:
                 raise AssertionError(f"{person}'s {wanted}, tapped twice, did not reach the service: {phone.locator('main').inner_text()[:2000]}")
-    final = state(match_id)
+    final = state(match_id, household=key)
     assert final["status"] == "finished", final["status"]
     assert taken_back, "no take-back happened along the way"
     assert confirmed > 0 or not asks, "no move asked for confirmation"
@@ -339,7 +342,7 @@ def host_and_play(browser) -> None:
     host.get_by_role("button", name="Play again with the same players").click()
     expect(host.get_by_role("img", name="Invite code for Cleo B, to scan")).to_be_visible()
     rematch_id = host.url.split("#host=", 1)[1]
-    assert rematch_id != match_id and state(rematch_id)["rematch_of"] == match_id
+    assert rematch_id != match_id and state(rematch_id, household=key)["rematch_of"] == match_id
     host.get_by_role("link", name="Open the table").click()
     host.get_by_role("button", name="Stop the match").click()
     dialog = host.get_by_role("dialog")
@@ -347,7 +350,7 @@ def host_and_play(browser) -> None:
     check(host, "host-stop-confirm")
     dialog.get_by_role("button", name="Yes, stop the match").click()
     expect(turn(host)).to_have_text("This match was stopped before its end.")
-    assert state(rematch_id)["status"] == "abandoned"
+    assert state(rematch_id, household=key)["status"] == "abandoned"
     check(host, "host-stopped")
     host.get_by_role("link", name="Watch").click()
     # Both, by their players' names as they are now (Cleo renamed in the first).
@@ -366,7 +369,8 @@ def table_randomness(browser) -> None:
     host.get_by_role("button", name="Host the match").click()
     expect(host.get_by_role("heading", level=1)).to_have_text("Lucky Jack: Ann, Ben, Cleo")
     match_id = host.url.split("#host=", 1)[1]
-    assert state(match_id)["randomness"] == "table"
+    key = household_key(host)
+    assert state(match_id, household=key)["randomness"] == "table"
     host.get_by_role("link", name="Open the table").click()
     expect(turn(host)).to_contain_text("Waiting for the cards to be dealt")
     host.get_by_role("button", name="Enter the deal").click()
@@ -389,7 +393,7 @@ def table_randomness(browser) -> None:
     tap("The card turned up (1)", ["lemon"])
     form.get_by_role("button", name="Report the deal").click()
     expect(form).to_have_count(0)
-    first = state(match_id)
+    first = state(match_id, household=key)
     assert not first["chance_pending"] and first["to_act"], first["to_act"]
 
     def owner_log():
@@ -419,7 +423,7 @@ def table_randomness(browser) -> None:
     corrected = wait_until(lambda: [entry for entry in owner_log() if entry.get("corrects")] or None)
     assert corrected[-1]["corrects"] == reported[-1]["ply"]
     assert sorted(corrected[-1]["chance"]["hands"][0]) == sorted(["cherry", "cherry", "grape", "clover", "bell", "seven", "jack"]), corrected[-1]
-    starter = state(match_id)["to_act"][0]
+    starter = state(match_id, household=key)["to_act"][0]
     name = ["Ann", "Ben", "Cleo"][starter]
     expect(turn(host)).to_have_text(f"{name}’s turn.")
     check(host, "chance-corrected")
