@@ -13,6 +13,7 @@ from typing import NoReturn, Protocol, TypeVar
 from uuid import UUID
 
 from referee_client import AuthenticatedClient, Client
+from referee_client.types import UNSET, Unset
 from referee_client.api.games import get_game
 from referee_client.api.history import (
     export_everything,
@@ -21,6 +22,7 @@ from referee_client.api.history import (
     player_history,
     player_stats,
 )
+from referee_client.api.households import bring_in, create_household
 from referee_client.api.lucky_dice import lucky_dice_tally
 from referee_client.api.matches import (
     correct_chance,
@@ -46,7 +48,11 @@ from referee_client.models import (
     AppendEntry,
     BgStatsFile,
     BgStatsImport,
+    BringIn,
+    BroughtIn,
     CorrectChance,
+    CreatedHousehold,
+    CreateHousehold,
     FinishSheet,
     GameKind,
     HeadToHead,
@@ -592,6 +598,40 @@ def keep_score_sheet(service: Service, names: list[str]) -> None:
     mend_score_sheet(service, names[1])
 
 
+def finished_sheet(service: Service, players: list[str], household_key: str | Unset = UNSET) -> UUID:
+    """A Lucky Jack sheet of `players` played to its end (three rounds, the first seat's
+    jackpots), made in the household of `household_key`, or in the public space: its id."""
+    body = LuckyJackCreateSheet(game=LuckyJackSlug.LUCKY_JACK, players=seats(*players))
+    made = create_sheet.sync(client=service.anonymous(), body=body, household_key=household_key)
+    created = expect(made, LuckyJackCreatedSheet)
+    owner = service.holding(created.owner_token)
+    jackpot = LuckyJackTally(jackpot=LuckyJackTallyJackpot(seat=0, symbol=LuckyJackSymbol.BELL, size=4))
+    for _ in range(3):
+        entry = append_entry.sync(created.sheet.id, client=owner, body=AppendEntry(tally=jackpot))
+        expect(entry, LuckyJackSheetDetail)
+    return created.sheet.id
+
+
+def keep_house(service: Service, family: list[str]) -> None:
+    """A family's household: a public sheet of two of its players brought in by name, then a
+    sheet kept in it; neither is there without one of its keys, and its players are its own."""
+    made = expect(create_household.sync(client=service.anonymous(), body=CreateHousehold(name="The Py family")), CreatedHousehold)
+    owner, reader = made.owner_key, made.reader_key
+    before = finished_sheet(service, family)
+    asked = BringIn(players=family)
+    report = expect(bring_in.sync(made.household.id, client=service.anonymous(), body=asked, household_key=owner), BroughtIn)
+    check(report.moved == 1 and report.stayed == 0, "the public sheet moved into the household")
+    kept = finished_sheet(service, family, owner)
+    for sheet_id in (before, kept):
+        outside = get_sheet.sync(sheet_id, client=service.anonymous())
+        check(isinstance(outside, Problem) and outside.status == 404, "a household's sheet is not there without its key")
+        expect(get_sheet.sync(sheet_id, client=service.anonymous(), household_key=reader), LuckyJackSheetDetail)
+    inside = expect(player_stats.sync(family[0], client=service.anonymous(), household_key=reader), PlayerStats)
+    publicly = expect(player_stats.sync(family[0], client=service.anonymous()), PlayerStats)
+    check(inside.overall.played == 2 and publicly.overall.played == 0, "the household's player is its own")
+    print(f"household: {report.moved} sheet brought in, {inside.overall.played} played by {family[0]} inside, 0 outside")
+
+
 def mend_score_sheet(service: Service, player: str) -> None:
     """A sheet mended: a round typed by mistake taken away, a player renamed, and the sheet
     finished early when the little one fell asleep."""
@@ -728,6 +768,7 @@ def main() -> None:
     keep_score_sheet(service, names)
     read_history(service, names[0], names[2])
     read_ratings(service, names[0], names[1])
+    keep_house(service, ["Py Hana", "Py Ivo"])
 
 
 if __name__ == "__main__":

@@ -518,6 +518,57 @@ async function keepScoreSheet(names: string[]): Promise<void> {
   await mendScoreSheet(names[1] ?? "Ts Ben");
 }
 
+/** A Lucky Jack sheet of `players` played to its end (three rounds, the first seat's jackpots),
+ * made in the household whose key `header` sends, or in the public space without one: its id. */
+async function finishedSheet(players: string[], header?: { "Household-Key": string }): Promise<string> {
+  const created = ok(
+    await api.POST("/v1/sheets", { params: { header }, body: { game: "lucky-jack", players: newSeats(players) } }),
+    "create sheet",
+  );
+  for (let round = 0; round < 3; round += 1) {
+    ok(
+      await api.POST("/v1/sheets/{id}/entries", {
+        params: { path: { id: created.sheet.id }, header },
+        headers: bearer(created.owner_token),
+        body: { tally: { jackpot: { seat: 0, symbol: "bell", size: 4 } } },
+      }),
+      "sheet entry",
+    );
+  }
+  return created.sheet.id;
+}
+
+/** A family's household: a public sheet of two of its players brought in by name, then a sheet
+ * kept in it; neither is there without one of its keys, and its players are its own. */
+async function keepHouse(family: string[]): Promise<void> {
+  const made = ok(await api.POST("/v1/households", { body: { name: "The Ts family" } }), "make household");
+  const owner = { "Household-Key": made.owner_key };
+  const reader = { "Household-Key": made.reader_key };
+  const before = await finishedSheet(family);
+  const report = ok(
+    await api.POST("/v1/households/{id}/bring-in", {
+      params: { path: { id: made.household.id }, header: owner },
+      body: { players: family },
+    }),
+    "bring in",
+  );
+  check(report.moved === 1 && report.stayed === 0, "the public sheet moved into the household");
+  const kept = await finishedSheet(family, owner);
+  for (const id of [before, kept]) {
+    const outside = await api.GET("/v1/sheets/{id}", { params: { path: { id } } });
+    check(outside.response.status === 404, "a household's sheet is not there without its key");
+    ok(await api.GET("/v1/sheets/{id}", { params: { path: { id }, header: reader } }), "read with the reader key");
+  }
+  const name = family[0] ?? "Ts Hana";
+  const inside = ok(
+    await api.GET("/v1/players/{name}/stats", { params: { path: { name }, header: reader } }),
+    "the household's player",
+  );
+  const publicly = ok(await api.GET("/v1/players/{name}/stats", { params: { path: { name } } }), "the public player");
+  check(inside.overall.played === 2 && publicly.overall.played === 0, "the household's player is its own");
+  console.log(`household: ${report.moved} sheet brought in, ${inside.overall.played} played by ${name} inside, 0 outside`);
+}
+
 /** A sheet mended: a round typed by mistake taken away, a player renamed, and the sheet finished
  * early when the little one fell asleep. */
 async function mendScoreSheet(player: string): Promise<void> {
@@ -718,3 +769,4 @@ await playLuckyLuau(names.slice(0, 2));
 await keepScoreSheet(names);
 await readHistory("Ts Ann", "Ts Cleo");
 await readRatings("Ts Ann", "Ts Ben");
+await keepHouse(["Ts Hana", "Ts Ivo"]);

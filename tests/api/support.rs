@@ -290,7 +290,7 @@ async fn retry_while_in_use(admin: &mut AsyncPgConnection, sql: &str) {
 
 /// The settings of the move pipeline a test runs under. A test of the pipeline says so with
 /// [`every_pipeline!`] and runs once under each.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pipeline {
     /// The environment's move settings (`MOVE_CACHE_MATCHES`, `MOVE_BATCH_MAX`,
     /// `SNAPSHOT_EVERY_PLIES`), by default the service's own: the cache on, moves batched.

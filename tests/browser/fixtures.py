@@ -201,6 +201,8 @@ def main() -> None:
         "FUZZ_SHEET_TOKEN": made.sheet.owner_token,
         "FUZZ_FINISHED_SHEET_ID": made.finished_sheet.id,
         "FUZZ_FINISHED_SHEET_TOKEN": made.finished_sheet.owner_token,
+        "FUZZ_HOUSEHOLD_ID": made.household[0],
+        "FUZZ_HOUSEHOLD_OWNER_KEY": made.household[1],
         "FUZZ_HANDOVER_SHEET_ID": made.mendable_sheets["reissue_sheet_owner_token"].id,
         "FUZZ_HANDOVER_SHEET_TOKEN": made.mendable_sheets["reissue_sheet_owner_token"].owner_token,
         "FUZZ_PLAYER": PLAYER,

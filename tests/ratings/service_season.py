@@ -10,6 +10,14 @@ finishes it. Once half the season has finished, a round of a sheet from its firs
 corrected (`POST /v1/sheets/{id}/entries` with `corrects`) so that the sheet's ranks change; the
 sheet keeps its `finished_at` and the service re-rates the game from it. Then the rest is played.
 
+The season is a family's that started keeping score without a household (docs/households.md):
+its first third is played in the public space; then a household is made, everything finished is
+brought into it by name (`POST /v1/households/{id}/bring-in`, which must move every sheet and leave
+none), and the rest of the season, the correction included, is played in the household with its
+owner key. Meanwhile strangers with the same names keep finishing sheets in the public space. The
+ratings compared below are the household's, read with its key: a bring-in that re-rated in the
+wrong order, or a household board that counted a public result, cannot agree with openskill.
+
 It then reads every sheet back (`GET /v1/sheets/{id}`: `players[].rank`, `finished_at`), orders
 the results as the service rates them (`finished_at`, then id) and rates them from scratch, per
 game, with the `openskill` package's `BradleyTerryFull` (mu 25, sigma 25/3, beta 25/6,
@@ -39,6 +47,10 @@ from openskill.models import BradleyTerryFull
 TOLERANCE = 1e-9
 SEED = 2026
 SHEETS = 130
+# Finished sheets played in the public space before the family makes its household.
+PUBLIC_BEFORE = SHEETS // 3
+# How often a stranger's public sheet finishes beside a household sheet being started.
+STRANGERS = 0.15
 OPEN_AT_ONCE = 3
 PLAYERS = ["Ann", "Ben", "Cleo", "Dad", "Eve", "Finn", "Mum", "Zoé"]
 GAMES = ["lucky-jack", "lucky-dice"]
@@ -56,14 +68,18 @@ class Service:
     def __init__(self, base: str):
         self.base = base.rstrip("/")
         self.requests = 0
+        # Once the family has a household, every call but the strangers' is made with its key.
+        self.household_key = None
 
-    def call(self, method: str, path: str, body=None, token=None, expect=(200, 201)):
+    def call(self, method: str, path: str, body=None, token=None, expect=(200, 201), public=False):
         data = None if body is None else json.dumps(body).encode()
         headers = {"accept": "application/json"}
         if data is not None:
             headers["content-type"] = "application/json"
         if token is not None:
             headers["authorization"] = f"Bearer {token}"
+        if self.household_key is not None and not public:
+            headers["household-key"] = self.household_key
         for attempt in range(10):
             request = urllib.request.Request(self.base + path, data=data, headers=headers, method=method)
             self.requests += 1
@@ -118,14 +134,23 @@ def micros(instant: str) -> int:
 
 
 def play(service: Service, rng: random.Random):
-    """Plays the season; returns the sheets' ids in creation order and the correction made."""
+    """Plays the season; returns the sheets' ids in creation order, the correction made, the
+    bring-in's report and how many strangers' sheets finished in the public space."""
     created = []
     open_sheets = []  # dicts: id, token, game, players, tallies
     finished = []
     correction = None
+    brought_in = None
+    strangers = 0
     while len(finished) < SHEETS:
+        # Once the first third has finished, no sheet is started until every open one has ended
+        # (a sheet in play stays public), and then the family brings its records in.
+        waiting = brought_in is None and len(finished) >= PUBLIC_BEFORE
+        if waiting and not open_sheets:
+            brought_in = bring_in(service, len(finished))
+            continue
         room = len(open_sheets) < OPEN_AT_ONCE and rng.random() < 0.7
-        if len(created) < SHEETS and (room or not open_sheets):
+        if not waiting and len(created) < SHEETS and (room or not open_sheets):
             game = "lucky-jack" if rng.random() < 0.75 else "lucky-dice"
             names = rng.sample(PLAYERS, rng.randint(2, MAX_AT_TABLE[game]))
             body = {"game": game, "players": [{"name": n} for n in names]}
@@ -136,6 +161,9 @@ def play(service: Service, rng: random.Random):
                      "players": len(names), "tallies": []}
             created.append(sheet["id"])
             open_sheets.append(sheet)
+            if brought_in is not None and rng.random() < STRANGERS:
+                stranger_sheet(service, rng)
+                strangers += 1
             continue
         sheet = rng.choice(open_sheets)
         round_of = jack_round if sheet["game"] == "lucky-jack" else dice_round
@@ -147,7 +175,32 @@ def play(service: Service, rng: random.Random):
             finished.append(sheet)
             if len(finished) == SHEETS // 2:
                 correction = correct(service, rng, finished[: SHEETS // 4])
-    return created, correction
+    return created, correction, brought_in, strangers
+
+
+def bring_in(service: Service, finished: int):
+    """Makes the family's household and brings every finished public sheet of its players in: all
+    `finished` must move and none stay. From here on calls carry the household's owner key."""
+    made = service.call("POST", "/v1/households", {"name": "The cross-checkers"}, expect=(201,))
+    service.household_key = made["owner_key"]
+    household = made["household"]["id"]
+    report = service.call("POST", f"/v1/households/{household}/bring-in", {"players": PLAYERS})
+    if report["moved"] != finished or report["stayed"] != 0:
+        raise Failure(f"the bring-in moved {report['moved']} of {finished} finished sheets "
+                      f"and left {report['stayed']}")
+    return report
+
+
+def stranger_sheet(service: Service, rng: random.Random):
+    """A Lucky Jack sheet of three of the same names in the public space, played to its end: the
+    household's ratings must not count it."""
+    names = rng.sample(PLAYERS, 3)
+    body = {"game": "lucky-jack", "players": [{"name": n} for n in names]}
+    made = service.call("POST", "/v1/sheets", body, expect=(201,), public=True)
+    for _ in range(3):
+        tally = {"jackpot": {"seat": rng.randrange(3), "symbol": "jack", "size": 4}}
+        service.call("POST", f"/v1/sheets/{made['sheet']['id']}/entries", {"tally": tally},
+                     made["owner_token"], public=True)
 
 
 def correct(service: Service, rng: random.Random, earlier):
@@ -242,7 +295,7 @@ def main() -> int:
     model = BradleyTerryFull(mu=25.0, sigma=25.0 / 3.0, beta=25.0 / 6.0, kappa=0.0001, tau=0.0)
     rng = random.Random(SEED)
     try:
-        created, correction = play(service, rng)
+        created, correction, brought_in, strangers = play(service, rng)
 
         # The results as the service holds them, in the order it rates them.
         results = []
@@ -330,7 +383,8 @@ def main() -> int:
         f"{per_game['lucky-dice']} Lucky Dice sheets ({overtaken} finished ahead of a sheet started "
         f"before them); result {place + 1} corrected (round {correction['round']}, ranks "
         f"{correction['ranks_before']} -> {correction['ranks_after']}), {moved} points from it on "
-        f"re-rated"
+        f"re-rated; played in a household from result {PUBLIC_BEFORE + 1} on, the "
+        f"{brought_in['moved']} before brought in, beside {strangers} strangers' public sheets"
     )
     return 0
 
