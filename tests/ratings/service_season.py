@@ -383,8 +383,8 @@ def main() -> int:
         f"{per_game['lucky-dice']} Lucky Dice sheets ({overtaken} finished ahead of a sheet started "
         f"before them); result {place + 1} corrected (round {correction['round']}, ranks "
         f"{correction['ranks_before']} -> {correction['ranks_after']}), {moved} points from it on "
-        f"re-rated; played in a household from result {PUBLIC_BEFORE + 1} on, the "
-        f"{brought_in['moved']} before brought in, beside {strangers} strangers' public sheets"
+        f"re-rated; the first {brought_in['moved']} played in public and brought into a household, "
+        f"the rest played in it beside {strangers} strangers' public sheets"
     )
     return 0
 
