@@ -331,6 +331,11 @@ impl From<crate::store::StoreError> for Problem {
                 Problem::busy()
             }
             StoreError::Internal(cause) => Problem::internal(cause),
+            // Expected at every start, and asked for by every readiness probe meanwhile.
+            StoreError::Preparing => {
+                tracing::debug!("database being prepared");
+                Problem::unavailable()
+            }
         }
     }
 }

@@ -56,7 +56,13 @@ pub fn build(settings: Settings) -> std::io::Result<Application> {
         );
     }
     let hub = Hub::new(settings.live, slots, &settings.trusted_proxies);
-    crate::live::listen(settings.database_url.clone(), hub.clone());
+    // The database may not exist until the store has prepared it: listen from then on.
+    let (prepared, database_url, listening) =
+        (store.clone(), settings.database_url.clone(), hub.clone());
+    tokio::spawn(async move {
+        prepared.wait_ready().await;
+        crate::live::listen(database_url, listening);
+    });
     // One feed per followed match, shared by that match's streams in this instance.
     let feeds = Feeds::new(store.clone(), hub.clone());
     let listener = TcpListener::bind(settings.bind_address)?;

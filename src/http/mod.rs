@@ -381,7 +381,7 @@ pub(crate) fn server(
             .into_app()
             .configure(page::configure)
             .service(
-                SwaggerUi::new("/docs/{_:.*}")
+                SwaggerUi::new("/docs/{tail}*")
                     .external_url_unchecked("/openapi.json", spec.clone()),
             )
             .route(

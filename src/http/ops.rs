@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use actix_web::dev::ServiceRequest;
-use actix_web::{get, web, HttpResponse};
+use actix_web::{get, web, HttpResponse, ResponseError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -80,15 +80,20 @@ pub async fn healthz() -> HttpResponse {
     )
 )]
 #[get("/readyz")]
-pub async fn readyz(
-    store: web::Data<Store>,
-    drain: web::Data<Drain>,
-) -> Result<HttpResponse, Problem> {
-    if drain.is_draining() {
-        return Err(drain.problem());
-    }
-    store.ping().await?;
-    Ok(HttpResponse::Ok().json(Health {
-        status: "ready".into(),
-    }))
+pub async fn readyz(store: web::Data<Store>, drain: web::Data<Drain>) -> HttpResponse {
+    // Not ready is this probe's answer, not a failure of the request: it is sent as an answer,
+    // so the request log does not report it as an error at every probe of a start or a drain.
+    let not_ready = if drain.is_draining() {
+        drain.problem()
+    } else {
+        match store.ping().await {
+            Ok(()) => {
+                return HttpResponse::Ok().json(Health {
+                    status: "ready".into(),
+                })
+            }
+            Err(error) => Problem::from(error),
+        }
+    };
+    not_ready.error_response()
 }

@@ -94,7 +94,7 @@ pub(crate) fn configure(config: &mut web::ServiceConfig) {
     config
         .route("/", web::get().to(index))
         .route("/sw.js", web::get().to(service_worker))
-        .route("/app/{name:.*}", web::get().to(app_file));
+        .route("/app/{name}*", web::get().to(app_file));
 }
 
 /// The paths above, for the table of known paths.

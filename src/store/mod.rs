@@ -62,6 +62,10 @@ pub enum StoreError {
     Busy(String),
     #[error("database error: {0}")]
     Internal(String),
+    /// The database is being prepared (migrations at start-up): nothing is wrong, and a request
+    /// may be retried in a moment.
+    #[error("database being prepared")]
+    Preparing,
 }
 
 /// PostgreSQL's transient failures, told apart by their messages: diesel-async keeps the message
@@ -229,6 +233,13 @@ impl Store {
         AtomicBool::load(&self.ready, Ordering::Acquire)
     }
 
+    /// Resolves once the database is prepared ([`Store::prepare_in_background`]).
+    pub async fn wait_ready(&self) {
+        while !self.is_ready() {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     /// Creates the database if needed and runs pending migrations, once.
     pub async fn prepare(&self) -> Result<(), String> {
         create_database_if_missing(&self.url).await?;
@@ -287,7 +298,7 @@ impl Store {
     /// A pooled connection, or `Unavailable` if the database is not prepared or not reachable.
     pub async fn conn(&self) -> Result<Conn, StoreError> {
         if !self.is_ready() {
-            return Err(StoreError::Unavailable("database not prepared yet".into()));
+            return Err(StoreError::Preparing);
         }
         let conn = self
             .pool

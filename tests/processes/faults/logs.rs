@@ -1,4 +1,4 @@
-//! Logs: no log level prints a secret.
+//! Logs: no log level prints a secret, and a normal start and visit warn of nothing.
 
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -306,4 +306,47 @@ async fn no_log_level_prints_a_seed_a_hidden_hand_a_token_its_hash_an_idempotenc
             }
         }
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_start_and_a_visit_to_the_page_and_the_docs_log_no_warning_or_error() {
+    // Issue 41, item 10: "A normal start logs red ERROR lines for `/readyz` while migrating,
+    // and ordinary page use logged 533 WARN lines from the metrics middleware for page files."
+    // Readiness is asked from the start, while the database is being prepared, as a load
+    // balancer would.
+    let database = SharedServerDatabase::new();
+    let service = Service::spawn_with(&database.url(), &[("RUST_LOG", "info")]);
+    let client = reqwest::Client::builder()
+        .timeout(PATIENCE)
+        .build()
+        .unwrap();
+    service.wait_ready(&client).await;
+    let visit = [
+        "/",
+        "/sw.js",
+        "/app/app.js",
+        "/app/sheet.css",
+        "/app/icon.svg",
+        "/app/manifest.webmanifest",
+        "/docs/",
+        "/docs/swagger-ui.css",
+        "/openapi.json",
+        "/v1/games",
+    ];
+    for path in visit {
+        let answer = client
+            .get(format!("{}{path}", service.base))
+            .send()
+            .await
+            .unwrap();
+        assert!(answer.status().is_success(), "{path}: {}", answer.status());
+    }
+    // Let the last lines reach the file.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let log = std::fs::read_to_string(&service.log).unwrap();
+    let loud: Vec<&str> = log
+        .lines()
+        .filter(|line| line.contains("WARN") || line.contains("ERROR"))
+        .collect();
+    assert!(loud.is_empty(), "warnings or errors:\n{}", loud.join("\n"));
 }
