@@ -11,6 +11,7 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use uuid::Uuid;
 
 use super::columns::GameColumn;
+use super::names::SeatKeys;
 use super::results::{self, Board, Happened};
 use super::schema::{household_keys, households, match_seats, matches};
 use super::StoreError;
@@ -238,24 +239,13 @@ pub async fn bring_in(
             .execute(conn)
             .await?;
         let into = Space::of(household);
-        let (mut seat_ids, mut seats, mut new_keys) = (Vec::new(), Vec::new(), Vec::new());
+        let mut keys = SeatKeys::default();
         for record in &moving {
-            for (seat, key) in record.seats.iter().zip(&record.keys) {
-                seat_ids.push(record.id);
-                seats.push(*seat);
-                new_keys.push(into.scoped(key.clone()));
+            for (&seat, key) in record.seats.iter().zip(&record.keys) {
+                keys.push(record.id, seat, into.scoped(key.clone()));
             }
         }
-        diesel::sql_query(
-            "UPDATE match_seats s SET player_key = k.key \
-             FROM unnest($1::uuid[], $2::int4[], $3::text[]) AS k(match_id, seat, key) \
-             WHERE s.match_id = k.match_id AND s.seat = k.seat",
-        )
-        .bind::<Array<SqlUuid>, _>(&seat_ids)
-        .bind::<Array<Integer>, _>(&seats)
-        .bind::<Array<Text>, _>(&new_keys)
-        .execute(conn)
-        .await?;
+        keys.write(conn).await?;
         let left: Vec<(Uuid, Board)> = moving
             .iter()
             .map(|record| {

@@ -2,8 +2,9 @@
 //! when the key scheme changes.
 
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Integer, Text};
+use diesel::sql_types::{Array, BigInt, Integer, Text, Uuid as SqlUuid};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
+use uuid::Uuid;
 
 use super::results::{record, Happened};
 use super::StoreError;
@@ -40,7 +41,6 @@ const REKEY_BATCH: i64 = 5_000;
 /// stored names where the key differs; then the writer of results counts and rates every board
 /// again under the new keys. Returns how many seats changed key.
 pub async fn rekey_names(conn: &mut AsyncPgConnection) -> Result<u64, StoreError> {
-    use diesel::sql_types::{Array, Uuid as SqlUuid};
     use diesel_async::AsyncConnection;
     conn.transaction(async |conn| {
         let current: Scheme = diesel::sql_query("SELECT scheme FROM name_key_scheme FOR UPDATE")
@@ -64,28 +64,14 @@ pub async fn rekey_names(conn: &mut AsyncPgConnection) -> Result<u64, StoreError
             .await?;
             let Some(last) = seats.last() else { break };
             after = (last.match_id, last.seat);
-            let (mut ids, mut numbers, mut keys) = (Vec::new(), Vec::new(), Vec::new());
+            let mut keys = SeatKeys::default();
             for seat in &seats {
                 let key = Space::of(seat.household).player_key(&seat.player_name);
                 if key != seat.player_key {
-                    ids.push(seat.match_id);
-                    numbers.push(seat.seat);
-                    keys.push(key);
+                    keys.push(seat.match_id, seat.seat, key);
                 }
             }
-            if keys.is_empty() {
-                continue;
-            }
-            changed += diesel::sql_query(
-                "UPDATE match_seats s SET player_key = k.key \
-                 FROM unnest($1::uuid[], $2::int4[], $3::text[]) AS k(match_id, seat, key) \
-                 WHERE s.match_id = k.match_id AND s.seat = k.seat",
-            )
-            .bind::<Array<SqlUuid>, _>(&ids)
-            .bind::<Array<Integer>, _>(&numbers)
-            .bind::<Array<Text>, _>(&keys)
-            .execute(conn)
-            .await? as u64;
+            changed += keys.write(conn).await? as u64;
         }
         // Look-alikes that were several players are now one: one record, one rating history.
         if changed > 0 {
@@ -105,4 +91,37 @@ pub async fn rekey_names(conn: &mut AsyncPgConnection) -> Result<u64, StoreError
         Ok(changed)
     })
     .await
+}
+
+/// Seats' new player keys, written in one statement.
+#[derive(Default)]
+pub(super) struct SeatKeys {
+    ids: Vec<Uuid>,
+    seats: Vec<i32>,
+    keys: Vec<String>,
+}
+
+impl SeatKeys {
+    pub(super) fn push(&mut self, id: Uuid, seat: i32, key: String) {
+        self.ids.push(id);
+        self.seats.push(seat);
+        self.keys.push(key);
+    }
+
+    /// Writes them; how many seats changed.
+    pub(super) async fn write(self, conn: &mut AsyncPgConnection) -> Result<usize, StoreError> {
+        if self.keys.is_empty() {
+            return Ok(0);
+        }
+        Ok(diesel::sql_query(
+            "UPDATE match_seats s SET player_key = k.key \
+             FROM unnest($1::uuid[], $2::int4[], $3::text[]) AS k(match_id, seat, key) \
+             WHERE s.match_id = k.match_id AND s.seat = k.seat",
+        )
+        .bind::<Array<SqlUuid>, _>(&self.ids)
+        .bind::<Array<Integer>, _>(&self.seats)
+        .bind::<Array<Text>, _>(&self.keys)
+        .execute(conn)
+        .await?)
+    }
 }
