@@ -14,6 +14,59 @@ function seatFieldset(name, ...children) {
   return h('fieldset', { class: 'seat' }, h('legend', {}, name), ...children);
 }
 
+/**
+ * One player's card pickers behind one button, so a long form shows one player's cards to tap at
+ * a time (opening one folds the others of `folds`); folded, a line says what was tapped.
+ */
+function cardFold(name, pickers, folds, summary) {
+  const button = h('button', {
+    type: 'button', class: 'secondary fold', 'aria-expanded': 'false', 'aria-controls': pickers.map((picker) => picker.element.id).join(' '),
+  }, `Tap ${name}’s cards`);
+  const said = h('p', { class: 'folded muted' });
+  const fold = {
+    pickers,
+    element: h('div', { class: 'fold-head' }, said, button),
+    isOpen: false,
+    set(open) {
+      if (open) for (const other of folds) if (other !== fold) other.set(false);
+      fold.isOpen = open;
+      button.setAttribute('aria-expanded', String(open));
+      said.textContent = summary();
+      said.hidden = open;
+      for (const picker of pickers) picker.element.hidden = !open;
+    },
+  };
+  button.addEventListener('click', () => fold.set(!fold.isOpen));
+  folds.push(fold);
+  fold.set(false);
+  return fold;
+}
+
+/** What was tapped in these `[label, picker]`s, in a line, for a folded player. */
+function tapped(game, labelled) {
+  const parts = labelled.filter(([, picker]) => picker.value().length)
+    .map(([label, picker]) => `${label}: ${cardList(game, picker.value())}`);
+  return parts.length ? parts.join(' · ') : 'No cards tapped yet.';
+}
+
+/** Reads a form whose typed cards may sit in a folded picker: a refused word opens it. */
+function readFolded(folds, read) {
+  try {
+    return read();
+  } catch (error) {
+    const fold = error.control && folds.find((candidate) => candidate.pickers.some((picker) => picker.element.contains(error.control)));
+    if (fold) fold.set(true);
+    throw error;
+  }
+}
+
+/** Opens the fold holding `picker` (a refusal about its cards is shown there); returns its element. */
+function reveal(folds, picker) {
+  const fold = folds.find((candidate) => candidate.pickers.includes(picker));
+  if (fold && !fold.isOpen) fold.set(true);
+  return picker.element;
+}
+
 const seatOf = (params) => (params && Number.isInteger(params.seat) ? params.seat : null);
 
 /** The picker holding the most copies of `card` (where a "too many" refusal belongs), or null. */
@@ -73,20 +126,29 @@ function luckyJack(players) {
   };
 }
 
-// --- Luck Plus: who went out, and the cards left, tapped ----------------------------------------
+// --- Luck Plus: who went out, and (when the scoring counts them) the cards left, tapped ----------
 
-function luckPlus(players) {
+function luckPlus(players, options = {}) {
+  // Scored by hands won, a hand is who went out: the cards left count only in the points scorings.
+  const counted = (options.scoring || 'hands') !== 'hands';
+  const folds = [];
   let outOrder = 0;
   const seats = players.map((player) => {
     const out = h('input', { type: 'checkbox', name: `out-${player.seat}` });
     const luckOut = h('input', { type: 'checkbox', name: `luck-out-${player.seat}` });
-    const left = cardPicker({
+    const left = counted ? cardPicker({
       game: 'luck-plus', cards: LUCK_PLUS_CARDS, label: 'Cards left in hand', emptyText: 'No cards left (yet): tap the cards still in the hand.',
-    });
+    }) : null;
+    const fold = left ? cardFold(player.name, [left], folds, () => tapped('luck-plus', [['Cards left', left]])) : null;
     const outNote = h('p', { class: 'muted out-note', hidden: true }, `${player.name} went out: no cards left to count.`);
-    const seat = { seat: player.seat, name: player.name, out, luckOut, left, outNote, order: 0 };
+    // Whether going out was a LUCK OUT is asked of the players who went out only.
+    const luckOutLabel = h('label', {}, luckOut, ' It was a LUCK OUT (on the first turn)');
+    const seat = { seat: player.seat, name: player.name, out, luckOut, left, fold, outNote, order: 0 };
     const sync = () => {
-      left.element.hidden = out.checked;
+      luckOutLabel.hidden = !out.checked;
+      if (!left) return;
+      left.element.hidden = out.checked || !fold.isOpen;
+      fold.element.hidden = out.checked;
       outNote.hidden = !out.checked;
     };
     out.addEventListener('change', () => {
@@ -94,30 +156,27 @@ function luckPlus(players) {
       else luckOut.checked = false;
       sync();
     });
-    luckOut.addEventListener('change', () => {
-      if (luckOut.checked && !out.checked) {
-        out.checked = true;
-        seat.order = ++outOrder;
-      }
-      sync();
-    });
     seat.sync = sync;
+    sync();
     seat.element = seatFieldset(player.name,
-      h('div', { class: 'checks toggles' },
-        h('label', {}, out, ' Went out'),
-        h('label', {}, luckOut, ' LUCK OUT (on the first turn)')),
-      outNote, left.element);
+      h('div', { class: 'checks toggles' }, h('label', {}, out, ' Went out'), luckOutLabel),
+      left ? [outNote, fold.element, left.element] : null);
     return seat;
   });
+  const pickers = () => seats.filter((seat) => seat.left && !seat.out.checked).map((seat) => seat.left);
   return {
+    note: counted ? null : 'Scored by hands won: tick who went out, that is all the sheet needs.',
     element: h('div', { class: 'round-fields' }, seats.map((seat) => seat.element)),
     read() {
-      for (const seat of seats) if (!seat.out.checked) seat.left.flush();
-      return {
-        out: seats.filter((seat) => seat.out.checked).sort((a, b) => a.order - b.order)
-          .map((seat) => ({ seat: seat.seat, luck_out: seat.luckOut.checked })),
-        cards_left: seats.map((seat) => (seat.out.checked ? [] : seat.left.value())),
-      };
+      return readFolded(folds, () => {
+        for (const picker of pickers()) picker.flush();
+        return {
+          out: seats.filter((seat) => seat.out.checked).sort((a, b) => a.order - b.order)
+            .map((seat) => ({ seat: seat.seat, luck_out: seat.luckOut.checked })),
+          // Not asked for when the scoring does not count them: nobody's cards are known.
+          cards_left: seats.map((seat) => (seat.left && !seat.out.checked ? seat.left.value() : [])),
+        };
+      });
     },
     fill(tally) {
       for (const seat of seats) {
@@ -126,17 +185,18 @@ function luckPlus(players) {
         seat.out.checked = Boolean(out);
         seat.luckOut.checked = Boolean(out && out.luck_out);
         seat.order = index >= 0 ? index + 1 : 0;
-        seat.left.set((tally.cards_left || [])[seat.seat] || []);
+        if (seat.left) seat.left.set((tally.cards_left || [])[seat.seat] || []);
         seat.sync();
       }
+      for (const fold of folds) fold.set(false);
       outOrder = (tally.out || []).length;
     },
     fieldFor(params) {
       const seat = seats[seatOf(params)];
-      if (seat) return seat.out.checked ? seat.out : seat.left.element;
+      if (seat) return seat.out.checked || !seat.left ? seat.out : reveal(folds, seat.left);
       if (params.card) {
-        const picker = pickerHolding(seats.filter((candidate) => !candidate.out.checked).map((candidate) => candidate.left), params.card);
-        if (picker) return picker.element;
+        const picker = pickerHolding(pickers(), params.card);
+        if (picker) return reveal(folds, picker);
       }
       return null;
     },
@@ -164,37 +224,44 @@ function luckyDice(players) {
 const STACKS = [['plus', 'Plus stack'], ['minus', 'Minus stack'], ['hand', 'Cards in hand']];
 
 function plusMinus(players) {
+  const folds = [];
   const seats = players.map((player) => {
     const pickers = {};
     for (const [stack, label] of STACKS) {
       pickers[stack] = cardPicker({ game: 'plus-minus', cards: RANKS, label, emptyText: 'None' });
     }
-    const element = seatFieldset(player.name,
-      h('p', { class: 'hint' }, 'Tap every card of each stack and of the hand (6 to 9 score nothing and may be left out).'),
-      STACKS.map(([stack]) => pickers[stack].element));
-    return { pickers, element };
+    const fold = cardFold(player.name, Object.values(pickers), folds, () => tapped('plus-minus', STACKS.map(([stack, label]) => [label, pickers[stack]])));
+    const element = seatFieldset(player.name, fold.element, STACKS.map(([stack]) => pickers[stack].element));
+    return { pickers, fold, element };
   });
   const all = () => seats.flatMap((seat) => Object.values(seat.pickers));
+  // The first player's cards are offered at once; the next player's open with one tap.
+  const unfold = () => seats[0].fold.set(true);
+  unfold();
   return {
+    note: 'Tap every card of each stack and of the hand (6 to 9 score nothing and may be left out).',
     element: h('div', { class: 'round-fields' }, seats.map((seat) => seat.element)),
     read() {
-      for (const picker of all()) picker.flush();
-      return {
-        players: seats.map((seat) => Object.fromEntries(Object.entries(seat.pickers).map(([stack, picker]) => [stack, picker.value()]))),
-      };
+      return readFolded(folds, () => {
+        for (const picker of all()) picker.flush();
+        return {
+          players: seats.map((seat) => Object.fromEntries(Object.entries(seat.pickers).map(([stack, picker]) => [stack, picker.value()]))),
+        };
+      });
     },
     fill(tally) {
       seats.forEach((seat, index) => {
         const cards = (tally.players || [])[index] || {};
         for (const [stack, picker] of Object.entries(seat.pickers)) picker.set(cards[stack] || []);
       });
+      unfold();
     },
     fieldFor(params) {
       const seat = seats[seatOf(params)];
-      if (seat) return (seat.pickers[params.stack] || seat.pickers.plus).element;
+      if (seat) return reveal(folds, seat.pickers[params.stack] || seat.pickers.plus);
       if (params.card) {
         const picker = pickerHolding(all(), params.card);
-        if (picker) return picker.element;
+        if (picker) return reveal(folds, picker);
       }
       return null;
     },
@@ -303,7 +370,7 @@ function luckyLuau(players) {
   }
 
   return {
-    note: 'One round is the whole game: enter each player’s finished lei.',
+    note: 'Lucky Luau is scored once: this one round is the whole game. Enter every player’s lei when the centre is empty.',
     element: h('div', { class: 'round-fields luau-fields' }, seats.map((seat) => seat.element)),
     read() {
       for (const seat of seats) seat.lei.flush();
@@ -344,11 +411,12 @@ function parseLuauWord(word) {
 
 const FORMS = { 'lucky-jack': luckyJack, 'luck-plus': luckPlus, 'lucky-dice': luckyDice, 'plus-minus': plusMinus, 'lucky-luau': luckyLuau };
 
-/** The round form of `game` for these players: `{element, read(), fill(tally), fieldFor(params), note?}`. */
-export function roundForm(game, players) {
+/** The round form of `game` for these players and the sheet's options (what the scoring counts):
+ * `{element, read(), fill(tally), fieldFor(params), note?}`. */
+export function roundForm(game, players, options = {}) {
   const make = FORMS[game];
   if (!make) throw new Error(`no round form for ${game}`);
-  const form = make(players);
+  const form = make(players, options || {});
   form.element.id ||= uid('round');
   return form;
 }
@@ -362,8 +430,10 @@ function luauWords(lei) {
   return words.map((word) => cardLabel('lucky-luau', parseLuauWord(word)));
 }
 
-/** One line saying what an entry recorded, in the game's terms. */
+/** One line saying what an entry recorded, in the game's terms (nothing for an entry with no
+ * tally, as a play brought in with its final scores only). */
 export function describeTally(game, tally, players) {
+  if (!tally) return '';
   switch (game) {
     case 'lucky-jack':
       return tally.jackpot
@@ -410,8 +480,10 @@ export function roundBreakdown(game, score, players) {
       return h('ul', { class: 'breakdown' }, (score.seats || []).map((seat, index) => h('li', {},
         `${nameOf(players, index)}: plus ${formatNumber(seat.plus_points)} − minus ${formatNumber(seat.minus_points)} − hand ${formatNumber(seat.hand_points)} = ${formatNumber(seat.score)}`)));
     case 'luck-plus': {
+      // Scored by hands won, no cards are counted: who went out is the whole round.
+      const out = (score.out || []).map((entry) => `${nameOf(players, entry.seat)}${entry.luck_out ? ' (LUCK OUT)' : ''}`);
       const kept = (score.left_points || []).map((points, seat) => (points ? `${nameOf(players, seat)} ${plural(points, 'point', 'points')}` : null)).filter(Boolean);
-      return h('p', {}, kept.length ? `Cards left worth: ${kept.join(', ')}` : 'No cards left in any hand');
+      return h('p', {}, `${out.join(', ') || 'Nobody'} went out.`, kept.length ? ` Cards left worth: ${kept.join(', ')}` : '');
     }
     case 'lucky-dice': {
       const names = (score.emptied || []).map((seat) => nameOf(players, seat));

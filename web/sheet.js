@@ -12,12 +12,21 @@ import { drawQr } from './qr.js';
 import {
   rememberSheet, sheetToken, mySheets, forgetSheet, roster, rememberNames, forgetName, setSheetToken,
   markHandedOver, handedOver, outbox, queueRound, updateQueued, dropQueued, household, sheetHousehold,
+  keepSheetCopy, sheetCopy, keepGames, keptGames,
 } from './store.js';
 import { ensureHousehold, householdCard, householdParams, inThisHousehold, followerLine } from './household.js';
 
 let catalogue = null;
+/** The games the service referees; offline, the list this phone kept from its last visit. */
 export async function games() {
-  catalogue ||= await get('/v1/games');
+  if (catalogue) return catalogue;
+  try {
+    catalogue = await get('/v1/games');
+    keepGames(catalogue);
+  } catch (error) {
+    catalogue = keptGames();
+    if (!catalogue) throw error;
+  }
   return catalogue;
 }
 
@@ -205,6 +214,10 @@ function handoverLink(id, token) {
 }
 
 const names = (sheet) => sheet.players.map((player) => player.name);
+/** The entry of a play brought in from another score keeper (BG Stats): it has final scores and
+ * no rounds. */
+const importEntry = (sheet) => (sheet.entries || []).find((entry) => entry.kind === 'import') || null;
+const dateOf = (iso) => (iso ? new Date(iso).toLocaleDateString(undefined, { dateStyle: 'long' }) : '');
 const joinNames = (list) => (list.length <= 1 ? list.join('') : `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`);
 
 function standingsTable(sheet, onRename) {
@@ -350,20 +363,19 @@ export function sheetView(main, id) {
 
   function buildEntryForm() {
     const players = sheet.players;
-    const round = roundForm(sheet.game, players);
+    const round = roundForm(sheet.game, players, sheet.options);
     const note = h('input', { type: 'text', name: 'note', maxlength: 200, autocomplete: 'off' });
     const formError = h('p', { class: 'error', tabindex: -1, hidden: true, role: 'alert' });
     const legend = h('h2', { id: uid('entry') });
-    const luau = sheet.game === 'lucky-luau'
-      ? h('p', { class: 'hint' }, 'Lucky Luau is scored once: this one round is the whole game. Enter every player’s lei when the centre is empty.')
-      : null;
+    // What this game's round asks for, in a line (Lucky Luau's one round is the whole game).
+    const hint = round.note ? h('p', { class: 'hint' }, round.note) : null;
     const cancel = h('button', { type: 'button', class: 'secondary', hidden: true }, 'Cancel the correction');
     const submit = h('button', { type: 'submit' }, 'Save the round');
     // A Lucky Luau table types whole leis: let them see the service's breakdown before saving.
     const preview = sheet.game === 'lucky-luau' ? h('div', { class: 'preview', 'aria-live': 'polite' }) : null;
     const check = preview ? h('button', { type: 'button', class: 'secondary' }, 'Score without saving') : null;
     const form = h('form', { class: 'card entry', 'aria-labelledby': legend.id },
-      legend, luau, formError, round.element, field('Note (optional)', note, 'Anything to remember, or why a round changed ("bells, not jacks")'), submit, check, cancel, preview);
+      legend, hint, formError, round.element, field('Note (optional)', note, 'Anything to remember, or why a round changed ("bells, not jacks")'), submit, check, cancel, preview);
 
     // A refusal about a seat or a field goes there; one about the whole round goes at the top.
     function place(error) {
@@ -736,9 +748,13 @@ export function sheetView(main, id) {
 
   function renderRounds() {
     const players = sheet.players;
+    const imported = importEntry(sheet);
+    let none = null;
+    if (imported) none = h('p', {}, `Played on ${dateOf(sheet.finished_at || sheet.created_at)} and brought in from BG Stats: only the final scores came with it, not the rounds.`);
+    else if (sheet.rounds.length === 0) none = h('p', { class: 'muted' }, 'No rounds yet.');
     replace(roundsSlot,
       h('h2', { id: 'rounds-title' }, 'Rounds'),
-      sheet.rounds.length === 0 ? h('p', { class: 'muted' }, 'No rounds yet.') : null,
+      none,
       h('ol', { class: 'rounds' }, sheet.rounds.map((round) => h('li', { class: 'round' },
         h('h3', {}, `Round ${round.round}`),
         h('p', { class: 'points' }, players.map((player) => `${player.name} ${formatNumber(round.points[player.seat])}`).join(' · ')),
@@ -753,6 +769,7 @@ export function sheetView(main, id) {
       removal: () => `round ${entry.round} taken away (entry #${entry.corrects})`,
       rename: () => `${entry.renamed.old_name} renamed ${entry.renamed.new_name}`,
       finish: () => `finished early after ${entry.round} round${entry.round === 1 ? '' : 's'}`,
+      import: () => 'brought in from BG Stats, with the final scores',
     }[kind];
     return what
       ? [h('strong', {}, `#${entry.seq}: `), what()]
@@ -774,7 +791,9 @@ export function sheetView(main, id) {
 
   function renderEvening() {
     // One game still being played is no evening yet: the summary starts with a finished game.
-    const lone = evening && evening.sheets && evening.sheets.length === 1 && evening.sheets[0].status === 'in_progress';
+    // A play brought in from BG Stats was played on another day, alone: no evening here.
+    const lone = evening && evening.sheets && evening.sheets.length === 1
+      && (evening.sheets[0].status === 'in_progress' || importEntry(sheet));
     if (!evening || !evening.sheets || evening.sheets.length === 0 || lone) { replace(eveningSlot); return; }
     const outcome = (item) => {
       if (item.status === 'abandoned') return 'given up';
@@ -864,13 +883,15 @@ export function sheetView(main, id) {
     return 'Read-only.';
   }
 
-  function show(next, { force = false } = {}) {
+  /** Shows `next`: the sheet as the service answered, or (`copy`) as this phone last kept it. */
+  function show(next, { force = false, copy = false } = {}) {
     if (stopped) return;
     const first = sheet === null;
     // An answer repeated for a retried write may be older than what is shown.
     if (!first && !force && next.version < sheet.version) return;
     const changed = first || force || next.version !== sheet.version || next.rematch !== sheet.rematch;
     sheet = next;
+    if (!copy) keepSheetCopy(sheet);
     // A phone that only watches follows the evening to its current sheet, by itself.
     if (!token && sheet.rematch) {
       announce(`The table started the next game. ${first ? '' : 'This page follows it.'}`);
@@ -929,17 +950,28 @@ export function sheetView(main, id) {
     }
   }).catch(() => null);
 
+  // Until the service answers (a reload while offline), the sheet as this phone last saw it, with
+  // the rounds waiting to be sent and the form for the next one.
+  let fresh = false;
+  const kept = token ? sheetCopy(id) : null;
+  if (kept) show(kept.sheet, { copy: true });
+
+  function offlineWords() {
+    if (!sheet) return 'No connection, and this phone has no copy of this sheet yet. It shows as soon as the connection is back.';
+    const old = fresh ? '' : ` This is the sheet as this phone last saw it (last change ${formatTime(sheet.updated_at)}).`;
+    return `No connection.${old} What you save is kept on this phone and sent when the connection is back.`;
+  }
+
   const stopFollowing = follow(`/v1/sheets/${id}`, {
     streamPath: `/v1/sheets/${id}/stream`,
     onData(next) {
+      fresh = true;
       loadError.hidden = true;
       if (!sheet || next.version !== sheet.version || next.rematch !== sheet.rematch) show(next);
       if (outbox(id).length) flush();
     },
     onError(error) {
-      loadError.textContent = isOffline(error)
-        ? 'No connection. What you save is kept on this phone and sent when the connection is back.'
-        : words(error);
+      loadError.textContent = isOffline(error) ? offlineWords() : words(error);
       loadError.hidden = false;
     },
     // A finished sheet still watches for the next game of the evening, only less often.

@@ -1,8 +1,10 @@
 // What this phone remembers: its household, the owner tokens of the sheets it started and the
 // seat tokens it was given. Tokens and keys live only here, and in the links made to hand them on.
+// It also keeps the last known state of its sheets and the list of games, to show them offline.
 
 const SHEETS = 'referee.sheets';
 const SEATS = 'referee.seats';
+const COPIES = 'referee.sheet-copies';
 
 function load(key) {
   try { return JSON.parse(localStorage.getItem(key)) || {}; } catch { return {}; }
@@ -46,6 +48,36 @@ export function forgetSheet(id) {
   const sheets = load(SHEETS);
   delete sheets[id];
   save(SHEETS, sheets);
+  const copies = load(COPIES);
+  delete copies[id];
+  save(COPIES, copies);
+}
+
+// --- the last known state of the sheets this phone keeps, shown while it is offline -----------
+
+/** How many sheets' copies are kept: the most recently seen ones (a phone's storage is small). */
+const COPIES_KEPT = 12;
+
+/** Keeps `sheet` as this phone last saw it, with when; only for a sheet this phone keeps. */
+export function keepSheetCopy(sheet) {
+  if (!sheetToken(sheet.id)) return;
+  const copies = load(COPIES);
+  copies[sheet.id] = { seen: new Date().toISOString(), sheet };
+  const newest = Object.entries(copies)
+    .sort(([, a], [, b]) => String(b.seen).localeCompare(String(a.seen)))
+    .slice(0, COPIES_KEPT);
+  save(COPIES, Object.fromEntries(newest));
+}
+
+/** The last copy kept of sheet `id` (`{seen, sheet}`), or null. */
+export const sheetCopy = (id) => load(COPIES)[id] || null;
+
+// The list of games (titles, player counts, options), for a page opened offline.
+const GAMES = 'referee.games';
+export const keepGames = (list) => save(GAMES, list);
+export function keptGames() {
+  const list = load(GAMES);
+  return Array.isArray(list) && list.length ? list : null;
 }
 
 export function rememberSeat(matchId, token) {

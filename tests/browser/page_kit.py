@@ -159,3 +159,42 @@ def start_sheet(page: Page, game_label: str, players: list[str]) -> str:
 
 def standings_row(page: Page, name: str):
     return page.locator("table.standings tbody tr").filter(has=page.get_by_role("rowheader", name=name))
+
+
+# "200 % text": a phone whose text size is doubled. The page's root is 112.5 % of the browser's
+# text size (app.css), so doubled text makes it 225 %; rem and em sizes follow, px ones do not,
+# as with the browser's own setting. Set through the DOM (the page's Content-Security-Policy
+# refuses a style tag), it stays through the page's hash navigation.
+BIG_TEXT = "225%"
+
+
+def big_text(page: Page) -> None:
+    """Doubles the page's text size (once per loaded document)."""
+    page.evaluate("size => document.documentElement.style.setProperty('font-size', size)", BIG_TEXT)
+    assert page.evaluate("() => getComputedStyle(document.documentElement).fontSize") == "36px"
+
+
+def page_width(page: Page) -> int:
+    """How wide the page is laid out, in CSS px: more than the window means sideways scrolling."""
+    return page.evaluate("() => document.documentElement.scrollWidth")
+
+
+def start_sheet_with_options(page: Page, game_label: str, players: list[str], options: dict[str, str]) -> str:
+    """`start_sheet` with some of the game's options chosen first, by their words on the form
+    (`{"How to score": "Points won from the others"}`)."""
+    page.goto(BASE + "/#")
+    page.get_by_label("Game", exact=True).select_option(label=game_label)
+    form = page.locator("form", has=page.get_by_role("heading", name="New score sheet"))
+    for label, choice in options.items():
+        control = form.get_by_label(label, exact=True)
+        if not control.is_visible():
+            # The options are folded under the game's "scoring and length" summary.
+            form.locator("details:not([open]) > summary").first.click()
+        control.select_option(label=choice)
+    while page.locator("ol.players input").count() < len(players):
+        page.get_by_role("button", name="Add a player").click()
+    for index, name in enumerate(players):
+        page.locator("ol.players input").nth(index).fill(name)
+    page.get_by_role("button", name="Start the sheet").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text(", ".join(players))
+    return page.url.split("#sheet=", 1)[1]

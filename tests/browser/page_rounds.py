@@ -3,7 +3,7 @@ a refused one: the message sits next to the player's picker the refusal is about
 
 from playwright.sync_api import Page, expect
 
-from page_kit import BASE, api, check, household_key, new_phone, standings_row, start_sheet
+from page_kit import BASE, api, check, household_key, new_phone, standings_row, start_sheet, start_sheet_with_options
 
 
 def seat(page: Page, name: str):
@@ -82,7 +82,8 @@ def card_gallery(browser) -> None:
 
 def luck_plus_round(browser) -> None:
     page = new_phone(browser, "luck-plus")
-    sheet_id = start_sheet(page, "Luck Plus (2–8 players)", ["Ann", "Ben", "Cleo"])
+    # Scored by points, the cards left count (scored by hands won, only who went out is asked).
+    sheet_id = start_sheet_with_options(page, "Luck Plus (2–8 players)", ["Ann", "Ben", "Cleo"], {"How to score": "Points won from the others"})
     ann, ben, cleo = seat(page, "Ann"), seat(page, "Ben"), seat(page, "Cleo")
     ben_left, cleo_left = picker(ben, "Cards left in hand"), picker(cleo, "Cards left in hand")
 
@@ -92,12 +93,14 @@ def luck_plus_round(browser) -> None:
     expect(ann).to_contain_text("Ann went out")
 
     # Ben's hand by tapping: three Go 3, Stop 12 (the deck holds one: tapped, it is used up), Luck Plus.
+    ben.get_by_role("button", name="Tap Ben’s cards").click()
     tap(ben_left, "Go 3", "Go 3", "Go 3", "Stop 12", "Luck Plus")
     expect(ben_left.get_by_role("button", name="Add Stop 12", exact=True)).to_be_disabled()
     expect(ben_left.get_by_role("button", name="Remove Go 3", exact=True)).to_have_count(3)
     expect(ben_left.get_by_role("button", name="Add Go 3", exact=True).locator(".count")).to_have_attribute("data-count", "×3")
 
     # Cleo types instead: a card that does not exist is refused in words beside the field ...
+    cleo.get_by_role("button", name="Tap Cleo’s cards").click()
     type_cards(cleo_left, "go 13")
     typed = cleo_left.get_by_label("Or type them")
     expect_refused_at(page, typed)
@@ -112,7 +115,9 @@ def luck_plus_round(browser) -> None:
     # Five Go 3 in all: the deck holds four. The refusal sits by the hand that holds most of them.
     page.get_by_role("button", name="Save the round").click()
     expect_refused_at(page, ben_left)
-    expect(cleo_left).not_to_have_attribute("aria-invalid", "true")
+    # Ben's cards are opened to show it; Cleo's fold away, untouched.
+    expect(cleo.locator("fieldset.picker")).to_be_hidden()
+    expect(cleo.locator("fieldset.picker")).not_to_have_attribute("aria-invalid", "true")
     expect(page.locator("ol.rounds > li")).to_have_count(0)
     check(page, "luck-plus-refused")
 
@@ -147,16 +152,19 @@ def plus_minus_round(browser) -> None:
     tap(picker(ann, "Minus stack"), "Five")
     type_cards(picker(ann, "Cards in hand"), "1")
     expect(picker(ann, "Cards in hand").get_by_role("button", name="Remove Ace", exact=True)).to_be_visible()
+    ben.get_by_role("button", name="Tap Ben’s cards").click()
     tap(picker(ben, "Plus stack"), "Two")
     tap(picker(ben, "Minus stack"), "Ten", "Jack", "Queen")
     # A mistaken tap is taken back by tapping the picked card.
     picker(ben, "Minus stack").get_by_role("button", name="Remove Queen", exact=True).click()
+    cleo.get_by_role("button", name="Tap Cleo’s cards").click()
     tap(picker(cleo, "Plus stack"), "Ace", "Ace")
     expect(picker(cleo, "Plus stack").get_by_role("button", name="Add Ace", exact=True).locator(".count")).to_have_attribute("data-count", "×2")
     tap(picker(cleo, "Cards in hand"), "Nine", "Three")
 
     # A word that is no card is refused beside the field it was typed in.
     ben_hand = picker(ben, "Cards in hand")
+    ben.get_by_role("button", name="Tap Ben’s cards").click()
     type_cards(ben_hand, "rde")
     expect_refused_at(page, ben_hand.get_by_label("Or type them"))
     ben_hand.get_by_label("Or type them").fill("")

@@ -257,7 +257,8 @@ pub fn check_tally(
         if seen[seat] && !cards.is_empty() {
             return Err(LuckPlusViolation::OutHandNotEmpty { seat });
         }
-        if !seen[seat] && cards.is_empty() {
+        // Scored by hands won, the cards left count for nothing: a table need not list them.
+        if !seen[seat] && cards.is_empty() && options.scoring != ScoringMode::Hands {
             return Err(LuckPlusViolation::EmptyHandNotOut { seat });
         }
     }

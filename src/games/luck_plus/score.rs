@@ -46,7 +46,8 @@ pub struct HandResult {
 pub struct Tally {
     /// Who went out, in order (several only with `luck_out_full_round` after a LUCK OUT).
     pub out: Vec<Out>,
-    /// Each seat's cards left, indexed by seat (empty for the players who went out).
+    /// Each seat's cards left, indexed by seat (empty for the players who went out). Scored by
+    /// hands won, they count for nothing and may be left empty for everyone.
     #[schema(value_type = Vec<Vec<Card>>)]
     pub cards_left: Vec<Vec<Card>>,
 }

@@ -93,3 +93,26 @@ fn a_described_hand_is_checked_then_scored_like_play() {
         "unknown_seat"
     );
 }
+
+#[test]
+fn a_round_scored_by_hands_won_needs_only_who_went_out() {
+    // Rulebook, Scoring: "the player who goes out wins the hand"; the first to the target in
+    // hands wins. The cards left in the other hands count only when scoring by points.
+    let by_hands = Options::default();
+    assert_eq!(by_hands.scoring, ScoringMode::Hands);
+    let who_went_out = Tally {
+        out: vec![Out {
+            seat: 2,
+            luck_out: false,
+        }],
+        cards_left: vec![vec![], vec![], vec![], vec![]],
+    };
+    let scored = LuckPlus::score_tally(&by_hands, 4, 0, &who_went_out).unwrap();
+    assert_eq!(scored.points, vec![0, 0, 1, 0]);
+    let by_points = Options {
+        scoring: ScoringMode::PointsToWinner,
+        ..Options::default()
+    };
+    let refused = LuckPlus::score_tally(&by_points, 4, 0, &who_went_out).unwrap_err();
+    assert_eq!(refused.code(), "empty_hand_not_out");
+}
