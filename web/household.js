@@ -12,7 +12,7 @@ import { get, post } from './api.js';
 import { h, replace, announce } from './dom.js';
 import { drawQr } from './qr.js';
 import { explain } from './messages.js';
-import { household, setHousehold, forgetHousehold, remembersRecords } from './store.js';
+import { household, setHousehold, forgetHousehold, remembersRecords, mySheets, roster, setSheetHousehold } from './store.js';
 
 /** The name a household made on first use gets: the family can make another with its own. */
 export const DEFAULT_NAME = 'Our household';
@@ -133,7 +133,7 @@ function joinCode(role, title, text) {
  * "Share the household" (its join codes); or, for a phone without one, what a household is and,
  * when the phone keeps public records, a button that makes one. `onChange()` redraws the screen.
  */
-export function householdCard(onChange) {
+export function householdCard(onChange, gameTitle = (slug) => slug) {
   const mine = household();
   if (!mine) {
     const error = h('p', { class: 'error', role: 'alert', hidden: true });
@@ -181,11 +181,78 @@ export function householdCard(onChange) {
     h('h2', { id: 'household-title', tabindex: -1 }, mine.name),
     // A phone that only follows says so above, where the sheet's form would be.
     owner ? h('p', { class: 'household-role' }, `This phone keeps score for ${mine.name}. New games are kept for the household’s phones only.`) : null,
+    owner ? bringInCard(mine, gameTitle) : null,
     h('details', { class: 'share-household' },
       h('summary', {}, 'Share the household'),
       h('p', { class: 'hint' }, 'Scan a code with the other phone’s camera, or open its link there. Show them only to your own household: a code opens every game the household keeps.'),
       codes),
     leave);
+}
+
+/** The sheets this phone kept before it had a household (still in the public space). */
+const publicSheets = () => mySheets().filter((sheet) => !sheet.household);
+
+/** "Lucky Jack 2, Lucky Luau 1". */
+const perGame = (games, gameTitle) => games.map((game) => `${gameTitle(game.game)} ${game.records}`).join(', ');
+
+/** What a bring-in's report says, in a family's words. */
+function reportText(report, gameTitle) {
+  const would = report.dry_run ? 'would move' : 'moved';
+  const moved = report.moved === 0 ? `No game ${would}.`
+    : `${report.moved} ${report.moved === 1 ? 'game' : 'games'} ${would} into the household (${perGame(report.games, gameTitle)}).`;
+  const stays = report.left_behind.map((left) => (left.reason === 'in_play'
+    ? `${gameTitle(left.game)} with ${left.players.join(', ')}: still being played`
+    : `${gameTitle(left.game)} with ${left.players.join(', ')}: ${left.others.join(' and ')} ${left.others.length === 1 ? 'is' : 'are'} not ticked`));
+  return [moved, report.stayed ? `${report.stayed} ${report.stayed === 1 ? 'stays' : 'stay'} without the household: ${stays.join('; ')}.` : ''];
+}
+
+/**
+ * For a phone that kept sheets before it had a household: bring them in (POST
+ * /v1/households/{id}/bring-in). The family ticks its players (this phone's names); every game
+ * that has ended with only ticked players at it moves, with their records and ratings. "See what
+ * would move" asks first without moving anything.
+ */
+function bringInCard(mine, gameTitle) {
+  const earlier = publicSheets();
+  if (!earlier.length) return null;
+  const names = [...new Set([...roster(), ...earlier.flatMap((sheet) => sheet.players || [])])];
+  const boxes = names.map((name) => h('label', {}, h('input', { type: 'checkbox', name: 'player', value: name, checked: true }), ` ${name}`));
+  const said = h('div', { 'aria-live': 'polite' });
+  const ticked = () => boxes.map((box) => box.querySelector('input')).filter((input) => input.checked).map((input) => input.value);
+  async function ask(dryRun, button) {
+    const players = ticked();
+    if (!players.length) {
+      replace(said, h('p', { class: 'error' }, 'Tick at least one player.'));
+      return;
+    }
+    button.disabled = true;
+    try {
+      const report = await post(`/v1/households/${encodeURIComponent(mine.id)}/bring-in`, { players, dry_run: dryRun });
+      replace(said, reportText(report, gameTitle).filter(Boolean).map((text) => h('p', {}, text)));
+      if (!dryRun) {
+        const stayed = new Set(report.left_behind.map((left) => left.id));
+        const chosen = new Set(players.map((name) => name.toLocaleLowerCase()));
+        // This phone's links to the sheets that moved carry the household's key from now on.
+        for (const sheet of earlier) {
+          const all = (sheet.players || []).every((name) => chosen.has(name.toLocaleLowerCase()));
+          if (all && !stayed.has(sheet.id)) setSheetHousehold(sheet.id, mine.id);
+        }
+        announce(`${report.moved} ${report.moved === 1 ? 'game' : 'games'} moved into ${mine.name}.`);
+      }
+    } catch (failure) {
+      replace(said, h('p', { class: 'error', role: 'alert' }, explain(failure.problem)));
+    } finally {
+      button.disabled = false;
+    }
+  }
+  const preview = h('button', { type: 'button', class: 'secondary', onclick: () => ask(true, preview) }, 'See what would move');
+  const bring = h('button', { type: 'button', onclick: () => ask(false, bring) }, 'Bring them in');
+  return h('details', { class: 'bring-in' },
+    h('summary', {}, 'Bring in this phone’s earlier games'),
+    h('p', { class: 'hint' }, 'Games kept before the household stay visible to anyone with their link. Tick your players: every finished game played only by them moves into the household, with their records and ratings.'),
+    h('fieldset', { class: 'checks' }, h('legend', {}, 'Our players'), boxes),
+    h('p', { class: 'buttons' }, preview, bring),
+    said);
 }
 
 /** Replaces `main` with a screen saying why a household link could not be used. */

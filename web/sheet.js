@@ -183,7 +183,7 @@ export async function homeView(main) {
     h('h1', { tabindex: -1 }, 'Keep score'),
     h('p', { class: 'lead' }, 'Play with your own cards and dice; the sheet does the sums, ranks and corrections.'),
     follows ? h('p', { class: 'card follower' }, followerLine(here)) : form,
-    householdCard(() => homeView(main).then(() => main.querySelector('#household-title').focus())),
+    householdCard(() => homeView(main).then(() => main.querySelector('#household-title').focus()), gameTitle),
     h('section', { class: 'card', 'aria-labelledby': 'my-sheets' },
       h('h2', { id: 'my-sheets' }, 'Sheets kept on this phone'),
       mine.length

@@ -37,6 +37,14 @@ export function sheetHousehold(id) {
   return sheet ? sheet.household || null : undefined;
 }
 
+/** Records that a sheet this phone keeps now belongs to the household `householdId`. */
+export function setSheetHousehold(id, householdId) {
+  const sheets = load(SHEETS);
+  if (!sheets[id]) return;
+  sheets[id].household = householdId;
+  save(SHEETS, sheets);
+}
+
 /** The sheets this phone owns, newest first. */
 export function mySheets() {
   return Object.entries(load(SHEETS))

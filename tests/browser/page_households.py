@@ -225,9 +225,42 @@ def a_phone_with_public_sheets_stays_public_until_it_makes_a_household(browser) 
     phone.context.close()
 
 
+def a_phone_brings_its_earlier_games_into_its_new_household(browser) -> None:
+    """Issue 40: "a family can bring its public records into a new group (by name, with a report
+    of what moved)". The finished sheet moves and opens only with the household's key; the one
+    still being played stays, and the report says why."""
+    phone = new_phone(browser, "household-bring-in")
+    finished = api("POST", "/v1/sheets", {"game": "lucky-jack", "players": [{"name": "Ida"}, {"name": "Jo"}]})
+    finished_id = finished["sheet"]["id"]
+    for _ in range(3):
+        tally = {"tally": {"jackpot": {"seat": 0, "symbol": "bell", "size": 4}}}
+        api("POST", f"/v1/sheets/{finished_id}/entries", tally, token=finished["owner_token"])
+    phone.goto(f"{BASE}/#sheet={finished_id}&owner={finished['owner_token']}")
+    expect(phone.locator("p.status")).to_contain_text("You keep this sheet.")
+    start_sheet(phone, "Lucky Jack (2–6 players)", ["Ida", "Jo"])
+    phone.goto(BASE + "/#")
+    phone.get_by_role("region", name="Household").get_by_role("button", name="Make a household").click()
+    card = phone.locator(".bring-in")
+    card.get_by_text("Bring in this phone’s earlier games").click()
+    card.get_by_role("button", name="See what would move").click()
+    expect(card).to_contain_text("1 game would move into the household (Lucky Jack 1).")
+    expect(card).to_contain_text("1 stays without the household: Lucky Jack with Ida, Jo: still being played.")
+    check(phone, "household-bring-in-preview")
+    assert api("GET", f"/v1/sheets/{finished_id}")["status"] == "finished", "a preview moves nothing"
+    card.get_by_role("button", name="Bring them in").click()
+    expect(card).to_contain_text("1 game moved into the household")
+    assert refused_status("GET", f"/v1/sheets/{finished_id}") == "404"
+    assert api("GET", f"/v1/sheets/{finished_id}", household=household_key(phone))["status"] == "finished"
+    # The phone's link to the moved sheet now carries the household's key.
+    phone.goto(f"{BASE}/#sheet={finished_id}")
+    expect(phone.locator("a.share-link")).to_have_attribute("href", re.compile("household="))
+    phone.context.close()
+
+
 STEPS = [
     a_family_keeps_its_games_to_its_own_phones,
     a_sheet_handed_over_takes_its_household_along,
     a_phone_of_another_household_is_asked_before_it_switches,
     a_phone_with_public_sheets_stays_public_until_it_makes_a_household,
+    a_phone_brings_its_earlier_games_into_its_new_household,
 ]
