@@ -6,7 +6,7 @@ import { spaceLine } from './household.js';
 import { explain, placeOf } from './messages.js';
 import { h, replace, field, showFieldError, clearFieldErrors, formatNumber, formatTime, words } from './dom.js';
 import { games, gameTitle } from './sheet.js';
-import { formatRating, placeText, ratingChart, chartSummary, versusLine, sideText } from './ratings.js';
+import { formatRating, placeText, ratingChart, ratingList, ratingNote, chartSummary, versusLine, sideText, RATING_MEANING } from './ratings.js';
 
 const percent = (rate) => `${Math.round((rate || 0) * 100)}%`;
 const figure = (value) => (value === null || value === undefined ? '–' : formatNumber(Math.round(value * 10) / 10));
@@ -246,14 +246,15 @@ async function playerRatings(name, period) {
   if (ratings.games.length === 0) return h('p', { class: 'muted' }, 'No rated results yet: a rating starts with the first finished game.');
   const histories = await Promise.all(ratings.games.map((game) => ratingHistory(path, game.game, period)));
   return [
-    h('p', { class: 'hint' }, 'A rating starts at 0 and grows with good places against strong players; it is cautious, so it settles as results add up.'),
+    h('p', { class: 'hint' }, RATING_MEANING),
     h('ul', { class: 'ratings' }, ratings.games.map((game, index) => h('li', {},
       h('h4', {}, gameTitle(game.game)),
       h('dl', { class: 'record' },
         h('dt', {}, 'Rating'), h('dd', {}, formatRating(game.rating)),
         h('dt', {}, 'Place'), h('dd', {}, placeText(game.place, game.players)),
         h('dt', {}, 'Results rated'), h('dd', {}, formatNumber(game.rated))),
-      histories[index].length ? ratingChart(histories[index], { label: `${ratings.player}’s ${gameTitle(game.game)} rating` })
+      h('p', { class: 'hint' }, ratingNote(game.rating, game.rated)),
+      histories[index].length ? [ratingChart(histories[index], { label: `${ratings.player}’s ${gameTitle(game.game)} rating` }), ratingList(histories[index])]
         : h('p', { class: 'muted' }, period === 'year' ? 'No rated results this year.' : chartSummary([]))))),
   ];
 }
@@ -278,7 +279,7 @@ async function ratingBoard(game, period) {
   return h('section', { class: 'card', 'aria-labelledby': 'leaderboard-title' },
     h('h2', { id: 'leaderboard-title' }, `${gameTitle(game)} leaderboard by rating${period === 'year' ? ' this year' : ''}`),
     first.items.length === 0 ? h('p', { class: 'muted' }, 'No rated results yet.') : [
-      h('p', { class: 'hint' }, 'A rating starts at 0 and grows with good places against strong players; it is cautious, so it settles as results add up.'),
+      h('p', { class: 'hint' }, RATING_MEANING),
       h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': 'Rating leaderboard table (scrolls sideways)' },
         h('table', { class: 'rating-board' },
           h('caption', {}, 'By skill rating'),

@@ -1,8 +1,9 @@
 // Hosted matches: the table as a seat (or a spectator) sees it. Whose turn in words, the game's
 // own table (your hand first, piles and dice as pictures), the legal moves as cards that say what
-// they do, a confirmation before what cannot be undone and a take-back after what can, chance
-// reports entered by tapping cards and dice (table randomness), standings, a short log, and the
-// owner's controls. The per-game parts come from `tables/index.js`; this module is the shell.
+// they do (which cannot be taken back, said once), a question only before a move that ends the
+// game and a take-back after what can be taken back, chance reports entered by tapping cards and
+// dice (table randomness), standings, a short log, and the owner's controls. The per-game parts
+// come from `tables/index.js`; this module is the shell.
 
 import { get, post, api, follow, keyedDownload } from './api.js';
 import { h, replace, field, uid, showFieldError, clearFieldErrors, announce, formatNumber, formatTime, words } from './dom.js';
@@ -60,6 +61,30 @@ export function confirmDialog({ title = 'Are you sure?', text, yes, no = 'Cancel
     // The safe answer has the focus: a stray tap on Enter changes nothing.
     noButton.focus();
   });
+}
+
+// --- when to ask -------------------------------------------------------------------------------
+
+// A move's words (from the game's table) that say the game ends with it.
+const ENDS_GAME = /ends the game|the game ends|so does the game/i;
+
+/**
+ * Whether a move asks "Are you sure?" before it is played: only when it ends the game, whose
+ * result is then final and rated. A move that merely cannot be taken back (a discard everyone
+ * sees, a card the service draws at once) is said so once above the moves, never asked about:
+ * asking before nearly every move of a card game made two taps of each (issue 41).
+ */
+export function endsGame(said) {
+  return Boolean(said.irreversible) && (said.because === 'It ends the game' || ENDS_GAME.test(said.consequence || ''));
+}
+
+/** The one sentence above the moves about which cannot be taken back, and whether the cards
+ * carry a "Final" tag: none when every move is final (the sentence says it for all). */
+export function finalNote(said) {
+  const finals = said.filter((move) => move.irreversible).length;
+  if (finals === 0) return { text: '', tag: false };
+  if (finals === said.length) return { text: finals === 1 ? 'Once played, this move cannot be taken back.' : 'Once played, these moves cannot be taken back.', tag: false };
+  return { text: 'A move marked “Final” cannot be taken back once played.', tag: true };
 }
 
 // --- watching, joining ------------------------------------------------------------------------
@@ -502,14 +527,15 @@ export function matchView(main, id) {
     const acting = match.status === 'in_progress' ? (match.to_act || []) : [];
     replace(standingsSlot, h('section', { class: 'card', 'aria-labelledby': 'standings-title' },
       h('h2', { id: 'standings-title' }, match.status === 'finished' ? 'Final standings' : 'Standings'),
-      h('table', { class: 'standings' },
+      // Three columns fit a phone, but not at 200 % text: then the table scrolls in its box.
+      h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': 'Standings table (scrolls sideways)' }, h('table', { class: 'standings' },
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Place'), h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col', class: 'number' }, 'Points'))),
         h('tbody', {}, match.seats.map((seat) => h('tr', { class: match.standings.winners.includes(seat.seat) ? 'winner' : null },
           h('td', {}, match.standings.ranks[seat.seat]),
           h('th', { scope: 'row' }, seat.name,
             seat.seat === mySeat() ? h('span', { class: 'badge' }, ' (you)') : null,
             acting.includes(seat.seat) ? h('span', { class: 'badge' }, ' playing now') : null),
-          h('td', { class: 'number' }, formatNumber(match.standings.totals[seat.seat]))))))));
+          h('td', { class: 'number' }, formatNumber(match.standings.totals[seat.seat])))))))));
   }
 
   function renderTable() {
@@ -531,9 +557,10 @@ export function matchView(main, id) {
 
   async function play(move, described, button, error) {
     clearFieldErrors(movesSlot);
-    if (described.irreversible) {
+    if (endsGame(described)) {
       const sure = await confirmDialog({
-        text: `${described.title}${described.consequence ? `: ${described.consequence}` : ''}. ${described.because ? `${described.because}: once` : 'Once'} played, this cannot be taken back.`,
+        title: 'End the game?',
+        text: `${described.title}${described.consequence ? `: ${described.consequence}` : ''}. The result is final: it cannot be taken back, and it counts in everyone’s ratings.`,
         yes: `Yes, ${described.title.replace(/^./, (first) => first.toLowerCase())}`,
         no: 'No, go back',
       });
@@ -558,22 +585,29 @@ export function matchView(main, id) {
     const legal = (match.view && match.view.legal_moves) || [];
     const error = h('p', { class: 'error', id: 'moves-error', role: 'alert', hidden: true });
     const group = h('div', { class: 'move-cards', role: 'group', 'aria-labelledby': 'moves-title', id: 'moves' });
-    for (const move of legal) {
+    const said = legal.map((move) => {
       const described = safely(() => table().describeMove(move, match.view, ctx()), null) || {};
-      const title = String(described.title || words(move.type || 'move'));
-      const consequence = described.consequence ? String(described.consequence) : '';
-      const said = { title, consequence, irreversible: Boolean(described.irreversible), because: described.because ? String(described.because).replace(/\.$/, '') : '' };
+      return {
+        title: String(described.title || words(move.type || 'move')),
+        consequence: described.consequence ? String(described.consequence) : '',
+        irreversible: Boolean(described.irreversible),
+        because: described.because ? String(described.because).replace(/\.$/, '') : '',
+      };
+    });
+    const finals = finalNote(said);
+    legal.forEach((move, index) => {
+      const { title, consequence, irreversible } = said[index];
       const button = h('button', {
         type: 'button',
-        class: `move-card${said.irreversible ? ' final' : ''}`,
+        class: `move-card${irreversible ? ' final' : ''}`,
         'data-move-type': move.type,
-        onclick: () => play(move, said, button, error),
+        onclick: () => play(move, said[index], button, error),
       },
       h('span', { class: 'move-title' }, title),
       consequence ? h('span', { class: 'move-consequence' }, consequence) : null,
-      said.irreversible ? h('span', { class: 'move-final' }, 'Cannot be taken back') : null);
+      irreversible && finals.tag ? h('span', { class: 'move-final' }, 'Final') : null);
       group.append(button);
-    }
+    });
     const last = myLastMove();
     const takeBackError = h('p', { class: 'error', role: 'alert', hidden: true });
     const takeBack = last ? h('button', {
@@ -597,6 +631,7 @@ export function matchView(main, id) {
         : match.chance_pending ? 'Wait for the cards or dice.' : 'Nothing to do right now: wait for your turn.';
     replace(movesSlot, h('section', { class: 'card moves', 'aria-labelledby': 'moves-title' },
       h('h2', { id: 'moves-title' }, `Your moves${me !== null ? `, ${names[me]}` : ''}`),
+      legal.length && finals.text ? h('p', { class: 'hint moves-note' }, finals.text) : null,
       legal.length ? group : h('p', { class: 'muted' }, nothing),
       error,
       takeBack ? h('div', { class: 'take-back' }, takeBack, takeBackError) : null));

@@ -224,7 +224,8 @@ function standingsTable(sheet, onRename) {
   const order = sheet.players.map((player) => player.seat)
     .sort((a, b) => sheet.standings.ranks[a] - sheet.standings.ranks[b] || a - b);
   const finished = sheet.status === 'finished';
-  return h('table', { class: 'standings' },
+  // In a region that scrolls sideways, so large text never widens the page.
+  return h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': 'Standings table (scrolls sideways)' }, h('table', { class: 'standings' },
     h('caption', {}, finished ? (sheet.finished_early ? 'Final standings (finished early)' : 'Final standings') : 'Standings'),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Rank'), h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col', class: 'number' }, 'Total'))),
     h('tbody', {}, order.map((seat) => {
@@ -238,7 +239,7 @@ function standingsTable(sheet, onRename) {
             : name,
           won ? h('span', { class: 'badge' }, ' winner') : null),
         h('td', { class: 'number' }, formatNumber(sheet.standings.totals[seat])));
-    })));
+    }))));
 }
 
 function leaderSentence(sheet) {

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   formatRating, ordinal, placeText, ratingSeries, chartSummary, chartGeometry, CHART, versusLine, sideText,
+  RATING_MEANING, ratingNote, shortDate, chartDates, pointText,
 } from '../../web/ratings.js';
 
 const rating = (value) => ({ mu: value + 25, sigma: 25 / 3, rating: value });
@@ -70,4 +71,32 @@ test('head to head in words', () => {
   assert.equal(sideText({ name: 'Ann', rank: 1, score: 12000, winner: true }), 'Ann 1st, 12,000 points (won)');
   assert.equal(sideText({ name: 'Ben', rank: 2, score: null, winner: false }), 'Ben 2nd');
   assert.equal(sideText({ name: 'Zoé', rank: 1, score: 1, winner: true }), 'Zoé 1st, 1 point (won)');
+});
+
+test('the words about ratings never say a rating cannot be below 0', () => {
+  // Lucky Dice after one second place: -1.0, under words that must allow it.
+  assert.equal(formatRating(-1.04), '-1.0');
+  assert.match(RATING_MEANING, /starts at 0\.0/);
+  assert.match(RATING_MEANING, /below 0/);
+  assert.doesNotMatch(RATING_MEANING, /starts at 0 and grows/);
+  assert.equal(ratingNote(rating(-1.04), 1), 'A first guess from 1 result: below the 0.0 everyone starts at; good places will raise it.');
+  assert.equal(ratingNote(rating(-0.04), 2), 'A first guess from 2 results: where everyone starts.');
+  assert.equal(ratingNote(rating(6.3), 12), 'Settling, from 12 results: above the 0.0 everyone starts at.');
+  assert.equal(ratingNote(null, 0), '');
+});
+
+test('the chart and its points carry their days', () => {
+  const utc = { locale: 'en-GB', timeZone: 'UTC' };
+  const at = (iso, before, after, rank = 2, players = 3) => ({ ...point(before, after), finished_at: iso, rank, players, kind: 'sheet', match_id: 'm' });
+  assert.equal(shortDate('2025-04-03T20:15:00Z', utc), '3 Apr 2025');
+  assert.equal(shortDate('not a date', utc), '');
+  assert.equal(shortDate(null, utc), '');
+  const season = [at('2025-03-02T19:00:00Z', 0, 3.1, 1), at('2025-04-03T21:00:00Z', 3.1, 2.4)];
+  assert.deepEqual(chartDates(season, utc), { first: '2 Mar 2025', last: '3 Apr 2025' });
+  // One evening: every result on one day, so the left end is the start.
+  const evening = [at('2025-04-03T19:00:00Z', 0, -1.04), at('2025-04-03T21:00:00Z', -1.04, 1.2)];
+  assert.deepEqual(chartDates(evening, utc), { first: 'Start', last: '3 Apr 2025' });
+  assert.deepEqual(chartDates([], utc), { first: '', last: '' });
+  assert.equal(pointText(evening[0]), '2nd of 3, rating 0.0 to -1.0');
+  assert.equal(pointText({ ...point(1, 2) }), 'Played, rating 1.0 to 2.0');
 });
