@@ -341,6 +341,22 @@ async fn a_start_and_a_visit_to_the_page_and_the_docs_log_no_warning_or_error() 
             .unwrap();
         assert!(answer.status().is_success(), "{path}: {}", answer.status());
     }
+    // A refusal is the API at work, not something for whoever reads the log: a sheet that is
+    // not there, a move with no token.
+    for (path, status) in [
+        (
+            format!("/v1/sheets/{}", uuid::Uuid::nil()),
+            StatusCode::NOT_FOUND,
+        ),
+        ("/v1/matches/not-an-id".to_owned(), StatusCode::NOT_FOUND),
+    ] {
+        let answer = client
+            .get(format!("{}{path}", service.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), status, "{path}");
+    }
     // Let the last lines reach the file.
     tokio::time::sleep(Duration::from_millis(300)).await;
     let log = std::fs::read_to_string(&service.log).unwrap();
