@@ -52,6 +52,8 @@ async function hostForm(main) {
       button.hidden = inputs.length <= currentGame().min_players;
     }
     addButton.hidden = inputs.length >= currentGame().max_players;
+    // "Who deals first" offers the players at the table, by name.
+    if (options) options.seats(inputs.map((input) => input.value.trim()));
   }
 
   function addPlayer(name = '') {
@@ -72,6 +74,7 @@ async function hostForm(main) {
     renumber();
   }
   gameSelect.addEventListener('change', chooseGame);
+  playerList.addEventListener('input', renumber);
   addButton.addEventListener('click', () => addPlayer().focus());
 
   const server = h('input', { type: 'radio', name: 'randomness', value: 'server', checked: true, id: 'randomness-server' });

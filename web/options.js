@@ -4,7 +4,7 @@
 // order, timing and moves are hidden: the sheet only keeps the score, so only what changes the
 // score, or when the game ends, is offered. `sheetTarget` says the goal in words for the sheet.
 
-import { h, field, uid } from './dom.js';
+import { h, field, uid, replace } from './dom.js';
 
 // label: what the option is; effect: what choosing it does; choices: words for enumerated values;
 // sheet: false when it plays no part on a score sheet (and why, for the record).
@@ -76,10 +76,16 @@ function optionControl(game, name, schema, fallback, maxPlayers) {
   const enumerated = schema.enum || (schema.oneOf || []).flatMap((alternative) => alternative.enum || []);
   const wording = optionWords(game, name);
   if (seatChoice(schema)) {
-    // Seats are 0-based in the API; people count players from 1.
-    const select = h('select', { name }, Array.from({ length: maxPlayers }, (_, seat) => h('option', { value: seat }, `Player ${seat + 1}`)));
-    select.value = String(fallback ?? 0);
-    return { control: select, read: () => Number(select.value) };
+    // Seats are 0-based in the API; people count players from 1. Until the form says who plays
+    // (`seats`), every seat the game allows.
+    const select = h('select', { name });
+    const seats = (names) => {
+      const kept = Number(select.value || (fallback ?? 0));
+      replace(select, ...names.map((player, seat) => h('option', { value: seat }, player || `Player ${seat + 1}`)));
+      select.value = String(kept < names.length ? kept : 0);
+    };
+    seats(Array.from({ length: maxPlayers }, () => ''));
+    return { control: select, read: () => Number(select.value), seats };
   }
   // A setting with one allowed value is no choice.
   if (enumerated.length === 1) return null;
@@ -145,6 +151,10 @@ export function optionsEditor(game, { forSheet = true } = {}) {
       return options;
     },
     control: (name) => (editors[name] || {}).control,
+    /** Offers only the players at the table, by name, where an option names a seat. */
+    seats(names) {
+      for (const editor of Object.values(editors)) if (editor.seats) editor.seats(names);
+    },
   };
 }
 

@@ -9,6 +9,7 @@ from playwright.sync_api import Page, expect
 
 from page_kit import BASE, PATIENCE, api, big_text, check, household_key, new_phone, page_width, start_sheet, wait_until
 from page_ratings import finished_sheet
+from page_table import host_form
 
 PHONE = 390
 # Two players no other walk uses: Otto wins the one Lucky Dice coaster, Odile comes second.
@@ -279,7 +280,24 @@ def a_short_lucky_jack_match_asks_only_before_its_end(browser) -> None:
         phone.context.close()
 
 
+def who_deals_first_offers_only_the_players_at_the_table(browser) -> None:
+    """Issue 41, item 11: "Who deals first" offered Player 5 and 6 in a 4-player match. It offers
+    the players at the table, by name, and follows the list as players are added or removed."""
+    host = new_phone(browser, "who-deals-first")
+    host_form(host, ["Mum", "Dad", "Zoé", "Kit"])
+    dealer = host.get_by_label("Who deals first", exact=True)
+    if not dealer.is_visible():
+        host.locator("details", has=dealer).locator("summary").first.click()
+    expect(dealer.locator("option")).to_have_text(["Mum", "Dad", "Zoé", "Kit"])
+    dealer.select_option(label="Kit")
+    host.get_by_role("button", name="Remove player 4").click()
+    expect(dealer.locator("option")).to_have_text(["Mum", "Dad", "Zoé"])
+    check(host, "host-who-deals-first")
+    host.context.close()
+
+
 STEPS = [
+    who_deals_first_offers_only_the_players_at_the_table,
     a_rating_below_zero_is_explained_and_its_chart_has_days,
     a_wide_table_shows_it_scrolls_and_the_rating_board_fits,
     every_screen_fits_a_phone_at_200_percent_text,
