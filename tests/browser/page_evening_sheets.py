@@ -6,7 +6,7 @@ from playwright.sync_api import Page, expect
 
 import page_kit
 from page_kit import (
-    BASE, api, check, household_key, new_phone, standings_row, start_sheet, start_sheet_with_options, wait_until,
+    BASE, api, check, household_key, new_phone, standings_row, start_sheet, wait_until,
 )
 
 FAMILY = ["Mum", "Dad", "Zoé"]
@@ -135,7 +135,7 @@ def a_luck_plus_round_scored_by_points_offers_one_players_cards_at_a_time(browse
     at a time, behind a button, and the others say in a line what was tapped."""
     page = new_phone(browser, "points-won")
     players = ["Ann", "Ben", "Cleo", "Dan"]
-    start_sheet_with_options(page, "Luck Plus (2–8 players)", players, {"How to score": "Points won from the others"})
+    start_sheet(page, "Luck Plus (2–8 players)", players, {"How to score": "Points won from the others"})
     expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
     measured = heights(page)
     print(f"  Luck Plus points, 4 players, all folded: round form {measured['form']} px, page {measured['page']} px", flush=True)

@@ -105,7 +105,7 @@ def check(page: Page, name: str) -> None:
     assert not result, f"axe-core violations on {name}:\n" + json.dumps(result, indent=2)
     for width, height in ((390, 844), (1280, 900)):
         page.set_viewport_size({"width": width, "height": height})
-        overflow = page.evaluate("() => document.documentElement.scrollWidth")
+        overflow = page_width(page)
         assert overflow <= width, f"{name} is {overflow} px wide in a {width} px window"
         page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
     page.set_viewport_size({"width": 390, "height": 844})
@@ -145,9 +145,18 @@ def wait_until(condition, timeout: float = PATIENCE, every: float = 0.1):
         time.sleep(every)
 
 
-def start_sheet(page: Page, game_label: str, players: list[str]) -> str:
+def start_sheet(page: Page, game_label: str, players: list[str], options: dict[str, str] | None = None) -> str:
+    """Starts a sheet from the home screen; `options` chooses some of the game's options first, by
+    their words on the form (`{"How to score": "Points won from the others"}`)."""
     page.goto(BASE + "/#")
     page.get_by_label("Game", exact=True).select_option(label=game_label)
+    form = page.locator("form", has=page.get_by_role("heading", name="New score sheet"))
+    for label, choice in (options or {}).items():
+        control = form.get_by_label(label, exact=True)
+        if not control.is_visible():
+            # The options are folded under the game's "scoring and length" summary.
+            form.locator("details:not([open]) > summary").first.click()
+        control.select_option(label=choice)
     while page.locator("ol.players input").count() < len(players):
         page.get_by_role("button", name="Add a player").click()
     for index, name in enumerate(players):
@@ -177,24 +186,3 @@ def big_text(page: Page) -> None:
 def page_width(page: Page) -> int:
     """How wide the page is laid out, in CSS px: more than the window means sideways scrolling."""
     return page.evaluate("() => document.documentElement.scrollWidth")
-
-
-def start_sheet_with_options(page: Page, game_label: str, players: list[str], options: dict[str, str]) -> str:
-    """`start_sheet` with some of the game's options chosen first, by their words on the form
-    (`{"How to score": "Points won from the others"}`)."""
-    page.goto(BASE + "/#")
-    page.get_by_label("Game", exact=True).select_option(label=game_label)
-    form = page.locator("form", has=page.get_by_role("heading", name="New score sheet"))
-    for label, choice in options.items():
-        control = form.get_by_label(label, exact=True)
-        if not control.is_visible():
-            # The options are folded under the game's "scoring and length" summary.
-            form.locator("details:not([open]) > summary").first.click()
-        control.select_option(label=choice)
-    while page.locator("ol.players input").count() < len(players):
-        page.get_by_role("button", name="Add a player").click()
-    for index, name in enumerate(players):
-        page.locator("ol.players input").nth(index).fill(name)
-    page.get_by_role("button", name="Start the sheet").click()
-    expect(page.get_by_role("heading", level=1)).to_contain_text(", ".join(players))
-    return page.url.split("#sheet=", 1)[1]

@@ -3,7 +3,7 @@ a refused one: the message sits next to the player's picker the refusal is about
 
 from playwright.sync_api import Page, expect
 
-from page_kit import BASE, api, check, household_key, new_phone, standings_row, start_sheet, start_sheet_with_options
+from page_kit import BASE, api, check, household_key, new_phone, standings_row, start_sheet
 
 
 def seat(page: Page, name: str):
@@ -83,7 +83,7 @@ def card_gallery(browser) -> None:
 def luck_plus_round(browser) -> None:
     page = new_phone(browser, "luck-plus")
     # Scored by points, the cards left count (scored by hands won, only who went out is asked).
-    sheet_id = start_sheet_with_options(page, "Luck Plus (2–8 players)", ["Ann", "Ben", "Cleo"], {"How to score": "Points won from the others"})
+    sheet_id = start_sheet(page, "Luck Plus (2–8 players)", ["Ann", "Ben", "Cleo"], {"How to score": "Points won from the others"})
     ann, ben, cleo = seat(page, "Ann"), seat(page, "Ben"), seat(page, "Cleo")
     ben_left, cleo_left = picker(ben, "Cards left in hand"), picker(cleo, "Cards left in hand")
 
