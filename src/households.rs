@@ -16,7 +16,7 @@ use crate::games::GameKind;
 use crate::problem::{Code, Problem};
 use crate::records::{check_name, check_names, limit_exceeded};
 pub use crate::store::households::KeyRole;
-use crate::store::households::{self as q, HouseholdRow, PublicRecord};
+use crate::store::households::{self as q, needs_naming, HouseholdRow, PublicRecord};
 use crate::store::Store;
 use crate::tokens;
 use crate::vocabulary::{limits, name_key, MatchKind, MatchStatus, Space};
@@ -320,7 +320,7 @@ fn report(
                     .names
                     .iter()
                     .zip(&record.keys)
-                    .filter(|(_, key)| !named.contains(key))
+                    .filter(|(_, key)| needs_naming(key) && !named.contains(key))
                     .map(|(name, _)| name.clone())
                     .collect(),
             })

@@ -331,6 +331,7 @@ impl From<crate::store::StoreError> for Problem {
                 Problem::busy()
             }
             StoreError::Internal(cause) => Problem::internal(cause),
+            StoreError::TakenBack => Problem::internal("a dry run's writes escaped their caller"),
             // Expected at every start, and asked for by every readiness probe meanwhile.
             StoreError::Preparing => {
                 tracing::debug!("database being prepared");

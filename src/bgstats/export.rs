@@ -14,7 +14,7 @@ use crate::games::{Game, GameKind, Order};
 use crate::problem::{Code, Problem};
 use crate::ratings::RatingChange;
 use crate::records::note_game;
-use crate::store::matches as q;
+use crate::store::matches::{self as q, SeatRow};
 use crate::store::plays::{self, CountedResult};
 use crate::store::stat_reads::Period;
 use crate::store::Store;
@@ -72,8 +72,29 @@ fn game_entry(game: GameKind, lowest_wins: bool) -> BgStatsGame {
     }
 }
 
-/// A counted result as a play; `player_id` numbers each name as written.
-fn play_of(result: &CountedResult, player_id: impl Fn(&str) -> i64) -> BgStatsPlay {
+/// A player of the file: a name as written, and whether it is an anonymous seat's.
+type FilePlayer = (String, bool);
+
+fn file_player(seat: &SeatRow) -> FilePlayer {
+    (seat.player_name.clone(), seat.anonymous)
+}
+
+/// The file's players, numbered from 1 in this order.
+fn players_of(players: &[FilePlayer]) -> Vec<BgStatsPlayer> {
+    players
+        .iter()
+        .enumerate()
+        .map(|(index, (name, anonymous))| BgStatsPlayer {
+            id: index as i64 + 1,
+            name: name.clone(),
+            uuid: name_uuid(if *anonymous { "anonymous" } else { "player" }, name),
+            is_anonymous: *anonymous,
+        })
+        .collect()
+}
+
+/// A counted result as a play; `player_id` numbers each seat's player.
+fn play_of(result: &CountedResult, player_id: impl Fn(&SeatRow) -> i64) -> BgStatsPlay {
     let row = &result.row;
     // A sheet's snapshot lists its scored rounds; a hosted game's breakdown may list its rounds.
     let rounds = match row.kind {
@@ -101,7 +122,7 @@ fn play_of(result: &CountedResult, player_id: impl Fn(&str) -> i64) -> BgStatsPl
             .seats
             .iter()
             .map(|s| BgStatsScore {
-                player_ref_id: player_id(&s.player_name),
+                player_ref_id: player_id(s),
                 score: s.final_score.map(|n| n.to_string()).unwrap_or_default(),
                 winner: s.winner == Some(true),
                 new_player: false,
@@ -178,18 +199,17 @@ pub async fn one(
         abandon: None,
         changes,
     };
-    let names: Vec<String> = result.seats.iter().map(|s| s.player_name.clone()).collect();
-    let player_id =
-        |name: &str| names.iter().position(|n| n == name).unwrap_or_default() as i64 + 1;
-    Ok(BgStatsFile {
-        players: names
+    let players: Vec<FilePlayer> = result.seats.iter().map(file_player).collect();
+    let player_id = |seat: &SeatRow| {
+        let player = file_player(seat);
+        players
             .iter()
-            .map(|name| BgStatsPlayer {
-                id: player_id(name),
-                name: name.clone(),
-                uuid: name_uuid("player", name),
-            })
-            .collect(),
+            .position(|p| *p == player)
+            .unwrap_or_default() as i64
+            + 1
+    };
+    Ok(BgStatsFile {
+        players: players_of(&players),
         locations: locations()
             .into_iter()
             .filter(|l| l.id == location_id(kind))
@@ -212,7 +232,10 @@ pub fn everything(
 ) -> impl futures_util::Stream<Item = Result<String, Problem>> {
     enum Next {
         Head,
-        Plays(Option<crate::store::results::Place>, HashMap<String, i64>),
+        Plays(
+            Option<crate::store::results::Place>,
+            HashMap<FilePlayer, i64>,
+        ),
         Done,
     }
     futures_util::stream::unfold(Next::Head, move |next| {
@@ -227,19 +250,12 @@ pub fn everything(
                         Ok(names) => names,
                         Err(error) => return Some((Err(Problem::from(error)), Next::Done)),
                     };
-                    let ids: HashMap<String, i64> = names
+                    let ids: HashMap<FilePlayer, i64> = names
                         .iter()
                         .enumerate()
                         .map(|(i, n)| (n.clone(), i as i64 + 1))
                         .collect();
-                    let players: Vec<BgStatsPlayer> = names
-                        .into_iter()
-                        .map(|name| BgStatsPlayer {
-                            id: ids[&name],
-                            uuid: name_uuid("player", &name),
-                            name,
-                        })
-                        .collect();
+                    let players = players_of(&names);
                     let games: Vec<BgStatsGame> = GameKind::ALL
                         .iter()
                         .map(|&g| game_entry(g, default_order(g) == Order::LowestWins))
@@ -270,7 +286,9 @@ pub fn everything(
                         if after.is_some() || !text.is_empty() {
                             text.push(',');
                         }
-                        let play = play_of(result, |name| ids.get(name).copied().unwrap_or(0));
+                        let play = play_of(result, |seat| {
+                            ids.get(&file_player(seat)).copied().unwrap_or(0)
+                        });
                         text.push_str(&json_text(&play));
                     }
                     Some((Ok(text), Next::Plays(Some(last), ids)))

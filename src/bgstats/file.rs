@@ -34,6 +34,8 @@ pub struct BgStatsPlayer {
     pub name: String,
     /// Stable per player name, so repeated imports merge rather than duplicate.
     pub uuid: Uuid,
+    /// An anonymous seat's player, as BG Stats marks its own anonymous player.
+    pub is_anonymous: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]

@@ -55,6 +55,9 @@ pub struct ImportedPlay {
     /// its players or play it again. Shown once.
     pub owner_token: Option<String>,
     pub reason: Option<SkipReason>,
+    /// What to check in a play kept as the file has it (`ranks_contradict_scores`: the file's
+    /// ranks put a player above someone who scored better).
+    pub notes: Vec<SkipReason>,
 }
 
 /// A player of the file's imported plays, matched by name key to the players already here.
@@ -64,6 +67,8 @@ pub struct ImportedPlayer {
     pub name: String,
     /// The name this service already knew the player by, or null for a new player.
     pub known_as: Option<String>,
+    /// BG Stats' anonymous player: kept in the plays' standings, never counted or rated.
+    pub anonymous: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -80,12 +85,15 @@ pub struct ImportReport {
 
 /// Imports a file of plays: each play checked on its own (skipped with a reason if it cannot be
 /// one of these games' results) and written all or nothing; plays already stored are matched,
-/// not written again. The plays written are rated as they arrive (docs/ratings.md).
-#[tracing::instrument(skip_all, fields(bytes = body.as_ref().len()))]
+/// not written again. The plays written are rated as they arrive (docs/ratings.md). A dry run
+/// writes the plays in one transaction and takes them back: its report is exactly what the
+/// import would do then, without owner tokens, and nothing is rated or kept.
+#[tracing::instrument(skip_all, fields(bytes = body.as_ref().len(), dry_run))]
 pub async fn import(
     store: &Store,
     body: impl AsRef<[u8]> + Send + 'static,
     space: Space,
+    dry_run: bool,
 ) -> Result<ImportReport, Problem> {
     let Prepared {
         mut plays,
@@ -104,40 +112,49 @@ pub async fn import(
         let mut conn = store.conn().await?;
         plays::known_players(&mut conn, &keys).await?
     };
-    let mut first_names: BTreeMap<String, String> = BTreeMap::new();
-    for batch in planned.chunks(IMPORT_BATCH) {
-        let new: Vec<&NewPlay> = batch.iter().map(|(_, p)| &p.play).collect();
-        let written = {
+    let outcomes = if dry_run {
+        let all: Vec<&NewPlay> = planned.iter().map(|(_, p)| &p.play).collect();
+        let mut conn = store.conn().await?;
+        plays::try_plays(&mut conn, &all).await?
+    } else {
+        let mut outcomes = Vec::with_capacity(planned.len());
+        for batch in planned.chunks(IMPORT_BATCH) {
+            let new: Vec<&NewPlay> = batch.iter().map(|(_, p)| &p.play).collect();
             let mut conn = store.conn().await?;
-            plays::insert_plays(&mut conn, &new).await?
-        };
-        for ((index, ready), written) in batch.iter().zip(written) {
-            if written != Written::Conflict {
-                for seat in &ready.play.seats {
-                    first_names
-                        .entry(seat.player_key.clone())
-                        .or_insert_with(|| seat.player_name.clone());
-                }
-            }
-            plays.push(ImportedPlay {
-                index: *index,
-                outcome: match written {
-                    Written::Created => PlayOutcome::Created,
-                    Written::AlreadyStored => PlayOutcome::Matched,
-                    Written::Conflict => PlayOutcome::Conflict,
-                },
-                id: Some(ready.play.row.id),
-                game: Some(ready.play.row.game.kind()),
-                owner_token: (written == Written::Created).then(|| ready.owner_token.clone()),
-                reason: (written == Written::Conflict).then(|| {
-                    skip(
-                        "content_differs",
-                        "a match or sheet with this id is stored with another game, other \
-                         players or other scores; nothing was written",
-                    )
-                }),
-            });
+            outcomes.extend(plays::insert_plays(&mut conn, &new).await?);
         }
+        outcomes
+    };
+    // Each player's first name in the file, and whether the seat is nobody's.
+    let mut first_names: BTreeMap<String, (String, bool)> = BTreeMap::new();
+    for ((index, ready), written) in planned.iter().zip(outcomes) {
+        if written != Written::Conflict {
+            for seat in &ready.play.seats {
+                first_names
+                    .entry(seat.player_key.clone())
+                    .or_insert_with(|| (seat.player_name.clone(), seat.anonymous));
+            }
+        }
+        plays.push(ImportedPlay {
+            index: *index,
+            outcome: match written {
+                Written::Created => PlayOutcome::Created,
+                Written::AlreadyStored => PlayOutcome::Matched,
+                Written::Conflict => PlayOutcome::Conflict,
+            },
+            id: Some(ready.play.row.id),
+            game: Some(ready.play.row.game.kind()),
+            owner_token: (written == Written::Created && !dry_run)
+                .then(|| ready.owner_token.clone()),
+            reason: (written == Written::Conflict).then(|| {
+                skip(
+                    "content_differs",
+                    "a match or sheet with this id is stored with another game, other \
+                     players or other scores; nothing was written",
+                )
+            }),
+            notes: ready.notes.clone(),
+        });
     }
     plays.sort_by_key(|p| p.index);
     let count = |outcome| plays.iter().filter(|p| p.outcome == outcome).count();
@@ -148,9 +165,10 @@ pub async fn import(
         skipped: count(PlayOutcome::Skipped),
         players: first_names
             .into_iter()
-            .map(|(key, name)| ImportedPlayer {
-                known_as: known.get(&key).cloned(),
+            .map(|(key, (name, anonymous))| ImportedPlayer {
+                known_as: (!anonymous).then(|| known.get(&key).cloned()).flatten(),
                 name,
+                anonymous,
             })
             .collect(),
         plays,
@@ -182,6 +200,7 @@ fn prepare(body: &[u8], space: Space) -> Result<Prepared, Problem> {
                 game: None,
                 owner_token: None,
                 reason: Some(reason),
+                notes: Vec::new(),
             }),
         }
     }

@@ -24,7 +24,7 @@ use crate::with_game;
 /// reach, so that totals summed over a lifetime of plays stay far from overflowing.
 const MAX_SCORE: i64 = 1_000_000_000;
 
-/// Why a play was skipped: a stable code and a sentence.
+/// A stable code and a sentence: why a play was skipped, or what to check in one imported.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct SkipReason {
     #[schema(example = "unknown_game")]
@@ -118,6 +118,8 @@ fn play_id(play: &ImportPlay, names: &[String], scores: &[i64], space: Space) ->
 pub(super) struct Planned {
     pub(super) play: NewPlay,
     pub(super) owner_token: String,
+    /// What the family should check in the play, kept as the file has it.
+    pub(super) notes: Vec<SkipReason>,
 }
 
 pub(super) fn plan(
@@ -150,12 +152,27 @@ pub(super) fn plan(
             "BG Stats leaves this play out of its statistics, and so does the import",
         ));
     }
-    let typed: Vec<&str> = play
+    let anonymous: Vec<bool> = play
         .player_scores
         .iter()
-        .map(|s| file.player(s.player_ref_id).map_or("", |p| p.name.as_str()))
+        .map(|s| file.player(s.player_ref_id).is_some_and(|p| p.is_anonymous))
         .collect();
-    let names = check_names(typed.iter().copied()).map_err(|p| skipped_for(&p))?;
+    let mut nobody = 0;
+    let typed: Vec<String> = play
+        .player_scores
+        .iter()
+        .zip(&anonymous)
+        .map(|(s, &anonymous)| {
+            let name = file.player(s.player_ref_id).map_or("", |p| p.name.as_str());
+            // Two anonymous seats are two seats: the second is numbered.
+            nobody += usize::from(anonymous);
+            match nobody {
+                2.. if anonymous => format!("{name} {nobody}"),
+                _ => name.to_owned(),
+            }
+        })
+        .collect();
+    let names = check_names(typed.iter().map(String::as_str)).map_err(|p| skipped_for(&p))?;
     let scores: Vec<Option<i64>> = play.player_scores.iter().map(|s| whole(&s.score)).collect();
     let finished = abandoned_by.is_none();
     if finished && scores.iter().any(Option::is_none) {
@@ -179,6 +196,9 @@ pub(super) fn plan(
     });
     let totals: Vec<i64> = scores.iter().map(|s| s.unwrap_or_default()).collect();
     let standings = standings_of(play, &totals, order, finished);
+    let notes = ranks_against_scores(&names, &standings)
+        .into_iter()
+        .collect();
     let ended_at = match &play.referee {
         Some(ours) => ours.ended_at,
         None => play_date(&play.play_date).unwrap_or(now),
@@ -238,7 +258,13 @@ pub(super) fn plan(
         .map(|seat| {
             let index = seat.seat as usize;
             let extras = seat_extras.get(index).and_then(|s| s.highlights.as_ref());
+            let (player_key, anonymous) = match anonymous[index] {
+                true => (space.scoped(String::new()), true),
+                false => (seat.player_key, false),
+            };
             SeatRow {
+                player_key,
+                anonymous,
                 final_score: finished.then(|| standings.totals[index]),
                 final_rank: finished.then(|| standings.ranks[index] as i32),
                 winner: finished.then(|| standings.winners.contains(&index)),
@@ -269,7 +295,46 @@ pub(super) fn plan(
             abandoned: abandoned_by.map(|by| (by, ended_at)),
         },
         owner_token,
+        notes,
     })
+}
+
+/// What the import notes when a play's own ranks put a player below someone who scored worse in
+/// the game's order: the play is kept as the file ranks it (a table may break a tie or settle a
+/// dispute its own way), but the family is told, since the ranks are what ratings count.
+fn ranks_against_scores(names: &[String], standings: &Standings) -> Option<SkipReason> {
+    let better = |a, b| standings.order.better(a, b);
+    let (totals, ranks) = (&standings.totals, &standings.ranks);
+    let seats = 0..totals.len();
+    let (above, below) = seats
+        .clone()
+        .flat_map(|a| seats.clone().map(move |b| (a, b)))
+        .find(|&(a, b)| better(totals[b], totals[a]) && ranks[a] < ranks[b])?;
+    Some(skip(
+        "ranks_contradict_scores",
+        format!(
+            "the file ranks {} {} with {} points above {} {} with {}: kept as the file ranks \
+             it; if that is a mistake, correct it in BG Stats and import again",
+            names[above],
+            ordinal(ranks[above]),
+            totals[above],
+            names[below],
+            ordinal(ranks[below]),
+            totals[below],
+        ),
+    ))
+}
+
+/// 1st, 2nd, 3rd, 4th...
+fn ordinal(rank: u32) -> String {
+    let suffix = match (rank % 10, rank % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{rank}{suffix}")
 }
 
 /// The play's standings: its ranks when every player has one from 1 to the number of players,

@@ -33,10 +33,15 @@ pub struct BgStatsImport {
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct ImportPlayer {
     pub(super) id: i64,
     #[schema(example = "Mum")]
     pub(super) name: String,
+    /// BG Stats' anonymous player, someone who played but is not kept: a seat of the play, in
+    /// its standings, that nobody's totals or rating counts.
+    #[serde(default)]
+    pub(super) is_anonymous: bool,
 }
 
 /// A game, matched by name (its title or slug, ignoring case, spaces and punctuation) to the five.

@@ -26,12 +26,19 @@ pub struct Standings {
     pub winners: Vec<Seat>,
 }
 
-impl Standings {
-    pub fn rank(totals: Vec<i64>, order: Order, over: bool) -> Self {
-        let better = |a: i64, b: i64| match order {
+impl Order {
+    /// Whether total `a` beats total `b`.
+    pub fn better(self, a: i64, b: i64) -> bool {
+        match self {
             Order::HighestWins => a > b,
             Order::LowestWins => a < b,
-        };
+        }
+    }
+}
+
+impl Standings {
+    pub fn rank(totals: Vec<i64>, order: Order, over: bool) -> Self {
+        let better = |a, b| order.better(a, b);
         let ranks: Vec<u32> = totals
             .iter()
             .map(|&mine| 1 + totals.iter().filter(|&&other| better(other, mine)).count() as u32)

@@ -202,16 +202,29 @@ pub async fn export_everything(
         .streaming(stream))
 }
 
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ImportQuery {
+    /// Only the report: what the import would create, match, refuse and note, and who the
+    /// players are here, with nothing written (and no owner tokens).
+    #[serde(default)]
+    pub dry_run: bool,
+}
+
 /// Imports a BG Stats file: this service's own export, or BG Stats' export as far as its fields
 /// map. Each play of one of the five games (matched by name) becomes a finished score sheet
 /// with its results, its players matched by name as everywhere; a play already here (the same
 /// id) is matched and not written again, so the same file twice creates nothing new; any other
 /// play is skipped with a reason. Each play is written all or nothing, and ratings follow in
 /// the order results finished. At most 8 MiB and 5 000 plays; a file that does not read gets
-/// `422 invalid_import` naming its first bad field (`params.field`).
+/// `422 invalid_import` naming its first bad field (`params.field`). BG Stats' anonymous player
+/// keeps its seat and score but is nobody's result: no totals, no rating. A play whose ranks
+/// contradict its scores is kept as the file ranks it, with a note. `dry_run=true` answers the
+/// same report and writes nothing.
 #[utoipa::path(
     tag = "history",
-    params(InHousehold),
+    params(InHousehold, ImportQuery),
     request_body(content = BgStatsImport, content_type = "application/json",
                  example = json!(crate::request_examples::import_bgstats())),
     responses(
@@ -224,8 +237,11 @@ pub async fn import_bgstats(
     store: web::Data<Store>,
     request: actix_web::HttpRequest,
     payload: web::Payload,
+    query: web::Query<ImportQuery>,
 ) -> Result<web::Json<ImportReport>, Problem> {
     let space = space(&store, &request, Need::Write).await?;
     let body = super::body::read_upload(&request, payload, bgstats::IMPORT_BYTES).await?;
-    Ok(web::Json(bgstats::import(&store, body, space).await?))
+    Ok(web::Json(
+        bgstats::import(&store, body, space, query.dry_run).await?,
+    ))
 }

@@ -149,6 +149,7 @@ pub(super) fn prepare(
             final_rank: None,
             winner: None,
             highlights: None,
+            anonymous: false,
         });
     }
     let seed = match request.randomness {

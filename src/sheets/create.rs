@@ -150,6 +150,7 @@ pub(crate) fn new_rows(
             final_rank: None,
             winner: None,
             highlights: None,
+            anonymous: false,
         })
         .collect();
     (row, seats)

@@ -170,8 +170,18 @@ pub struct PublicRecord {
 impl PublicRecord {
     /// Whether it may move into a household: it has ended, and every player at it is named.
     pub fn movable(&self, named: &HashSet<String>) -> bool {
-        self.status != MatchStatus::InProgress && self.keys.iter().all(|key| named.contains(key))
+        self.status != MatchStatus::InProgress
+            && self
+                .keys
+                .iter()
+                .all(|key| !needs_naming(key) || named.contains(key))
     }
+}
+
+/// Whether a public seat's player must be named for its record to move: an anonymous seat
+/// (the public space's empty key) is nobody, and moves with the record.
+pub fn needs_naming(key: &str) -> bool {
+    !key.is_empty()
 }
 
 /// Every public record a player of `keys` sat at, newest first, and, unless `dry_run`, the

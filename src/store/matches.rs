@@ -86,6 +86,9 @@ pub struct SeatRow {
     pub winner: Option<bool>,
     /// The game's brag figures for this seat, once the match is over.
     pub highlights: Option<Value>,
+    /// No player sits here (BG Stats' anonymous player, imported): the seat is in the standings
+    /// but nobody's result, and its key is the space's empty key, which no name has.
+    pub anonymous: bool,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]

@@ -66,6 +66,9 @@ pub enum StoreError {
     /// may be retried in a moment.
     #[error("database being prepared")]
     Preparing,
+    /// A dry run's writes, taken back on purpose: never reaches a caller.
+    #[error("a dry run's writes were taken back")]
+    TakenBack,
 }
 
 /// PostgreSQL's transient failures, told apart by their messages: diesel-async keeps the message

@@ -55,7 +55,8 @@ pub async fn rekey_names(conn: &mut AsyncPgConnection) -> Result<u64, StoreError
             let seats: Vec<StoredSeat> = diesel::sql_query(
                 "SELECT s.match_id, s.seat, s.player_name, s.player_key, m.household \
                  FROM match_seats s JOIN matches m ON m.id = s.match_id \
-                 WHERE (s.match_id, s.seat) > ($1, $2) ORDER BY s.match_id, s.seat LIMIT $3",
+                 WHERE (s.match_id, s.seat) > ($1, $2) AND NOT s.anonymous \
+                 ORDER BY s.match_id, s.seat LIMIT $3",
             )
             .bind::<SqlUuid, _>(after.0)
             .bind::<Integer, _>(after.1)

@@ -33,24 +33,30 @@ const COUNTED: &str = "FROM matches m LEFT JOIN match_abandons a ON a.match_id =
 struct Name {
     #[diesel(sql_type = Text)]
     player_name: String,
+    #[diesel(sql_type = diesel::sql_types::Bool)]
+    anonymous: bool,
 }
 
-/// Every name as written at a counted result's table in the period, sorted.
+/// Every name as written at a counted result's table in the period, sorted, each with whether
+/// it names an anonymous seat (a name and an anonymous seat of that name are two players).
 pub async fn counted_names(
     conn: &mut AsyncPgConnection,
     space: Space,
     period: Period,
-) -> Result<Vec<String>, StoreError> {
+) -> Result<Vec<(String, bool)>, StoreError> {
     let names: Vec<Name> = diesel::sql_query(format!(
-        "SELECT DISTINCT s.player_name FROM match_seats s \
-         WHERE s.match_id IN (SELECT m.id {COUNTED}) ORDER BY 1"
+        "SELECT DISTINCT s.player_name, s.anonymous FROM match_seats s \
+         WHERE s.match_id IN (SELECT m.id {COUNTED}) ORDER BY 1, 2"
     ))
     .bind::<Nullable<Timestamptz>, _>(period.from)
     .bind::<Nullable<Timestamptz>, _>(period.to)
     .bind::<SqlUuid, _>(space.id())
     .load(conn)
     .await?;
-    Ok(names.into_iter().map(|n| n.player_name).collect())
+    Ok(names
+        .into_iter()
+        .map(|n| (n.player_name, n.anonymous))
+        .collect())
 }
 
 /// A counted result with what an export writes of it.
@@ -176,6 +182,30 @@ pub async fn insert_plays(
         Ok(written)
     })
     .await
+}
+
+/// What [`insert_plays`] would make of `plays`, all in one transaction taken back at the end:
+/// the same outcomes, without rating anything (a dry run of an import holds no board's turn).
+pub async fn try_plays(
+    conn: &mut AsyncPgConnection,
+    plays: &[&NewPlay],
+) -> Result<Vec<Written>, StoreError> {
+    let mut written = Vec::with_capacity(plays.len());
+    let tried = conn
+        .transaction(async |conn| {
+            for play in plays {
+                let outcome = conn
+                    .transaction(async |conn| insert_play(conn, play).await)
+                    .await?;
+                written.push(outcome);
+            }
+            Err::<(), _>(StoreError::TakenBack)
+        })
+        .await;
+    match tried {
+        Ok(()) | Err(StoreError::TakenBack) => Ok(written),
+        Err(error) => Err(error),
+    }
 }
 
 async fn insert_play(conn: &mut AsyncPgConnection, play: &NewPlay) -> Result<Written, StoreError> {

@@ -195,7 +195,7 @@ impl ReadReplica {
                 tracing::info!(%error, "read replica query failed; reading from the primary");
                 Fallback::Error
             }
-            StoreError::Preparing => Fallback::Error,
+            StoreError::Preparing | StoreError::TakenBack => Fallback::Error,
         }
     }
 }

@@ -35,6 +35,7 @@ diesel::table! {
         winner -> Nullable<Bool>,
         highlights -> Nullable<Jsonb>,
         player_key -> Text,
+        anonymous -> Bool,
     }
 }
 

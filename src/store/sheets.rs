@@ -88,6 +88,8 @@ pub async fn rename_sheet_seat(
         .set((
             match_seats::player_name.eq(name),
             match_seats::player_key.eq(Space::of(row.household).player_key(name)),
+            // A named seat is somebody's, an anonymous one included.
+            match_seats::anonymous.eq(false),
         ))
         .execute(conn)
         .await?;

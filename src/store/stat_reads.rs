@@ -123,7 +123,7 @@ pub async fn leaderboard(
                     count(*) FILTER (WHERE m.status = 'abandoned') AS abandoned \
              FROM match_seats s JOIN matches m ON m.id = s.match_id \
              LEFT JOIN match_abandons a ON a.match_id = m.id \
-             WHERE m.game = $1 AND m.household = $5 \
+             WHERE m.game = $1 AND m.household = $5 AND NOT s.anonymous \
                AND (m.status = 'finished' OR (m.status = 'abandoned' AND a.after_play)) \
                AND ($3::timestamptz IS NULL OR coalesce(m.finished_at, a.abandoned_at) >= $3) \
                AND ($4::timestamptz IS NULL OR coalesce(m.finished_at, a.abandoned_at) < $4) \

@@ -553,3 +553,174 @@ async fn a_play_whose_id_is_stored_with_other_scores_is_a_conflict_not_a_match()
         (json!(1), json!(0))
     );
 }
+
+/// A Lucky Jack play with BG Stats' anonymous player second, between Mum and Dad.
+fn anonymous_file() -> Value {
+    json!({
+        "players": [
+            {"id": 1, "name": "Mum"},
+            {"id": 2, "name": "Dad"},
+            {"id": 3, "name": "Anonymous", "isAnonymous": true}
+        ],
+        "games": [{"id": 10, "name": "Lucky Jack"}],
+        "plays": [
+            {"uuid": "7A1D2C3B-4A59-4E6F-8A7B-9C0D1E2F3A41", "gameRefId": 10,
+             "playDate": "2025-12-24 20:00:00",
+             "playerScores": [
+                {"playerRefId": 1, "score": "9000", "winner": true, "rank": 1},
+                {"playerRefId": 3, "score": "6000", "rank": 2},
+                {"playerRefId": 2, "score": "3000", "rank": 3}]}
+        ]
+    })
+}
+
+/// BG Stats' "Anonymous" is someone who played but is not kept: the play keeps their seat and
+/// score, but they are no player here (issue 41: "never rates an anonymous seat").
+#[tokio::test]
+async fn an_anonymous_player_keeps_a_seat_in_the_play_but_is_counted_and_rated_for_nobody() {
+    let app = spawn_app().await;
+    let report = import(&app, &anonymous_file()).await;
+    assert_eq!(report.status, StatusCode::OK, "{}", report.body);
+    assert_eq!(report.body["created"], 1, "{}", report.body);
+    let anonymous = report.body["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "Anonymous")
+        .expect("the anonymous seat is reported");
+    assert_eq!(anonymous["anonymous"], true);
+    assert_eq!(anonymous["known_as"], Value::Null);
+
+    let sheet = report.body["plays"][0]["id"].as_str().unwrap();
+    let shown = app.get(&format!("/v1/sheets/{sheet}"), None).await.body;
+    assert_eq!(shown["standings"]["totals"], json!([9000, 6000, 3000]));
+    for path in [
+        "/v1/games/lucky-jack/leaderboard",
+        "/v1/games/lucky-jack/ratings",
+    ] {
+        let board = app.get(path, None).await;
+        assert_eq!(board.status, StatusCode::OK, "{path}: {}", board.body);
+        let text = board.body.to_string();
+        assert!(
+            text.contains("Mum") && text.contains("Dad"),
+            "{path}: {text}"
+        );
+        assert!(!text.contains("Anonymous"), "{path} lists nobody: {text}");
+    }
+    let nobody = app.get("/v1/players/anonymous/stats", None).await;
+    assert!(
+        !nobody.body.to_string().contains("\"played\":1"),
+        "no one called Anonymous played: {}",
+        nobody.body
+    );
+    // Dad, last, was rated as if Mum and he had played alone.
+    let mut two = anonymous_file();
+    two["plays"][0]["playerScores"]
+        .as_array_mut()
+        .unwrap()
+        .remove(1);
+    let alone = spawn_app().await;
+    import(&alone, &two).await;
+    let path = "/v1/players/dad/ratings/lucky-jack";
+    assert_eq!(
+        app.get(path, None).await.body["items"][0]["after"],
+        alone.get(path, None).await.body["items"][0]["after"]
+    );
+
+    // Exported, the seat is BG Stats' anonymous player again, and imports as one.
+    let export = app.get("/v1/exports/bgstats", None).await.body;
+    let players = export["players"].as_array().unwrap();
+    assert!(
+        players
+            .iter()
+            .any(|p| p["name"] == "Anonymous" && p["isAnonymous"] == true),
+        "{export}"
+    );
+    let fresh = spawn_app().await;
+    let again = import(&fresh, &export).await;
+    assert_eq!(again.body["created"], 1, "{}", again.body);
+    let text = fresh
+        .get("/v1/games/lucky-jack/ratings", None)
+        .await
+        .body
+        .to_string();
+    assert!(!text.contains("Anonymous"), "{text}");
+    app.audit_totals().await;
+}
+
+/// The page previews an import before it brings anything in: a dry run answers what the import
+/// would create, match and skip, and who the players are here, and writes nothing.
+#[tokio::test]
+async fn a_dry_run_reports_what_the_import_would_do_and_writes_nothing() {
+    let app = spawn_app().await;
+    let preview = app
+        .post("/v1/imports/bgstats?dry_run=true", &family_file(), None)
+        .await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.body);
+    assert_eq!(preview.body["created"], 2, "{}", preview.body);
+    assert!(preview.body["plays"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["owner_token"].is_null()));
+    let sheet = preview.body["plays"][0]["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        app.get(&format!("/v1/sheets/{sheet}"), None).await.status,
+        StatusCode::NOT_FOUND,
+        "nothing was written"
+    );
+    let board = app.get("/v1/games/lucky-jack/leaderboard", None).await.body;
+    assert!(!board.to_string().contains("Mum"), "{board}");
+
+    // The import then does what the preview said, owner tokens aside.
+    let report = import(&app, &family_file()).await.body;
+    let without_tokens = |mut report: Value| {
+        for play in report["plays"].as_array_mut().unwrap() {
+            play["owner_token"] = Value::Null;
+        }
+        report
+    };
+    assert_eq!(without_tokens(report), preview.body);
+    // A preview of a file already brought in matches every play.
+    let again = app
+        .post("/v1/imports/bgstats?dry_run=true", &family_file(), None)
+        .await
+        .body;
+    assert_eq!(
+        (again["created"].clone(), again["matched"].clone()),
+        (json!(0), json!(2))
+    );
+}
+
+/// A table may rank its own way (a tie broken, a dispute settled), so the file's ranks are
+/// kept; but ranks against the scores are most often a slip, and ratings count ranks: the
+/// report says which play to check.
+#[tokio::test]
+async fn a_play_whose_ranks_contradict_its_scores_is_kept_as_ranked_with_a_note() {
+    let app = spawn_app().await;
+    let mut file = anonymous_file();
+    file["players"][2] = json!({"id": 3, "name": "Zoé"});
+    // Dad, with the fewest points, is ranked above Zoé.
+    file["plays"][0]["playerScores"][2]["rank"] = json!(2);
+    file["plays"][0]["playerScores"][1]["rank"] = json!(3);
+    let report = import(&app, &file).await.body;
+    assert_eq!(report["created"], 1, "{report}");
+    let notes = &report["plays"][0]["notes"];
+    assert_eq!(notes[0]["code"], "ranks_contradict_scores", "{report}");
+    let detail = notes[0]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("Dad 2nd with 3000 points above Zoé 3rd with 6000"),
+        "{detail}"
+    );
+    let sheet = report["plays"][0]["id"].as_str().unwrap();
+    let shown = app.get(&format!("/v1/sheets/{sheet}"), None).await.body;
+    assert_eq!(
+        shown["standings"]["ranks"],
+        json!([1, 3, 2]),
+        "kept as ranked"
+    );
+    // The first file's ranks agree with its scores: no note.
+    let fresh = spawn_app().await;
+    let plain = import(&fresh, &anonymous_file()).await.body;
+    assert_eq!(plain["plays"][0]["notes"], json!([]), "{plain}");
+}

@@ -279,7 +279,8 @@ pub async fn audit_totals(database_url: &str) {
                 count(*) FILTER (WHERE m.status = 'abandoned') AS abandoned \
          FROM match_seats s JOIN matches m ON m.id = s.match_id \
          LEFT JOIN match_abandons a ON a.match_id = m.id \
-         WHERE m.status = 'finished' OR (m.status = 'abandoned' AND a.after_play) \
+         WHERE (m.status = 'finished' OR (m.status = 'abandoned' AND a.after_play)) \
+           AND NOT s.anonymous \
          GROUP BY m.game, s.player_key",
     )
     .load(&mut conn)

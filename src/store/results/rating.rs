@@ -81,7 +81,7 @@ pub(super) async fn rerate_from(
                 s.player_name, s.final_rank AS rank \
          FROM matches m JOIN match_seats s ON s.match_id = m.id \
          WHERE m.game = $1 AND m.household = $3 AND m.rated_order >= $2 \
-           AND m.status = 'finished' AND s.final_rank IS NOT NULL \
+           AND m.status = 'finished' AND s.final_rank IS NOT NULL AND NOT s.anonymous \
          ORDER BY m.rated_order, s.seat",
     )
     .bind::<Text, _>(column)

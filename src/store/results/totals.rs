@@ -10,7 +10,7 @@ use crate::store::columns::GameColumn;
 use crate::store::StoreError;
 
 /// The results a player's totals count on a board: each finished seat (played, won, points) and
-/// each seat of a match abandoned after play began (abandoned); the name shown is the one of the
+/// each seat of a match abandoned after play began (abandoned), an anonymous seat being nobody's; the name shown is the one of the
 /// player's latest ended result. `$1` is the board's game, `$2` the keys (or null for all), `$3`
 /// its household.
 const COUNTED: &str = "SELECT m.game, s.player_key, \
@@ -22,7 +22,7 @@ const COUNTED: &str = "SELECT m.game, s.player_key, \
             count(*) FILTER (WHERE m.status = 'abandoned') AS abandoned, m.household \
      FROM match_seats s JOIN matches m ON m.id = s.match_id \
      LEFT JOIN match_abandons a ON a.match_id = m.id \
-     WHERE m.game = $1 AND m.household = $3 AND KEYS \
+     WHERE m.game = $1 AND m.household = $3 AND KEYS AND NOT s.anonymous \
        AND (m.status = 'finished' OR (m.status = 'abandoned' AND a.after_play)) \
      GROUP BY m.game, m.household, s.player_key";
 

@@ -1,0 +1,1 @@
+ALTER TABLE match_seats DROP COLUMN anonymous;
