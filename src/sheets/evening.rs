@@ -1,6 +1,9 @@
 //! The evening around a score sheet: playing it again with the same players (a new sheet linked
 //! to it, as a hosted match links its rematch), handing the sheet to another phone (a new owner
-//! token), and the evening so far: the chain of sheets played again, with who won each.
+//! token), and the evening so far: the chain of sheets played again and, in a household, every
+//! other sheet and hosted match the same people played that night, with who won each.
+
+use std::collections::HashSet;
 
 use chrono::{DateTime, Utc};
 use diesel_async::AsyncConnection;
@@ -12,14 +15,21 @@ use super::{owned_sheet, prepare, read_on, unknown_sheet, CreateSheet, CreatedSh
 use crate::games::{GameKind, Seat};
 use crate::problem::{Code, Problem};
 use crate::records::{check_visible, NewSeat};
+use crate::store::history;
 use crate::store::lobby as links;
-use crate::store::matches as q;
+use crate::store::matches::{self as q, MatchRow, SeatRow};
 use crate::store::{created, Store};
 use crate::tokens;
 use crate::vocabulary::{name_key, MatchKind, MatchStatus, Space};
 
 /// The most sheets an evening shows: its last ones.
 pub const EVENING_SHEETS: i32 = 50;
+
+/// The longest pause between two games of one evening: a longer one ends it.
+const EVENING_PAUSE: chrono::TimeDelta = chrono::TimeDelta::hours(3);
+
+/// How far before and after its play-again chain an evening's other games are looked for.
+const EVENING_REACH: chrono::TimeDelta = chrono::TimeDelta::hours(12);
 
 /// A sheet's new owner token, for the phone the sheet is handed to.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -30,19 +40,22 @@ pub struct SheetOwnerToken {
     pub owner_token: String,
 }
 
-/// One sheet of an evening, as its summary lists it.
+/// One game of an evening, as its summary lists it: a score sheet, or (in a household) a hosted
+/// match.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct EveningSheet {
     pub id: Uuid,
+    /// `sheet` (under `/v1/sheets`) or `hosted` (under `/v1/matches`).
+    pub kind: MatchKind,
     pub game: GameKind,
     pub status: MatchStatus,
     /// The players' names, by seat.
     pub players: Vec<String>,
-    /// Total per seat so far.
+    /// Total per seat so far (a hosted match's once it is over, zeros before).
     pub totals: Vec<i64>,
     /// The seats that won, once the sheet is finished; empty before.
     pub winners: Vec<Seat>,
-    /// Rounds standing.
+    /// Rounds standing (a sheet's; 0 for a hosted match).
     #[schema(minimum = 0)]
     pub rounds: u32,
     pub finished_early: bool,
@@ -63,14 +76,19 @@ pub struct EveningPlayer {
     pub wins: u32,
 }
 
-/// The evening a sheet belongs to: the chain of sheets played again from one another.
+/// The evening a sheet belongs to: the chain of sheets played again from one another and, in a
+/// household, every other sheet and hosted match of that night at which two or more of the
+/// chain's players sat, whatever the game (games no more than three hours apart are one
+/// evening). In the public space, where a name is anyone's, the evening is the chain alone.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Evening {
-    /// The evening's first sheet (of the last 50, for a longer one): its link shows the evening.
+    /// The first sheet of the play-again chain (of its last 50, for a longer one): its link
+    /// shows the evening.
     pub first: Uuid,
-    /// The latest sheet, the one being played or last played.
+    /// The chain's latest sheet, the one being played or last played: a phone showing the
+    /// evening follows it.
     pub current: Uuid,
-    /// First to last.
+    /// Every game of the evening in the order they began (its last 50).
     pub sheets: Vec<EveningSheet>,
     /// Everyone who sat, most wins first, then in order of first appearance.
     pub players: Vec<EveningPlayer>,
@@ -143,49 +161,155 @@ pub async fn reissue_owner_token(
     .await
 }
 
-/// The evening `id` belongs to, with each sheet's result and each player's wins.
+/// The evening `id` belongs to, with each game's result and each player's wins.
 pub async fn evening(store: &Store, id: Uuid, space: Space) -> Result<Evening, Problem> {
     let mut conn = store.conn().await?;
     let conn = &mut *conn;
     // An unknown id, or a hosted match's, is refused before its chain is walked; so is another
     // household's sheet (a chain's rematches are all of its first sheet's household).
-    let first = q::find(conn, id)
+    let asked = q::find(conn, id)
         .await?
         .filter(|r| r.kind == MatchKind::Sheet)
         .ok_or_else(|| unknown_sheet(id))?;
-    check_visible(&first, space)?;
+    check_visible(&asked, space)?;
     let chain = links::rematch_chain(conn, id, EVENING_SHEETS).await?;
     let mut sheets = Vec::with_capacity(chain.len());
-    for sheet_id in chain {
-        let sheet = read_on(conn, sheet_id).await?;
-        let finished = sheet.status == MatchStatus::Finished;
-        sheets.push(EveningSheet {
-            id: sheet.id,
-            game: sheet.game,
-            status: sheet.status,
-            players: sheet.players.into_iter().map(|p| p.name).collect(),
-            totals: sheet.standings.totals,
-            winners: if finished {
-                sheet.standings.winners
-            } else {
-                Vec::new()
-            },
-            rounds: sheet.rounds.len() as u32,
-            finished_early: sheet.finished_early,
-            created_at: sheet.created_at,
-            finished_at: sheet.finished_at,
-        });
+    for &sheet_id in &chain {
+        sheets.push(sheet_summary(conn, sheet_id).await?);
     }
     let (Some(first), Some(current)) = (sheets.first(), sheets.last()) else {
         return Err(unknown_sheet(id));
     };
     let (first, current) = (first.id, current.id);
+    if !space.is_public() {
+        let others = same_night(conn, space, &sheets).await?;
+        for other in others.into_iter().filter(|other| !chain.contains(other)) {
+            let row = q::find(conn, other)
+                .await?
+                .ok_or_else(|| unknown_sheet(other))?;
+            sheets.push(match row.kind {
+                MatchKind::Sheet => sheet_summary(conn, other).await?,
+                MatchKind::Hosted => match_summary(row, q::seats(conn, other).await?),
+            });
+        }
+        sheets.sort_by_key(|sheet| (sheet.created_at, sheet.id));
+        let keep = sheets.len().saturating_sub(EVENING_SHEETS as usize);
+        sheets.drain(..keep);
+    }
     Ok(Evening {
         first,
         current,
         players: players_of(&sheets),
         sheets,
     })
+}
+
+/// A sheet of the evening with its standings.
+async fn sheet_summary(
+    conn: &mut diesel_async::AsyncPgConnection,
+    id: Uuid,
+) -> Result<EveningSheet, Problem> {
+    let sheet = read_on(conn, id).await?;
+    let finished = sheet.status == MatchStatus::Finished;
+    Ok(EveningSheet {
+        id: sheet.id,
+        kind: MatchKind::Sheet,
+        game: sheet.game,
+        status: sheet.status,
+        players: sheet.players.into_iter().map(|p| p.name).collect(),
+        totals: sheet.standings.totals,
+        winners: if finished {
+            sheet.standings.winners
+        } else {
+            Vec::new()
+        },
+        rounds: sheet.rounds.len() as u32,
+        finished_early: sheet.finished_early,
+        created_at: sheet.created_at,
+        finished_at: sheet.finished_at,
+    })
+}
+
+/// A hosted match of the evening with its seats' results.
+fn match_summary(row: MatchRow, seats: Vec<SeatRow>) -> EveningSheet {
+    EveningSheet {
+        id: row.id,
+        kind: MatchKind::Hosted,
+        game: row.game.kind(),
+        status: row.status,
+        totals: seats.iter().map(|s| s.final_score.unwrap_or(0)).collect(),
+        winners: seats
+            .iter()
+            .filter(|s| s.winner == Some(true))
+            .map(|s| s.seat as Seat)
+            .collect(),
+        players: seats.into_iter().map(|s| s.player_name).collect(),
+        rounds: 0,
+        finished_early: false,
+        created_at: row.created_at,
+        finished_at: row.finished_at,
+    }
+}
+
+/// The household's games of the night `chain` was played: the chain's, and each other game at
+/// which two or more of the evening's players sat, begun within [`EVENING_PAUSE`] of its games.
+async fn same_night(
+    conn: &mut diesel_async::AsyncPgConnection,
+    space: Space,
+    chain: &[EveningSheet],
+) -> Result<Vec<Uuid>, Problem> {
+    let people: HashSet<String> = chain
+        .iter()
+        .flat_map(|sheet| sheet.players.iter().map(|name| space.player_key(name)))
+        .collect();
+    let began = chain.iter().map(|s| s.created_at).min();
+    let ended = chain
+        .iter()
+        .map(|s| s.finished_at.unwrap_or(s.created_at))
+        .max();
+    let (Some(began), Some(ended)) = (began, ended) else {
+        return Ok(Vec::new());
+    };
+    let reach = (began - EVENING_REACH, ended + EVENING_REACH);
+    let nearby = history::records_between(conn, space.id(), reach).await?;
+    Ok(one_sitting((began, ended), people, &nearby))
+}
+
+/// Of `nearby`, the games of one sitting with `span` and `people`: each played within
+/// [`EVENING_PAUSE`] of the sitting by two or more of its people, the sitting and its people
+/// growing with each game found (whoever joins the table later is of the evening too).
+fn one_sitting(
+    span: (DateTime<Utc>, DateTime<Utc>),
+    mut people: HashSet<String>,
+    nearby: &[history::NearbyRecord],
+) -> Vec<Uuid> {
+    let (mut began, mut ended) = span;
+    let mut found = vec![false; nearby.len()];
+    loop {
+        let mut grew = false;
+        for (record, found) in nearby.iter().zip(found.iter_mut()) {
+            if !*found
+                && record.created_at <= ended + EVENING_PAUSE
+                && record.last_played >= began - EVENING_PAUSE
+                && record.keys.iter().filter(|k| people.contains(*k)).count() >= 2
+            {
+                *found = true;
+                grew = true;
+                began = began.min(record.created_at);
+                ended = ended.max(record.last_played);
+                people.extend(record.keys.iter().cloned());
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    nearby
+        .iter()
+        .zip(found)
+        .filter(|(_, found)| *found)
+        .map(|(record, _)| record.id)
+        .collect()
 }
 
 /// Each player's sheets and wins over the evening, most wins first.
@@ -226,6 +350,7 @@ mod tests {
     fn sheet(status: MatchStatus, players: &[&str], winners: &[Seat]) -> EveningSheet {
         EveningSheet {
             id: Uuid::new_v4(),
+            kind: MatchKind::Sheet,
             game: GameKind::LuckyJack,
             status,
             players: players.iter().map(|p| p.to_string()).collect(),
@@ -257,5 +382,32 @@ mod tests {
             [("Zoé", 3, 2), ("Mum", 3, 1), ("Dad", 3, 0)],
             "names as the latest sheet has them, most wins first"
         );
+    }
+
+    #[test]
+    fn an_evening_grows_game_by_game_while_two_of_its_people_play_with_pauses_under_three_hours() {
+        let at = |hours: i64| {
+            Utc::now() - chrono::TimeDelta::hours(24) + chrono::TimeDelta::hours(hours)
+        };
+        let record = |began: i64, last: i64, keys: &[&str]| history::NearbyRecord {
+            id: Uuid::new_v4(),
+            created_at: at(began),
+            last_played: at(last),
+            keys: keys.iter().map(|k| k.to_string()).collect(),
+        };
+        let nearby = [
+            // Four hours before the sitting's first game ended: another evening.
+            record(-6, -4, &["mum", "dad"]),
+            record(0, 1, &["mum", "dad", "zoe"]),
+            // Grandpa joins two of them; then plays on with Zoé, after a pause of two hours.
+            record(2, 3, &["grandpa", "mum", "dad"]),
+            record(5, 6, &["grandpa", "zoe"]),
+            // Only Dad of the evening's people.
+            record(6, 7, &["dad", "leo"]),
+        ];
+        let people = ["mum", "dad", "zoe"].map(String::from).into();
+        let found = one_sitting((at(0), at(1)), people, &nearby);
+        let expected: Vec<Uuid> = [1, 2, 3].iter().map(|&i| nearby[i].id).collect();
+        assert_eq!(found, expected);
     }
 }

@@ -45,3 +45,38 @@ pub async fn player_matches(
         .load(conn)
         .await?)
 }
+
+/// A record near an evening: when it began, when it was last played, and who sat at it.
+#[derive(Debug, Clone, QueryableByName)]
+pub struct NearbyRecord {
+    #[diesel(sql_type = diesel::sql_types::Uuid)]
+    pub id: Uuid,
+    #[diesel(sql_type = diesel::sql_types::Timestamptz)]
+    pub created_at: DateTime<Utc>,
+    #[diesel(sql_type = diesel::sql_types::Timestamptz)]
+    pub last_played: DateTime<Utc>,
+    #[diesel(sql_type = diesel::sql_types::Array<diesel::sql_types::Text>)]
+    pub keys: Vec<String>,
+}
+
+/// The household's sheets and hosted matches begun from `from` to `to`, in the order they began
+/// (the first 200), with their players' keys.
+pub async fn records_between(
+    conn: &mut AsyncPgConnection,
+    household: Uuid,
+    (from, to): (DateTime<Utc>, DateTime<Utc>),
+) -> Result<Vec<NearbyRecord>, StoreError> {
+    use diesel::sql_types::{Timestamptz, Uuid as SqlUuid};
+    Ok(diesel::sql_query(
+        "SELECT m.id, m.created_at, coalesce(m.finished_at, m.updated_at) AS last_played, \
+                array_agg(s.player_key) FILTER (WHERE NOT s.anonymous) AS keys \
+         FROM matches m JOIN match_seats s ON s.match_id = m.id \
+         WHERE m.household = $1 AND m.created_at >= $2 AND m.created_at <= $3 \
+         GROUP BY m.id ORDER BY m.created_at, m.id LIMIT 200",
+    )
+    .bind::<SqlUuid, _>(household)
+    .bind::<Timestamptz, _>(from)
+    .bind::<Timestamptz, _>(to)
+    .load(conn)
+    .await?)
+}

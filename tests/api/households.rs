@@ -451,3 +451,106 @@ async fn public_records_brought_in_by_name_move_with_their_players_and_what_stay
     assert_eq!(elsewhere.body["code"], "unknown_household");
     app.audit_totals().await;
 }
+
+/// Issue 41: "An evening is the sheets and matches the same people played that night, whatever
+/// the game." In a household, where a name is one person, the evening of a sheet holds every
+/// sheet and hosted match of that night at which two or more of its players sat.
+#[tokio::test]
+async fn a_households_evening_is_every_game_the_same_people_played_that_night() {
+    let app = spawn_app().await;
+    let (_, key, _) = household(&app, "The Lees").await;
+    let key = Some(key.as_str());
+    let start = |game: &str, players: &[&str]| {
+        let players: Vec<Value> = players.iter().map(|n| json!({ "name": n })).collect();
+        let body = json!({"game": game, "players": players});
+        let app = &app;
+        async move {
+            let made = post_in(app, "/v1/sheets", &body, key).await;
+            assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+            made.body["sheet"]["id"].as_str().unwrap().to_owned()
+        }
+    };
+    // Two Lucky Jack games, then Lucky Luau with Grandpa, then a hosted match for two of them.
+    let jack = finished_sheet(&app, key, &["Mum", "Dad", "Zoé"], 2).await;
+    let luau = start("lucky-luau", &["Grandpa", "mum", "Dad"]).await;
+    let seats = json!([{"name": "Zoé"}, {"name": "Dad"}]);
+    let hosted = post_in(
+        &app,
+        "/v1/matches",
+        &json!({"game": "lucky-jack", "seats": seats, "randomness": "server"}),
+        key,
+    )
+    .await;
+    assert_eq!(hosted.status, StatusCode::CREATED, "{}", hosted.body);
+    let hosted = hosted.body["match"]["id"].as_str().unwrap().to_owned();
+    // Not the same people: only Dad of the three.
+    start("lucky-dice", &["Dad", "Leo"]).await;
+    // The same people, but a year before.
+    let mut old = json!({
+        "players": [{"id": 1, "name": "Mum"}, {"id": 2, "name": "Dad"}],
+        "games": [{"id": 1, "name": "Lucky Jack"}],
+        "plays": [{"gameRefId": 1, "playDate": "2025-11-28 20:00:00",
+                   "playerScores": [{"playerRefId": 1, "score": "10"},
+                                    {"playerRefId": 2, "score": "8"}]}]
+    });
+    let imported = post_in(&app, "/v1/imports/bgstats", &old, key).await;
+    assert_eq!(imported.body["created"], 1, "{}", imported.body);
+    // The same names in the public space are other people.
+    old["plays"][0]["playDate"] = json!(chrono::Utc::now().format("%Y-%m-%d %H:%M:%S").to_string());
+    post_in(&app, "/v1/imports/bgstats", &old, None).await;
+
+    for asked in [&jack, &luau] {
+        let evening = get_in(&app, &format!("/v1/sheets/{asked}/evening"), key).await;
+        assert_eq!(evening.status, StatusCode::OK, "{}", evening.body);
+        let games: Vec<(&str, &str)> = evening.body["sheets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| (s["id"].as_str().unwrap(), s["kind"].as_str().unwrap()))
+            .collect();
+        assert_eq!(
+            games,
+            [
+                (jack.as_str(), "sheet"),
+                (luau.as_str(), "sheet"),
+                (hosted.as_str(), "hosted")
+            ],
+            "{}",
+            evening.body
+        );
+        // Each sheet still follows its own play-again chain.
+        assert_eq!(evening.body["current"], asked.as_str());
+        assert_eq!(
+            evening.body["players"],
+            json!([
+                {"name": "Zoé", "sheets": 2, "wins": 1},
+                {"name": "mum", "sheets": 2, "wins": 0},
+                {"name": "Dad", "sheets": 3, "wins": 0},
+                {"name": "Grandpa", "sheets": 1, "wins": 0},
+            ]),
+            "{}",
+            evening.body
+        );
+    }
+    // In the public space a name is anyone's: an evening is its play-again chain alone.
+    let public = start_public(&app, &["Mum", "Dad"]).await;
+    let evening = app.get(&format!("/v1/sheets/{public}/evening"), None).await;
+    assert_eq!(
+        evening.body["sheets"].as_array().unwrap().len(),
+        1,
+        "{}",
+        evening.body
+    );
+}
+
+async fn start_public(app: &TestApp, players: &[&str]) -> String {
+    let players: Vec<Value> = players.iter().map(|n| json!({ "name": n })).collect();
+    let made = app
+        .post(
+            "/v1/sheets",
+            &json!({"game": "lucky-dice", "players": players}),
+            None,
+        )
+        .await;
+    made.body["sheet"]["id"].as_str().unwrap().to_owned()
+}
