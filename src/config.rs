@@ -393,7 +393,15 @@ impl MoveSettings {
     }
 }
 
-pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/referee";
+/// Where the database is looked for when `DATABASE_URL` is not set: this machine, on `PGPORT`
+/// (as PostgreSQL's own tools look) or 5432.
+pub fn default_database_address() -> SocketAddr {
+    let port = std::env::var("PGPORT")
+        .ok()
+        .and_then(|port| port.parse().ok())
+        .unwrap_or(5432);
+    SocketAddr::from(([127, 0, 0, 1], port))
+}
 
 impl Settings {
     /// The connections this instance serves at once: workers (as actix counts them by
@@ -407,7 +415,9 @@ impl Settings {
 
     pub fn from_env() -> Result<Self, String> {
         Ok(Self {
-            database_url: var("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.to_owned()),
+            database_url: var("DATABASE_URL").unwrap_or_else(|| {
+                format!("postgres://postgres@{}/referee", default_database_address())
+            }),
             bind_address: parsed("BIND_ADDRESS", SocketAddr::from(([127, 0, 0, 1], 8080)))?,
             pool_size: parsed("DATABASE_POOL_SIZE", 8)?,
             database_timeouts: DatabaseTimeouts::from_env()?,

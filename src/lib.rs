@@ -12,6 +12,7 @@ pub mod live;
 pub mod matches;
 pub mod metrics;
 pub mod payloads;
+pub mod private_postgres;
 pub mod problem;
 pub mod rating_model;
 pub mod ratings;

@@ -51,6 +51,12 @@ async fn main() -> std::io::Result<()> {
             .init();
     }
 
-    let settings = Settings::from_env().map_err(std::io::Error::other)?;
+    let mut settings = Settings::from_env().map_err(std::io::Error::other)?;
+    // A newcomer's own PostgreSQL, if one is needed: kept until the service has stopped.
+    let private = referee::private_postgres::start_if_needed().map_err(std::io::Error::other)?;
+    let _private_postgres = private.map(|(url, cluster)| {
+        settings.database_url = url;
+        cluster
+    });
     referee::startup::build(settings)?.run_until_stopped().await
 }

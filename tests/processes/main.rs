@@ -10,6 +10,7 @@
 #[path = "../audit/mod.rs"]
 mod audit;
 mod faults;
+mod newcomer;
 mod parts;
 mod replica;
 mod scaling;

@@ -186,12 +186,25 @@ impl Service {
 
     /// The service with more environment variables (they override the defaults below).
     pub fn spawn_with(database_url: &str, env: &[(&str, &str)]) -> Self {
+        Self::launch(Some(database_url), env)
+    }
+
+    /// The service as a newcomer starts it: no `DATABASE_URL`, the default database wanted.
+    pub fn spawn_with_no_database_url(env: &[(&str, &str)]) -> Self {
+        Self::launch(None, env)
+    }
+
+    fn launch(database_url: Option<&str>, env: &[(&str, &str)]) -> Self {
         let address = format!("127.0.0.1:{}", free_port());
         let log = std::env::temp_dir().join(format!("{}.log", unique("referee-faults-service")));
         // The service logs to stdout; both streams go to a file shown if the test fails.
         let output = std::fs::File::create(&log).unwrap();
-        let child = Command::new(env!("CARGO_BIN_EXE_referee"))
-            .env("DATABASE_URL", database_url)
+        let mut command = Command::new(env!("CARGO_BIN_EXE_referee"));
+        match database_url {
+            Some(url) => command.env("DATABASE_URL", url),
+            None => command.env_remove("DATABASE_URL"),
+        };
+        let child = command
             .env("BIND_ADDRESS", &address)
             .env("RATE_LIMIT_PER_SECOND", "0")
             // Every test client is one address: it may hold as many streams as the test needs.

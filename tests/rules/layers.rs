@@ -15,7 +15,7 @@ use syn::visit::Visit;
 const LAYERS: &[Layer] = &[
     Layer {
         name: "start-up",
-        modules: &["startup"],
+        modules: &["startup", "private_postgres"],
         uses: &[
             "http",
             "services",
