@@ -90,6 +90,13 @@ export function keyedDownload(anchor) {
 export const get = (path, options) => api('GET', path, options).then((reply) => reply.body);
 export const post = (path, body, options = {}) => api('POST', path, { ...options, body }).then((reply) => reply.body);
 
+/**
+ * Brings a BG Stats file (already parsed) into this phone's space: `POST /v1/imports/bgstats`,
+ * answered with the import's report. With `dryRun`, only the report: what the import would add,
+ * find here already, leave out and note, with nothing written.
+ */
+export const importBgStats = (file, { dryRun = false } = {}) => post(`/v1/imports/bgstats${dryRun ? '?dry_run=true' : ''}`, file);
+
 const POLL_MS = 1500;
 const QUIET_POLL_MS = 6000;
 

@@ -1,5 +1,6 @@
 // Looking back: a player's record and history, each game's leaderboard, and the exports, in the
-// phone's household (every read carries its key) or the public space.
+// phone's household (every read carries its key) or the public space; and plays brought in from
+// BG Stats (import.js), after which the record or board shown is read again.
 
 import { get, keyedDownload } from './api.js';
 import { spaceLine } from './household.js';
@@ -7,6 +8,7 @@ import { explain, placeOf } from './messages.js';
 import { h, replace, field, showFieldError, clearFieldErrors, formatNumber, formatTime, words } from './dom.js';
 import { games, gameTitle } from './sheet.js';
 import { formatRating, placeText, ratingChart, ratingList, ratingNote, chartSummary, versusLine, sideText, RATING_MEANING } from './ratings.js';
+import { importCard } from './import.js';
 
 const percent = (rate) => `${Math.round((rate || 0) * 100)}%`;
 const figure = (value) => (value === null || value === undefined ? '–' : formatNumber(Math.round(value * 10) / 10));
@@ -138,8 +140,17 @@ export async function lookBackView(main, params) {
 
   const results = h('div', { 'aria-live': 'polite' });
   // Whose records these are: the household's, or the service's public ones.
-  replace(main, h('h1', { tabindex: -1 }, 'Look back'), h('p', { class: 'lead space' }, spaceLine()), playerForm, boardForm, versusForm, results);
+  const space = h('p', { class: 'lead space' }, spaceLine());
+  // Plays brought in from BG Stats: the record or board shown is read again with them.
+  const fields = { nameInput, gameSelect, versusInput, opponentInput, versusGame };
+  const bringIn = importCard({ onImported: () => showResults(params, results, fields), onSpaceChange: () => { space.textContent = spaceLine(); } });
+  replace(main, h('h1', { tabindex: -1 }, 'Look back'), space, playerForm, boardForm, versusForm, bringIn, results);
+  await showResults(params, results, fields);
+}
 
+/** Reads what the address asks for (a record, a board, a head to head) into `results`; a refusal
+ * goes beside the field it is about, in the catalogue's words. */
+async function showResults(params, results, { nameInput, gameSelect, versusInput, opponentInput, versusGame }) {
   try {
     const period = params.get('period') === 'year' ? 'year' : 'all';
     if (params.get('player')) replace(results, await playerRecord(params.get('player'), period));

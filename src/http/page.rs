@@ -46,6 +46,7 @@ const ASSETS: &[Asset] = &[
     asset!("match.js", JAVASCRIPT),
     asset!("history.js", JAVASCRIPT),
     asset!("household.js", JAVASCRIPT),
+    asset!("import.js", JAVASCRIPT),
     asset!("ratings.js", JAVASCRIPT),
     asset!("messages.js", JAVASCRIPT),
     asset!("cards.js", JAVASCRIPT),
