@@ -101,3 +101,118 @@ export function formatTime(iso) {
 export function words(key) {
   return String(key).replaceAll('_', ' ');
 }
+
+// --- links another phone opens -------------------------------------------------------------
+
+/** Whether `hostname` names this device itself (127.x.x.x, localhost, ::1): another phone that
+ * opens such an address reaches itself, not this computer. */
+export function isLoopback(hostname) {
+  const host = String(hostname || '').toLowerCase().replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+const NETWORK_ADDRESS = 'referee.network-address';
+
+/**
+ * What the host typed as this computer's address on the network (`192.168.1.20:8080`,
+ * `http://my-pc.local:8080/`) as an origin, `http://192.168.1.20:8080`; without a port, the
+ * page's own; null when it is not an address. `page` is the page's URL.
+ */
+export function networkOrigin(typed, page = location.href) {
+  const text = String(typed || '').trim();
+  if (!text) return null;
+  const here = new URL(page);
+  let url;
+  try {
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `${here.protocol}//${text}`);
+  } catch {
+    return null;
+  }
+  if (!/^https?:$/.test(url.protocol) || !url.hostname || url.username || url.password) return null;
+  if (!url.port && !/:\d+(\/|$)/.test(text.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')) && here.port) url.port = here.port;
+  return url.origin;
+}
+
+/** The address this phone keeps for its computer (an origin), or null. */
+export function keptNetworkOrigin() {
+  try { return localStorage.getItem(NETWORK_ADDRESS) || null; } catch { return null; }
+}
+
+function keepNetworkOrigin(origin) {
+  try {
+    if (origin) localStorage.setItem(NETWORK_ADDRESS, origin);
+    else localStorage.removeItem(NETWORK_ADDRESS);
+  } catch { /* private mode: for this visit only */ }
+}
+
+/** The origin the links for other phones start with: the page's own, or, where the page is open
+ * at this device's own address, the network address the host typed (if any). */
+export function linkOrigin() {
+  return (isLoopback(location.hostname) && keptNetworkOrigin()) || location.origin;
+}
+
+/** `path` (`/#invite=…`) as a whole link for another phone to open or scan. */
+export function linkForPhones(path) {
+  return new URL(path, `${linkOrigin()}/`).href;
+}
+
+/**
+ * Where the page is open at this device's own address (127.0.0.1, localhost), the warning to show
+ * beside codes other phones scan, in a family's words, with a field for this computer's network
+ * address: the codes then use it (`onChange()` redraws them). Null elsewhere. `level` is its
+ * heading's level.
+ */
+export function phonesCannotReach(onChange, { level = 2 } = {}) {
+  if (!isLoopback(location.hostname)) return null;
+  const input = h('input', {
+    type: 'text', name: 'network-address', autocomplete: 'off', spellcheck: 'false', inputmode: 'url',
+    placeholder: '192.168.1.20:8080', value: keptNetworkOrigin() || '',
+  });
+  const using = h('p', { class: 'using' });
+  const forget = h('button', { type: 'button', class: 'link' }, 'Forget this address');
+  const title = h(`h${level}`, { id: uid('phones-warning') });
+  function say() {
+    const kept = keptNetworkOrigin();
+    title.textContent = kept ? 'The codes use this computer’s network address' : 'Other phones cannot open these codes yet';
+    using.textContent = kept ? `The codes now open ${kept}/ on the phones.` : '';
+    using.hidden = !kept;
+    forget.hidden = !kept;
+  }
+  const form = h('form', {
+    class: 'network-address',
+    novalidate: true,
+    onsubmit(event) {
+      event.preventDefault();
+      clearFieldErrors(form);
+      const origin = networkOrigin(input.value);
+      if (!origin || isLoopback(new URL(origin).hostname)) {
+        showFieldError(input, 'Type the address other phones use, such as 192.168.1.20:8080 (not 127.0.0.1 or localhost).');
+        return;
+      }
+      keepNetworkOrigin(origin);
+      input.value = origin;
+      say();
+      onChange();
+      announce(`The codes now open ${origin}/.`);
+    },
+  },
+  field('This computer’s network address', input, 'It is in the computer’s Wi-Fi or network settings, such as 192.168.1.20.'),
+  h('button', { type: 'submit', class: 'secondary' }, 'Use this address'),
+  using, forget);
+  forget.addEventListener('click', () => {
+    keepNetworkOrigin(null);
+    input.value = '';
+    say();
+    onChange();
+    announce('The codes open this computer’s own address again.');
+    input.focus();
+  });
+  say();
+  return h('section', { class: 'card phones-warning', 'aria-labelledby': title.id },
+    title,
+    h('p', {}, `This page is open at ${location.host}, an address only this computer knows: a phone that scans these codes finds nothing there.`),
+    h('p', {}, 'To fix it, start the service with ', h('code', {}, 'BIND_ADDRESS=0.0.0.0:8080'),
+      ', then open this page at the computer’s network address, such as ', h('code', {}, 'http://192.168.1.20:8080/'),
+      '. Or type that address here, and the codes will use it:'),
+    form);
+}

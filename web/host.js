@@ -4,7 +4,7 @@
 //   #host=<id>    the invites of a match this phone hosts (after hosting, or a rematch)
 
 import { get, post } from './api.js';
-import { h, replace, field, clearFieldErrors, showFieldError, announce } from './dom.js';
+import { h, replace, field, clearFieldErrors, showFieldError, announce, linkForPhones, phonesCannotReach } from './dom.js';
 import { games, gameTitle } from './sheet.js';
 import { optionsEditor } from './options.js';
 import { drawQr } from './qr.js';
@@ -152,9 +152,17 @@ async function hostForm(main) {
     form);
 }
 
+/** Draws the invite's QR code on `canvas`, for the address other phones reach (the link it holds
+ * stays on the canvas as `data-link`). */
+export function drawInvite(canvas, invite) {
+  const link = linkForPhones(invite.join);
+  canvas.dataset.link = link;
+  drawQr(canvas, link);
+}
+
 function inviteCard(invite, onTake) {
-  const canvas = h('canvas', { role: 'img', 'aria-label': `Invite code for ${invite.name}, to scan` });
-  drawQr(canvas, new URL(invite.join, location.href).href);
+  const canvas = h('canvas', { class: 'invite-qr', role: 'img', 'aria-label': `Invite code for ${invite.name}, to scan` });
+  drawInvite(canvas, invite);
   const status = h('p', { class: 'invite-status', 'data-code': invite.code }, 'Waiting for a phone to scan it.');
   const error = h('p', { class: 'error', role: 'alert', hidden: true });
   const take = h('button', {
@@ -193,10 +201,14 @@ async function invitesView(main, id) {
   const invites = hosted.invites || [];
   const playing = seatToken(id);
   const list = h('ul', { class: 'plain invite-list' }, invites.map((invite) => inviteCard(invite, (chosen) => redeemInvite(chosen.code))));
+  // Opened at 127.0.0.1 or localhost, the codes would send the phones to themselves: said beside
+  // them, with a field for the computer's network address that the codes then use.
+  const redraw = () => list.querySelectorAll('canvas.invite-qr').forEach((canvas, index) => drawInvite(canvas, invites[index]));
   replace(main,
     h('h1', { tabindex: -1 }, title),
     h('p', { class: 'lead' }, 'Each player scans their own code with their phone’s camera and taps to take their seat. A code works once.'),
     playing ? h('p', { class: 'muted' }, 'This phone already plays a seat in this match.') : null,
+    phonesCannotReach(redraw),
     list,
     h('p', {}, h('a', { class: 'button big', href: `#match=${id}` }, 'Open the table')));
 

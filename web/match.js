@@ -6,13 +6,14 @@
 // come from `tables/index.js`; this module is the shell.
 
 import { get, post, api, follow, keyedDownload } from './api.js';
-import { h, replace, field, uid, showFieldError, clearFieldErrors, announce, formatNumber, formatTime, words } from './dom.js';
+import { h, replace, field, uid, showFieldError, clearFieldErrors, announce, formatNumber, formatTime, words, linkForPhones, phonesCannotReach } from './dom.js';
 import { games, gameTitle } from './sheet.js';
 import { seatToken, rememberSeat, forgetSeat, ownerToken, hostedMatch, rememberInvite, rememberHosted, myHostedMatches, household } from './store.js';
 import { followerLine } from './household.js';
 import { refusalWords, showRefusal } from './messages.js';
 import * as cards from './cards.js';
 import { tableFor } from './tables/index.js';
+import { sentences } from './tables/common.js';
 import { drawQr } from './qr.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -407,6 +408,133 @@ function chanceForm({ match, names, template, values = {}, title, submitText, se
   return form;
 }
 
+// --- was the shuffle fair? ---------------------------------------------------------------------
+//
+// A server-dealt match publishes, when it begins, the fingerprint of its secret seed: the SHA-256
+// of the seed's 32 bytes, in hex (`seed_sha256`, src/seed.rs). The seed itself, 64 hex digits,
+// is shown once the match is over. Every deal, draw and roll comes from it: the chance event at
+// ply p from the ChaCha20 stream p of the seed, the opening deal from stream 1, as does
+// `POST /v1/games/{game}/states` given the seed (src/referee.rs, `setup` and
+// `resolve_from_seed`). So the page checks, itself, that the seed is the one fingerprinted before
+// the first card; then asks the service to deal the opening again from the seed, and compares
+// that table with the one the match's log makes from the cards it says were dealt.
+
+const SHA256_K = Uint32Array.from([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]);
+
+/** SHA-256 of `bytes` in plain JavaScript (FIPS 180-4), for a page where the browser's own is
+ * missing: `crypto.subtle` exists only on secure pages, and http://192.168.1.20:8080 is not one. */
+export function sha256Plain(bytes) {
+  const length = bytes.length;
+  const blocks = Math.ceil((length + 9) / 64);
+  const data = new Uint8Array(blocks * 64);
+  data.set(bytes);
+  data[length] = 0x80;
+  const view = new DataView(data.buffer);
+  view.setUint32(data.length - 8, Math.floor(length / 0x20000000));
+  view.setUint32(data.length - 4, (length * 8) >>> 0);
+  const hash = Uint32Array.from([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+  const w = new Uint32Array(64);
+  const rotate = (x, n) => (x >>> n) | (x << (32 - n));
+  for (let block = 0; block < blocks; block += 1) {
+    for (let t = 0; t < 16; t += 1) w[t] = view.getUint32(block * 64 + t * 4);
+    for (let t = 16; t < 64; t += 1) {
+      const s0 = rotate(w[t - 15], 7) ^ rotate(w[t - 15], 18) ^ (w[t - 15] >>> 3);
+      const s1 = rotate(w[t - 2], 17) ^ rotate(w[t - 2], 19) ^ (w[t - 2] >>> 10);
+      w[t] = (w[t - 16] + s0 + w[t - 7] + s1) >>> 0;
+    }
+    let [a, b, c, d, e, f, g, k] = hash;
+    for (let t = 0; t < 64; t += 1) {
+      const t1 = (k + (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) + ((e & f) ^ (~e & g)) + SHA256_K[t] + w[t]) >>> 0;
+      const t2 = ((rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
+      k = g; g = f; f = e; e = (d + t1) >>> 0; d = c; c = b; b = a; a = (t1 + t2) >>> 0;
+    }
+    [a, b, c, d, e, f, g, k].forEach((value, index) => { hash[index] = (hash[index] + value) >>> 0; });
+  }
+  return [...hash].map((word) => word.toString(16).padStart(8, '0')).join('');
+}
+
+/** 64 hex digits as their 32 bytes; null for anything else. */
+export function seedBytes(seed) {
+  const text = String(seed || '');
+  if (!/^[0-9a-f]{64}$/i.test(text)) return null;
+  return Uint8Array.from(text.match(/../g), (pair) => parseInt(pair, 16));
+}
+
+/** The fingerprint of a revealed seed, as the service publishes it: hex SHA-256 of its 32 bytes
+ * (not of its 64 letters). The browser's SHA-256 where the page may use it, else `sha256Plain`. */
+export async function seedFingerprint(seed) {
+  const bytes = seedBytes(seed);
+  if (!bytes) return null;
+  const subtle = globalThis.crypto && globalThis.crypto.subtle;
+  if (subtle) {
+    try {
+      const digest = new Uint8Array(await subtle.digest('SHA-256', bytes));
+      return [...digest].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+    } catch { /* fall through to the page's own */ }
+  }
+  return sha256Plain(bytes);
+}
+
+/** The chance outcomes the match began with: the log's first entries, before any seat acted. */
+export function openingOutcomes(entries) {
+  const opening = [];
+  for (const entry of entries) {
+    if (entry.seat !== null && entry.seat !== undefined) break;
+    if (entry.move || entry.takes_back || entry.corrects) break;
+    if (!entry.chance) return null;
+    opening.push(entry.chance);
+  }
+  return opening;
+}
+
+/** Two JSON values equal whatever the order of their objects' keys. */
+export function sameJson(a, b) {
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, index) => sameJson(item, b[index]));
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]));
+  }
+  return a === b;
+}
+
+/**
+ * Checks a finished server-dealt match: `{fingerprint: 'same' | 'different', deal: 'same' |
+ * 'different' | 'none' | 'unknown', reason?}`. `entries` is its whole log (every card shown once
+ * the match is over); `ask(path, body)` posts to the service.
+ */
+export async function checkShuffle(match, entries, ask) {
+  const fingerprint = await seedFingerprint(match.seed);
+  const result = { fingerprint: fingerprint && fingerprint === String(match.seed_sha256 || '').toLowerCase() ? 'same' : 'different', deal: 'unknown' };
+  if (result.fingerprint !== 'same') return result;
+  const opening = openingOutcomes(entries);
+  if (opening === null) { result.reason = 'hidden'; return result; }
+  if (!opening.length) { result.deal = 'none'; return result; }
+  const game = encodeURIComponent(match.game);
+  const setup = { players: match.seats.length, options: match.options };
+  try {
+    // The service deals from the seed, as it did when the match began...
+    const dealt = await ask(`/v1/games/${game}/states`, { ...setup, seed: match.seed });
+    // ...and the same table, from the cards the log says were dealt.
+    let told = await ask(`/v1/games/${game}/states`, setup);
+    for (const outcome of opening) told = await ask(`/v1/games/${game}/chance`, { state: told.state, outcome });
+    result.deal = sameJson(dealt.state, told.state) ? 'same' : 'different';
+  } catch (error) {
+    result.reason = refusalWords(error, { game: match.game });
+  }
+  return result;
+}
+
 // --- the table ----------------------------------------------------------------------------------
 
 const ROUND_EVENT = /round|jackpot|won|winner|game_over|finished|ended/i;
@@ -420,10 +548,25 @@ function safely(call, fallback) {
   }
 }
 
-/** The log entry in words (the game's table says it), with who it was. */
-function entryText(table, entry, ctx) {
+/** What the banner says of `fresh` entries: each big moment (a round's end, a jackpot, the game's
+ * end) as the game's table announces it, or, for another round event (a round begins), the
+ * entry's sentence; the sentences one after the other, each with its full stop. Empty when
+ * nothing big happened. */
+export function newsText(table, fresh, ctx) {
+  const said = [];
+  for (const entry of fresh) {
+    const big = safely(() => table.announcement(entry, ctx), null);
+    if (big) said.push(String(big));
+    else if ((entry.events || []).some((event) => ROUND_EVENT.test(String(event.type || '')))) said.push(entryText(table, entry, ctx));
+  }
+  return sentences(said);
+}
+
+/** The log entry in words (the game's table says it), with who it was: a sentence with its full
+ * stop, so that entries said one after the other never run together. */
+export function entryText(table, entry, ctx) {
   const said = safely(() => table.describeEntry(entry, ctx), '');
-  if (said) return String(said);
+  if (said) return sentences([String(said)]);
   if (entry.takes_back) return `${ctx.names[entry.seat] ?? 'A player'} took back a move.`;
   return entry.seat === null || entry.seat === undefined ? 'The table dealt or drew.' : `${ctx.names[entry.seat]} played.`;
 }
@@ -740,11 +883,7 @@ export function matchView(main, id) {
     const parts = [];
     if (match.rematch) parts.push(h('p', {}, h('a', { class: 'button', href: `#match=${match.rematch}` }, 'Go to the next match')));
     if (match.status === 'finished') {
-      parts.push(h('details', { class: 'fairness' },
-        h('summary', {}, 'Check that the shuffle was fair'),
-        match.seed
-          ? h('p', {}, 'Seed revealed: ', h('span', { class: 'seed' }, match.seed), '. Its fingerprint was published when the match began: ', h('span', { class: 'seed' }, match.seed_sha256 || ''))
-          : h('p', {}, 'The table dealt its own cards: there is no seed to check.')));
+      parts.push(fairness());
       // A finished match is public (to its household, for a household's), its export included.
       parts.push(h('p', { class: 'buttons' },
         keyedDownload(h('a', { class: 'button secondary', href: `/v1/matches/${id}/export`, download: `match-${id}.json` }, 'Export (JSON)')),
@@ -753,12 +892,72 @@ export function matchView(main, id) {
     replace(endSlot, parts);
   }
 
+  // --- was the shuffle fair? (checked when opened) ------------------------------------------
+
+  let fairnessBox = null;
+  function fairness() {
+    // Drawn once: a poll that brings the same finished match keeps the verdict on screen.
+    if (fairnessBox && fairnessBox.dataset.match === `${id} ${match.seed}`) return fairnessBox;
+    const verdicts = h('ul', { class: 'plain verdicts', 'aria-live': 'polite' });
+    const box = h('details', { class: 'fairness', 'data-match': `${id} ${match.seed}` },
+      h('summary', {}, 'Check that the shuffle was fair'));
+    fairnessBox = box;
+    if (!match.seed) {
+      box.append(h('p', {}, 'The table dealt its own cards: there is no seed to check.'));
+      return box;
+    }
+    box.append(
+      h('p', {}, 'When the match began, the service published the fingerprint of a secret number, the seed, that decides every shuffle and roll: ',
+        h('span', { class: 'seed' }, match.seed_sha256 || '(none)'), '. Now that the match is over, the seed is shown: ',
+        h('span', { class: 'seed' }, match.seed), '.'),
+      verdicts);
+    const say = (ok, text) => verdicts.append(h('li', { class: `verdict ${ok ? 'good' : 'bad'}` },
+      h('span', { 'aria-hidden': 'true', class: 'verdict-mark' }, ok ? '✓ ' : '✗ '), text));
+    let checked = false;
+    box.addEventListener('toggle', async () => {
+      if (!box.open || checked) return;
+      checked = true;
+      verdicts.replaceChildren(h('li', { class: 'muted' }, 'Checking…'));
+      const result = await checkShuffle(match, await loadLog(match).catch(() => entries),
+        async (path, body) => (await api('POST', path, { body })).body);
+      verdicts.replaceChildren();
+      if (result.fingerprint === 'same') {
+        say(true, 'The seed matches its fingerprint: the shuffle was decided before the first card.');
+      } else {
+        say(false, 'The seed does NOT match the fingerprint published when the match began: this is not the seed the match started with, so the shuffle cannot be trusted.');
+        return;
+      }
+      if (result.deal === 'same') say(true, 'The cards dealt at the start are the ones this seed deals: the service dealt them again from the seed and got the same table.');
+      else if (result.deal === 'different') say(false, 'The cards dealt at the start are NOT the ones this seed deals.');
+      else if (result.deal === 'none') verdicts.append(h('li', { class: 'muted' }, 'Nothing was dealt before the first move, so there was no opening deal to deal again.'));
+      else verdicts.append(h('li', { class: 'muted' }, `The opening deal could not be dealt again here${result.reason && result.reason !== 'hidden' ? `: ${result.reason}` : ''}.`));
+      verdicts.append(h('li', { class: 'muted' }, 'Later draws and deals come from the same seed; this page does not deal them again. The export below holds the seed and every card, for anyone to replay.'));
+    });
+    return box;
+  }
+
   // --- the host's controls ------------------------------------------------------------------
 
-  function inviteCard(invite) {
-    const canvas = h('canvas', { role: 'img', 'aria-label': `Invite code for ${invite.name}, to scan` });
-    const link = new URL(invite.join, location.href).href;
+  // The link a QR code holds, for the address other phones reach (kept on the canvas).
+  function drawInvite(canvas) {
+    const link = linkForPhones(canvas.dataset.join);
+    canvas.dataset.link = link;
     drawQr(canvas, link);
+  }
+
+  // Opened at 127.0.0.1 or localhost, beside a new invite: other phones cannot reach this
+  // address. One for the view, kept while the host's part is drawn again, so typing survives.
+  let phonesNote;
+  function phonesWarning() {
+    if (phonesNote === undefined) {
+      phonesNote = phonesCannotReach(() => ownerSlot.querySelectorAll('canvas.invite-qr').forEach(drawInvite), { level: 4 });
+    }
+    return phonesNote;
+  }
+
+  function inviteCard(invite) {
+    const canvas = h('canvas', { class: 'invite-qr', role: 'img', 'aria-label': `Invite code for ${invite.name}, to scan`, 'data-join': invite.join });
+    drawInvite(canvas);
     return h('div', { class: 'invite-card' },
       h('h4', {}, `${possessive(invite.name)} new invite`),
       canvas,
@@ -779,7 +978,7 @@ export function matchView(main, id) {
       const seatRows = match.seats.map((seat) => {
         inviteSlots[seat.seat] = h('div', { class: 'invite-slot' });
         const fresh = ownerNotice && ownerNotice.seat === seat.seat ? ownerNotice.invite : null;
-        if (fresh) replace(inviteSlots[seat.seat], inviteCard(fresh));
+        if (fresh) replace(inviteSlots[seat.seat], inviteCard(fresh), phonesWarning());
         const error = h('p', { class: 'error', role: 'alert', hidden: true });
         return h('li', {},
           h('span', { class: 'seat-name' }, seat.name),
@@ -793,7 +992,7 @@ export function matchView(main, id) {
                 const invite = await post(`/v1/matches/${id}/seats/${seat.seat}/invite`, undefined, { token: owner });
                 rememberInvite(id, invite);
                 ownerNotice = { seat: seat.seat, invite };
-                replace(inviteSlots[seat.seat], inviteCard(invite));
+                replace(inviteSlots[seat.seat], inviteCard(invite), phonesWarning());
                 announce(`A new invite for ${invite.name} is ready to scan. The old one no longer works.`);
               } catch (failure) {
                 sayRefusal(failure, ctx(), error);
@@ -902,10 +1101,8 @@ export function matchView(main, id) {
   }
 
   function announceNew(fresh) {
-    const context = ctx();
-    const big = fresh.filter((entry) => (entry.events || []).some((event) => ROUND_EVENT.test(String(event.type || ''))));
-    if (!big.length) return false;
-    const text = big.map((entry) => entryText(table(), entry, context)).join(' ');
+    const text = newsText(table(), fresh, ctx());
+    if (!text) return false;
     banner.textContent = text;
     banner.hidden = false;
     announce(`${text} ${turnText()}`);

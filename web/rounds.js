@@ -483,7 +483,7 @@ export function roundBreakdown(game, score, players) {
       // Scored by hands won, no cards are counted: who went out is the whole round.
       const out = (score.out || []).map((entry) => `${nameOf(players, entry.seat)}${entry.luck_out ? ' (LUCK OUT)' : ''}`);
       const kept = (score.left_points || []).map((points, seat) => (points ? `${nameOf(players, seat)} ${plural(points, 'point', 'points')}` : null)).filter(Boolean);
-      return h('p', {}, `${out.join(', ') || 'Nobody'} went out.`, kept.length ? ` Cards left worth: ${kept.join(', ')}` : '');
+      return h('p', {}, `${out.join(', ') || 'Nobody'} went out.`, kept.length ? ` Cards left worth: ${kept.join(', ')}.` : '');
     }
     case 'lucky-dice': {
       const names = (score.emptied || []).map((seat) => nameOf(players, seat));

@@ -4,15 +4,16 @@
 // undo, rename, finish early, handing the sheet to another phone, rounds queued while offline.
 
 import { get, post, api, follow, keyedDownload } from './api.js';
-import { h, replace, field, uid, showFieldError, clearFieldErrors, announce, formatNumber, formatTime } from './dom.js';
+import { h, replace, field, uid, showFieldError, clearFieldErrors, announce, formatNumber, formatTime, linkOrigin, phonesCannotReach } from './dom.js';
 import { roundForm, describeTally, roundBreakdown } from './rounds.js';
 import { optionsEditor, sheetTarget } from './options.js';
 import { placeOf, refusalWords, showRefusal } from './messages.js';
 import { drawQr } from './qr.js';
+import { amount } from './tables/common.js';
 import {
-  rememberSheet, sheetToken, mySheets, forgetSheet, roster, rememberNames, forgetName, setSheetToken,
+  rememberSheet, sheetToken, mySheets, forgetSheet, roster, rememberNames, forgetName, renameInRoster, setSheetToken,
   markHandedOver, handedOver, outbox, queueRound, updateQueued, dropQueued, household, sheetHousehold,
-  keepSheetCopy, sheetCopy, keepGames, keptGames,
+  keepSheetCopy, sheetCopy, keepGames, keptGames, keepSheetPlayers,
 } from './store.js';
 import { ensureHousehold, householdCard, householdParams, inThisHousehold, followerLine } from './household.js';
 
@@ -204,13 +205,13 @@ function householdPart(id, role) {
 
 function shareLink(id) {
   // Read-only: the sheet id, never the owner token; a household's sheet, its follow-only key.
-  return `${location.origin}/#sheet=${encodeURIComponent(id)}${householdPart(id, 'reader')}`;
+  return `${linkOrigin()}/#sheet=${encodeURIComponent(id)}${householdPart(id, 'reader')}`;
 }
 
 function handoverLink(id, token) {
   // The fragment never reaches the service; the receiving phone keeps the token (and joins the
   // household, which keeps score with it) and drops them from its address.
-  return `${location.origin}/#sheet=${encodeURIComponent(id)}&owner=${encodeURIComponent(token)}${householdPart(id, 'owner')}`;
+  return `${linkOrigin()}/#sheet=${encodeURIComponent(id)}&owner=${encodeURIComponent(token)}${householdPart(id, 'owner')}`;
 }
 
 const names = (sheet) => sheet.players.map((player) => player.name);
@@ -667,7 +668,8 @@ export function sheetView(main, id) {
       try {
         const reply = await api('PATCH', `/v1/sheets/${id}/seats/${seat}`, { body: { name, expected_version: sheet.version }, token });
         replace(renameSlot);
-        rememberNames([name]);
+        // The names this phone offers follow the rename: the new name where the old one was.
+        renameInRoster(player.name, name);
         show(reply.body);
         announce(`${player.name} is now ${name}.`);
         heading.focus();
@@ -769,7 +771,7 @@ export function sheetView(main, id) {
     const what = {
       removal: () => `round ${entry.round} taken away (entry #${entry.corrects})`,
       rename: () => `${entry.renamed.old_name} renamed ${entry.renamed.new_name}`,
-      finish: () => `finished early after ${entry.round} round${entry.round === 1 ? '' : 's'}`,
+      finish: () => `finished early after ${amount(entry.round, 'round')}`,
       import: () => 'brought in from BG Stats, with the final scores',
     }[kind];
     return what
@@ -798,6 +800,7 @@ export function sheetView(main, id) {
     if (!evening || !evening.sheets || evening.sheets.length === 0 || lone) { replace(eveningSlot); return; }
     const outcome = (item) => {
       if (item.status === 'abandoned') return 'given up';
+      if (item.status !== 'finished' && item.kind === 'hosted') return 'being played';
       if (item.status !== 'finished') return `playing, ${item.rounds} round${item.rounds === 1 ? '' : 's'} so far`;
       const winners = (item.winners || []).map((seat) => item.players[seat]);
       return `${joinNames(winners)} ${winners.length > 1 ? 'shared the win' : 'won'}`;
@@ -807,7 +810,10 @@ export function sheetView(main, id) {
       h('h2', { id: 'evening-title' }, 'This evening'),
       h('p', {}, `${played} game${played === 1 ? '' : 's'} played${evening.sheets.length > played ? `, ${evening.sheets.length - played} more started` : ''}.`),
       h('ol', { class: 'games' }, evening.sheets.map((item, index) => h('li', {},
-        item.id === id ? h('strong', {}, `Game ${index + 1} (this one), ${gameTitle(item.game)}: `) : h('a', { href: `#sheet=${item.id}` }, `Game ${index + 1}, ${gameTitle(item.game)}`),
+        item.id === id
+          ? h('strong', {}, `Game ${index + 1} (this one), ${gameTitle(item.game)}: `)
+          : h('a', { href: item.kind === 'hosted' ? `#match=${item.id}` : `#sheet=${item.id}` },
+            `Game ${index + 1}, ${gameTitle(item.game)}${item.kind === 'hosted' ? ' (dealt by the service)' : ''}`),
         item.id === id ? '' : ': ',
         outcome(item)))),
       (evening.players || []).length
@@ -838,8 +844,16 @@ export function sheetView(main, id) {
 
   function renderShare(shareId) {
     sharedId = shareId;
-    const link = shareLink(shareId);
+    let link = shareLink(shareId);
     const canvas = h('canvas', { role: 'img', 'aria-label': 'QR code of the read-only link for the evening' });
+    const anchor = h('a', { href: link, class: 'share-link' }, link);
+    // The code and the link again, for the network address the host typed (or no longer).
+    const redraw = () => {
+      link = shareLink(shareId);
+      anchor.href = link;
+      anchor.textContent = link;
+      drawQr(canvas, link);
+    };
     const copy = h('button', { type: 'button', class: 'secondary' }, 'Copy the link');
     const copied = h('span', { role: 'status' });
     copy.addEventListener('click', async () => {
@@ -855,11 +869,9 @@ export function sheetView(main, id) {
       h('p', {}, 'Scan or open this link on another phone: it shows the score read-only, follows every change, and moves on by itself to the next game of the evening. The code stays the same all evening.'),
       householdPart(shareId, 'reader') ? h('p', { class: 'hint' }, 'The sheet is your household’s: the other phone joins it as a phone that only follows, and sees its games too.') : null,
       canvas,
-      h('p', {}, h('a', { href: link, class: 'share-link' }, link)),
-      // 127.0.0.1 on another phone is that phone: the page must be opened by the network address.
-      ['localhost', '127.0.0.1', '[::1]'].includes(location.hostname)
-        ? h('p', { class: 'hint' }, 'This address only works on this device. For other phones, open the page by this computer’s network address (start the service with BIND_ADDRESS=0.0.0.0:8080).')
-        : null,
+      h('p', {}, anchor),
+      // 127.0.0.1 on another phone is that phone: said, with a field for the network address.
+      phonesCannotReach(redraw, { level: 3 }),
       h('p', {}, copy, copied),
       h('h2', {}, 'Export'),
       h('p', { class: 'buttons' },
@@ -892,7 +904,11 @@ export function sheetView(main, id) {
     if (!first && !force && next.version < sheet.version) return;
     const changed = first || force || next.version !== sheet.version || next.rematch !== sheet.rematch;
     sheet = next;
-    if (!copy) keepSheetCopy(sheet);
+    if (!copy) {
+      keepSheetCopy(sheet);
+      // The phone's list of its sheets names the players as the sheet now does (after a rename).
+      if (token) keepSheetPlayers(sheet);
+    }
     // A phone that only watches follows the evening to its current sheet, by itself.
     if (!token && sheet.rematch) {
       announce(`The table started the next game. ${first ? '' : 'This page follows it.'}`);

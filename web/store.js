@@ -124,6 +124,32 @@ export function forgetName(name) {
   save(ROSTER, roster().filter((kept) => kept !== name));
 }
 
+/** A player renamed: the roster keeps the new name where the old one was (at the front when the
+ * old one was not kept), and no longer offers the old one. */
+export function renameInRoster(oldName, newName) {
+  const fresh = String(newName).trim();
+  if (!fresh) return;
+  const oldKey = String(oldName).trim().toLocaleLowerCase();
+  const newKey = fresh.toLocaleLowerCase();
+  const names = roster();
+  const at = names.findIndex((name) => name.toLocaleLowerCase() === oldKey);
+  const kept = names.filter((name) => name.toLocaleLowerCase() !== oldKey && name.toLocaleLowerCase() !== newKey);
+  kept.splice(at >= 0 ? Math.min(at, kept.length) : 0, 0, fresh);
+  save(ROSTER, kept.slice(0, ROSTER_SIZE));
+}
+
+/** The players of a sheet this phone keeps, as the sheet now names them (after a rename): its
+ * line in the list of sheets follows. Nothing for a sheet it does not keep, or when unchanged. */
+export function keepSheetPlayers(sheet) {
+  const sheets = load(SHEETS);
+  const kept = sheets[sheet.id];
+  if (!kept || !Array.isArray(sheet.players)) return;
+  const players = sheet.players.map((player) => player.name);
+  if (JSON.stringify(kept.players) === JSON.stringify(players)) return;
+  kept.players = players;
+  save(SHEETS, sheets);
+}
+
 /** A new owner token for a sheet this phone keeps (handed over, or received, with the household
  * it belongs to when the link said so). */
 export function setSheetToken(id, token, sheet = null, householdId = undefined) {

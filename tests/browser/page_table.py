@@ -101,7 +101,7 @@ def spectate(browser) -> None:
     spectator.get_by_role("button", name=f"Show the whole log ({total})").click()
     expect(spectator.locator("ol.log > li")).to_have_count(total)
     spectator.get_by_text("Check that the shuffle was fair").click()
-    expect(spectator.get_by_text("Seed revealed", exact=False)).to_be_visible()
+    expect(spectator.get_by_text("The seed matches its fingerprint", exact=False)).to_be_visible()
     export = spectator.get_by_role("link", name="Export (JSON)").get_attribute("href")
     assert spectator.request.get(BASE + export).json()["status"] == "finished"
     check(spectator, "spectator-finished")

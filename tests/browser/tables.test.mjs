@@ -269,7 +269,7 @@ describe('Lucky Jack', () => {
     assert.equal(words.consequence, 'Higher than the grape on top: JACKPOT: 3 jacks, 7,000 points for you, and the round ends');
     const reply = await move(match, 1, clover);
     const ctx = { names: match.names, seat: null, game: 'lucky-jack' };
-    assert.equal(table.announcement(reply.entries[0], ctx), 'Round 1 ends: Ben wins the jackpot (3 jacks, 7,000 points)');
+    assert.equal(table.announcement(reply.entries[0], ctx), 'Round 1 ends: Ben wins the jackpot (three jacks, 7,000 points).');
     assert.equal(reply.view.totals[1], 7000);
   });
 
@@ -292,8 +292,8 @@ describe('Lucky Jack', () => {
       ],
     };
     const ctx = { names: NAMES, seat: 0, game: 'lucky-jack' };
-    assert.equal(table.announcement(entry, ctx), 'Round 2 ends: Zoé wins the jackpot (4 jacks, 10,000 points)');
-    assert.equal(table.describeEntry(entry, ctx), 'Zoé discarded a lemon (higher than the top); JACKPOT! Zoé laid down 4 jacks and won 10,000 points; round 2 ends: Zoé wins the jackpot (4 jacks, 10,000 points)');
+    assert.equal(table.announcement(entry, ctx), 'Round 2 ends: Zoé wins the jackpot (four jacks, 10,000 points).');
+    assert.equal(table.describeEntry(entry, ctx), 'Zoé discarded a lemon (higher than the top); JACKPOT! Zoé laid down four jacks and won 10,000 points; round 2 ends: Zoé wins the jackpot (four jacks, 10,000 points)');
   });
 });
 

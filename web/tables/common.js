@@ -33,8 +33,33 @@ export function count(n, one, many = `${one}s`) {
   return `${number(n)} ${n === 1 ? one : many}`;
 }
 
+const SMALL = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+
+/** A number in a sentence: 0 to 12 in words ("seven"), any other in digits ("6,000", "−3").
+ * Tables, scores and counters keep their digits (`number`). */
+export function numberWords(value) {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 0 && n < SMALL.length ? SMALL[n] : number(value);
+}
+
+/** `count` in a sentence: "one point", "seven points", "6,000 points". */
+export function amount(n, one, many = `${one}s`) {
+  return `${numberWords(n)} ${Number(n) === 1 ? one : many}`;
+}
+
 export function capitalise(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+/** Sentences said one after the other, each capitalised and ending with its full stop (or its
+ * own "!" or "?"): ["Round 1 ends: Ann wins", "The game is over"] → "Round 1 ends: Ann wins. The
+ * game is over." Empty ones are left out. */
+export function sentences(parts) {
+  return parts
+    .map((part) => String(part ?? '').trim())
+    .filter(Boolean)
+    .map((part) => capitalise(/[.!?][”"’')]*$/.test(part) ? part : `${part}.`))
+    .join(' ');
 }
 
 /** Clauses joined into one sentence: "Ann played Go 3; Ben's turn". */

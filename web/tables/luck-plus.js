@@ -7,7 +7,7 @@
 // feeds the LUCK OUT words), `options` other than the scoring and target (the match's settings
 // are the shell's), `legal_moves` (the shell's buttons, worded by describeMove).
 
-import { nameOf, youOr, listWords, number, count, capitalise, winnersWords, without, part, cardList, backs, line, facts, playersList } from './common.js';
+import { nameOf, youOr, listWords, number, count, capitalise, winnersWords, without, part, cardList, backs, line, facts, playersList, sentences } from './common.js';
 
 const GAME = 'luck-plus';
 const KINDS = { GO: 'Go', STOP: 'Stop', TR: 'Transfer', TP: 'Transfer Plus' };
@@ -243,7 +243,7 @@ export function announcement(entry, ctx) {
     if (event.type === 'hand_ended') parts.push(capitalise(handEnded(event.result, ctx)));
     if (event.type === 'game_ended') parts.push(`The game is over: ${winnersWords(ctx, event.winners)}`);
   }
-  return parts.length ? parts.join('. ') : null;
+  return parts.length ? sentences(parts) : null;
 }
 
 /** What this roll has matched already (each once per roll unless the option lifts it). */

@@ -9,7 +9,7 @@
 
 const GAME = 'lucky-dice';
 
-import { nameOf, youOr, listWords, number, count, capitalise, winnersWords, part, line, facts, playersList } from './common.js';
+import { nameOf, youOr, listWords, number, count, capitalise, winnersWords, part, line, facts, playersList, sentences } from './common.js';
 
 const NAMES = {
   clover: 'four-leaf clover', pig: 'lucky pig', cat: 'beckoning cat', penny: 'lucky penny',
@@ -137,7 +137,7 @@ export function announcement(entry, ctx) {
     if (event.type === 'round_ended') parts.push(capitalise(roundEnded(event, ctx)));
     if (event.type === 'game_ended') parts.push(`The game is over: ${winnersWords(ctx, event.winners)}`);
   }
-  return parts.length ? parts.join('. ') : null;
+  return parts.length ? sentences(parts) : null;
 }
 
 function status(view, ctx) {

@@ -8,7 +8,7 @@
 // log), `turn_start_hand` (feeds the words of a draw at 3 cards), `options` other than the rounds
 // and the turn cap, `legal_moves` (the shell's buttons, worded by describeMove).
 
-import { nameOf, youOr, listWords, number, count, capitalise, winnersWords, nextSeat, tally, without, part, cardList, backs, line, facts, playersList } from './common.js';
+import { nameOf, youOr, listWords, number, numberWords, amount, count, capitalise, sentences, winnersWords, nextSeat, tally, without, part, cardList, backs, line, facts, playersList } from './common.js';
 
 const GAME = 'lucky-jack';
 export const SYMBOLS = ['lemon', 'cherry', 'grape', 'clover', 'bell', 'seven', 'jack'];
@@ -19,13 +19,16 @@ const FOUR = { lemon: 3000, cherry: 4000, grape: 5000, clover: 6000, bell: 7000,
 export function cardName(card) {
   return NAMES[card] || 'a card';
 }
-/** "a lemon", "a 7". */
+// The symbols in a sentence: the "7" card is a seven there, as a family says it.
+const SAID = { seven: ['seven', 'sevens'], cherry: ['cherry', 'cherries'] };
+const said = (card, n) => (SAID[card] || [cardName(card).toLowerCase(), `${cardName(card).toLowerCase()}s`])[n === 1 ? 0 : 1];
+/** "a lemon", "a seven". */
 function a(card) {
-  return `a ${card === 'seven' ? '7' : cardName(card).toLowerCase()}`;
+  return `a ${said(card, 1)}`;
 }
-function cards(card, n) {
-  const name = card === 'seven' ? '7' : cardName(card).toLowerCase();
-  return `${number(n)} ${name}${n === 1 ? '' : 's'}`;
+/** "3 jacks", "3 sevens" on a button or in a list; with `inWords`, in a sentence: "three sevens". */
+function cards(card, n, inWords = false) {
+  return `${inWords ? numberWords(n) : number(n)} ${said(card, n)}`;
 }
 const rank = (card) => SYMBOLS.indexOf(card) + 1;
 
@@ -137,7 +140,7 @@ export function describeEvents(entry, ctx) {
   const dealt = events.filter((event) => event.type === 'dealt');
   if (dealt.length) {
     const mine = dealt.find((event) => event.seat === ctx.seat && event.cards);
-    clauses.push(`${count(dealt[0].count, 'card')} dealt to each player${mine ? `; your hand: ${listWords(mine.cards.map((card) => cardName(card)))}` : ''}`);
+    clauses.push(`${amount(dealt[0].count, 'card')} dealt to each player${mine ? `; your hand: ${listWords(mine.cards.map((card) => cardName(card)))}` : ''}`);
   }
   for (const event of events) {
     const who = nameOf(ctx, event.seat);
@@ -152,7 +155,7 @@ export function describeEvents(entry, ctx) {
       case 'discarded_drawn': clauses.push(`${who} discarded the drawn card, ${a(event.card)}`); break;
       case 'took_it': clauses.push(`${who} said "I take it!" and took ${a(event.card)}`); break;
       case 'reshuffled': clauses.push(`${who} shuffled the discard pile (${count(event.cards, 'card')}) into a new draw pile`); break;
-      case 'jackpot': clauses.push(`JACKPOT! ${who} laid down ${cards(event.symbol, event.size)} and won ${number(event.points)} points`); break;
+      case 'jackpot': clauses.push(`JACKPOT! ${who} laid down ${cards(event.symbol, event.size, true)} and won ${amount(event.points, 'point')}`); break;
       case 'round_ended': clauses.push(roundEnded(event, entry, ctx)); break;
       case 'game_ended': clauses.push(`the game is over: ${winnersWords(ctx, event.winners)}${finalPoints(event, ctx)}`); break;
       default: break;
@@ -163,13 +166,13 @@ export function describeEvents(entry, ctx) {
 
 function finalPoints(event, ctx) {
   if (!event.totals || !(event.winners || []).length) return '';
-  return ` with ${number(event.totals[event.winners[0]])} points`;
+  return ` with ${amount(event.totals[event.winners[0]], 'point')}`;
 }
 
 function roundEnded(event, entry, ctx) {
   if (event.winner === null || event.winner === undefined) return `round ${event.round} ends with no jackpot`;
   const jackpot = (entry.events || []).find((item) => item.type === 'jackpot');
-  const detail = jackpot ? ` (${cards(jackpot.symbol, jackpot.size)}, ${number(jackpot.points)} points)` : '';
+  const detail = jackpot ? ` (${cards(jackpot.symbol, jackpot.size, true)}, ${amount(jackpot.points, 'point')})` : '';
   return `round ${event.round} ends: ${nameOf(ctx, event.winner)} wins the jackpot${detail}`;
 }
 
@@ -184,10 +187,10 @@ export function announcement(entry, ctx) {
   const events = entry.events || [];
   const parts = [];
   const round = events.find((event) => event.type === 'round_ended');
-  if (round) parts.push(capitalise(roundEnded(round, entry, ctx)));
+  if (round) parts.push(roundEnded(round, entry, ctx));
   const game = events.find((event) => event.type === 'game_ended');
   if (game) parts.push(`The game is over: ${winnersWords(ctx, game.winners)}${finalPoints(game, ctx)}`);
-  return parts.length ? parts.join('. ') : null;
+  return parts.length ? sentences(parts) : null;
 }
 
 function status(view, ctx) {

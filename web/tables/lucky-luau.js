@@ -7,7 +7,7 @@
 // pile's make-up), each seat's `guests` and `rainbows` until the end (then in the score's lines),
 // `options` (the match's settings are the shell's), `legal_moves` (the shell's buttons).
 
-import { nameOf, youOr, listWords, number, count, capitalise, winnersWords, part, cardList, line, facts, playersList } from './common.js';
+import { nameOf, youOr, listWords, number, count, capitalise, winnersWords, part, cardList, line, facts, playersList, sentences } from './common.js';
 
 const GAME = 'lucky-luau';
 const NAMES = {
@@ -125,7 +125,7 @@ export function announcement(entry, ctx) {
     if (event.type === 'centre_empty') parts.push('The centre is empty: time to count the leis');
     if (event.type === 'game_ended') parts.push(`The game is over: ${winnersWords(ctx, event.winners)}${scores(event, ctx)}`);
   }
-  return parts.length ? parts.join('. ') : null;
+  return parts.length ? sentences(parts) : null;
 }
 
 function status(view, ctx) {

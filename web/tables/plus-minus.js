@@ -9,7 +9,7 @@
 // 3), `face_up_chosen` (told as who still has to choose), `turns_this_round`, `options`,
 // `legal_moves` (the shell's buttons, worded by describeMove).
 
-import { nameOf, youOr, listWords, number, count, capitalise, winnersWords, nextSeat, part, cardList, line, facts, playersList } from './common.js';
+import { nameOf, youOr, listWords, number, count, capitalise, winnersWords, nextSeat, part, cardList, line, facts, playersList, sentences, amount } from './common.js';
 
 const GAME = 'plus-minus';
 const FACES = { A: 'Ace', J: 'Jack', Q: 'Queen', K: 'King' };
@@ -178,9 +178,9 @@ export function announcement(entry, ctx) {
   const parts = [];
   for (const event of entry.events || []) {
     if (event.type === 'round_ended') parts.push(`Round ${event.round} ends: ${roundScores(event.points, ctx)}`);
-    if (event.type === 'game_ended') parts.push(`The game is over: ${winnersWords(ctx, event.winners)}${event.totals && event.winners && event.winners.length ? ` with ${number(event.totals[event.winners[0]])} points` : ''}`);
+    if (event.type === 'game_ended') parts.push(`The game is over: ${winnersWords(ctx, event.winners)}${event.totals && event.winners && event.winners.length ? ` with ${amount(event.totals[event.winners[0]], 'point')}` : ''}`);
   }
-  return parts.length ? parts.join('. ') : null;
+  return parts.length ? sentences(parts) : null;
 }
 
 function status(view, ctx) {
