@@ -838,7 +838,9 @@ export function sheetView(main, id) {
     }
     if (stopped) return;
     renderEvening();
-    const first = (evening.sheets && evening.sheets[0] && evening.sheets[0].id) || id;
+    // The link of the evening is its play-again chain's first sheet: in a household the evening
+    // may begin with another game, even a hosted match, which the shared link does not follow.
+    const first = evening.first || id;
     if (first !== sharedId) renderShare(first);
   }
 

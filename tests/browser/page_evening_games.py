@@ -63,6 +63,9 @@ def an_evening_lists_every_game_the_family_played_whatever_the_game(browser) -> 
     expect(zoe.locator("td")).to_have_text(["2", "1"])
     expect(wins.locator("tbody tr").first.get_by_role("rowheader")).to_have_text("Zoé")
     expect(wins.locator("tbody tr")).to_have_count(4)
+    # The evening's link stays this sheet's (the first of its play-again chain), not the Jack
+    # sheet's, which another phone would follow no further.
+    expect(phone.locator("a.share-link")).to_have_attribute("href", re.compile(rf"#sheet={luau}&household="))
     check(phone, "evening-whatever-the-game")
 
     # The match the service dealt opens from the evening.
