@@ -168,6 +168,8 @@ problem_codes! {
     PlayStarted = "play_started", CONFLICT, "Play has started";
     RematchExists = "rematch_exists", CONFLICT, "The rematch was already made";
     ServerRandomness = "server_randomness", CONFLICT, "The match draws its own chance";
+    NoDealPending = "no_deal_pending", CONFLICT, "No deal of hands is awaited";
+    HandsMissing = "hands_missing", CONFLICT, "Some seats have not entered their hand";
     NothingToTakeBack = "nothing_to_take_back", CONFLICT, "The seat has no move to take back";
     TakeBackLimit = "take_back_limit", CONFLICT, "The seat has taken back as many moves in a row as it may";
     InformationRevealed = "information_revealed", CONFLICT, "The move showed the table what was hidden";
@@ -189,6 +191,7 @@ problem_codes! {
     DuplicatePlayer = "duplicate_player", UNPROCESSABLE_ENTITY, "A player is named twice";
     LimitExceeded = "limit_exceeded", UNPROCESSABLE_ENTITY, "A size limit is reached";
     InvalidNote = "invalid_note", UNPROCESSABLE_ENTITY, "The note is not allowed";
+    InvalidHand = "invalid_hand", UNPROCESSABLE_ENTITY, "The hand is not a list of cards";
     UnknownEntry = "unknown_entry", UNPROCESSABLE_ENTITY, "No such score sheet entry";
     EntrySuperseded = "entry_superseded", UNPROCESSABLE_ENTITY, "The entry was already corrected";
     SameOutcome = "same_outcome", UNPROCESSABLE_ENTITY, "The correction repeats the outcome";

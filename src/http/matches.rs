@@ -1,7 +1,7 @@
 //! Hosted matches. Tokens travel as `Authorization: Bearer <token>`.
 
 use actix_web::http::header;
-use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use actix_web::{get, post, put, web, HttpRequest, HttpResponse};
 use futures_util::StreamExt;
 use uuid::Uuid;
 
@@ -16,12 +16,13 @@ use super::params::{
 use super::responses::*;
 use super::writes::{guarded, Expecting};
 use super::{bearer, idempotency_key};
+use crate::games::Seat;
 use crate::households::Need;
 use crate::matches::{
     self, AnyCreateMatch, AnyCreatedMatch, AnyMatchDetail, AnyMatchExport, AnyMatchLog,
-    AnyMatchResult, AnyMoveReply, AnyPlyView, CorrectChance, CreateMatch, ListQuery, LogQuery,
-    MatchDetail, MatchLog, MatchPage, MatchResult, MoveReply, PlyView, SubmitChance, SubmitMove,
-    TakeBack,
+    AnyMatchResult, AnyMoveReply, AnyPlyView, CorrectChance, CreateMatch, EnterHand, EnteredHands,
+    ListQuery, LogQuery, MatchDetail, MatchLog, MatchPage, MatchResult, MoveReply, PlyView,
+    SubmitChance, SubmitMove, TakeBack,
 };
 use crate::problem::Problem;
 use crate::request_examples;
@@ -147,6 +148,60 @@ pub async fn submit_chance(
     body: Body<SubmitChance>,
 ) -> Result<web::Json<MoveReply>, Problem> {
     match_write(&store, path.into_inner(), &request, body, matches::submit).await
+}
+
+/// Enter a seat's own hand for the deal a `table`-randomness match waits for (docs/contract.md,
+/// "Hands entered at the table"), with that seat's token (or the owner's); entering again
+/// replaces it. A deal then reported without `hands` takes every seat's entered hand. Nobody
+/// sees another seat's entered cards. `409 no_deal_pending` when the match waits for no deal of
+/// hands (Lucky Jack, Luck Plus and Plus & Minus deal them).
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = Uuid, Path), ("seat" = Seat, Path, minimum = 0), InHousehold),
+    request_body(content = EnterHand),
+    security(("token" = [])),
+    responses(
+        (status = 200, body = EnteredHands),
+        WriteProblems,
+    )
+)]
+#[put("/matches/{id}/hands/{seat}")]
+pub async fn enter_hand(
+    store: web::Data<Store>,
+    path: web::Path<(Uuid, Seat)>,
+    request: HttpRequest,
+    body: Body<EnterHand>,
+) -> Result<web::Json<EnteredHands>, Problem> {
+    let (id, seat) = path.into_inner();
+    let token = bearer(&request)?;
+    let who = who(&store, &request, &token).await?;
+    Ok(web::Json(
+        matches::enter_hand(&store, id, seat, who, body.into_inner()).await?,
+    ))
+}
+
+/// Which seats have entered their hand for the deal the match waits for (any of its tokens; a
+/// seat also gets back its own cards).
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = Uuid, Path), InHousehold),
+    security(("token" = [])),
+    responses(
+        (status = 200, body = EnteredHands),
+        ReadProblems,
+    )
+)]
+#[get("/matches/{id}/hands")]
+pub async fn entered_hands(
+    store: web::Data<Store>,
+    path: web::Path<Uuid>,
+    request: HttpRequest,
+) -> Result<web::Json<EnteredHands>, Problem> {
+    let token = bearer(&request)?;
+    let who = who(&store, &request, &token).await?;
+    Ok(web::Json(
+        matches::entered_hands(&store, path.into_inner(), who).await?,
+    ))
 }
 
 /// Take back a seat's own last move (docs/contract.md, "Mending a match"): allowed while no

@@ -103,6 +103,8 @@ fn routes(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
             .service(matches::get_match)
             .service(matches::submit_move)
             .service(matches::submit_chance)
+            .service(matches::enter_hand)
+            .service(matches::entered_hands)
             .service(matches::take_back)
             .service(matches::correct_chance)
             .service(matches::get_log)

@@ -16,6 +16,7 @@ mod access;
 mod create;
 mod current;
 mod feed;
+mod hands;
 mod list;
 mod lobby;
 mod mend;
@@ -26,6 +27,7 @@ mod wire;
 pub use access::{authenticate, Credential, Who};
 pub use create::{create, read};
 pub use feed::{resume_point_ahead, Feeds, Followed, Follower, MatchStreamEvent};
+pub use hands::{enter_hand, entered_hands, EnterHand, EnteredHands};
 pub use list::list;
 pub use lobby::{
     abandon_match, abandon_sheet, check_invite_code, invite, redeem_invite, reissue_invite,

@@ -11,6 +11,7 @@ use super::access::{
 };
 use super::create::event_row;
 use super::current::live_state;
+use super::hands;
 use super::replay::{log_entry, score_of};
 use super::wire::{MoveReply, SubmitChance, SubmitMove};
 use crate::games::{Consistent, Game, GameKind, Order, Seat, Viewer};
@@ -20,6 +21,7 @@ use crate::records::{
 };
 use crate::referee::{self, GameInput, Input};
 use crate::seed::Seed;
+use crate::store::hands::EnteredHand;
 use crate::store::matches::{EventRow, MatchRow, SeatResult};
 use crate::store::moves::{LiveMatch, Move, Plan};
 use crate::store::snapshot::FinishedMatch;
@@ -112,9 +114,25 @@ async fn submitted(
 ) -> Result<MoveReply, Problem> {
     let mut game = None;
     let key = request.idempotency_key.as_deref();
+    // A deal reported without `hands` takes those the seats entered (read before the match's
+    // turn; the judge keeps those entered for the deal it finds awaited).
+    let hands = match &submission {
+        Submission::Chance(outcome) if hands::wants_entered_hands(outcome) => {
+            let mut conn = store.conn().await?;
+            Some(crate::store::hands::entered(&mut conn, request.id).await?)
+        }
+        _ => None,
+    };
     let answer = store
         .play(request.id, key, |live, earlier| {
-            let judged = judge(&request, &submission, live, earlier, &mut game);
+            let judged = judge(
+                &request,
+                &submission,
+                hands.as_deref(),
+                live,
+                earlier,
+                &mut game,
+            );
             match judged {
                 // A refusal changes nothing; the store may judge it again on a fresher match.
                 Err(problem) if problem.status < 500 => Ok(Plan::Refused(problem)),
@@ -134,6 +152,7 @@ async fn submitted(
 fn judge(
     request: &Request,
     submission: &Submission,
+    hands: Option<&[EnteredHand]>,
     live: &LiveMatch,
     earlier: Option<EventRow>,
     game: &mut Option<GameKind>,
@@ -166,11 +185,20 @@ fn judge(
         return earlier_answer(previous, &request_hash).map(Plan::Answer);
     }
     check_open(row, request.expected_version)?;
+    let filled = match hands {
+        Some(hands) => Some(hands::with_entered_hands(
+            payload,
+            hands,
+            row.version,
+            seats.len(),
+        )?),
+        None => None,
+    };
     let accepted = Accepted {
         credential,
         viewer: viewer_for(row, credential),
         seat,
-        payload,
+        payload: filled.as_ref().unwrap_or(payload),
         idempotency_key: request.idempotency_key.as_deref(),
         request_hash,
     };

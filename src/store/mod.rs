@@ -16,6 +16,7 @@
 pub mod columns;
 pub mod created;
 pub mod events;
+pub mod hands;
 pub mod history;
 pub mod households;
 pub mod lobby;

@@ -164,6 +164,15 @@ diesel::joinable!(match_seats -> matches (match_id));
 diesel::joinable!(match_snapshots -> matches (match_id));
 diesel::joinable!(sheet_entries -> matches (match_id));
 
+diesel::table! {
+    match_hands (match_id, seat) {
+        match_id -> Uuid,
+        seat -> Int4,
+        version -> Int8,
+        cards -> Jsonb,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     household_keys,
     households,
@@ -171,6 +180,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     invite_codes,
     match_abandons,
     match_events,
+    match_hands,
     match_invites,
     match_rematch_links,
     match_seats,

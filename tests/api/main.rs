@@ -13,6 +13,7 @@ mod edges;
 mod errors;
 mod evening;
 mod game_refusals;
+mod hands;
 mod history;
 mod hosted;
 mod households;

@@ -191,6 +191,11 @@ def path_values(
         values["id"], token = sheet.id, sheet.owner_token
         if "{seat}" in path:
             values["seat"] = "1"
+    elif operation_id in {"enter_hand", "entered_hands"}:
+        # Hands are entered for a table match waiting for its deal (the owner may enter any seat's).
+        values["id"], token = fixtures.awaiting_deal.id, fixtures.awaiting_deal.owner_token
+        if "{seat}" in path:
+            values["seat"] = "1"
     elif path.startswith("/v1/matches/{id}"):
         # The owner may do everything a seat may, and more (a rematch).
         match = fixtures.finished if operation_id in NEEDS_FINISHED else fixtures.live
