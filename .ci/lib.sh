@@ -73,6 +73,18 @@ python_venv() {
     fi
 }
 
+# npm_ci DIR [ARGS...]: `npm ci` in DIR unless its node_modules is already what its lock file
+# says. npm ci empties node_modules first, so a second run while another lane's browser reads
+# from it (two table page shares at once) would pull files from under it.
+npm_ci() {
+    local dir=$1
+    shift
+    if [ ! -f "$dir/node_modules/.package-lock.json" ] ||
+        [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+        (cd "$dir" && npm ci --no-audit --no-fund "$@")
+    fi
+}
+
 # free_port: a TCP port on 127.0.0.1 that nothing listens on now.
 free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'

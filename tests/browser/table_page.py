@@ -22,8 +22,13 @@ HERE = Path(__file__).resolve().parent
 def main() -> int:
     SHOTS.mkdir(parents=True, exist_ok=True)
     assert AXE.exists(), f"{AXE} is missing: run `npm ci` in tests/browser"
-    wanted = sys.argv[1:]  # module or step names to run alone, e.g. `page_table` or `spectate`
+    # `--share=K/N`: the K-th of N shares of the modules (every N-th, from the K-th), so that CI
+    # runs the walks in two lanes at once and a new module always lands in one of them.
+    share = next((arg.split("=", 1)[1] for arg in sys.argv[1:] if arg.startswith("--share=")), "1/1")
+    this, shares = (int(part) for part in share.split("/"))
+    wanted = [arg for arg in sys.argv[1:] if not arg.startswith("--share=")]  # module or step names, e.g. `page_table` or `spectate`
     modules = [importlib.import_module(path.stem) for path in sorted(HERE.glob("page_*.py")) if path.stem != "page_kit"]
+    modules = modules[this - 1 :: shares]
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS, headless=True)
         try:
