@@ -95,6 +95,18 @@ export const post = (path, body, options = {}) => api('POST', path, { ...options
  * answered with the import's report. With `dryRun`, only the report: what the import would add,
  * find here already, leave out and note, with nothing written.
  */
+/**
+ * A seat's own hand for the deal a table-randomness match waits for: `PUT
+ * /v1/matches/{id}/hands/{seat}` with that seat's token (entering again replaces it). Answers
+ * `{version, entered, mine}`: the seats whose hand is in, and the cards this seat entered.
+ */
+export const enterHand = (matchId, seat, cards, { token } = {}) =>
+  api('PUT', `/v1/matches/${encodeURIComponent(matchId)}/hands/${seat}`, { body: { cards }, token }).then((reply) => reply.body);
+
+/** Which seats have entered their hand for the deal awaited (`{version, entered, mine}`; `mine`
+ * only for a seat's token): any of the match's tokens. */
+export const enteredHands = (matchId, { token } = {}) => get(`/v1/matches/${encodeURIComponent(matchId)}/hands`, { token });
+
 export const importBgStats = (file, { dryRun = false } = {}) => post(`/v1/imports/bgstats${dryRun ? '?dry_run=true' : ''}`, file);
 
 const POLL_MS = 1500;

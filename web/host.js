@@ -86,7 +86,7 @@ async function hostForm(main) {
       h('span', { class: 'hint' }, 'Each phone shows its own hand. No cards needed.'))),
     h('label', { for: tableChance.id, class: 'choice' }, tableChance, h('span', {},
       h('strong', {}, 'We use our own cards and dice and tell the service'),
-      h('span', { class: 'hint' }, 'The host taps in each deal, draw and roll as it happens.'))));
+      h('span', { class: 'hint' }, 'Each player taps in their own hand on their phone; the host taps in the cards everyone sees, and each draw and roll as it happens.'))));
 
   async function start(event) {
     event.preventDefault();

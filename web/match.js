@@ -5,7 +5,7 @@
 // dice (table randomness), standings, a short log, and the owner's controls. The per-game parts
 // come from `tables/index.js`; this module is the shell.
 
-import { get, post, api, follow, keyedDownload } from './api.js';
+import { get, post, api, follow, keyedDownload, enterHand, enteredHands } from './api.js';
 import { h, replace, field, uid, showFieldError, clearFieldErrors, announce, formatNumber, formatTime, words, linkForPhones, phonesCannotReach } from './dom.js';
 import { games, gameTitle } from './sheet.js';
 import { seatToken, rememberSeat, forgetSeat, ownerToken, hostedMatch, rememberInvite, rememberHosted, myHostedMatches, household } from './store.js';
@@ -264,6 +264,38 @@ function templateOf(outcome) {
   return { template, values };
 }
 
+// Hands entered at the table: in a deal of hands (Lucky Jack, Luck Plus, Plus & Minus), each
+// seat taps in its own hand on its own phone (`PUT /v1/matches/{id}/hands/{seat}`), and whoever
+// reports the deal enters only the table's public cards: the deal then goes without `hands`,
+// and the service puts in each seat's. Nobody's phone, the host's included, shows another's.
+
+/** The seats' hand slots of the deal awaited, or null when it is no deal of hands. */
+function handSlots(template) {
+  return template && template.kind === 'deal' && Array.isArray(template.hands) ? template.hands : null;
+}
+
+/** The deal's public part, entered once: the template without its hands. */
+function publicTemplate(template) {
+  return Object.fromEntries(Object.entries(template).filter(([key]) => key !== 'hands'));
+}
+
+/** Whether a template leaves anything to tap (Plus & Minus, face-up cards chosen later: none). */
+function hasSlots(template) {
+  return Object.entries(template).some(([key, value]) => key !== 'kind' && (Array.isArray(value) ? value : [value]).some((place) => place.max > 0));
+}
+
+const PUBLIC_WORDS = { 'lucky-jack': 'the card turned up', 'luck-plus': 'the cards turned up', 'plus-minus': 'the face-up cards' };
+const PUBLIC_TITLES = { 'lucky-jack': 'Enter the card turned up', 'luck-plus': 'Enter the cards turned up', 'plus-minus': 'Enter the face-up cards' };
+
+/** "Hands entered: Ann ✓, Ben waiting, Cleo waiting." (`entered`: seats; null while unknown). */
+export function handsEnteredText(names, entered) {
+  if (!entered) return 'Hands entered: checking…';
+  const isIn = new Set(entered);
+  const each = names.map((name, seat) => (isIn.has(seat) ? `${name} ✓` : `${name} waiting`));
+  const all = names.every((_, seat) => isIn.has(seat));
+  return `Hands entered: ${each.join(', ')}.${all ? ' Every hand is in.' : ''}`;
+}
+
 const SLOT_WORDS = {
   hands: 'cards', face_up: 'face-up cards', flip: 'the card turned up', flips: 'the cards turned up, in order',
   cards: 'the cards drawn, in order', card: 'the card', dice: 'the two dice', faces: 'the dice',
@@ -323,8 +355,10 @@ function pickerFor(game, part) {
 }
 
 /** A form to report (or correct) a chance outcome by tapping. `template` has slots; `values`
- * (optional) fills them; `send(outcome)` posts it and throws a refusal to show. */
-function chanceForm({ match, names, template, values = {}, title, submitText, send, onCancel }) {
+ * (optional) fills them; `send(outcome)` posts it and throws a refusal to show. `titleId` names
+ * the form (two on one phone need two); `yours` says "Your cards" for a seat's own hand; `hint`
+ * replaces the line above the cards. */
+function chanceForm({ match, names, template, values = {}, title, submitText, send, onCancel, titleId = 'chance-title', yours = false, hint = null }) {
   const game = match.game;
   const offeredCards = game === 'lucky-dice' && template.kind === 'coasters'
     ? (match.options && match.options.coaster_set) || []
@@ -338,7 +372,8 @@ function chanceForm({ match, names, template, values = {}, title, submitText, se
     for (const place of slots) {
       if (place.max === 0) continue;
       const what = place.max === 1 && SINGLE_WORDS[key] ? SINGLE_WORDS[key] : SLOT_WORDS[key] || words(key);
-      const whose = place.seat !== undefined ? `${possessive(names[place.seat])} ${what}` : what.replace(/^./, (first) => first.toUpperCase());
+      const owner = yours ? 'Your' : possessive(names[place.seat]);
+      const whose = place.seat !== undefined ? `${owner} ${what}` : what.replace(/^./, (first) => first.toUpperCase());
       const howMany = place.min === place.max ? ` (${place.max})` : '';
       const part = { key, seat: place.seat, single: place.single, min: place.min, max: place.max, ordered: place.ordered, die: place.die, label: `${whose}${howMany}`, offered: offeredCards, changed: () => {} };
       const picker = pickerFor(game, part);
@@ -361,7 +396,7 @@ function chanceForm({ match, names, template, values = {}, title, submitText, se
   const submit = h('button', { type: 'submit' }, submitText);
   const form = h('form', {
     class: 'card chance-form',
-    'aria-labelledby': 'chance-title',
+    'aria-labelledby': titleId,
     async onsubmit(event) {
       event.preventDefault();
       clearFieldErrors(form);
@@ -369,7 +404,7 @@ function chanceForm({ match, names, template, values = {}, title, submitText, se
         const got = part.picker.value().length;
         if (got < part.min || got > part.max) {
           const wanted = part.min === part.max ? `${part.max}` : `from ${part.min} to ${part.max}`;
-          part.error.textContent = `Tap ${wanted} for ${part.label.replace(/ \(\d+\)$/, '')}: ${got} so far.`;
+          part.error.textContent = `Tap ${wanted} for ${part.label.replace(/ \(\d+\)$/, '').replace(/^Your /, 'your ')}: ${got} so far.`;
           part.error.hidden = false;
           part.error.focus();
           announce(part.error.textContent);
@@ -399,10 +434,10 @@ function chanceForm({ match, names, template, values = {}, title, submitText, se
       }
     },
   },
-  h('h2', { id: 'chance-title' }, title),
-  h('p', { class: 'hint' }, parts.length === 1 && parts[0].max === 1
+  h('h2', { id: titleId }, title),
+  h('p', { class: 'hint' }, hint || (parts.length === 1 && parts[0].max === 1
     ? 'Tap what came up. Tap it again below to take it out.'
-    : 'Tap the cards in the order they came. Tap a chosen one again to take it out.'),
+    : 'Tap the cards in the order they came. Tap a chosen one again to take it out.')),
   fieldsets, formError,
   h('div', { class: 'buttons' }, submit, onCancel ? h('button', { type: 'button', class: 'secondary', onclick: onCancel }, 'Cancel') : null));
   return form;
@@ -601,6 +636,16 @@ export function matchView(main, id) {
   let shownKey = null;
   let chanceCache = null;
   let reportedHere = null;
+  // Hands entered on the seats' own phones, for the deal awaited: the service's last answer
+  // (`{version, entered, mine}`), read again every 2 s while some hand is missing.
+  let hands = null;
+  let handsError = null;
+  let handsTimer = 0;
+  let handsCall = 0;
+  let handsLeft = false;
+  let changingHand = false;
+  const handsLine = h('p', { class: 'hands-entered' });
+  const myHandBox = h('div', { class: 'my-hand' });
 
   const leave = token ? h('p', {}, h('button', {
     type: 'button',
@@ -653,6 +698,8 @@ export function matchView(main, id) {
       if (me !== null && chance.seat === me && mayReport()) {
         return chance.kind === 'roll' ? `Your roll, ${names[me]}: roll, then tap in what came up.` : `Your draw, ${names[me]}: draw, then tap in what you drew.`;
       }
+      // A deal whose hands each seat taps in on its own phone: this seat's is still to come.
+      if (me !== null && token && handDeal() && !(hands && hands.mine)) return `Your hand, ${names[me]}: once the cards are dealt, tap yours in below.`;
       return chanceWaitText();
     }
     const acting = match.to_act || [];
@@ -809,15 +856,163 @@ export function matchView(main, id) {
 
   const mendToken = () => owner || token;
 
+  // --- hands entered on each seat's own phone ----------------------------------------------
+
+  /** The hand slots of the deal this phone may take part in (a token, table randomness), or null. */
+  function handDeal() {
+    if (!match || match.randomness !== 'table' || match.status !== 'in_progress' || !match.chance_pending) return null;
+    if (!token && !owner) return null;
+    return handSlots(chanceTemplate(match));
+  }
+
+  const everyHandIn = () => Boolean(hands && match && match.seats.every((seat) => hands.entered.includes(seat.seat)));
+
+  /** Reads who has entered their hand (and this seat's own cards); again in 2 s while some are
+   * missing. One reading at a time: a newer call makes an older one's answer moot. */
+  async function loadHands() {
+    const call = ++handsCall;
+    clearTimeout(handsTimer);
+    if (handsLeft || !handDeal()) return;
+    const version = match.version;
+    let answer = null;
+    try {
+      answer = await enteredHands(id, { token: token || owner });
+      handsError = null;
+    } catch (error) {
+      handsError = error;
+    }
+    if (call !== handsCall || handsLeft || !match || match.version !== version || !handDeal()) return;
+    if (answer && answer.version === version) takeHands(answer);
+    else renderHandsLine();
+    if (!everyHandIn()) handsTimer = setTimeout(loadHands, 2000);
+  }
+
+  /** Shows an answer of the hands endpoint: who is in (said aloud when it changes), and this
+   * seat's own part when its cards changed. */
+  function takeHands(answer) {
+    const before = hands;
+    hands = answer;
+    if (before && before.version === answer.version) {
+      const fresh = answer.entered.filter((seat) => !before.entered.includes(seat) && seat !== mySeat());
+      if (fresh.length) announce(`${nameList(fresh.map((seat) => names[seat]))} entered ${fresh.length > 1 ? 'their hands' : 'their hand'}.${everyHandIn() ? ' Every hand is in.' : ''}`);
+    }
+    renderHandsLine();
+    if (!before || JSON.stringify(before.mine) !== JSON.stringify(answer.mine)) {
+      renderMyHand();
+      // "Your hand, …: tap yours in" gives way to the wait once it is in.
+      const text = turnText();
+      if (turn.textContent !== text) {
+        turn.textContent = text;
+        lastTurn = text;
+      }
+    }
+  }
+
+  function renderHandsLine() {
+    handsLine.textContent = !hands && handsError ? refusalWords(handsError, ctx()) : handsEnteredText(names, hands && hands.entered);
+  }
+
+  /** This seat's own hand: a picker for its cards and "This is my hand", or, once in, the cards
+   * it entered and "Change it". Never another seat's. */
+  function renderMyHand() {
+    const deal = handDeal();
+    const me = mySeat();
+    if (!deal || me === null || !token || !deal[me]) { replace(myHandBox); return; }
+    const reporter = mayReport();
+    const mine = hands && hands.mine;
+    if (!hands && !handsError) {
+      replace(myHandBox, h('section', { class: 'card', 'aria-labelledby': 'my-hand-title' },
+        h('h2', { id: 'my-hand-title' }, 'Your hand'), h('p', { class: 'muted' }, 'Looking up your hand…')));
+      return;
+    }
+    if (mine && !changingHand) {
+      replace(myHandBox, h('section', { class: 'card hand-in', 'aria-labelledby': 'my-hand-title' },
+        h('h2', { id: 'my-hand-title' }, 'Your hand is in'),
+        h('ul', { class: 'hand-cards', 'aria-label': `Your hand: ${mine.length} ${mine.length === 1 ? 'card' : 'cards'}` },
+          mine.map((card) => h('li', {}, cards.cardFace(match.game, card, { small: true })))),
+        h('p', { class: 'hint' }, 'Only this phone shows it. It is yours once the deal is reported.'),
+        reporter ? null : handsLine,
+        h('button', { type: 'button', class: 'secondary', onclick: () => { changingHand = true; renderMyHand(); focusIn(myHandBox); } }, 'Change it')));
+      return;
+    }
+    const form = chanceForm({
+      match, names,
+      template: { kind: 'deal', hands: [deal[me]] },
+      values: mine ? { [`hands.${me}`]: mine } : {},
+      title: 'Your hand',
+      titleId: 'my-hand-title',
+      yours: true,
+      hint: 'Tap each card in your hand, in any order. Only this phone sees them; tap a chosen one again to take it out.',
+      submitText: 'This is my hand',
+      onCancel: mine ? () => { changingHand = false; renderMyHand(); focusIn(myHandBox); } : null,
+      async send(outcome) {
+        const answer = await enterHand(id, me, outcome.hands[0], { token });
+        changingHand = false;
+        hands = null;
+        takeHands(answer);
+        announce('Your hand is in.');
+        focusIn(myHandBox);
+        if (!everyHandIn()) loadHands();
+      },
+    });
+    form.classList.add('my-hand-form');
+    if (!reporter) form.insertBefore(handsLine, form.querySelector('.buttons'));
+    replace(myHandBox, form);
+  }
+
   function renderChance() {
     // A form half tapped stays as it is while nothing changes at the table.
     const key = `${match.version} ${reporting} ${correcting}`;
-    if (chanceCache && chanceCache.key === key && (reporting || correcting)) return;
+    if (chanceCache && chanceCache.key === key && (reporting || correcting || chanceCache.keep)) return;
     chanceCache = { key };
     const parts = [];
+    const deal = handDeal();
+    if (!deal || (hands && hands.version !== match.version)) {
+      hands = null;
+      changingHand = false;
+    }
+    if (deal && mySeat() !== null && token) {
+      // This seat's own hand, above the rest: kept while the table does not change.
+      chanceCache.keep = true;
+      parts.push(myHandBox);
+      renderMyHand();
+    }
     if (match.chance_pending && mayReport()) {
       const template = chanceTemplate(match);
-      if (template && !correcting) {
+      if (template && !correcting && deal && !reporting) {
+        // The deal's public cards only: each seat's hand comes from its own phone.
+        const open = publicTemplate(template);
+        const some = hasSlots(open);
+        const words = PUBLIC_WORDS[match.game] || 'the cards on the table';
+        chanceCache.keep = true;
+        parts.push(h('section', { class: 'card', 'aria-labelledby': 'report-call' },
+          h('h2', { id: 'report-call' }, 'The deal'),
+          h('p', {}, some
+            ? `Each player taps in their own hand on their phone: nobody else sees it. Then tap in ${words} here.`
+            : 'Each player taps in their own hand on their phone: nobody else sees it. Then report the deal here.'),
+          handsLine));
+        parts.push(chanceForm({
+          match, names, template: open,
+          title: some ? PUBLIC_TITLES[match.game] || 'Enter the table’s cards' : 'Report the deal',
+          hint: some ? null : 'Every hand comes from the players’ phones: nothing more to tap here.',
+          submitText: 'Report the deal',
+          async send(outcome) {
+            try {
+              await post(`/v1/matches/${id}/chance`, { outcome, expected_version: match.version }, { token: owner || token });
+            } catch (error) {
+              loadHands();
+              throw error;
+            }
+            announce('Reported. Play goes on.');
+            await refresh();
+          },
+        }));
+        parts.push(h('p', { class: 'every-hand' }, 'Someone has no phone? ', h('button', {
+          type: 'button',
+          class: 'link',
+          onclick: () => { reporting = true; renderChance(); focusIn(chanceSlot); },
+        }, 'Enter the deal with every hand here instead')));
+      } else if (template && !correcting) {
         if (!reporting) {
           const kind = (match.view.chance || {}).kind;
           parts.push(h('section', { class: 'card', 'aria-labelledby': 'report-call' },
@@ -867,6 +1062,14 @@ export function matchView(main, id) {
       correcting = false;
     }
     replace(chanceSlot, parts);
+    if (deal) {
+      renderHandsLine();
+      if (!hands) loadHands();
+    } else {
+      // No deal of hands awaited: no reading of them either.
+      handsCall += 1;
+      clearTimeout(handsTimer);
+    }
   }
 
   function renderLog() {
@@ -1159,12 +1362,14 @@ export function matchView(main, id) {
   games().then(() => {
     if (match) heading.textContent = `${gameTitle(match.game)}: ${names.join(', ')}`;
   }).catch(() => null);
-  return follow(`/v1/matches/${id}`, {
+  const stop = follow(`/v1/matches/${id}`, {
     token: reader(),
     streamPath: `/v1/matches/${id}/stream`,
     onData(next) {
       loadError.hidden = true;
       if (!match || next.version !== match.version || next.status !== match.status || JSON.stringify(next.seats) !== JSON.stringify(match.seats)) show(next);
+      // The match's stream moved: who has entered their hand may have too.
+      else if (handDeal()) loadHands();
     },
     onError(error) {
       loadError.textContent = refusalWords(error, { names, game: match && match.game });
@@ -1172,6 +1377,11 @@ export function matchView(main, id) {
     },
     quiet: () => match && match.status !== 'in_progress',
   });
+  return () => {
+    handsLeft = true;
+    clearTimeout(handsTimer);
+    stop();
+  };
 }
 
 /** Moves focus to the first heading or control in `container` (a form that just opened). */

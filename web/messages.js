@@ -125,6 +125,14 @@ export const CATALOGUE = {
       seat: '{seat} drew a face-down card: say which card it is first.',
     },
     no_chance_pending: 'No card or roll is awaited right now.',
+
+    // Hands entered at the table, each on its own phone.
+    no_deal_pending: 'No deal is waiting for hands right now: the cards were already dealt.',
+    hands_missing: {
+      _: '{missing} have not tapped in their hands yet. Wait for them, or enter every hand on one phone instead.',
+      one: '{missing} has not tapped in their hand yet. Wait for them, or enter every hand on one phone instead.',
+    },
+    invalid_hand: 'A hand is 1 to 16 cards. Tap the cards in your hand and try again.',
     not_your_turn: {
       _: '{seat}, it is {turn}’s turn, not yours.',
       to_act: '{seat}, it is {to_act}’s turn, not yours.',
@@ -291,10 +299,11 @@ const ALTERNATIVE = {
   limit_exceeded: (p) => p.limit,
   no_dice: (p) => (p.seat != null ? 'seat' : '_'),
   drawn_card_pending: (p) => (p.card != null ? 'card' : '_'),
+  hands_missing: (p) => (Array.isArray(p.missing) && p.missing.length === 1 ? 'one' : '_'),
 };
 
 /** Parameters naming a seat (a number, or a list of them, or `{seat}` for a reporter). */
-const SEAT_PARAMS = new Set(['seat', 'turn', 'to', 'left', 'next', 'stop_caller', 'by_seat', 'to_act', 'reported_by', 'player']);
+const SEAT_PARAMS = new Set(['seat', 'turn', 'to', 'left', 'next', 'stop_caller', 'by_seat', 'to_act', 'reported_by', 'player', 'missing']);
 /** Parameters naming a card. */
 const CARD_PARAMS = new Set(['card', 'top']);
 /** Positions the service counts from 0, shown counted from 1 as `{name_number}`. */

@@ -40,6 +40,7 @@ const PLAN: &[(&str, Placement)] = &[
     ("matches", by("id", "match")),
     ("match_seats", by("match_id", "match")),
     ("match_events", by("match_id", "match")),
+    ("match_hands", by("match_id", "match")),
     ("match_snapshots", by("match_id", "match")),
     ("sheet_entries", by("match_id", "match")),
     ("match_invites", by("match_id", "match")),
