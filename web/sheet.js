@@ -333,9 +333,15 @@ export function sheetView(main, id) {
       }))));
   }
 
+  // Rounds still waiting while the connection seems down are tried again every few seconds, not
+  // only when the browser says it is back online (it may say so before a request can get
+  // through) or when the sheet's stream comes back (which may wait longer).
+  const RETRY_MS = 5000;
+  let retry = null;
   async function flush() {
     if (flushing || !token || stopped) return;
     flushing = true;
+    clearTimeout(retry);
     try {
       for (const item of outbox(id)) {
         if (item.refusal) break;
@@ -345,7 +351,7 @@ export function sheetView(main, id) {
           show(updated);
           announce(`A waiting round was sent. ${leaderSentence(sheet)}`);
         } catch (error) {
-          if (isOffline(error)) break;
+          if (isOffline(error)) { retry = setTimeout(flush, RETRY_MS); break; }
           if (isTokenRefused(error)) { handedAway(); break; }
           updateQueued(id, item.key, { refusal: words(error) });
           announce(`A waiting round was not accepted: ${words(error)}`);
@@ -999,6 +1005,7 @@ export function sheetView(main, id) {
   return () => {
     stopped = true;
     window.removeEventListener('online', onOnline);
+    clearTimeout(retry);
     stopFollowing();
   };
 }
