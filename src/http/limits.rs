@@ -9,8 +9,9 @@ use actix_cors::Cors;
 use actix_web::dev::ServiceRequest;
 use actix_web::http::header::{self, HeaderMap};
 use actix_web::web;
-use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, Quota};
+use governor::clock::{Clock, MonotonicClock};
+use governor::state::keyed::DashMapStateStore;
+use governor::{Quota, RateLimiter};
 
 use crate::config::{Network, Settings};
 use crate::problem::{Code, Problem};
@@ -18,9 +19,9 @@ use crate::problem::{Code, Problem};
 /// Health checks are never limited: a load balancer polling them must not lock itself out.
 const UNLIMITED_PATHS: [&str; 2] = ["/healthz", "/readyz"];
 
-/// Token buckets per client address.
+/// Token buckets per client address, on the standard monotonic clock.
 pub struct RateLimit {
-    limiter: DefaultKeyedRateLimiter<IpAddr>,
+    limiter: RateLimiter<IpAddr, DashMapStateStore<IpAddr>, MonotonicClock>,
     trusted_proxies: Vec<Network>,
     checks: AtomicU64,
 }
@@ -30,7 +31,7 @@ pub fn rate_limit(settings: &Settings) -> Option<RateLimit> {
     let quota = Quota::with_period(settings.rate_limit_refill?)?;
     let burst = NonZeroU32::new(settings.rate_limit_burst).unwrap_or(NonZeroU32::MIN);
     Some(RateLimit {
-        limiter: DefaultKeyedRateLimiter::keyed(quota.allow_burst(burst)),
+        limiter: RateLimiter::dashmap_with_clock(quota.allow_burst(burst), MonotonicClock),
         trusted_proxies: settings.trusted_proxies.clone(),
         checks: AtomicU64::new(0),
     })
@@ -45,7 +46,7 @@ impl RateLimit {
         }
         self.limiter.check_key(&client).map_err(|negative| {
             negative
-                .wait_time_from(DefaultClock::default().now())
+                .wait_time_from(MonotonicClock.now())
                 .as_secs()
                 .max(1)
         })
