@@ -26,8 +26,10 @@ use crate::matches::{
 };
 use crate::problem::Problem;
 use crate::request_examples;
+use crate::sheets::{self, Evening};
 use crate::store::Store;
 use crate::vocabulary::limits;
+use crate::vocabulary::MatchKind;
 
 /// Create a match: returns one secret token per seat and an owner token (shown only here). An
 /// `Idempotency-Key` makes retries safe: a retry within 24 hours gets the first answer (the same
@@ -318,6 +320,30 @@ pub async fn get_ply(
         matches::at_ply(&store, id, ply, who(&store, &request, &token).await?).await?;
     // An earlier ply is fixed, but who may see what in it changes when the match ends.
     Ok(cached_by_content(&request, &view))
+}
+
+/// The evening a hosted match belongs to, as a sheet's evening is: the matches played again from
+/// one another (its rematches) and, in a household, every other sheet and hosted match the same
+/// people played that night, with each game's players, totals and winners, and each player's
+/// games and wins.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = Uuid, Path), IfNoneMatch, InHousehold),
+    responses(
+        (status = 200, body = Evening),
+        NotModified,
+        PublicReadProblems,
+    )
+)]
+#[get("/matches/{id}/evening")]
+pub async fn match_evening(
+    store: web::Data<Store>,
+    path: web::Path<Uuid>,
+    request: HttpRequest,
+) -> Result<HttpResponse, Problem> {
+    let space = space(&store, &request, Need::Read).await?;
+    let evening = sheets::evening(&store, path.into_inner(), MatchKind::Hosted, space).await?;
+    Ok(cached_by_content(&request, &evening))
 }
 
 /// Scores with the itemised breakdown, ranks (shared places) and winners.

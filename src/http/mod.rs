@@ -110,6 +110,7 @@ fn routes(config: &mut utoipa_actix_web::service_config::ServiceConfig) {
             .service(matches::get_log)
             .service(matches::get_ply)
             .service(matches::get_result)
+            .service(matches::match_evening)
             .service(matches::export_match)
             .service(streams::stream_match)
             .service(sheets::create_sheet)

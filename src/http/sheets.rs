@@ -20,6 +20,7 @@ use crate::sheets::{
     FinishSheet, RemoveLastRound, RenameSheetPlayer, SheetDetail, SheetOwnerToken,
 };
 use crate::store::Store;
+use crate::vocabulary::MatchKind;
 
 /// Start a score sheet: the game, the players and the options (e.g. 3 or 5 rounds). Returns the
 /// owner token that adds entries (shown only here). An `Idempotency-Key` makes retries safe: a
@@ -261,7 +262,7 @@ pub async fn sheet_evening(
     request: HttpRequest,
 ) -> Result<HttpResponse, Problem> {
     let space = space(&store, &request, Need::Read).await?;
-    let evening = sheets::evening(&store, path.into_inner(), space).await?;
+    let evening = sheets::evening(&store, path.into_inner(), MatchKind::Sheet, space).await?;
     Ok(cached_by_content(&request, &evening))
 }
 

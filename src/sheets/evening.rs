@@ -18,6 +18,7 @@ use crate::records::{check_visible, NewSeat};
 use crate::store::history;
 use crate::store::lobby as links;
 use crate::store::matches::{self as q, MatchRow, SeatRow};
+use crate::store::moves::UnknownMatch;
 use crate::store::{created, Store};
 use crate::tokens;
 use crate::vocabulary::{name_key, MatchKind, MatchStatus, Space};
@@ -76,16 +77,17 @@ pub struct EveningPlayer {
     pub wins: u32,
 }
 
-/// The evening a sheet belongs to: the chain of sheets played again from one another and, in a
-/// household, every other sheet and hosted match of that night at which two or more of the
-/// chain's players sat, whatever the game (games no more than three hours apart are one
-/// evening). In the public space, where a name is anyone's, the evening is the chain alone.
+/// The evening a sheet or hosted match belongs to: the chain of games played again from one
+/// another and, in a household, every other sheet and hosted match of that night at which two or
+/// more of the evening's players sat, whatever the game (games no more than three hours apart
+/// are one evening). In the public space, where a name is anyone's, the evening is the chain
+/// alone.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Evening {
-    /// The first sheet of the play-again chain (of its last 50, for a longer one): its link
+    /// The first game of the play-again chain (of its last 50, for a longer one): its link
     /// shows the evening.
     pub first: Uuid,
-    /// The chain's latest sheet, the one being played or last played: a phone showing the
+    /// The chain's latest game, the one being played or last played: a phone showing the
     /// evening follows it.
     pub current: Uuid,
     /// Every game of the evening in the order they began (its last 50).
@@ -161,47 +163,63 @@ pub async fn reissue_owner_token(
     .await
 }
 
-/// The evening `id` belongs to, with each game's result and each player's wins.
-pub async fn evening(store: &Store, id: Uuid, space: Space) -> Result<Evening, Problem> {
+/// The evening of the sheet or hosted match `id` (`kind` says which is asked for), with each
+/// game's result and each player's wins.
+pub async fn evening(
+    store: &Store,
+    id: Uuid,
+    kind: MatchKind,
+    space: Space,
+) -> Result<Evening, Problem> {
+    let unknown = |id| match kind {
+        MatchKind::Sheet => unknown_sheet(id),
+        MatchKind::Hosted => Problem::from(UnknownMatch(id)),
+    };
     let mut conn = store.conn().await?;
     let conn = &mut *conn;
-    // An unknown id, or a hosted match's, is refused before its chain is walked; so is another
-    // household's sheet (a chain's rematches are all of its first sheet's household).
+    // An unknown id, or one of the other kind, is refused before its chain is walked; so is
+    // another household's (a chain's rematches are all of its first game's household).
     let asked = q::find(conn, id)
         .await?
-        .filter(|r| r.kind == MatchKind::Sheet)
-        .ok_or_else(|| unknown_sheet(id))?;
+        .filter(|r| r.kind == kind)
+        .ok_or_else(|| unknown(id))?;
     check_visible(&asked, space)?;
     let chain = links::rematch_chain(conn, id, EVENING_SHEETS).await?;
-    let mut sheets = Vec::with_capacity(chain.len());
-    for &sheet_id in &chain {
-        sheets.push(sheet_summary(conn, sheet_id).await?);
+    let mut games = Vec::with_capacity(chain.len());
+    for &game in &chain {
+        games.push(summary(conn, game).await?);
     }
-    let (Some(first), Some(current)) = (sheets.first(), sheets.last()) else {
-        return Err(unknown_sheet(id));
+    let (Some(first), Some(current)) = (games.first(), games.last()) else {
+        return Err(unknown(id));
     };
     let (first, current) = (first.id, current.id);
     if !space.is_public() {
-        let others = same_night(conn, space, &sheets).await?;
+        let others = same_night(conn, space, &games).await?;
         for other in others.into_iter().filter(|other| !chain.contains(other)) {
-            let row = q::find(conn, other)
-                .await?
-                .ok_or_else(|| unknown_sheet(other))?;
-            sheets.push(match row.kind {
-                MatchKind::Sheet => sheet_summary(conn, other).await?,
-                MatchKind::Hosted => match_summary(row, q::seats(conn, other).await?),
-            });
+            games.push(summary(conn, other).await?);
         }
-        sheets.sort_by_key(|sheet| (sheet.created_at, sheet.id));
-        let keep = sheets.len().saturating_sub(EVENING_SHEETS as usize);
-        sheets.drain(..keep);
+        games.sort_by_key(|game| (game.created_at, game.id));
+        let keep = games.len().saturating_sub(EVENING_SHEETS as usize);
+        games.drain(..keep);
     }
     Ok(Evening {
         first,
         current,
-        players: players_of(&sheets),
-        sheets,
+        players: players_of(&games),
+        sheets: games,
     })
+}
+
+/// A game of the evening, sheet or hosted match, with its results so far.
+async fn summary(
+    conn: &mut diesel_async::AsyncPgConnection,
+    id: Uuid,
+) -> Result<EveningSheet, Problem> {
+    let row = q::find(conn, id).await?.ok_or_else(|| unknown_sheet(id))?;
+    match row.kind {
+        MatchKind::Sheet => sheet_summary(conn, id).await,
+        MatchKind::Hosted => Ok(match_summary(row, q::seats(conn, id).await?)),
+    }
 }
 
 /// A sheet of the evening with its standings.

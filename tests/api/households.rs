@@ -532,6 +532,23 @@ async fn a_households_evening_is_every_game_the_same_people_played_that_night() 
             evening.body
         );
     }
+    // A hosted match of the evening has the same evening, and answers only for matches.
+    let from_match = get_in(&app, &format!("/v1/matches/{hosted}/evening"), key).await;
+    assert_eq!(from_match.status, StatusCode::OK, "{}", from_match.body);
+    assert_eq!(from_match.body["sheets"].as_array().unwrap().len(), 3);
+    assert_eq!(from_match.body["current"], hosted.as_str());
+    let not_a_match = get_in(&app, &format!("/v1/matches/{jack}/evening"), key).await;
+    assert_eq!(
+        not_a_match.body["code"], "unknown_match",
+        "{}",
+        not_a_match.body
+    );
+    let not_a_sheet = get_in(&app, &format!("/v1/sheets/{hosted}/evening"), key).await;
+    assert_eq!(
+        not_a_sheet.body["code"], "unknown_sheet",
+        "{}",
+        not_a_sheet.body
+    );
     // In the public space a name is anyone's: an evening is its play-again chain alone.
     let public = start_public(&app, &["Mum", "Dad"]).await;
     let evening = app.get(&format!("/v1/sheets/{public}/evening"), None).await;
