@@ -7,7 +7,7 @@
 
 import { get, post, api, follow, keyedDownload, enterHand, enteredHands } from './api.js';
 import { h, replace, field, uid, showFieldError, clearFieldErrors, announce, formatNumber, formatTime, words, linkForPhones, phonesCannotReach } from './dom.js';
-import { games, gameTitle } from './sheet.js';
+import { games, gameTitle, eveningCard } from './sheet.js';
 import { seatToken, rememberSeat, forgetSeat, ownerToken, hostedMatch, rememberInvite, rememberHosted, myHostedMatches, household } from './store.js';
 import { followerLine } from './household.js';
 import { refusalWords, showRefusal } from './messages.js';
@@ -623,6 +623,7 @@ export function matchView(main, id) {
   const logSection = h('section', { class: 'card', 'aria-labelledby': 'log-title' }, h('h2', { id: 'log-title' }, 'What happened'), logList, logToggle);
   const ownerSlot = h('div');
   const endSlot = h('div');
+  const eveningSlot = h('div');
   let match = null;
   let names = [];
   let entries = [];
@@ -644,6 +645,10 @@ export function matchView(main, id) {
   let handsCall = 0;
   let handsLeft = false;
   let changingHand = false;
+  // The evening this match belongs to (`/v1/matches/{id}/evening`), read once the match is over.
+  let evening = null;
+  let eveningCall = 0;
+  let eveningLeft = false;
   const handsLine = h('p', { class: 'hands-entered' });
   const myHandBox = h('div', { class: 'my-hand' });
 
@@ -660,7 +665,7 @@ export function matchView(main, id) {
       window.location.reload();
     },
   }, 'Stop playing from this phone and only watch')) : null;
-  replace(main, heading, loadError, turn, banner, tableSlot, movesSlot, chanceSlot, standingsSlot, logSection, ownerSlot, endSlot, leave);
+  replace(main, heading, loadError, turn, banner, tableSlot, movesSlot, chanceSlot, standingsSlot, eveningSlot, logSection, ownerSlot, endSlot, leave);
 
   logToggle.addEventListener('click', () => {
     wholeLog = !wholeLog;
@@ -1095,6 +1100,32 @@ export function matchView(main, id) {
     replace(endSlot, parts);
   }
 
+  // --- the evening this match belongs to (once it is over) --------------------------------
+
+  const over = () => Boolean(match) && (match.status === 'finished' || match.status === 'abandoned');
+
+  // Drawn as the score sheet draws its evening (one card, `eveningCard`): only once the match
+  // is over, and only when the evening holds more than this one game.
+  function renderEvening() {
+    if (!over() || !evening || (evening.sheets || []).length < 2) { replace(eveningSlot); return; }
+    replace(eveningSlot, eveningCard(evening, { currentId: id, gameTitle }));
+  }
+
+  async function loadEvening() {
+    if (!over()) { evening = null; renderEvening(); return; }
+    const call = ++eveningCall;
+    let next;
+    try {
+      next = await get(`/v1/matches/${id}/evening`);
+    } catch {
+      // The match itself still shows; the evening waits for the next change.
+      return;
+    }
+    if (eveningLeft || call !== eveningCall) return;
+    evening = next;
+    renderEvening();
+  }
+
   // --- was the shuffle fair? (checked when opened) ------------------------------------------
 
   let fairnessBox = null;
@@ -1348,6 +1379,7 @@ export function matchView(main, id) {
     renderLog();
     renderOwner();
     renderEnd();
+    loadEvening();
   }
 
   const reader = () => token || null;
@@ -1361,6 +1393,7 @@ export function matchView(main, id) {
 
   games().then(() => {
     if (match) heading.textContent = `${gameTitle(match.game)}: ${names.join(', ')}`;
+    if (match) renderEvening();
   }).catch(() => null);
   const stop = follow(`/v1/matches/${id}`, {
     token: reader(),
@@ -1379,6 +1412,7 @@ export function matchView(main, id) {
   });
   return () => {
     handsLeft = true;
+    eveningLeft = true;
     clearTimeout(handsTimer);
     stop();
   };

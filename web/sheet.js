@@ -221,6 +221,44 @@ const importEntry = (sheet) => (sheet.entries || []).find((entry) => entry.kind 
 const dateOf = (iso) => (iso ? new Date(iso).toLocaleDateString(undefined, { dateStyle: 'long' }) : '');
 const joinNames = (list) => (list.length <= 1 ? list.join('') : `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`);
 
+/**
+ * The evening a game belongs to, as a card ("This evening"): the games in the order they began,
+ * each linked to its page (a sheet's, or a hosted match's) but `currentId`'s, marked "this one",
+ * each one's outcome in words, and the wins table. `evening` is the service's answer
+ * (`/v1/sheets/{id}/evening`, `/v1/matches/{id}/evening`); the score sheet and the hosted match
+ * both draw it here. Whether there is an evening to show is the caller's to say.
+ */
+export function eveningCard(evening, { currentId, gameTitle: title = gameTitle } = {}) {
+  const outcome = (item) => {
+    if (item.status === 'abandoned') return 'given up';
+    if (item.status !== 'finished' && item.kind === 'hosted') return 'being played';
+    if (item.status !== 'finished') return `playing, ${item.rounds} round${item.rounds === 1 ? '' : 's'} so far`;
+    const winners = (item.winners || []).map((seat) => item.players[seat]);
+    return `${joinNames(winners)} ${winners.length > 1 ? 'shared the win' : 'won'}`;
+  };
+  const items = evening.sheets || [];
+  const played = items.filter((item) => item.status === 'finished').length;
+  return h('section', { class: 'card evening', 'aria-labelledby': 'evening-title' },
+    h('h2', { id: 'evening-title' }, 'This evening'),
+    h('p', {}, `${played} game${played === 1 ? '' : 's'} played${items.length > played ? `, ${items.length - played} more started` : ''}.`),
+    h('ol', { class: 'games' }, items.map((item, index) => h('li', {},
+      item.id === currentId
+        ? h('strong', {}, `Game ${index + 1} (this one), ${title(item.game)}: `)
+        : h('a', { href: item.kind === 'hosted' ? `#match=${item.id}` : `#sheet=${item.id}` },
+          `Game ${index + 1}, ${title(item.game)}${item.kind === 'hosted' ? ' (dealt by the service)' : ''}`),
+      item.id === currentId ? '' : ': ',
+      outcome(item)))),
+    (evening.players || []).length
+      ? h('table', { class: 'evening-wins' },
+        h('caption', {}, 'Wins this evening'),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col', class: 'number' }, 'Games'), h('th', { scope: 'col', class: 'number' }, 'Wins'))),
+        h('tbody', {}, [...evening.players].sort((a, b) => b.wins - a.wins).map((player) => h('tr', {},
+          h('th', { scope: 'row' }, player.name),
+          h('td', { class: 'number' }, player.sheets),
+          h('td', { class: 'number' }, player.wins)))))
+      : null);
+}
+
 function standingsTable(sheet, onRename) {
   const order = sheet.players.map((player) => player.seat)
     .sort((a, b) => sheet.standings.ranks[a] - sheet.standings.ranks[b] || a - b);
@@ -804,33 +842,7 @@ export function sheetView(main, id) {
     const lone = evening && evening.sheets && evening.sheets.length === 1
       && (evening.sheets[0].status === 'in_progress' || importEntry(sheet));
     if (!evening || !evening.sheets || evening.sheets.length === 0 || lone) { replace(eveningSlot); return; }
-    const outcome = (item) => {
-      if (item.status === 'abandoned') return 'given up';
-      if (item.status !== 'finished' && item.kind === 'hosted') return 'being played';
-      if (item.status !== 'finished') return `playing, ${item.rounds} round${item.rounds === 1 ? '' : 's'} so far`;
-      const winners = (item.winners || []).map((seat) => item.players[seat]);
-      return `${joinNames(winners)} ${winners.length > 1 ? 'shared the win' : 'won'}`;
-    };
-    const played = evening.sheets.filter((item) => item.status === 'finished').length;
-    replace(eveningSlot, h('section', { class: 'card evening', 'aria-labelledby': 'evening-title' },
-      h('h2', { id: 'evening-title' }, 'This evening'),
-      h('p', {}, `${played} game${played === 1 ? '' : 's'} played${evening.sheets.length > played ? `, ${evening.sheets.length - played} more started` : ''}.`),
-      h('ol', { class: 'games' }, evening.sheets.map((item, index) => h('li', {},
-        item.id === id
-          ? h('strong', {}, `Game ${index + 1} (this one), ${gameTitle(item.game)}: `)
-          : h('a', { href: item.kind === 'hosted' ? `#match=${item.id}` : `#sheet=${item.id}` },
-            `Game ${index + 1}, ${gameTitle(item.game)}${item.kind === 'hosted' ? ' (dealt by the service)' : ''}`),
-        item.id === id ? '' : ': ',
-        outcome(item)))),
-      (evening.players || []).length
-        ? h('table', { class: 'evening-wins' },
-          h('caption', {}, 'Wins this evening'),
-          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col', class: 'number' }, 'Games'), h('th', { scope: 'col', class: 'number' }, 'Wins'))),
-          h('tbody', {}, [...evening.players].sort((a, b) => b.wins - a.wins).map((player) => h('tr', {},
-            h('th', { scope: 'row' }, player.name),
-            h('td', { class: 'number' }, player.sheets),
-            h('td', { class: 'number' }, player.wins)))))
-        : null));
+    replace(eveningSlot, eveningCard(evening, { currentId: id }));
   }
 
   async function loadEvening() {

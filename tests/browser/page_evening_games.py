@@ -76,6 +76,75 @@ def an_evening_lists_every_game_the_family_played_whatever_the_game(browser) -> 
     phone.context.close()
 
 
+def a_finished_hosted_match_shows_the_evening_it_belongs_to(browser) -> None:
+    """Mum, Dad and Zoé finish a Lucky Jack sheet (Zoé wins); then the service deals Zoé and Dad
+    a short Lucky Jack match, played to its end. Opened on the family's phone once it is over, the
+    match's page shows "This evening" as the sheet's does: the sheet (linked, its winner), then
+    the match as "this one", and the wins table."""
+    phone = new_phone(browser, "evening-on-a-match")
+    jack = start_sheet(phone, "Lucky Jack (2–6 players)", ["Mum", "Dad", "Zoé"])
+    key = household_key(phone)
+    assert key and key.startswith("hh_owner_"), key
+    jack_round(phone, "Zoé")
+    expect(standings_row(phone, "Zoé")).to_contain_text("10,000")
+    phone.get_by_role("button", name="Finish early").click()
+    phone.get_by_role("button", name="Finish now", exact=True).click()
+    expect(phone.locator("p.status")).to_contain_text("Game over: Zoé wins.")
+
+    # The service deals Zoé and Dad a short Lucky Jack match (3 rounds of at most 4 turns), in
+    # the same household, played to its end through the API: each acting seat's first legal move.
+    hosted = api("POST", "/v1/matches", {
+        "game": "lucky-jack", "seats": [{"name": "Zoé"}, {"name": "Dad"}], "randomness": "server",
+        "options": {"rounds": 3, "max_turns_per_round": 4},
+    }, household=key)
+    match_id = hosted["match"]["id"]
+    seats = {seat["seat"]: seat["token"] for seat in hosted["seat_tokens"]}
+    for _ in range(400):
+        current = api("GET", f"/v1/matches/{match_id}", household=key)
+        if current["status"] != "in_progress":
+            break
+        assert current["to_act"] and not current["chance_pending"], current
+        seat = current["to_act"][0]
+        view = api("GET", f"/v1/matches/{match_id}", token=seats[seat], household=key)
+        move = {"seat": seat, "move": view["view"]["legal_moves"][0], "expected_version": view["version"]}
+        api("POST", f"/v1/matches/{match_id}/moves", move, token=seats[seat], household=key)
+    finished = api("GET", f"/v1/matches/{match_id}", household=key)
+    assert finished["status"] == "finished", finished["status"]
+    names = [seat["name"] for seat in finished["seats"]]
+    winners = [names[seat] for seat in finished["standings"]["winners"]]
+    won = f"{' and '.join(winners)} {'shared the win' if len(winners) > 1 else 'won'}"
+
+    evening = api("GET", f"/v1/matches/{match_id}/evening", household=key)
+    assert [(item["id"], item["kind"]) for item in evening["sheets"]] == [(jack, "sheet"), (match_id, "hosted")], evening["sheets"]
+
+    phone.goto(f"{BASE}/#match={match_id}")
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Lucky Jack: Zoé, Dad")
+    expect(phone.locator("p.turn")).to_contain_text("The match is over")
+    summary = phone.get_by_role("region", name="This evening")
+    expect(summary).to_contain_text("2 games played.")
+    games = summary.locator("ol.games > li")
+    expect(games).to_have_count(2)
+    expect(games.nth(0)).to_have_text("Game 1, Lucky Jack: Zoé won")
+    expect(games.nth(0).get_by_role("link", name="Game 1, Lucky Jack")).to_have_attribute("href", f"#sheet={jack}")
+    expect(games.nth(1)).to_have_text(f"Game 2 (this one), Lucky Jack: {won}")
+    expect(games.nth(1).get_by_role("link")).to_have_count(0)
+    # Zoé and Dad sat at both games; Mum at the sheet only.
+    wins = summary.locator("table.evening-wins")
+    expect(wins.locator("tbody tr")).to_have_count(3)
+    for name, sat in (("Zoé", 2), ("Dad", 2), ("Mum", 1)):
+        row = wins.locator("tbody tr").filter(has=phone.get_by_role("rowheader", name=name, exact=True))
+        expect(row.locator("td")).to_have_text([str(sat), str((name == "Zoé") + winners.count(name))])
+    check(phone, "evening-on-a-match")
+
+    # The sheet opens from the match's evening, and its own evening names the match.
+    games.nth(0).get_by_role("link").click()
+    expect(phone).to_have_url(f"{BASE}/#sheet={jack}")
+    back = phone.get_by_role("region", name="This evening").locator("ol.games > li")
+    expect(back.nth(1).get_by_role("link", name="Game 2, Lucky Jack (dealt by the service)")).to_have_attribute("href", f"#match={match_id}")
+    phone.context.close()
+
+
 STEPS = [
     an_evening_lists_every_game_the_family_played_whatever_the_game,
+    a_finished_hosted_match_shows_the_evening_it_belongs_to,
 ]
