@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::{owned_sheet, prepare, read_on, unknown_sheet, CreateSheet, CreatedSheet};
+use super::{owned_sheet, prepare, shown, unknown_sheet, CreateSheet, CreatedSheet};
 use crate::games::{GameKind, Seat};
 use crate::problem::{Code, Problem};
 use crate::records::{check_visible, NewSeat};
@@ -215,9 +215,10 @@ async fn summary(
     conn: &mut diesel_async::AsyncPgConnection,
     id: Uuid,
 ) -> Result<EveningSheet, Problem> {
+    // The row is read once, and tells which it is.
     let row = q::find(conn, id).await?.ok_or_else(|| unknown_sheet(id))?;
     match row.kind {
-        MatchKind::Sheet => sheet_summary(conn, id).await,
+        MatchKind::Sheet => sheet_summary(conn, row).await,
         MatchKind::Hosted => Ok(match_summary(row, q::seats(conn, id).await?)),
     }
 }
@@ -225,9 +226,9 @@ async fn summary(
 /// A sheet of the evening with its standings.
 async fn sheet_summary(
     conn: &mut diesel_async::AsyncPgConnection,
-    id: Uuid,
+    row: MatchRow,
 ) -> Result<EveningSheet, Problem> {
-    let sheet = read_on(conn, id).await?;
+    let sheet = shown(conn, row).await?;
     let finished = sheet.status == MatchStatus::Finished;
     Ok(EveningSheet {
         id: sheet.id,

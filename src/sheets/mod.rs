@@ -28,7 +28,7 @@ pub use evening::{
     evening, reissue_owner_token, rematch, Evening, EveningPlayer, EveningSheet, SheetOwnerToken,
 };
 pub use standing::read;
-pub(crate) use standing::read_on;
+pub(crate) use standing::shown;
 pub use wire::*;
 pub use write::{append, early_finish_refusal, finish_early, remove_last_round, rename_player};
 

@@ -285,15 +285,6 @@ pub async fn read(store: &Store, id: Uuid, space: Space) -> Result<SheetDetail, 
     shown(&mut conn, row).await
 }
 
-/// A sheet as `GET /v1/sheets/{id}` shows it, read on `conn`.
-pub(crate) async fn read_on(
-    conn: &mut AsyncPgConnection,
-    id: Uuid,
-) -> Result<SheetDetail, Problem> {
-    let row = found(conn, id).await?;
-    shown(conn, row).await
-}
-
 async fn found(conn: &mut AsyncPgConnection, id: Uuid) -> Result<MatchRow, Problem> {
     q::find(conn, id)
         .await?
@@ -301,7 +292,11 @@ async fn found(conn: &mut AsyncPgConnection, id: Uuid) -> Result<MatchRow, Probl
         .ok_or_else(|| unknown_sheet(id))
 }
 
-async fn shown(conn: &mut AsyncPgConnection, row: MatchRow) -> Result<SheetDetail, Problem> {
+/// A sheet already read (its row) as `GET /v1/sheets/{id}` shows it.
+pub(crate) async fn shown(
+    conn: &mut AsyncPgConnection,
+    row: MatchRow,
+) -> Result<SheetDetail, Problem> {
     let id = row.id;
     let seats = q::seats(conn, id).await?;
     let entries = sheet_rows::sheet_entries(conn, id).await?;

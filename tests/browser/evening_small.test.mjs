@@ -6,8 +6,9 @@
 //
 //   node --test tests/browser/evening_small.test.mjs
 
-import { test, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import './phone_storage.mjs';
 import { createHash, randomBytes } from 'node:crypto';
 import { isLoopback, networkOrigin } from '../../web/dom.js';
 import { sha256Plain, seedBytes, seedFingerprint, openingOutcomes, sameJson, checkShuffle, newsText, entryText } from '../../web/match.js';
@@ -15,14 +16,6 @@ import { rememberSheet, mySheets, keepSheetPlayers, rememberNames, roster, renam
 import { sentences, numberWords, amount } from '../../web/tables/common.js';
 import { tableFor } from '../../web/tables/index.js';
 
-// The phone's storage: a Map behind the few calls the page makes.
-const stored = new Map();
-globalThis.localStorage = {
-  getItem: (key) => (stored.has(key) ? stored.get(key) : null),
-  setItem: (key, value) => stored.set(key, String(value)),
-  removeItem: (key) => stored.delete(key),
-};
-beforeEach(() => stored.clear());
 
 // ---- 1. Codes other phones scan ----
 

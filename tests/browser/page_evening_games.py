@@ -13,13 +13,9 @@ from page_kit import BASE, api, check, household_key, new_phone, standings_row, 
 from page_sheets import jack_round
 
 
-def an_evening_lists_every_game_the_family_played_whatever_the_game(browser) -> None:
-    """Mum, Dad and Zoé finish a Lucky Jack sheet (Zoé wins); Grandpa sits down with Mum and Dad
-    for Lucky Luau, a new sheet and not a play-again; meanwhile the service deals Zoé and Dad a
-    Lucky Jack match. The Luau sheet's "This evening" lists the three games in the order they
-    began, each linked to its own page, and counts Zoé's win."""
-    phone = new_phone(browser, "evening-whatever-the-game")
-    # The phone's first sheet makes its household.
+def zoe_wins_a_jack_sheet(phone) -> tuple[str, str]:
+    """Mum, Dad and Zoé's Lucky Jack sheet, won by Zoé and finished early; it is the phone's first,
+    so it makes the phone's household. Its id and the household's key."""
     jack = start_sheet(phone, "Lucky Jack (2–6 players)", ["Mum", "Dad", "Zoé"])
     key = household_key(phone)
     assert key and key.startswith("hh_owner_"), key
@@ -28,6 +24,16 @@ def an_evening_lists_every_game_the_family_played_whatever_the_game(browser) -> 
     phone.get_by_role("button", name="Finish early").click()
     phone.get_by_role("button", name="Finish now", exact=True).click()
     expect(phone.locator("p.status")).to_contain_text("Game over: Zoé wins.")
+    return jack, key
+
+
+def an_evening_lists_every_game_the_family_played_whatever_the_game(browser) -> None:
+    """Mum, Dad and Zoé finish a Lucky Jack sheet (Zoé wins); Grandpa sits down with Mum and Dad
+    for Lucky Luau, a new sheet and not a play-again; meanwhile the service deals Zoé and Dad a
+    Lucky Jack match. The Luau sheet's "This evening" lists the three games in the order they
+    began, each linked to its own page, and counts Zoé's win."""
+    phone = new_phone(browser, "evening-whatever-the-game")
+    jack, key = zoe_wins_a_jack_sheet(phone)
 
     # Another game, started afresh from the home screen: not the Jack sheet played again.
     luau = start_sheet(phone, "Lucky Luau (2–6 players)", ["Grandpa", "Mum", "Dad"])
@@ -82,14 +88,7 @@ def a_finished_hosted_match_shows_the_evening_it_belongs_to(browser) -> None:
     match's page shows "This evening" as the sheet's does: the sheet (linked, its winner), then
     the match as "this one", and the wins table."""
     phone = new_phone(browser, "evening-on-a-match")
-    jack = start_sheet(phone, "Lucky Jack (2–6 players)", ["Mum", "Dad", "Zoé"])
-    key = household_key(phone)
-    assert key and key.startswith("hh_owner_"), key
-    jack_round(phone, "Zoé")
-    expect(standings_row(phone, "Zoé")).to_contain_text("10,000")
-    phone.get_by_role("button", name="Finish early").click()
-    phone.get_by_role("button", name="Finish now", exact=True).click()
-    expect(phone.locator("p.status")).to_contain_text("Game over: Zoé wins.")
+    jack, key = zoe_wins_a_jack_sheet(phone)
 
     # The service deals Zoé and Dad a short Lucky Jack match (3 rounds of at most 4 turns), in
     # the same household, played to its end through the API: each acting seat's first legal move.

@@ -3,18 +3,11 @@
 //
 //   node --test tests/browser/sheet_copies.test.mjs
 
-import { test, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import './phone_storage.mjs';
 import { rememberSheet, forgetSheet, keepSheetCopy, sheetCopy, keepGames, keptGames } from '../../web/store.js';
 
-// The phone's storage: a Map behind the few calls the page makes.
-const stored = new Map();
-globalThis.localStorage = {
-  getItem: (key) => (stored.has(key) ? stored.get(key) : null),
-  setItem: (key, value) => stored.set(key, String(value)),
-  removeItem: (key) => stored.delete(key),
-};
-beforeEach(() => stored.clear());
 
 const sheet = (id, version = 1) => ({ id, game: 'lucky-jack', version, players: [{ seat: 0, name: 'Mum' }], created_at: '2026-11-28T20:00:00Z' });
 
