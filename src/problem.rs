@@ -9,6 +9,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
+use crate::vocabulary::MatchKind;
+
 /// An error answer: a boxed [`ProblemDocument`] (so `Result<T, Problem>` stays small) and, when
 /// the service itself sends this kind of problem, its [`Code`].
 #[derive(Debug, Clone)]
@@ -344,15 +346,18 @@ impl From<crate::store::StoreError> for Problem {
     }
 }
 
-impl From<crate::store::moves::UnknownMatch> for Problem {
-    fn from(unknown: crate::store::moves::UnknownMatch) -> Self {
-        Problem::new(
-            Code::UnknownMatch,
-            format!(
-                "no hosted match has id {} (score sheets are under /v1/sheets)",
-                unknown.0
+impl From<crate::store::UnknownRecord> for Problem {
+    fn from(unknown: crate::store::UnknownRecord) -> Self {
+        let id = unknown.id;
+        match unknown.kind {
+            MatchKind::Hosted => Problem::new(
+                Code::UnknownMatch,
+                format!("no hosted match has id {id} (score sheets are under /v1/sheets)"),
             ),
-        )
+            MatchKind::Sheet => {
+                Problem::new(Code::UnknownSheet, format!("no score sheet has id {id}"))
+            }
+        }
     }
 }
 

@@ -308,13 +308,11 @@ pub(crate) fn check_visible(row: &MatchRow, space: Space) -> Result<(), Problem>
     if row.household.is_nil() || row.household == space.id() {
         return Ok(());
     }
-    Err(match row.kind {
-        MatchKind::Sheet => Problem::new(
-            Code::UnknownSheet,
-            format!("no score sheet has id {}", row.id),
-        ),
-        MatchKind::Hosted => crate::store::moves::UnknownMatch(row.id).into(),
-    })
+    Err(crate::store::UnknownRecord {
+        kind: row.kind,
+        id: row.id,
+    }
+    .into())
 }
 
 /// Whether a match or sheet takes another move, report or entry: not abandoned, not over, not

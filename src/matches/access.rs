@@ -7,8 +7,8 @@ use crate::games::{ChanceOwner, Seat, Viewer};
 use crate::problem::{Code, Problem};
 use crate::records::note_game;
 use crate::store::matches::{self as q, EventRow, MatchRow, SeatRow};
-use crate::store::moves::UnknownMatch;
 use crate::store::Store;
+use crate::store::UnknownRecord;
 use crate::tokens;
 use crate::vocabulary::{ChanceReporters, MatchKind, MatchStatus, Space};
 
@@ -21,7 +21,7 @@ pub enum Credential {
 }
 
 pub(super) fn unknown_match(id: Uuid) -> Problem {
-    UnknownMatch(id).into()
+    UnknownRecord::hosted(id).into()
 }
 
 /// Who asks: the token presented, if any, and the space the request works in (its

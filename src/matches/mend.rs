@@ -93,10 +93,6 @@ impl Judge for Mend<'_> {
     type Output = MoveReply;
     type Error = Problem;
 
-    fn unknown(id: Uuid) -> Problem {
-        unknown_match(id)
-    }
-
     async fn judge(
         self,
         conn: &mut AsyncPgConnection,

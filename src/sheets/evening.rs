@@ -18,7 +18,7 @@ use crate::records::{check_visible, NewSeat};
 use crate::store::history;
 use crate::store::lobby as links;
 use crate::store::matches::{self as q, MatchRow, SeatRow};
-use crate::store::moves::UnknownMatch;
+use crate::store::UnknownRecord;
 use crate::store::{created, Store};
 use crate::tokens;
 use crate::vocabulary::{name_key, MatchKind, MatchStatus, Space};
@@ -171,10 +171,7 @@ pub async fn evening(
     kind: MatchKind,
     space: Space,
 ) -> Result<Evening, Problem> {
-    let unknown = |id| match kind {
-        MatchKind::Sheet => unknown_sheet(id),
-        MatchKind::Hosted => Problem::from(UnknownMatch(id)),
-    };
+    let unknown = |id| Problem::from(UnknownRecord { kind, id });
     let mut conn = store.conn().await?;
     let conn = &mut *conn;
     // An unknown id, or one of the other kind, is refused before its chain is walked; so is

@@ -59,5 +59,5 @@ fn owners(row: MatchRow, owner_token: &str) -> Result<MatchRow, Problem> {
 }
 
 fn unknown_sheet(id: Uuid) -> Problem {
-    Problem::new(Code::UnknownSheet, format!("no score sheet has id {id}"))
+    crate::store::UnknownRecord::sheet(id).into()
 }

@@ -364,10 +364,6 @@ where
     type Output = SheetDetail;
     type Error = Problem;
 
-    fn unknown(id: Uuid) -> Problem {
-        unknown_sheet(id)
-    }
-
     async fn judge(
         self,
         conn: &mut AsyncPgConnection,

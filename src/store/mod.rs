@@ -52,6 +52,29 @@ pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
 
 pub type Conn = Object<AsyncPgConnection>;
 
+/// No match or sheet of this kind has this id (or it is another household's: the same answer).
+#[derive(Debug, Clone, Copy)]
+pub struct UnknownRecord {
+    pub kind: crate::vocabulary::MatchKind,
+    pub id: uuid::Uuid,
+}
+
+impl UnknownRecord {
+    pub fn hosted(id: uuid::Uuid) -> Self {
+        Self {
+            kind: crate::vocabulary::MatchKind::Hosted,
+            id,
+        }
+    }
+
+    pub fn sheet(id: uuid::Uuid) -> Self {
+        Self {
+            kind: crate::vocabulary::MatchKind::Sheet,
+            id,
+        }
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// PostgreSQL cannot be reached, or cannot write or allocate now; the request may be retried.

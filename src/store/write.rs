@@ -21,13 +21,16 @@ use super::schema::sheet_entries;
 use super::sheets::{self as sheet_rows, SheetEntryRow};
 use super::snapshot;
 use super::snapshot::FinishedMatch;
-use super::{Store, StoreError};
+use super::{Store, StoreError, UnknownRecord};
+use crate::vocabulary::MatchKind;
 
 /// The log a record appends to: a match's events or a sheet's entries.
 pub trait Log: Send + Sync + 'static {
     type Entry: Send + Sync;
     /// Whether writes hold the record's moves back on this instance (a match's live copy).
     const HOLDS_MOVES: bool;
+    /// The kind of record whose log this is.
+    const KIND: MatchKind;
 
     /// The entry stored under `key`, if any.
     fn earlier<'a>(
@@ -48,6 +51,7 @@ pub struct Events;
 impl Log for Events {
     type Entry = EventRow;
     const HOLDS_MOVES: bool = true;
+    const KIND: MatchKind = MatchKind::Hosted;
 
     fn earlier<'a>(
         conn: &'a mut AsyncPgConnection,
@@ -71,6 +75,7 @@ pub struct SheetEntries;
 impl Log for SheetEntries {
     type Entry = SheetEntryRow;
     const HOLDS_MOVES: bool = false;
+    const KIND: MatchKind = MatchKind::Sheet;
 
     async fn earlier(
         conn: &mut AsyncPgConnection,
@@ -146,10 +151,7 @@ pub trait Judge: Send {
     type Reply: Send;
     /// The answer.
     type Output: Send;
-    type Error: From<StoreError> + From<diesel::result::Error> + Send;
-
-    /// No record has this id.
-    fn unknown(id: Uuid) -> Self::Error;
+    type Error: From<StoreError> + From<UnknownRecord> + From<diesel::result::Error> + Send;
 
     /// Decides; `conn` is the locked transaction's, for what the judge must read beyond the row
     /// and its seats (a log, entries).
@@ -203,7 +205,8 @@ async fn write_locked<J: Judge>(
     judge: J,
 ) -> Result<J::Output, J::Error> {
     let Some(row) = q::find_for_update(conn, id).await? else {
-        return Err(J::unknown(id));
+        let kind = <J::Log as Log>::KIND;
+        return Err(UnknownRecord { kind, id }.into());
     };
     let seats = q::seats(conn, id).await?;
     let earlier = match idempotency_key {

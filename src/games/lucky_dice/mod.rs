@@ -103,13 +103,6 @@ impl Game for LuckyDice {
         }
     }
 
-    fn score(state: &State) -> Score {
-        Score {
-            rounds: state.results.clone(),
-            totals: totals(state),
-        }
-    }
-
     fn score_tally(
         options: &Options,
         players: usize,
@@ -139,6 +132,13 @@ impl Game for LuckyDice {
             points: coaster_points(players, &emptied),
             emptied,
         })
+    }
+
+    fn score(state: &State) -> Score {
+        Score {
+            rounds: state.results.clone(),
+            totals: totals(state),
+        }
     }
 
     fn highlights(state: &State) -> Vec<Highlights> {

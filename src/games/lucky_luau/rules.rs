@@ -172,9 +172,9 @@ impl crate::games::Rules<LuckyLuau> for State {
     /// colours: those parameters are the table's to report (any in range are accepted).
     fn legal_moves(&self, seat: Seat) -> Vec<Move> {
         let state = self;
-        if common_checks(state, seat).is_err() {
+        let Ok(()) = common_checks(state, seat) else {
             return Vec::new();
-        }
+        };
         let mut moves = Vec::new();
         match state.phase {
             Phase::Play if seat == state.turn => match state.pending {

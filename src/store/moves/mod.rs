@@ -34,7 +34,7 @@ use super::results::Happened;
 use super::schema::{match_events, match_rematch_links, matches};
 use super::snapshot::{FinishedMatch, Snapshot};
 use super::write::{Change, Decision, Events, Judge, Locked, Write};
-use super::{Store, StoreError};
+use super::{Store, StoreError, UnknownRecord};
 use crate::config::MoveSettings;
 use crate::vocabulary::{MatchKind, MatchStatus};
 
@@ -63,10 +63,6 @@ pub struct Move {
 
 /// The match this one is a rematch of, and this one's rematch.
 pub type RematchLinks = (Option<Uuid>, Option<Uuid>);
-
-/// No match has this id.
-#[derive(Debug)]
-pub struct UnknownMatch(pub Uuid);
 
 /// This instance's live matches and move writers.
 pub(super) struct Moves {
@@ -102,7 +98,7 @@ impl Store {
     ) -> Result<R, E>
     where
         R: Send,
-        E: From<StoreError> + From<UnknownMatch> + From<DieselError> + Send,
+        E: From<StoreError> + From<UnknownRecord> + From<DieselError> + Send,
     {
         let cache = &self.moves.cache;
         // Moves on one match queue here, so that within this instance they never race.
@@ -116,7 +112,7 @@ impl Store {
                     Some(live) => live,
                     None => {
                         cache.forget(id);
-                        return Err(UnknownMatch(id).into());
+                        return Err(UnknownRecord::hosted(id).into());
                     }
                 },
             };
@@ -307,16 +303,12 @@ impl<J, R, E> Judge for LockedMove<J, R, E>
 where
     J: FnMut(&LiveMatch, Option<EventRow>) -> Result<Plan<R, E>, E> + Send,
     R: Send,
-    E: From<StoreError> + From<UnknownMatch> + From<DieselError> + Send,
+    E: From<StoreError> + From<UnknownRecord> + From<DieselError> + Send,
 {
     type Log = Events;
     type Reply = R;
     type Output = R;
     type Error = E;
-
-    fn unknown(id: Uuid) -> E {
-        UnknownMatch(id).into()
-    }
 
     async fn judge(
         mut self,

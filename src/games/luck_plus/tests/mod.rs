@@ -84,12 +84,11 @@ fn table(
     state.match_pile = cs(pile);
     state.dice = dice;
     state.rolled_this_turn = rolled;
-    state.phase = if rolled {
-        Phase::Rolled
-    } else {
-        Phase::PreRoll
-    };
     state.turn = turn;
+    state.phase = match rolled {
+        true => Phase::Rolled,
+        false => Phase::PreRoll,
+    };
     state.had_turn = vec![true; players];
     state.first_turn = false;
     LuckPlus::check_state(&state).expect("test table is consistent");

@@ -41,11 +41,6 @@ fn four_jacks_score_ten_thousand() {
         0,
     );
     let events = play(&mut s, 0, discard(Lemon));
-    assert!(events.contains(&Event::Jackpot {
-        seat: 0,
-        symbol: Jack,
-        size: 4,
-        points: 10_000
-    }));
+    assert!(events.contains(&jackpot(0, Jack, 4, 10_000)));
     assert_eq!(s.results[0].points, vec![10_000, 0]);
 }

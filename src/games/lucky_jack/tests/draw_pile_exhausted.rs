@@ -90,12 +90,8 @@ fn a_draw_with_no_card_left_anywhere_is_void() {
 #[test]
 fn a_reshuffle_clears_the_takeable_marker() {
     // RULINGS 2.6: "takeable is cleared".
-    let options = Options {
-        drawn_discard_follows_symbol_rule: true,
-        ..Options::default()
-    };
     let mut s = nearly_exhausted(&[Cherry]);
-    s.options = options;
+    s.options.drawn_discard_follows_symbol_rule = true;
     play(&mut s, 0, Move::Draw);
     resolve(&mut s, draw(&[Cherry]));
     let events = play(&mut s, 0, Move::DiscardDrawn);

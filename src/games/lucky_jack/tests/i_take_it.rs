@@ -21,14 +21,11 @@ fn the_next_player_only_may_take_a_discarded_drawn_card() {
     let mut s = after_a_discarded_draw(Options::default(), vec![Bell, Bell, Bell, Lemon, Cherry]);
     assert_eq!(reject(&s, 2, Move::TakeIt), "not_next_player");
     assert!(LuckyJack::legal_moves(&s, 1).contains(&Move::TakeIt));
-    let events = play(&mut s, 1, Move::TakeIt);
-    assert_eq!(
-        events,
-        vec![Event::TookIt {
-            seat: 1,
-            card: Seven
-        }]
-    );
+    let took = Event::TookIt {
+        seat: 1,
+        card: Seven,
+    };
+    assert_eq!(play(&mut s, 1, Move::TakeIt), vec![took]);
     // The discard top reverts to the card below; the taker then plays a normal turn.
     assert_eq!(s.discard, vec![Lemon, Clover]);
     assert_eq!(s.hands[1].len(), 6);

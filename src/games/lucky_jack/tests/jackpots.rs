@@ -13,12 +13,7 @@ fn three_identical_cards_left_after_a_free_discard_win_the_round() {
     );
     assert!(LuckyJack::legal_moves(&s, 0).contains(&announce(Jack)));
     let events = play(&mut s, 0, discard(Jack));
-    assert!(events.contains(&Event::Jackpot {
-        seat: 0,
-        symbol: Bell,
-        size: 3,
-        points: 5000
-    }));
+    assert!(events.contains(&jackpot(0, Bell, 3, 5000)));
     assert!(events.contains(&Event::RoundEnded {
         round: 1,
         winner: Some(0)

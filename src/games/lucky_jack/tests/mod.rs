@@ -28,6 +28,16 @@ fn discard(card: Symbol) -> Move {
     }
 }
 
+/// The jackpot event `seat` scores with `size` cards of `symbol`.
+fn jackpot(seat: Seat, symbol: Symbol, size: usize, points: u32) -> Event {
+    Event::Jackpot {
+        seat,
+        symbol,
+        size,
+        points,
+    }
+}
+
 fn announce(card: Symbol) -> Move {
     Move::Discard {
         card,
