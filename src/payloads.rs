@@ -3,7 +3,9 @@
 //! A match detail, a move reply or a score sheet carries one game's options, view, events and
 //! scores. Those documents are generic over [`Payloads`], the family of types a game puts in them:
 //! - at run time the service fills them with [`Json`] parts (`serde_json::Value`, built from the
-//!   game's own types, and the game as a [`GameKind`]), so storing and replaying stay untyped;
+//!   game's own types, and the game as a [`GameKind`]), so storing and replaying stay untyped; a
+//!   view, the largest part and the one every answer carries, is written out once as JSON text
+//!   ([`RawJson`]) rather than built as a tree and written out from that;
 //! - in the OpenAPI document every engine is its own `Payloads`, so `MatchDetail<LuckyJack>` names
 //!   Lucky Jack's exact options and view (utoipa calls it `MatchDetail_LuckyJack`; the document
 //!   spells it `LuckyJackMatchDetail`), and its `game` property allows only `"lucky-jack"`.
@@ -75,10 +77,59 @@ impl Payloads for Json {
     type Move = Value;
     type Chance = Value;
     type Event = Value;
-    type View = Value;
+    type View = RawJson;
     type Score = Value;
     type Tally = Value;
     type TallyScore = Value;
+}
+
+/// A game's value already written out as JSON: sent as it is, with no `Value` tree between the
+/// game's own type and the answer.
+#[derive(Debug, Clone)]
+pub struct RawJson(Box<serde_json::value::RawValue>);
+
+impl RawJson {
+    /// Game wire types are plain data (string keys, finite numbers): writing one out cannot fail.
+    #[allow(clippy::expect_used)]
+    pub fn of<T: Serialize>(value: &T) -> Self {
+        Self(serde_json::value::to_raw_value(value).expect("game wire types serialise to JSON"))
+    }
+
+    /// The JSON text.
+    pub fn get(&self) -> &str {
+        self.0.get()
+    }
+}
+
+// Written by the same code from the same types, equal values are equal texts.
+impl PartialEq for RawJson {
+    fn eq(&self, other: &Self) -> bool {
+        self.get() == other.get()
+    }
+}
+
+impl Serialize for RawJson {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for RawJson {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Box::<serde_json::value::RawValue>::deserialize(deserializer).map(Self)
+    }
+}
+
+impl PartialSchema for RawJson {
+    fn schema() -> RefOr<Schema> {
+        Value::schema()
+    }
+}
+
+impl ToSchema for RawJson {
+    fn name() -> Cow<'static, str> {
+        "Json".into()
+    }
 }
 
 /// The `game` property of one game's documents: its slug, and only that.

@@ -8,6 +8,7 @@ use super::access::{authenticate, load_as_stored, viewer_for, Credential, Who};
 use super::current::{live_state, typed_state};
 use super::wire::{CreateMatch, CreatedMatch, MatchDetail, SeatInvite, SeatToken};
 use crate::games::{Consistent, Game, Order, Seat, Viewer};
+use crate::payloads::RawJson;
 use crate::problem::Problem;
 use crate::records::{
     check_names, created_answer, fingerprint, kind_of, note_game, seat_infos, stored,
@@ -266,7 +267,7 @@ pub(super) fn detail_of<G: Game>(
         viewer,
         to_act: G::to_act(state),
         chance_pending: G::chance_pending(state),
-        view: referee::to_json(&G::view(state, viewer)),
+        view: RawJson::of(&G::view(state, viewer)),
         standings: G::standings(state),
         seed_sha256: row.seed_sha256.clone(),
         seed: if finished { row.seed.clone() } else { None },

@@ -12,6 +12,7 @@ use super::access::{load, load_for_replay, viewer_for, Credential, Who};
 use super::current::{stored_state, Logged, Stored};
 use super::wire::{ExportedInput, LogEntry, LogQuery, MatchExport, MatchLog, MatchResult, PlyView};
 use crate::games::{Consistent, Game, Seat, Viewer};
+use crate::payloads::RawJson;
 use crate::problem::{Code, Problem};
 use crate::records::{kind_of, seat_infos, stored, winner_names};
 use crate::referee::{self, Entry, Mendable, RefereeError, Reporter, ScoreReply, What};
@@ -218,7 +219,7 @@ pub async fn at_ply(store: &Store, id: Uuid, ply: i64, who: Who<'_>) -> Result<P
             to_act: G::to_act(&state),
             chance_pending: G::chance_pending(&state),
             over: G::is_over(&state),
-            view: referee::to_json(&G::view(&state, viewer)),
+            view: RawJson::of(&G::view(&state, viewer)),
             standings: G::standings(&state),
         })
     })

@@ -15,6 +15,7 @@ use super::hands;
 use super::replay::{log_entry, score_of};
 use super::wire::{MoveReply, SubmitChance, SubmitMove};
 use crate::games::{Consistent, Game, GameKind, Order, Seat, Viewer};
+use crate::payloads::RawJson;
 use crate::problem::{Code, Problem};
 use crate::records::{
     check_open, fingerprint_text, idempotency_key_reused, kind_of, parse_for_match, stored,
@@ -294,7 +295,7 @@ pub(super) fn to_store<G: Game>(
             .iter()
             .map(|(event, events)| log_entry::<G>(event.into(), table, events, viewer))
             .collect(),
-        view: referee::to_json(&G::view(&state, viewer)),
+        view: RawJson::of(&G::view(&state, viewer)),
     };
     // The answer is kept only where a retry may ask for it again: most moves carry no key, and
     // writing every reply would multiply what each move writes.

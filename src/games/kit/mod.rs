@@ -7,6 +7,7 @@ pub mod deal;
 pub mod guard;
 pub mod hand;
 pub mod refusal;
+pub mod rounds;
 pub mod schema;
 pub mod scored;
 #[cfg(test)]

@@ -22,6 +22,7 @@ pub use {moves::*, options::*, score::*, state::*, view::*, violation::*};
 
 use super::game::engine;
 use super::kit::guard::{self, OfKind};
+use super::kit::rounds::Rounds;
 use super::kit::{hand, scored};
 use super::{
     ChanceOwner, Game, Highlights, Inconsistency, Randomness, Seat, Standings, ValidOptions, Viewer,
@@ -60,7 +61,7 @@ impl Game for LuckPlus {
             had_turn: vec![false; players],
             out: Vec::new(),
             final_round: None,
-            results: Vec::new(),
+            results: Rounds::new(),
             chance: None,
         };
         state.chance = Some(deal_chance(&state));

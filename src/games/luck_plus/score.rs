@@ -62,7 +62,8 @@ pub struct Score {
     /// The target in effect.
     pub target: u32,
     /// Finished hands with their points.
-    pub hands: Vec<HandResult>,
+    #[schema(value_type = Vec<HandResult>)]
+    pub hands: Rounds<HandResult>,
     /// Totals per seat.
     pub totals: Vec<i64>,
 }

@@ -128,7 +128,8 @@ pub struct State {
     /// After a LUCK OUT with `luck_out_full_round`: the seats still to take their turn.
     pub final_round: Option<Vec<Seat>>,
     /// Finished hands.
-    pub results: Vec<HandResult>,
+    #[schema(value_type = Vec<HandResult>)]
+    pub results: Rounds<HandResult>,
     /// The chance outcome play waits for, if any.
     pub chance: Option<PendingChance>,
 }

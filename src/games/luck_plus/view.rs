@@ -138,7 +138,8 @@ pub struct View {
     /// The pending chance event.
     pub chance: Option<ChanceView>,
     /// Finished hands.
-    pub results: Vec<HandResult>,
+    #[schema(value_type = Vec<HandResult>)]
+    pub results: Rounds<HandResult>,
     /// Totals per seat.
     pub totals: Vec<i64>,
     /// The viewer's legal moves (empty for spectators and the full view). Multi-group plays

@@ -21,6 +21,7 @@ pub use {moves::*, options::*, score::*, state::*, view::*, violation::*};
 
 use super::game::engine;
 use super::kit::guard;
+use super::kit::rounds::Rounds;
 use super::kit::scored;
 use super::{
     ChanceOwner, Game, Highlights, Inconsistency, Order, Randomness, Seat, Standings, ValidOptions,
@@ -63,7 +64,7 @@ impl Game for LuckyDice {
             stop_caller: None,
             extra_rolls_used: vec![0; players],
             finished_extra: vec![false; players],
-            results: Vec::new(),
+            results: Rounds::new(),
             chance: Some(PendingChance::Coasters {
                 seats: (0..players).collect(),
             }),

@@ -55,7 +55,8 @@ pub struct RoundTally {
 #[schema(as = LuckyDiceScore)]
 pub struct Score {
     /// Finished rounds with the coasters won.
-    pub rounds: Vec<RoundResult>,
+    #[schema(value_type = Vec<RoundResult>)]
+    pub rounds: Rounds<RoundResult>,
     /// Face-down coasters per seat.
     pub totals: Vec<i64>,
 }

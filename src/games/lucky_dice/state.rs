@@ -106,7 +106,8 @@ pub struct State {
     /// Seats that declined their remaining extra rolls.
     pub finished_extra: Vec<bool>,
     /// Finished rounds.
-    pub results: Vec<RoundResult>,
+    #[schema(value_type = Vec<RoundResult>)]
+    pub results: Rounds<RoundResult>,
     /// The chance outcome play waits for, if any.
     pub chance: Option<PendingChance>,
 }

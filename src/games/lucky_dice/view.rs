@@ -73,7 +73,8 @@ pub struct View {
     /// The pending chance event.
     pub chance: Option<PendingChance>,
     /// Finished rounds.
-    pub results: Vec<RoundResult>,
+    #[schema(value_type = Vec<RoundResult>)]
+    pub results: Rounds<RoundResult>,
     /// Face-down coasters per seat.
     pub totals: Vec<i64>,
     /// The viewer's legal moves (empty for spectators and the full view).

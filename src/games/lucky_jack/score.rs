@@ -2,6 +2,7 @@
 //! tally of a round.
 
 use super::cards::Symbol;
+use crate::games::kit::rounds::Rounds;
 use crate::games::Seat;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -105,7 +106,8 @@ pub struct TallyJackpot {
 #[schema(as = LuckyJackScore)]
 pub struct Score {
     /// Finished rounds with their points per seat.
-    pub rounds: Vec<RoundResult>,
+    #[schema(value_type = Vec<RoundResult>)]
+    pub rounds: Rounds<RoundResult>,
     /// Total points per seat.
     pub totals: Vec<i64>,
 }

@@ -132,7 +132,8 @@ pub struct State {
     /// Turns completed in this round.
     pub turns_this_round: u32,
     /// Finished rounds.
-    pub results: Vec<RoundResult>,
+    #[schema(value_type = Vec<RoundResult>)]
+    pub results: Rounds<RoundResult>,
     /// The chance outcome play waits for, if any.
     pub chance: Option<PendingChance>,
 }

@@ -19,6 +19,7 @@ pub use {moves::*, options::*, score::*, state::*, view::*, violation::*};
 
 use super::game::engine;
 use super::kit::guard::{self, OfKind};
+use super::kit::rounds::Rounds;
 use super::kit::{hand, scored};
 use super::{
     ChanceOwner, Game, Highlights, Inconsistency, Order, Randomness, Seat, Standings, ValidOptions,
@@ -55,7 +56,7 @@ impl Game for PlusMinus {
             draw_stack: full_deck(),
             plays_remaining: 0,
             turns_this_round: 0,
-            results: Vec::new(),
+            results: Rounds::new(),
             chance: None,
         };
         state.chance = Some(deal_chance(&state));

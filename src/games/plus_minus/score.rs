@@ -2,6 +2,7 @@
 //! tally of a round.
 
 use super::cards::Card;
+use crate::games::kit::rounds::Rounds;
 use crate::games::Seat;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -78,7 +79,8 @@ pub struct TallySeat {
 #[schema(as = PlusMinusScore)]
 pub struct Score {
     /// Finished rounds with their itemised points per seat.
-    pub rounds: Vec<RoundResult>,
+    #[schema(value_type = Vec<RoundResult>)]
+    pub rounds: Rounds<RoundResult>,
     /// Total points per seat.
     pub totals: Vec<i64>,
 }

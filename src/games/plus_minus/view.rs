@@ -175,7 +175,8 @@ pub struct View {
     /// The pending chance event.
     pub chance: Option<ChanceView>,
     /// Finished rounds.
-    pub results: Vec<RoundResult>,
+    #[schema(value_type = Vec<RoundResult>)]
+    pub results: Rounds<RoundResult>,
     /// Points per seat so far.
     pub totals: Vec<i64>,
     /// The viewer's legal moves (empty for spectators and the full view). Each unordered swap
