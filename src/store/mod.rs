@@ -75,7 +75,7 @@ impl UnknownRecord {
     }
 }
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum StoreError {
     /// PostgreSQL cannot be reached, or cannot write or allocate now; the request may be retried.
     #[error("database unavailable: {0}")]

@@ -10,6 +10,7 @@ use diesel_async::pooled_connection::AsyncDieselConnectionManager;
 use diesel_async::AsyncPgConnection;
 use referee::store::matches::{self, EventRow};
 use referee::store::moves::batch::{Append, GroupCommit};
+use referee::store::moves::probe::GroupProbe;
 
 use crate::support::*;
 
@@ -354,4 +355,69 @@ async fn a_warm_instance_reads_a_match_as_another_instance_moved_it_and_reissued
     let new_token = reissued.body["token"].as_str().unwrap();
     let with_new = a.read_match(&id, Some(new_token)).await;
     assert_eq!(with_new.status, StatusCode::OK, "{}", with_new.body);
+}
+
+every_pipeline!(
+    reads_of_several_warm_matches_at_once_are_each_checked_against_their_own_stored_match
+);
+/// Reads that arrive together may check their live copies with one probe statement (issue 39):
+/// each still answers with its own match as stored, moved through the other instance or not.
+async fn reads_of_several_warm_matches_at_once_are_each_checked_against_their_own_stored_match(
+    pipeline: Pipeline,
+) {
+    let a = spawn_app_on(pipeline).await;
+    let b = a.second_instance().await;
+    let mut matches = Vec::new();
+    for _ in 0..6 {
+        let created = new_match(&a).await;
+        let (id, tokens) = (match_id(&created), seat_tokens(&created));
+        move_on(&a, &id, &tokens).await;
+        matches.push((id, tokens));
+    }
+    for (id, tokens) in matches.iter().step_by(2) {
+        move_on(&b, id, tokens).await;
+    }
+    let reads = matches.iter().map(|(id, _)| a.read_match(id, None));
+    let seen = futures_util::future::join_all(reads).await;
+    for ((id, _), seen) in matches.iter().zip(seen) {
+        assert_eq!(seen.status, StatusCode::OK, "{}", seen.body);
+        assert_eq!(seen.body, b.read_match(id, None).await.body, "match {id}");
+    }
+}
+
+every_pipeline!(probes_sent_together_each_get_their_own_match_and_an_unknown_id_gets_none);
+/// The grouped probe (issue 39) answers each read with its own match: probes queued before a
+/// reader runs go out as one statement (the test's runtime has one thread, so all four are
+/// queued first), and each gets the row of its id.
+async fn probes_sent_together_each_get_their_own_match_and_an_unknown_id_gets_none(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
+    let mut ids = Vec::new();
+    for moves in 0..3 {
+        let created = new_match(&app).await;
+        let (id, tokens) = (match_id(&created), seat_tokens(&created));
+        for _ in 0..moves {
+            move_on(&app, &id, &tokens).await;
+        }
+        ids.push(id);
+    }
+    let plies = last_plies(&mut app.db().await, &ids).await;
+    let manager = AsyncDieselConnectionManager::<AsyncPgConnection>::new(app.database_url());
+    let pool = Pool::builder(manager).max_size(4).build().unwrap();
+    let probes = GroupProbe::new(pool, 8, &tokio::runtime::Handle::current());
+    let uuid = |id: &String| id.parse().unwrap();
+    let (first, second, third, unknown) = tokio::join!(
+        probes.probe(uuid(&ids[0])),
+        probes.probe(uuid(&ids[1])),
+        probes.probe(uuid(&ids[2])),
+        probes.probe(uuid::Uuid::new_v4()),
+    );
+    let seen: Vec<i64> = [first, second, third]
+        .into_iter()
+        .map(|probe| probe.unwrap().expect("a stored match").last_ply.unwrap())
+        .collect();
+    assert_eq!(seen, plies);
+    assert_ne!(plies[0], plies[2], "the matches stand at different plies");
+    assert_eq!(unknown.unwrap(), None);
 }

@@ -16,6 +16,7 @@
 
 pub mod batch;
 mod cache;
+pub mod probe;
 
 use std::marker::PhantomData;
 
@@ -29,9 +30,10 @@ use uuid::Uuid;
 use self::batch::{lost_race, Append, GroupCommit};
 use self::cache::MoveCache;
 pub use self::cache::{LiveMatch, LiveState, TypedState};
+use self::probe::{GroupProbe, Probe, RematchLinks};
 use super::matches::{self as q, EventRow};
 use super::results::Happened;
-use super::schema::{match_events, match_rematch_links, matches};
+use super::schema::{match_events, matches};
 use super::snapshot::{FinishedMatch, Snapshot};
 use super::write::{Change, Decision, Events, Judge, Locked, Write};
 use super::{Store, StoreError, UnknownRecord};
@@ -61,13 +63,11 @@ pub struct Move {
     pub now: DateTime<Utc>,
 }
 
-/// The match this one is a rematch of, and this one's rematch.
-pub type RematchLinks = (Option<Uuid>, Option<Uuid>);
-
 /// This instance's live matches and move writers.
 pub(super) struct Moves {
     cache: MoveCache,
     batches: GroupCommit,
+    probes: GroupProbe,
     snapshot_every: i64,
 }
 
@@ -79,7 +79,8 @@ impl Moves {
     ) -> Self {
         Self {
             cache: MoveCache::new(settings.cached_matches),
-            batches: GroupCommit::new(pool, settings.batch_max, runtime),
+            batches: GroupCommit::new(pool.clone(), settings.batch_max, runtime),
+            probes: GroupProbe::new(pool, settings.batch_max, runtime),
             snapshot_every: settings.snapshot_every.max(1),
         }
     }
@@ -196,26 +197,13 @@ impl Store {
         if slot.lock().await.is_none() {
             return Ok(None);
         }
-        let last_ply = match_events::table
-            .filter(match_events::match_id.eq(id))
-            .select(diesel::dsl::max(match_events::ply))
-            .single_value();
-        let probe: Option<(MatchStatus, i64, Option<i64>, RematchLinks)> = matches::table
-            .left_join(match_rematch_links::table)
-            .filter(matches::id.eq(id))
-            .select((
-                matches::status,
-                matches::access_version,
-                last_ply,
-                (
-                    match_rematch_links::rematch_of.nullable(),
-                    match_rematch_links::rematch.nullable(),
-                ),
-            ))
-            .first(&mut *self.conn().await?)
-            .await
-            .optional()?;
-        let Some((status, access_version, last_ply, links)) = probe else {
+        let Some(Probe {
+            status,
+            access_version,
+            last_ply,
+            links,
+        }) = self.moves.probes.probe(id).await?
+        else {
             return Ok(None);
         };
         let cached = slot.lock().await;
