@@ -10,17 +10,15 @@
 //! the shared statement fails, each move is written alone, so one bad move never fails its batch
 //! mates.
 
-use std::sync::Arc;
-
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use diesel_async::pooled_connection::deadpool::Pool;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
-use tokio::sync::{mpsc, oneshot, Mutex};
 use uuid::Uuid;
 
+use super::grouped::{Batch, Grouped};
 use crate::store::matches::EventRow;
 use crate::store::StoreError;
 use crate::vocabulary::MatchStatus;
@@ -206,17 +204,11 @@ impl QueryFragment<diesel::pg::Pg> for AppendMoves<'_> {
     }
 }
 
-/// A queued write and where its answer goes.
-struct Job {
-    write: Append,
-    done: oneshot::Sender<Result<bool, StoreError>>,
-}
-
 /// The queue of move writes and its writer tasks. With a batch bound of 1 there is no queue:
 /// each request writes its own move.
 pub struct GroupCommit {
     pool: Pool<AsyncPgConnection>,
-    queue: Option<mpsc::Sender<Job>>,
+    queue: Option<Grouped<Append, bool>>,
 }
 
 /// Writer tasks per instance: statements in flight at once, each carrying a batch.
@@ -229,34 +221,20 @@ impl GroupCommit {
         max_batch: usize,
         runtime: &tokio::runtime::Handle,
     ) -> Self {
-        if max_batch <= 1 {
-            return Self { pool, queue: None };
-        }
-        let (sender, receiver) = mpsc::channel(max_batch * WRITERS * 4);
-        let receiver = Arc::new(Mutex::new(receiver));
-        for _ in 0..WRITERS {
-            runtime.spawn(writer(pool.clone(), receiver.clone(), max_batch));
-        }
-        Self {
-            pool,
-            queue: Some(sender),
-        }
+        let writers = pool.clone();
+        let queue = Grouped::start(runtime, WRITERS, max_batch, "move writers", move |batch| {
+            write_batch(writers.clone(), batch)
+        });
+        Self { pool, queue }
     }
 
     /// Stores the move if its match is still where it was read: true when stored, false when the
     /// match moved or its access changed (then nothing was written).
     pub async fn write(&self, write: Append) -> Result<bool, StoreError> {
-        let Some(queue) = &self.queue else {
-            return write_alone(&self.pool, &write).await;
-        };
-        let (done, answer) = oneshot::channel();
-        queue
-            .send(Job { write, done })
-            .await
-            .map_err(|_| StoreError::Unavailable("the move writers have stopped".into()))?;
-        answer
-            .await
-            .map_err(|_| StoreError::Unavailable("a move writer stopped".into()))?
+        match &self.queue {
+            Some(queue) => queue.submit(write).await,
+            None => write_alone(&self.pool, &write).await,
+        }
     }
 }
 
@@ -287,55 +265,45 @@ pub(super) fn lost_race(error: &DieselError) -> bool {
     )
 }
 
-async fn writer(
-    pool: Pool<AsyncPgConnection>,
-    queue: Arc<Mutex<mpsc::Receiver<Job>>>,
-    max_batch: usize,
-) {
-    let mut batch = Vec::with_capacity(max_batch);
-    loop {
-        // Waits for one write, then takes whatever else is queued, up to the bound.
-        if queue.lock().await.recv_many(&mut batch, max_batch).await == 0 {
-            return; // The service is shutting down.
+/// Writes a batch of moves as one statement, and answers each.
+async fn write_batch(pool: Pool<AsyncPgConnection>, mut batch: Batch<Append, bool>) {
+    crate::metrics::METRICS.record_move_batch(batch.len());
+    let writes: Vec<&Append> = batch.iter().map(|job| &job.request).collect();
+    let together = match pool.get().await {
+        Ok(mut conn) => append_moves(&mut conn, &writes).await,
+        Err(e) => {
+            for job in batch {
+                let _ = job.done.send(Err(StoreError::Unavailable(e.to_string())));
+            }
+            return;
         }
-        crate::metrics::METRICS.record_move_batch(batch.len());
-        let writes: Vec<&Append> = batch.iter().map(|job| &job.write).collect();
-        let together = match pool.get().await {
-            Ok(mut conn) => append_moves(&mut conn, &writes).await,
-            Err(e) => {
-                for job in batch.drain(..) {
-                    let _ = job.done.send(Err(StoreError::Unavailable(e.to_string())));
-                }
-                continue;
+    };
+    match together {
+        Ok(stored) => {
+            for (job, stored) in batch.into_iter().zip(stored) {
+                let _ = job.done.send(Ok(stored));
             }
-        };
-        match together {
-            Ok(stored) => {
-                for (job, stored) in batch.drain(..).zip(stored) {
-                    let _ = job.done.send(Ok(stored));
-                }
-            }
-            Err(error) if batch.len() == 1 => {
-                if let Some(job) = batch.pop() {
-                    let _ = job.done.send(stored_alone(Err(error)));
-                }
-            }
-            Err(error) => match StoreError::from(error) {
-                // The connection failed: whether the statement committed is unknown, so no move
-                // may be written again or reported as not stored. Each request answers 503.
-                StoreError::Unavailable(message) => {
-                    for job in batch.drain(..) {
-                        let _ = job.done.send(Err(StoreError::Unavailable(message.clone())));
-                    }
-                }
-                // PostgreSQL refused the statement, so nothing of it was stored: written alone,
-                // each move meets only its own failure.
-                _ => {
-                    for job in batch.drain(..) {
-                        let _ = job.done.send(write_alone(&pool, &job.write).await);
-                    }
-                }
-            },
         }
+        Err(error) if batch.len() == 1 => {
+            if let Some(job) = batch.pop() {
+                let _ = job.done.send(stored_alone(Err(error)));
+            }
+        }
+        Err(error) => match StoreError::from(error) {
+            // The connection failed: whether the statement committed is unknown, so no move may
+            // be written again or reported as not stored. Each request answers 503.
+            StoreError::Unavailable(message) => {
+                for job in batch {
+                    let _ = job.done.send(Err(StoreError::Unavailable(message.clone())));
+                }
+            }
+            // PostgreSQL refused the statement, so nothing of it was stored: written alone, each
+            // move meets only its own failure.
+            _ => {
+                for job in batch {
+                    let _ = job.done.send(write_alone(&pool, &job.request).await);
+                }
+            }
+        },
     }
 }

@@ -16,6 +16,7 @@
 
 pub mod batch;
 mod cache;
+mod grouped;
 pub mod probe;
 
 use std::marker::PhantomData;

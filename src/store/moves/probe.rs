@@ -1,21 +1,17 @@
 //! Probes of live copies read together: reads of different matches that arrive together check
-//! their copies with one statement.
+//! their copies with one statement ([`super::grouped`]).
 //!
 //! A read answered from this instance's live copy of a match first asks the database whether
-//! the copy is still the stored match (see [`Store::read_live_copy`](crate::store::Store)). Like
-//! the appends of [`super::batch`], the probes queue and a few reader tasks each send whatever is
-//! queued (up to a bound) as one statement: at low load a probe is sent at once, alone; under
-//! load the probes that arrived while the previous statements were in flight go together.
-
-use std::sync::Arc;
+//! the copy is still the stored match (see [`Store::read_live_copy`](crate::store::Store)); like
+//! the appends of [`super::batch`], those probes are served together.
 
 use diesel::prelude::*;
 use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
 use diesel_async::pooled_connection::deadpool::Pool;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
-use tokio::sync::{mpsc, oneshot, Mutex};
 use uuid::Uuid;
 
+use super::grouped::{Batch, Grouped};
 use crate::store::StoreError;
 use crate::vocabulary::MatchStatus;
 
@@ -50,12 +46,16 @@ struct ProbeRow {
 
 /// The probes of these matches, one statement. A match that is not stored has no row.
 async fn probe_all(
-    conn: &mut AsyncPgConnection,
+    pool: &Pool<AsyncPgConnection>,
     ids: &[Uuid],
 ) -> Result<Vec<(Uuid, Probe)>, StoreError> {
+    let mut conn = pool
+        .get()
+        .await
+        .map_err(|e| StoreError::Unavailable(e.to_string()))?;
     let rows: Vec<ProbeRow> = match ids {
-        [id] => ProbeOne { id }.load(conn).await?,
-        _ => ProbeMatches { ids }.load(conn).await?,
+        [id] => ProbeOne { id }.load(&mut conn).await?,
+        _ => ProbeMatches { ids }.load(&mut conn).await?,
     };
     Ok(rows
         .into_iter()
@@ -126,17 +126,11 @@ macro_rules! prepared_once {
 }
 prepared_once!(ProbeOne, ProbeMatches);
 
-/// A queued probe and where its answer goes.
-struct Job {
-    id: Uuid,
-    done: oneshot::Sender<Result<Option<Probe>, StoreError>>,
-}
-
 /// The queue of probes and its reader tasks. With a batch bound of 1 there is no queue: each
 /// read sends its own probe.
 pub struct GroupProbe {
     pool: Pool<AsyncPgConnection>,
-    queue: Option<mpsc::Sender<Job>>,
+    queue: Option<Grouped<Uuid, Option<Probe>>>,
 }
 
 /// Reader tasks per instance: probe statements in flight at once.
@@ -150,76 +144,37 @@ impl GroupProbe {
         max_batch: usize,
         runtime: &tokio::runtime::Handle,
     ) -> Self {
-        if max_batch <= 1 {
-            return Self { pool, queue: None };
-        }
-        let (sender, receiver) = mpsc::channel(max_batch * READERS * 4);
-        let receiver = Arc::new(Mutex::new(receiver));
-        for _ in 0..READERS {
-            runtime.spawn(reader(pool.clone(), receiver.clone(), max_batch));
-        }
-        Self {
-            pool,
-            queue: Some(sender),
-        }
+        let readers = pool.clone();
+        let queue = Grouped::start(runtime, READERS, max_batch, "probe readers", move |batch| {
+            probe_batch(readers.clone(), batch)
+        });
+        Self { pool, queue }
     }
 
     /// The stored match's probe; None when no match has this id.
     pub async fn probe(&self, id: Uuid) -> Result<Option<Probe>, StoreError> {
-        let Some(queue) = &self.queue else {
-            let mut conn = self.connection().await?;
-            return Ok(probe_all(&mut conn, &[id]).await?.pop().map(|(_, p)| p));
-        };
-        let (done, answer) = oneshot::channel();
-        queue
-            .send(Job { id, done })
-            .await
-            .map_err(|_| StoreError::Unavailable("the probe readers have stopped".into()))?;
-        answer
-            .await
-            .map_err(|_| StoreError::Unavailable("a probe reader stopped".into()))?
-    }
-
-    async fn connection(
-        &self,
-    ) -> Result<diesel_async::pooled_connection::deadpool::Object<AsyncPgConnection>, StoreError>
-    {
-        self.pool
-            .get()
-            .await
-            .map_err(|e| StoreError::Unavailable(e.to_string()))
+        match &self.queue {
+            Some(queue) => queue.submit(id).await,
+            None => Ok(probe_all(&self.pool, &[id]).await?.pop().map(|(_, p)| p)),
+        }
     }
 }
 
-async fn reader(
-    pool: Pool<AsyncPgConnection>,
-    queue: Arc<Mutex<mpsc::Receiver<Job>>>,
-    max_batch: usize,
-) {
-    let mut batch = Vec::with_capacity(max_batch);
-    loop {
-        // Waits for one probe, then takes whatever else is queued, up to the bound.
-        if queue.lock().await.recv_many(&mut batch, max_batch).await == 0 {
-            return; // The service is shutting down.
-        }
-        let mut ids: Vec<Uuid> = batch.iter().map(|job| job.id).collect();
-        ids.sort_unstable();
-        ids.dedup();
-        let probed = match pool.get().await {
-            Ok(mut conn) => probe_all(&mut conn, &ids).await,
-            Err(e) => Err(StoreError::Unavailable(e.to_string())),
-        };
-        match probed {
-            Ok(probes) => {
-                for job in batch.drain(..) {
-                    let found = probes.iter().find(|(id, _)| *id == job.id);
-                    let _ = job.done.send(Ok(found.map(|(_, probe)| probe.clone())));
-                }
+/// Probes a batch's matches as one statement, and answers each with its own.
+async fn probe_batch(pool: Pool<AsyncPgConnection>, batch: Batch<Uuid, Option<Probe>>) {
+    let mut ids: Vec<Uuid> = batch.iter().map(|job| job.request).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    match probe_all(&pool, &ids).await {
+        Ok(probes) => {
+            for job in batch {
+                let found = probes.iter().find(|(id, _)| *id == job.request);
+                let _ = job.done.send(Ok(found.map(|(_, probe)| probe.clone())));
             }
-            Err(error) => {
-                for job in batch.drain(..) {
-                    let _ = job.done.send(Err(error.clone()));
-                }
+        }
+        Err(error) => {
+            for job in batch {
+                let _ = job.done.send(Err(error.clone()));
             }
         }
     }

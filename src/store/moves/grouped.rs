@@ -1,0 +1,78 @@
+//! Requests of one kind served together: they queue, and a few tasks each take whatever is
+//! queued (up to a bound) and serve it as one statement. Nothing waits on a timer: at low load a
+//! batch is one request, served at once; under load the requests that arrived while the previous
+//! statements were in flight go together. The group commit of appends ([`super::batch`]) and the
+//! grouped probes of live copies ([`super::probe`]) are the two kinds.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use tokio::sync::{mpsc, oneshot, Mutex};
+
+use crate::store::StoreError;
+
+/// A queued request and where its answer goes.
+pub struct Job<T, A> {
+    pub request: T,
+    pub done: oneshot::Sender<Result<A, StoreError>>,
+}
+
+/// A batch's jobs, each to be answered through its `done`.
+pub type Batch<T, A> = Vec<Job<T, A>>;
+
+/// The queue and its serving tasks.
+pub struct Grouped<T, A> {
+    queue: mpsc::Sender<Job<T, A>>,
+    /// What the requests are, for the 503 when the tasks are gone ("move writers").
+    servers: &'static str,
+}
+
+impl<T: Send + 'static, A: Send + 'static> Grouped<T, A> {
+    /// `tasks` tasks on `runtime`, each handing up to `max_batch` queued requests to `serve`;
+    /// None when `max_batch` ≤ 1: then each request is served alone by its caller.
+    pub fn start<F, Fut>(
+        runtime: &tokio::runtime::Handle,
+        tasks: usize,
+        max_batch: usize,
+        servers: &'static str,
+        serve: F,
+    ) -> Option<Self>
+    where
+        F: Fn(Batch<T, A>) -> Fut + Clone + Send + 'static,
+        Fut: Future<Output = ()> + Send,
+    {
+        if max_batch <= 1 {
+            return None;
+        }
+        let (sender, receiver) = mpsc::channel(max_batch * tasks * 4);
+        let receiver = Arc::new(Mutex::new(receiver));
+        for _ in 0..tasks {
+            let (receiver, serve) = (receiver.clone(), serve.clone());
+            runtime.spawn(async move {
+                loop {
+                    let mut batch = Vec::with_capacity(max_batch);
+                    // Waits for one request, then takes whatever else is queued, up to the bound.
+                    if receiver.lock().await.recv_many(&mut batch, max_batch).await == 0 {
+                        return; // The service is shutting down.
+                    }
+                    serve(batch).await;
+                }
+            });
+        }
+        Some(Self {
+            queue: sender,
+            servers,
+        })
+    }
+
+    /// Queues `request` and waits for its answer.
+    pub async fn submit(&self, request: T) -> Result<A, StoreError> {
+        let stopped = || StoreError::Unavailable(format!("the {} have stopped", self.servers));
+        let (done, answer) = oneshot::channel();
+        self.queue
+            .send(Job { request, done })
+            .await
+            .map_err(|_| stopped())?;
+        answer.await.map_err(|_| stopped())?
+    }
+}
