@@ -132,7 +132,10 @@ impl QueryFragment<diesel::pg::Pg> for AppendMoves<'_> {
         // scalar subquery, so that it stays one probe of the log's key per move: as `NOT
         // EXISTS` the planner may hash the whole log instead). The events
         // go in only for the moves that passed; a data-modifying WITH runs to completion whether
-        // or not the final SELECT reads it.
+        // or not the final SELECT reads it. The status is compared with `IS NOT DISTINCT FROM`
+        // (the column is never null), which no index serves: with `=` the status index ties
+        // with the key on a small table, and the plan a connection keeps for good then walked
+        // every match in progress for each batch.
         out.push_sql("WITH input AS (SELECT * FROM unnest(");
         out.push_bind_param::<Array<SqlUuid>, _>(&self.ids)?;
         out.push_sql("::uuid[], ");
@@ -157,7 +160,8 @@ impl QueryFragment<diesel::pg::Pg> for AppendMoves<'_> {
                  SET version = i.version, state = i.snapshot::jsonb, updated_at = i.at \
                  FROM unmoved AS i \
                  WHERE i.snapshot IS NOT NULL AND m.id = i.id AND m.version = i.read_snapshot \
-                   AND m.access_version = i.read_access_version AND m.status = ",
+                   AND m.access_version = i.read_access_version \
+                   AND m.status IS NOT DISTINCT FROM ",
         );
         out.push_bind_param::<Text, _>(&self.in_progress)?;
         out.push_sql(
@@ -166,7 +170,8 @@ impl QueryFragment<diesel::pg::Pg> for AppendMoves<'_> {
                  SELECT id, version, state FROM snapshot), \
              appending AS (SELECT m.id FROM matches AS m JOIN unmoved AS i ON m.id = i.id \
                  WHERE i.snapshot IS NULL \
-                   AND m.access_version = i.read_access_version AND m.status = ",
+                   AND m.access_version = i.read_access_version \
+                   AND m.status IS NOT DISTINCT FROM ",
         );
         out.push_bind_param::<Text, _>(&self.in_progress)?;
         out.push_sql(

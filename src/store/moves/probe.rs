@@ -53,10 +53,7 @@ async fn probe_all(
         .get()
         .await
         .map_err(|e| StoreError::Unavailable(e.to_string()))?;
-    let rows: Vec<ProbeRow> = match ids {
-        [id] => ProbeOne { id }.load(&mut conn).await?,
-        _ => ProbeMatches { ids }.load(&mut conn).await?,
-    };
+    let rows: Vec<ProbeRow> = ProbeMatches { ids }.load(&mut conn).await?;
     Ok(rows
         .into_iter()
         .map(|row| {
@@ -71,60 +68,45 @@ async fn probe_all(
         .collect())
 }
 
-/// The probe statement up to its filter on the match ids; the last ply as a scalar subquery,
-/// one backward probe of the log's key per match.
-const PROBE: &str = "SELECT m.id, m.status, m.access_version, \
-        (SELECT max(e.ply) FROM match_events AS e WHERE e.match_id = m.id) AS last_ply, \
-        l.rematch_of, l.rematch \
-     FROM matches AS m LEFT JOIN match_rematch_links AS l ON l.match_id = m.id ";
-
-/// One match's probe. Apart from the many-match form: PostgreSQL plans `= ANY` of an array
-/// parameter for every execution (its size is unknown to a kept plan), and a probe alone is the
-/// common case at low load.
-struct ProbeOne<'a> {
-    id: &'a Uuid,
-}
-
-/// Several matches' probes; the text is the same for any number of matches, so each
-/// connection prepares it once.
+/// The probes of a list of matches, one statement whose text is the same for any number of
+/// them, so each connection prepares it once. The last ply is a scalar subquery: one backward
+/// probe of the log's key per match.
+///
+/// The list is read through a subquery, `unnest((SELECT $1))`, so that no plan sees its length:
+/// PostgreSQL then keeps one generic plan (the matches found by their key) after five
+/// executions. Given the array itself it planned every execution afresh, as a custom plan fitted
+/// to the list's length, and that planning cost more than running the probe.
 struct ProbeMatches<'a> {
     ids: &'a [Uuid],
 }
 
-impl QueryFragment<diesel::pg::Pg> for ProbeOne<'_> {
-    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, diesel::pg::Pg>) -> QueryResult<()> {
-        out.push_sql(PROBE);
-        out.push_sql("WHERE m.id = ");
-        out.push_bind_param::<diesel::sql_types::Uuid, _>(self.id)?;
-        Ok(())
-    }
+impl QueryId for ProbeMatches<'_> {
+    type QueryId = ProbeMatches<'static>;
+    const HAS_STATIC_QUERY_ID: bool = true;
+}
+
+impl Query for ProbeMatches<'_> {
+    type SqlType = diesel::sql_types::Untyped;
 }
 
 impl QueryFragment<diesel::pg::Pg> for ProbeMatches<'_> {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, diesel::pg::Pg>) -> QueryResult<()> {
         use diesel::sql_types::{Array, Uuid as SqlUuid};
-        out.push_sql(PROBE);
-        out.push_sql("WHERE m.id = ANY(");
+        out.push_sql(
+            "SELECT m.id, m.status, m.access_version, \
+                 (SELECT max(e.ply) FROM match_events AS e WHERE e.match_id = m.id) AS last_ply, \
+                 l.rematch_of, l.rematch \
+             FROM unnest((SELECT ",
+        );
         out.push_bind_param::<Array<SqlUuid>, _>(&self.ids)?;
-        out.push_sql("::uuid[])");
+        out.push_sql(
+            "::uuid[])) AS probed (id) \
+             JOIN matches AS m ON m.id = probed.id \
+             LEFT JOIN match_rematch_links AS l ON l.match_id = m.id",
+        );
         Ok(())
     }
 }
-
-/// Each form its own prepared statement.
-macro_rules! prepared_once {
-    ($($query:ident),*) => {$(
-        impl QueryId for $query<'_> {
-            type QueryId = $query<'static>;
-            const HAS_STATIC_QUERY_ID: bool = true;
-        }
-
-        impl Query for $query<'_> {
-            type SqlType = diesel::sql_types::Untyped;
-        }
-    )*};
-}
-prepared_once!(ProbeOne, ProbeMatches);
 
 /// The queue of probes and its reader tasks. With a batch bound of 1 there is no queue: each
 /// read sends its own probe.
