@@ -421,3 +421,72 @@ async fn probes_sent_together_each_get_their_own_match_and_an_unknown_id_gets_no
     assert_ne!(plies[0], plies[2], "the matches stand at different plies");
     assert_eq!(unknown.unwrap(), None);
 }
+
+/// Prepares `statement` on a connection of its own to `url`, then runs `then` on it.
+async fn prepared(url: &str, statement: &str, then: &str) -> Vec<String> {
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    client
+        .batch_execute(&format!("PREPARE checked AS {statement}"))
+        .await
+        .unwrap();
+    let messages = client.simple_query(then).await.unwrap();
+    messages
+        .iter()
+        .filter_map(|message| match message {
+            tokio_postgres::SimpleQueryMessage::Row(row) => row.get(0).map(str::to_owned),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A batch of moves checks and locks each match through its key (issue 39). Compared by `=`, the
+/// status of the match had the planner choose the status index on a small table, and a
+/// connection keeps its plan: every batch then walked every match in progress, a cost that grew
+/// with the tables and not with the batch. The plan checked is the one a connection keeps.
+#[tokio::test]
+async fn a_batch_of_moves_finds_its_matches_by_key_not_by_walking_every_match_in_progress() {
+    let app = spawn_app().await;
+    for _ in 0..3 {
+        new_match(&app).await;
+    }
+    let nulls = vec!["NULL"; 18].join(", ");
+    let explain = format!(
+        "SET plan_cache_mode = force_generic_plan; EXPLAIN (FORMAT JSON) EXECUTE checked({nulls})"
+    );
+    let plan = prepared(
+        &app.database_url(),
+        &referee::store::moves::batch::append_statement(),
+        &explain,
+    )
+    .await
+    .concat();
+    assert!(plan.contains("\"matches_pkey\""), "{plan}");
+    assert!(!plan.contains("matches_status_created_idx"), "{plan}");
+}
+
+/// The check of live copies keeps one plan for any number of matches (issue 39): given the array
+/// itself, PostgreSQL planned every probe afresh for the length of its list, and the planning cost
+/// more than the probe. After five executions it keeps a generic plan.
+#[tokio::test]
+async fn the_check_of_live_copies_keeps_one_plan_whatever_the_number_of_matches() {
+    let app = spawn_app().await;
+    let mut ids = Vec::new();
+    for _ in 0..6 {
+        ids.push(format!("'{}'", match_id(&new_match(&app).await)));
+    }
+    let executions: String = (1..=ids.len())
+        .map(|n| format!("EXECUTE checked(ARRAY[{}]::uuid[]); ", ids[..n].join(", ")))
+        .collect();
+    let plans = prepared(
+        &app.database_url(),
+        &referee::store::moves::probe::probe_statement(),
+        &format!(
+            "{executions} SELECT generic_plans FROM pg_prepared_statements WHERE name = 'checked'"
+        ),
+    )
+    .await;
+    assert_eq!(plans.last().map(String::as_str), Some("1"), "{plans:?}");
+}

@@ -59,6 +59,21 @@ pub async fn append_moves(
         .collect())
 }
 
+/// The append's text as each connection prepares it, its values left out: for checking the plan
+/// PostgreSQL keeps for it.
+pub fn append_statement() -> String {
+    statement_text(&AppendMoves::of(&[]))
+}
+
+/// A statement's SQL, without the values diesel's debug form lists after it.
+pub(super) fn statement_text(query: &impl QueryFragment<diesel::pg::Pg>) -> String {
+    let text = diesel::debug_query::<diesel::pg::Pg, _>(query).to_string();
+    match text.split_once(" -- binds:") {
+        Some((sql, _)) => sql.to_owned(),
+        None => text,
+    }
+}
+
 #[derive(QueryableByName)]
 struct Stored {
     #[diesel(sql_type = diesel::sql_types::Uuid)]

@@ -68,6 +68,12 @@ async fn probe_all(
         .collect())
 }
 
+/// The probe's text as each connection prepares it, its values left out: for checking the plan
+/// PostgreSQL keeps for it.
+pub fn probe_statement() -> String {
+    super::batch::statement_text(&ProbeMatches { ids: &[] })
+}
+
 /// The probes of a list of matches, one statement whose text is the same for any number of
 /// them, so each connection prepares it once. The last ply is a scalar subquery: one backward
 /// probe of the log's key per match.
