@@ -52,6 +52,13 @@ pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
 
 pub type Conn = Object<AsyncPgConnection>;
 
+/// A connection from `pool`, or `Unavailable` if none can be had.
+pub(crate) async fn checkout(pool: &Pool<AsyncPgConnection>) -> Result<Conn, StoreError> {
+    pool.get()
+        .await
+        .map_err(|e| StoreError::Unavailable(e.to_string()))
+}
+
 /// No match or sheet of this kind has this id (or it is another household's: the same answer).
 #[derive(Debug, Clone, Copy)]
 pub struct UnknownRecord {
@@ -327,11 +334,7 @@ impl Store {
         if !self.is_ready() {
             return Err(StoreError::Preparing);
         }
-        let conn = self
-            .pool
-            .get()
-            .await
-            .map_err(|e| StoreError::Unavailable(e.to_string()));
+        let conn = checkout(&self.pool).await;
         let status = self.pool.status();
         crate::metrics::METRICS.record_pool(status.size, status.available, status.waiting);
         conn

@@ -18,9 +18,9 @@ use diesel_async::pooled_connection::deadpool::Pool;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use uuid::Uuid;
 
-use super::grouped::{Batch, Grouped};
+use super::grouped::{statement_text, Batch, Grouped};
 use crate::store::matches::EventRow;
-use crate::store::StoreError;
+use crate::store::{checkout, StoreError};
 use crate::vocabulary::MatchStatus;
 
 /// One move's append. It is stored only if the match is still in progress with the seat access
@@ -63,15 +63,6 @@ pub async fn append_moves(
 /// PostgreSQL keeps for it.
 pub fn append_statement() -> String {
     statement_text(&AppendMoves::of(&[]))
-}
-
-/// A statement's SQL, without the values diesel's debug form lists after it.
-pub(super) fn statement_text(query: &impl QueryFragment<diesel::pg::Pg>) -> String {
-    let text = diesel::debug_query::<diesel::pg::Pg, _>(query).to_string();
-    match text.split_once(" -- binds:") {
-        Some((sql, _)) => sql.to_owned(),
-        None => text,
-    }
 }
 
 #[derive(QueryableByName)]
@@ -260,10 +251,7 @@ impl GroupCommit {
 
 /// One move's append on its own connection.
 async fn write_alone(pool: &Pool<AsyncPgConnection>, write: &Append) -> Result<bool, StoreError> {
-    let mut conn = pool
-        .get()
-        .await
-        .map_err(|e| StoreError::Unavailable(e.to_string()))?;
+    let mut conn = checkout(pool).await?;
     stored_alone(append_moves(&mut conn, &[write]).await)
 }
 
@@ -289,11 +277,11 @@ pub(super) fn lost_race(error: &DieselError) -> bool {
 async fn write_batch(pool: Pool<AsyncPgConnection>, mut batch: Batch<Append, bool>) {
     crate::metrics::METRICS.record_move_batch(batch.len());
     let writes: Vec<&Append> = batch.iter().map(|job| &job.request).collect();
-    let together = match pool.get().await {
+    let together = match checkout(&pool).await {
         Ok(mut conn) => append_moves(&mut conn, &writes).await,
-        Err(e) => {
+        Err(unavailable) => {
             for job in batch {
-                let _ = job.done.send(Err(StoreError::Unavailable(e.to_string())));
+                let _ = job.done.send(Err(unavailable.clone()));
             }
             return;
         }

@@ -76,3 +76,13 @@ impl<T: Send + 'static, A: Send + 'static> Grouped<T, A> {
         answer.await.map_err(|_| stopped())?
     }
 }
+
+/// A grouped statement's SQL, without the values diesel's debug form lists after it: the text
+/// each connection prepares, for checking the plan PostgreSQL keeps for it.
+pub fn statement_text(query: &impl diesel::query_builder::QueryFragment<diesel::pg::Pg>) -> String {
+    let text = diesel::debug_query::<diesel::pg::Pg, _>(query).to_string();
+    match text.split_once(" -- binds:") {
+        Some((sql, _)) => sql.to_owned(),
+        None => text,
+    }
+}

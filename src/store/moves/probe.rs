@@ -11,8 +11,8 @@ use diesel_async::pooled_connection::deadpool::Pool;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use uuid::Uuid;
 
-use super::grouped::{Batch, Grouped};
-use crate::store::StoreError;
+use super::grouped::{statement_text, Batch, Grouped};
+use crate::store::{checkout, StoreError};
 use crate::vocabulary::MatchStatus;
 
 /// The match this one is a rematch of, and this one's rematch.
@@ -49,10 +49,7 @@ async fn probe_all(
     pool: &Pool<AsyncPgConnection>,
     ids: &[Uuid],
 ) -> Result<Vec<(Uuid, Probe)>, StoreError> {
-    let mut conn = pool
-        .get()
-        .await
-        .map_err(|e| StoreError::Unavailable(e.to_string()))?;
+    let mut conn = checkout(pool).await?;
     let rows: Vec<ProbeRow> = ProbeMatches { ids }.load(&mut conn).await?;
     Ok(rows
         .into_iter()
@@ -71,7 +68,7 @@ async fn probe_all(
 /// The probe's text as each connection prepares it, its values left out: for checking the plan
 /// PostgreSQL keeps for it.
 pub fn probe_statement() -> String {
-    super::batch::statement_text(&ProbeMatches { ids: &[] })
+    statement_text(&ProbeMatches { ids: &[] })
 }
 
 /// The probes of a list of matches, one statement whose text is the same for any number of
