@@ -5,7 +5,8 @@
 #   bash perf/profile.sh      # CONCURRENCY=8 SECONDS_PER_RUN=10 WORKLOAD=moves
 #
 # WORKLOAD=check profiles the stateless check instead (`load check`, the body of perf/load.sh),
-# and gives its CPU per request.
+# and gives its CPU per request; WORKLOAD=watch, spectators reading one live match again and
+# again (`load watch`), its CPU per read.
 #
 # 1. CPU per move: the service's and PostgreSQL's CPU time (utime + stime from /proc) over one
 #    run, divided by the moves it stored. No profiler runs then, so its cost is not counted.
@@ -51,7 +52,7 @@ moves=$(field requests "$line")
 echo "$line"
 awk -v s="$((${service_after%.*} - ${service_before%.*}))" \
     -v p="$((${pg_after%.*} - ${pg_before%.*}))" -v m="$moves" 'BEGIN {
-    printf "per request (a move: with its view read): service %.3f ms CPU, PostgreSQL %.3f ms CPU\n",
+    printf "per request (a move: with its view read; a check; a read): service %.3f ms CPU, PostgreSQL %.3f ms CPU\n",
         s / m, p / m }'
 
 if ! command -v perf >/dev/null; then

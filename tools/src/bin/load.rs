@@ -2,7 +2,7 @@
 //! time over loopback and prints one line of `key=value` results.
 //!
 //!     cargo run --release -p referee-tools --bin load -- check-body <service_url> > body.json
-//!     cargo run --release -p referee-tools --bin load -- <echo|check|moves> <base_url> <concurrency> <seconds> [body.json]
+//!     cargo run --release -p referee-tools --bin load -- <echo|check|moves|watch> <base_url> <concurrency> <seconds> [body.json]
 //!
 //! `<base_url>` may list several instances, comma-separated (`http://a:8080,http://b:8080`): worker
 //! `i` then talks to instance `i mod n` for the whole run, as a load balancer that balances
@@ -20,6 +20,9 @@
 //!   `stored_expected` is what the database must now hold more than before: every acknowledged
 //!   move, the chance plies it triggered, and the deal stored when each match was created;
 //!   `perf/load.sh` counts the rows and compares.
+//! - `watch`: one match is created and moved once (so the service holds it live), then every
+//!   worker reads it as a spectator (`GET /v1/matches/{id}`, no token) again and again: a popular
+//!   match between two moves. Only the reads are timed.
 //! - `warm`: `load warm <base_url> <concurrency> <matches>` creates that many matches and makes
 //!   one move in each, so the service holds them all in its move cache (`perf/cache_memory.sh`).
 //! - `long`: `load long <base_url> <match_file> <moves>` plays one long Plus & Minus match
@@ -230,10 +233,15 @@ impl Tally {
     }
 }
 
-/// Fixed-body workloads (`echo`, `check`): the same request bytes again and again.
-async fn repeat(host: String, body: Vec<u8>, deadline: Instant) -> Result<Tally> {
+/// Fixed-request workloads (`echo`, `check`, `watch`): the same request bytes again and again.
+async fn repeat(
+    host: String,
+    (method, path): (&'static str, String),
+    body: Vec<u8>,
+    deadline: Instant,
+) -> Result<Tally> {
     let mut connection = Connection::open(&host).await.map_err(|e| e.to_string())?;
-    let request = connection.request("POST", CHECK_PATH, None, &body);
+    let request = connection.request(method, &path, None, &body);
     let mut tally = Tally::default();
     while Instant::now() < deadline {
         let started = Instant::now();
@@ -417,34 +425,41 @@ async fn warm(host: String, count: usize) -> Result<Tally> {
     let mut connection = Connection::open(&host).await.map_err(|e| e.to_string())?;
     let mut tally = Tally::default();
     for _ in 0..count {
-        let game = Game::create(&mut connection, &mut tally).await?;
-        let seat = *game
-            .to_act
-            .first()
-            .ok_or("a new match with nobody to act")?;
-        let token = &game.tokens[seat];
-        let path = format!("/v1/matches/{}", game.id);
-        let view: MatchState = connection.json("GET", &path, Some(token), b"").await?;
-        tally.reads += 1;
-        let mv = view.view.legal_moves.first().ok_or("no legal move")?;
-        let body = json!({"expected_version": game.version, "move": mv}).to_string();
-        let request = connection.request(
-            "POST",
-            &format!("{path}/moves"),
-            Some(token),
-            body.as_bytes(),
-        );
-        let started = Instant::now();
-        let response = connection.send(&request).await.map_err(|e| e.to_string())?;
-        if response.status != 200 {
-            return Err(format!("move in {}: {}", game.id, response.status));
-        }
-        let reply: MatchState =
-            serde_json::from_slice(&response.body).map_err(|e| format!("move reply: {e}"))?;
-        tally.chance_plies += reply.entries.len().saturating_sub(1) as u64;
-        tally.latencies.push(started.elapsed());
+        create_and_move(&mut connection, &mut tally).await?;
     }
     Ok(tally)
+}
+
+/// Creates a match and makes one move in it (the first legal move of the first seat to act, after
+/// its view read), so that the service holds it live; returns the match's path. The move is timed.
+async fn create_and_move(connection: &mut Connection, tally: &mut Tally) -> Result<String> {
+    let game = Game::create(connection, tally).await?;
+    let seat = *game
+        .to_act
+        .first()
+        .ok_or("a new match with nobody to act")?;
+    let token = &game.tokens[seat];
+    let path = format!("/v1/matches/{}", game.id);
+    let view: MatchState = connection.json("GET", &path, Some(token), b"").await?;
+    tally.reads += 1;
+    let mv = view.view.legal_moves.first().ok_or("no legal move")?;
+    let body = json!({"expected_version": game.version, "move": mv}).to_string();
+    let request = connection.request(
+        "POST",
+        &format!("{path}/moves"),
+        Some(token),
+        body.as_bytes(),
+    );
+    let started = Instant::now();
+    let response = connection.send(&request).await.map_err(|e| e.to_string())?;
+    if response.status != 200 {
+        return Err(format!("move in {}: {}", game.id, response.status));
+    }
+    let reply: MatchState =
+        serde_json::from_slice(&response.body).map_err(|e| format!("move reply: {e}"))?;
+    tally.chance_plies += reply.entries.len().saturating_sub(1) as u64;
+    tally.latencies.push(started.elapsed());
+    Ok(path)
 }
 
 async fn play(host: String, seed: u64, deadline: Instant) -> Result<Tally> {
@@ -566,18 +581,27 @@ async fn run(args: &[String]) -> Result<()> {
     let (mode, base, concurrency, seconds, body_file) = match args {
         [m, b, c, s] => (m, b, c, s, None),
         [m, b, c, s, f] => (m, b, c, s, Some(f)),
-        _ => return Err("usage: load <echo|check|moves> <base_url> <concurrency> <seconds> [body.json] | load warm <base_url> <concurrency> <matches> | load long <base_url> <match_file> <moves> | load check-body <service_url>".to_owned()),
+        _ => return Err("usage: load <echo|check|moves|watch> <base_url> <concurrency> <seconds> [body.json] | load warm <base_url> <concurrency> <matches> | load long <base_url> <match_file> <moves> | load check-body <service_url>".to_owned()),
     };
     let hosts = hosts_of(base)?;
     let host = hosts[0].clone();
     let concurrency: usize = concurrency.parse().map_err(|_| "concurrency: a number")?;
     let seconds: f64 = seconds.parse().map_err(|_| "seconds: a number")?;
     let body = match (mode.as_str(), body_file) {
-        ("moves" | "warm", _) => Vec::new(),
+        ("moves" | "warm" | "watch", _) => Vec::new(),
         (_, Some(file)) => std::fs::read(file).map_err(|e| format!("{file}: {e}"))?,
         (_, None) => check_body(&host).await?.to_string().into_bytes(),
     };
     let body = body.trim_ascii_end().to_vec();
+
+    // The match every `watch` worker reads, live in the first instance before the clock starts.
+    let watched = match mode.as_str() {
+        "watch" => {
+            let mut connection = Connection::open(&host).await.map_err(|e| e.to_string())?;
+            create_and_move(&mut connection, &mut Tally::default()).await?
+        }
+        _ => String::new(),
+    };
 
     let cpu_before = cpu_time()?;
     let started = Instant::now();
@@ -585,12 +609,23 @@ async fn run(args: &[String]) -> Result<()> {
     let workers: Vec<_> = (0..concurrency)
         .map(|i| (i, hosts[i % hosts.len()].clone()))
         .map(|(i, host)| match mode.as_str() {
-            "echo" | "check" => Ok(tokio::spawn(repeat(host, body.clone(), deadline))),
+            "echo" | "check" => Ok(tokio::spawn(repeat(
+                host,
+                ("POST", CHECK_PATH.to_owned()),
+                body.clone(),
+                deadline,
+            ))),
+            "watch" => Ok(tokio::spawn(repeat(
+                host,
+                ("GET", watched.clone()),
+                Vec::new(),
+                deadline,
+            ))),
             "moves" => Ok(tokio::spawn(play(host, i as u64, deadline))),
             // `seconds` is read as the number of matches to warm, shared among the workers.
             "warm" => Ok(tokio::spawn(warm(host, seconds as usize / concurrency))),
             other => Err(format!(
-                "unknown workload {other}: echo, check, moves or warm"
+                "unknown workload {other}: echo, check, moves, warm or watch"
             )),
         })
         .collect::<Result<_>>()?;
