@@ -24,5 +24,6 @@ pub mod sheets;
 pub mod startup;
 pub mod stats;
 pub mod store;
+pub mod tagged;
 pub mod tokens;
 pub mod vocabulary;

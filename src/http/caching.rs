@@ -2,7 +2,7 @@
 //! and `If-Match` on writes as the same guard as `expected_version` (412 on a mismatch,
 //! RFC 9110 §13.1.1).
 //!
-//! Tags are `"v<version>-<digest>"`: the version, then a digest of the body. The version is what
+//! Tags are `"v<version>-<digest>"`: the version, then a digest of the body ([`Tagged`]). The version is what
 //! `If-Match` compares (the guard is on the game's progress, as `expected_version` is); the digest
 //! makes the tag change with anything else that changes the body without a new version (a seat
 //! renamed in the lobby, the viewer's own hand once the match ends), so `If-None-Match` never
@@ -18,29 +18,22 @@ use actix_web::{HttpRequest, HttpResponse};
 use serde::Serialize;
 
 use crate::problem::{Code, Problem};
-
-/// A body serialised once, for its digest and to be sent.
-fn serialised<T: Serialize>(body: &T) -> (Vec<u8>, String) {
-    // Serialising our own answer types cannot fail.
-    let bytes = serde_json::to_vec(body).unwrap_or_default();
-    let digest = hex::encode(&<sha2::Sha256 as sha2::Digest>::digest(&bytes)[..12]);
-    (bytes, digest)
-}
+use crate::tagged::Tagged;
 
 /// The answer to a read at `version`: the body with its `ETag`, or a bodiless 304 when the
 /// client's `If-None-Match` already names it (weak comparison, as RFC 9110 asks for this header).
 pub(crate) fn cached<T: Serialize>(request: &HttpRequest, version: i64, body: &T) -> HttpResponse {
-    let (bytes, digest) = serialised(body);
-    answer(request, format!("\"v{version}-{digest}\""), bytes)
+    answer(request, &Tagged::at_version(version, body))
 }
 
 /// The answer to a read whose body does not name its version, tagged by the body's digest.
 pub(crate) fn cached_by_content<T: Serialize>(request: &HttpRequest, body: &T) -> HttpResponse {
-    let (bytes, digest) = serialised(body);
-    answer(request, format!("\"c{digest}\""), bytes)
+    answer(request, &Tagged::by_content(body))
 }
 
-fn answer(request: &HttpRequest, tag: String, body: Vec<u8>) -> HttpResponse {
+/// A body already written out and tagged, or a 304 when `If-None-Match` names its tag.
+pub(crate) fn answer(request: &HttpRequest, written: &Tagged) -> HttpResponse {
+    let tag = written.tag.as_str();
     let fresh = request
         .headers()
         .get_all(header::IF_NONE_MATCH)
@@ -61,7 +54,7 @@ fn answer(request: &HttpRequest, tag: String, body: Vec<u8>) -> HttpResponse {
     } else {
         response
             .insert_header(header::ContentType::json())
-            .body(body)
+            .body(written.body.clone())
     }
 }
 

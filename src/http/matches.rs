@@ -6,7 +6,7 @@ use futures_util::StreamExt;
 use uuid::Uuid;
 
 use super::body::Body;
-use super::caching::{cached, cached_by_content};
+use super::caching::{answer, cached, cached_by_content};
 use super::households::{space, who};
 use super::params::InHousehold;
 use super::params::{
@@ -21,8 +21,8 @@ use crate::households::Need;
 use crate::matches::{
     self, AnyCreateMatch, AnyCreatedMatch, AnyMatchDetail, AnyMatchExport, AnyMatchLog,
     AnyMatchResult, AnyMoveReply, AnyPlyView, CorrectChance, CreateMatch, EnterHand, EnteredHands,
-    ListQuery, LogQuery, MatchDetail, MatchLog, MatchPage, MatchResult, MoveReply, PlyView,
-    SubmitChance, SubmitMove, TakeBack,
+    ListQuery, LogQuery, MatchLog, MatchPage, MatchResult, MoveReply, PlyView, SubmitChance,
+    SubmitMove, TakeBack,
 };
 use crate::problem::Problem;
 use crate::request_examples;
@@ -100,13 +100,13 @@ pub async fn get_match(
     request: HttpRequest,
 ) -> Result<HttpResponse, Problem> {
     let token = bearer(&request)?;
-    let detail: MatchDetail = matches::read(
+    let detail = matches::read(
         &store,
         path.into_inner(),
         who(&store, &request, &token).await?,
     )
     .await?;
-    Ok(cached(&request, detail.version, &detail))
+    Ok(answer(&request, &detail))
 }
 
 /// Submit a move as a seat. `expected_version` guards against stale views (409); an

@@ -1,5 +1,7 @@
 //! Creating a match (seats, tokens, seed, the opening deal) and reading it as one viewer sees it.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use uuid::Uuid;
@@ -19,6 +21,7 @@ use crate::store::created::{insert_created, NewParts};
 use crate::store::lobby::{self, InviteRow};
 use crate::store::matches::{EventRow, MatchRow, SeatRow};
 use crate::store::Store;
+use crate::tagged::Tagged;
 use crate::vocabulary::{MatchKind, MatchStatus, RandomnessMode, Space};
 use crate::{tokens, with_game};
 
@@ -280,21 +283,28 @@ pub(super) fn detail_of<G: Game>(
     }
 }
 
+/// The match as `who` may see it, written out with its tag. A match in play is usually live in
+/// this instance, and is then answered from there when the copy is current; each audience's
+/// answer is written out once per version and kept with the copy for whoever asks again.
 #[tracing::instrument(skip_all, fields(match_id = %id, game = tracing::field::Empty))]
-pub async fn read(store: &Store, id: Uuid, who: Who<'_>) -> Result<MatchDetail, Problem> {
-    // A match in play is usually live in this instance: read from there when the copy is current.
+pub async fn read(store: &Store, id: Uuid, who: Who<'_>) -> Result<Arc<Tagged>, Problem> {
     let live = store.read_live_copy(id, |live, links| {
         let (row, seats) = (&live.row, live.seats.as_slice());
         let viewer = viewer_for(row, authenticate(row, seats, who)?);
+        note_game(row.game.kind());
+        if let Some(answer) = live.answers.get(viewer, links) {
+            return Ok(answer);
+        }
         let mut detail = with_game!(kind_of(row)?, G => {
             detail_of::<G>(row, seats, viewer, &*live_state::<G>(live)?)
         });
         (detail.rematch_of, detail.rematch) = links;
-        note_game(row.game.kind());
-        Ok::<_, Problem>(detail)
+        let answer = Arc::new(Tagged::at_version(detail.version, &detail));
+        live.answers.keep(viewer, links, answer.clone());
+        Ok::<_, Problem>(answer)
     });
-    if let Some(detail) = live.await? {
-        return detail;
+    if let Some(answer) = live.await? {
+        return answer;
     }
     // The state is played on in its typed form and read from there: no JSON round trip.
     let (mut conn, mut row, seats, tail, credential) = load_as_stored(store, id, who).await?;
@@ -307,5 +317,5 @@ pub async fn read(store: &Store, id: Uuid, who: Who<'_>) -> Result<MatchDetail, 
     if row.status == MatchStatus::Abandoned {
         detail.abandoned = crate::store::stat_reads::abandon_of(&mut conn, id).await?;
     }
-    Ok(detail)
+    Ok(Arc::new(Tagged::at_version(detail.version, &detail)))
 }

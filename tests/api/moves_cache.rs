@@ -357,6 +357,42 @@ async fn a_warm_instance_reads_a_match_as_another_instance_moved_it_and_reissued
     assert_eq!(with_new.status, StatusCode::OK, "{}", with_new.body);
 }
 
+every_pipeline!(each_audience_reading_a_warm_match_again_gets_what_a_cold_instance_answers_it);
+/// A read from a live copy is written out once per version and audience and kept for whoever asks
+/// again (issue 39): each seat, a spectator and the owner, reading in turn and then again in the
+/// other order, get the very bytes and tag that an instance reading the database gives them,
+/// never another audience's (a seat's hidden cards), and never an answer from before a move.
+async fn each_audience_reading_a_warm_match_again_gets_what_a_cold_instance_answers_it(
+    pipeline: Pipeline,
+) {
+    let warm = spawn_app_on(pipeline).await;
+    let cold = warm.second_instance().await;
+    let created = new_match(&warm).await;
+    let (id, tokens) = (match_id(&created), seat_tokens(&created));
+    let owner = owner_token(&created);
+    let audiences: Vec<Option<&str>> = vec![Some(&tokens[0]), Some(&tokens[1]), None, Some(&owner)];
+    for _ in 0..2 {
+        // The warm instance holds the match live after this move, at its new version.
+        move_on(&warm, &id, &tokens).await;
+        let firsts: Vec<_> = audiences.iter().chain(audiences.iter().rev()).collect();
+        let mut bodies = Vec::new();
+        for token in firsts {
+            let (kept, stored) = (
+                warm.read_match(&id, *token).await,
+                cold.read_match(&id, *token).await,
+            );
+            assert_eq!(kept.status, StatusCode::OK, "{}", kept.body);
+            assert_eq!(kept.body, stored.body, "as {token:?}");
+            assert_eq!(kept.headers["etag"], stored.headers["etag"], "as {token:?}");
+            bodies.push(kept.body);
+        }
+        assert_ne!(
+            bodies[0]["view"], bodies[1]["view"],
+            "each seat sees its own hand"
+        );
+    }
+}
+
 every_pipeline!(
     reads_of_several_warm_matches_at_once_are_each_checked_against_their_own_stored_match
 );

@@ -14,12 +14,16 @@
 
 use std::any::Any;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use chrono::{DateTime, SubsecRound, Utc};
 use uuid::Uuid;
 
+use super::probe::RematchLinks;
+use crate::games::Viewer;
 use crate::store::matches::{EventRow, MatchRow, SeatRow};
+use crate::tagged::Tagged;
 
 /// A match's state in the game's own type, kept between moves.
 pub trait TypedState: Any + Send + Sync {
@@ -51,6 +55,8 @@ pub struct LiveMatch {
     pub tail: Vec<EventRow>,
     /// The version of the snapshot stored on the match row.
     pub snapshot: i64,
+    /// The reads answered from this copy, until its next move.
+    pub answers: Answers,
 }
 
 impl LiveMatch {
@@ -70,6 +76,7 @@ impl LiveMatch {
             state_at: snapshot,
             tail,
             snapshot,
+            answers: Answers::default(),
         }
     }
 
@@ -90,7 +97,80 @@ impl LiveMatch {
         if let Some(snapshot) = snapshot {
             self.snapshot = snapshot;
         }
+        self.answers = Answers::default();
         self
+    }
+}
+
+/// Reads answered from one version of a live match, each written out once for its audience and
+/// the rematch links it showed: whoever asks again gets the same bytes. A copy's answers go with
+/// it when it moves on (or is forgotten); across all live matches they hold at most
+/// [`ANSWER_BYTES`]' limit, and a read beyond it is answered but not kept.
+#[derive(Default)]
+pub struct Answers {
+    kept: Mutex<Vec<(Viewer, RematchLinks, Arc<Tagged>)>>,
+}
+
+impl Answers {
+    /// The answer kept for `viewer`, if it showed these `links`.
+    pub fn get(&self, viewer: Viewer, links: RematchLinks) -> Option<Arc<Tagged>> {
+        let kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        kept.iter()
+            .find(|(v, l, _)| *v == viewer && *l == links)
+            .map(|(_, _, answer)| answer.clone())
+    }
+
+    /// Keeps `answer` for `viewer` (in place of one with other links), if the limit allows.
+    pub fn keep(&self, viewer: Viewer, links: RematchLinks, answer: Arc<Tagged>) {
+        let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(at) = kept.iter().position(|(v, _, _)| *v == viewer) {
+            let (_, _, old) = kept.swap_remove(at);
+            ANSWER_BYTES.give(old.size());
+        }
+        if ANSWER_BYTES.take(answer.size()) {
+            kept.push((viewer, links, answer));
+        }
+    }
+}
+
+impl Drop for Answers {
+    fn drop(&mut self) {
+        let kept = self.kept.get_mut().unwrap_or_else(PoisonError::into_inner);
+        for (_, _, answer) in kept.drain(..) {
+            ANSWER_BYTES.give(answer.size());
+        }
+    }
+}
+
+/// The bytes of kept answers across every live match: a few thousand views' worth, so that the
+/// cache's memory stays bounded however many matches are read between moves.
+static ANSWER_BYTES: ByteBudget = ByteBudget::new(8 << 20);
+
+/// A count of bytes in use that refuses to pass its limit.
+struct ByteBudget {
+    used: AtomicUsize,
+    limit: usize,
+}
+
+impl ByteBudget {
+    const fn new(limit: usize) -> Self {
+        Self {
+            used: AtomicUsize::new(0),
+            limit,
+        }
+    }
+
+    /// Counts `bytes` as used if that stays within the limit; false (nothing counted) if not.
+    fn take(&self, bytes: usize) -> bool {
+        self.used
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |used| {
+                used.checked_add(bytes).filter(|total| *total <= self.limit)
+            })
+            .is_ok()
+    }
+
+    fn give(&self, bytes: usize) {
+        self.used.fetch_sub(bytes, Ordering::Relaxed);
     }
 }
 
@@ -217,6 +297,45 @@ mod tests {
         cache.forget(id);
         assert!(!Arc::ptr_eq(&slot, &cache.slot(id)));
         assert_eq!(cache.len(), 1);
+    }
+
+    #[test]
+    fn the_answers_budget_refuses_what_would_pass_its_limit_and_takes_back_what_is_given() {
+        let budget = ByteBudget::new(100);
+        assert!(budget.take(60));
+        assert!(!budget.take(41), "60 + 41 passes the limit of 100");
+        assert!(budget.take(40));
+        budget.give(60);
+        assert!(budget.take(60));
+        assert!(!budget.take(1));
+    }
+
+    #[test]
+    fn an_answer_is_kept_per_audience_and_links_and_replaced_when_the_links_change() {
+        let answers = Answers::default();
+        let answer = |tag: &str| {
+            Arc::new(Tagged {
+                tag: tag.to_owned(),
+                body: actix_web::web::Bytes::from_static(b"{}"),
+            })
+        };
+        let (none, linked) = ((None, None), (Some(Uuid::new_v4()), None));
+        answers.keep(Viewer::Seat(0), none, answer("seat 0"));
+        answers.keep(Viewer::Spectator, none, answer("spectator"));
+        assert_eq!(answers.get(Viewer::Seat(0), none).unwrap().tag, "seat 0");
+        assert_eq!(
+            answers.get(Viewer::Spectator, none).unwrap().tag,
+            "spectator"
+        );
+        assert!(answers.get(Viewer::Seat(1), none).is_none());
+        assert!(answers.get(Viewer::Full, none).is_none());
+        assert!(answers.get(Viewer::Seat(0), linked).is_none());
+        answers.keep(Viewer::Seat(0), linked, answer("seat 0, linked"));
+        assert_eq!(
+            answers.get(Viewer::Seat(0), linked).unwrap().tag,
+            "seat 0, linked"
+        );
+        assert!(answers.get(Viewer::Seat(0), none).is_none());
     }
 
     #[test]
