@@ -9,7 +9,8 @@
 //! the tables (for a match, once by its feed for all its streams, see `crate::matches::Feeds`;
 //! for a sheet, by each stream), so a stream shows exactly what the viewer's `/log` would, and a
 //! lost or duplicated nudge costs at most one extra read. Every instance on the database gets
-//! every notice, so a move made through any of them reaches the subscribers of all.
+//! every notice, so a move made through any of them reaches the subscribers of all. Moves are
+//! announced only for matches some feed follows (`crate::store::watches`).
 
 mod hub;
 mod listener;

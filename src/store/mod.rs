@@ -31,6 +31,7 @@ pub mod schema;
 pub mod sheets;
 pub mod snapshot;
 pub mod stat_reads;
+pub mod watches;
 pub mod write;
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -5,13 +5,15 @@
 use diesel::QueryableByName;
 use diesel_async::pooled_connection::deadpool::Pool;
 use diesel_async::pooled_connection::AsyncDieselConnectionManager;
-use diesel_async::{AsyncPgConnection, RunQueryDsl};
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use futures_util::future::poll_fn;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
+use tokio::sync::mpsc::UnboundedReceiver;
 use tokio_postgres::AsyncMessage;
 
 use referee::store::moves::batch::{append_moves, Append};
+use referee::store::watches;
 
 use crate::moves_cache::append_for;
 use crate::support::*;
@@ -192,15 +194,20 @@ async fn a_log_page_deep_in_a_match_replays_from_the_snapshot_kept_before_it(pip
     );
 }
 
-every_pipeline!(moves_to_several_matches_committed_together_send_one_change_notice_naming_them_all);
-async fn moves_to_several_matches_committed_together_send_one_change_notice_naming_them_all(
+every_pipeline!(
+    moves_to_several_followed_matches_committed_together_send_one_change_notice_naming_them_and_no_other
+);
+/// A batch of moves is one notice naming every match it moved that some feed follows (holds a
+/// lease in force on), and no other match (issue 39).
+async fn moves_to_several_followed_matches_committed_together_send_one_change_notice_naming_them_and_no_other(
     pipeline: Pipeline,
 ) {
     let app = spawn_app_on(pipeline).await;
     let mut expected = Vec::new();
     let mut db = app.db().await;
     let mut appends = Vec::new();
-    for _ in 0..3 {
+    // Followed, not followed, or followed once: a lease that has lapsed announces nothing.
+    for lease in ["held", "held", "none", "lapsed", "held"] {
         let created = app
             .create_lucky_jack(&["Ann", "Ben"], json!({"rounds": 3}), "server")
             .await;
@@ -209,15 +216,48 @@ async fn moves_to_several_matches_committed_together_send_one_change_notice_nami
             append.read_snapshot, append.read_version,
             "a new match's log is its snapshot"
         );
-        expected.push(format!("{}:{}", append.id, append.version));
+        if lease != "none" {
+            assert!(watches::watch(&mut db, append.id).await.unwrap());
+        }
+        if lease == "lapsed" {
+            diesel::sql_query(
+                "UPDATE match_watches SET until = now() - interval '1 second' WHERE match_id = $1",
+            )
+            .bind::<diesel::sql_types::Uuid, _>(append.id)
+            .execute(&mut db)
+            .await
+            .unwrap();
+        }
+        if lease == "held" {
+            expected.push(format!("{}:{}", append.id, append.version));
+        }
         appends.push(append);
     }
 
+    let (_listening, mut heard) = listen(&app).await;
+
+    // One statement, one commit: the five moves as one batch.
+    let manager = AsyncDieselConnectionManager::<AsyncPgConnection>::new(app.database_url());
+    let pool = Pool::builder(manager).max_size(2).build().unwrap();
+    let mut conn = pool.get().await.unwrap();
+    let batch: Vec<&Append> = appends.iter().collect();
+    let stored = append_moves(&mut conn, &batch).await.unwrap();
+    assert_eq!(stored, vec![true; 5]);
+    let received = heard_until_now(&mut conn, &mut heard).await;
+    assert_eq!(received.len(), 1, "one notice for the commit: {received:?}");
+    let mut named: Vec<String> = received[0].split(',').map(str::to_owned).collect();
+    named.sort();
+    expected.sort();
+    assert_eq!(named, expected);
+}
+
+/// A connection listening for change notices, and what it hears.
+async fn listen(app: &TestApp) -> (tokio_postgres::Client, UnboundedReceiver<String>) {
     let (client, mut connection) =
         tokio_postgres::connect(&app.database_url(), tokio_postgres::NoTls)
             .await
             .unwrap();
-    let (notices, mut heard) = tokio::sync::mpsc::unbounded_channel();
+    let (notices, heard) = tokio::sync::mpsc::unbounded_channel();
     tokio::spawn(async move {
         while let Some(Ok(message)) = poll_fn(|cx| connection.poll_message(cx)).await {
             if let AsyncMessage::Notification(notice) = message {
@@ -229,17 +269,17 @@ async fn moves_to_several_matches_committed_together_send_one_change_notice_nami
         .batch_execute("LISTEN referee_changes")
         .await
         .unwrap();
+    (client, heard)
+}
 
-    // One statement, one commit: the three moves as one batch.
-    let manager = AsyncDieselConnectionManager::<AsyncPgConnection>::new(app.database_url());
-    let pool = Pool::builder(manager).max_size(2).build().unwrap();
-    let mut conn = pool.get().await.unwrap();
-    let batch: Vec<&Append> = appends.iter().collect();
-    let stored = append_moves(&mut conn, &batch).await.unwrap();
-    assert_eq!(stored, vec![true; 3]);
-    // Notices arrive in commit order: this one closes what the batch sent.
+/// The notices heard for everything committed so far: notices arrive in commit order, so one
+/// sent now closes them.
+async fn heard_until_now(
+    conn: &mut AsyncPgConnection,
+    heard: &mut UnboundedReceiver<String>,
+) -> Vec<String> {
     diesel::sql_query("NOTIFY referee_changes, 'end'")
-        .execute(&mut conn)
+        .execute(conn)
         .await
         .unwrap();
     let mut received = Vec::new();
@@ -249,9 +289,102 @@ async fn moves_to_several_matches_committed_together_send_one_change_notice_nami
         }
         received.push(payload);
     }
-    assert_eq!(received.len(), 1, "one notice for the commit: {received:?}");
-    let mut named: Vec<String> = received[0].split(',').map(str::to_owned).collect();
-    named.sort();
-    expected.sort();
-    assert_eq!(named, expected);
+    received
+}
+
+/// Waits until some statement on the database waits for a lock another transaction holds.
+async fn until_one_waits_for_a_lock(db: &mut AsyncPgConnection) {
+    for _ in 0..1_000 {
+        let waiting: Count = diesel::sql_query(
+            "SELECT count(*) AS n FROM pg_locks WHERE NOT granted AND locktype = 'transactionid'",
+        )
+        .get_result(db)
+        .await
+        .unwrap();
+        if waiting.n > 0 {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    panic!("no statement waited for the lock");
+}
+
+#[derive(QueryableByName)]
+struct Count {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    n: i64,
+}
+
+every_pipeline!(a_feed_that_starts_while_a_move_is_being_appended_waits_for_its_commit);
+/// Moves are announced only for followed matches (issue 39), so a feed must never start between a
+/// move that found no lease and that move's commit: taking the lease waits for every writer of
+/// the match in flight, and the feed's first read, made after it, then holds their moves.
+async fn a_feed_that_starts_while_a_move_is_being_appended_waits_for_its_commit(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
+    let created = app
+        .create_lucky_jack(&["Ann", "Ben"], json!({"rounds": 3}), "server")
+        .await;
+    let mut db = app.db().await;
+    let append = append_for(&mut db, &match_id(&created), false, None).await;
+    let mut writer = app.db().await;
+    diesel::sql_query("BEGIN")
+        .execute(&mut writer)
+        .await
+        .unwrap();
+    assert_eq!(append_moves(&mut writer, &[&append]).await.unwrap(), [true]);
+
+    let url = app.database_url();
+    let leasing = tokio::spawn(async move {
+        let mut conn = AsyncPgConnection::establish(&url).await.unwrap();
+        watches::watch(&mut conn, append.id).await.unwrap()
+    });
+    until_one_waits_for_a_lock(&mut db).await;
+    assert!(
+        !leasing.is_finished(),
+        "the lease waits for the move in flight"
+    );
+    diesel::sql_query("COMMIT")
+        .execute(&mut writer)
+        .await
+        .unwrap();
+    assert!(leasing.await.unwrap());
+}
+
+every_pipeline!(a_move_appended_while_its_match_is_being_leased_waits_and_is_announced);
+/// The other order: a move that reaches the match while a feed is taking its lease waits for the
+/// lease's commit, and its notice sees the lease (the trigger reads the leases afresh, not as
+/// they stood when the move's statement began).
+async fn a_move_appended_while_its_match_is_being_leased_waits_and_is_announced(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
+    let created = app
+        .create_lucky_jack(&["Ann", "Ben"], json!({"rounds": 3}), "server")
+        .await;
+    let mut db = app.db().await;
+    let append = append_for(&mut db, &match_id(&created), false, None).await;
+    let expected = format!("{}:{}", append.id, append.version);
+    let (_listening, mut heard) = listen(&app).await;
+    let mut leaser = app.db().await;
+    diesel::sql_query("BEGIN")
+        .execute(&mut leaser)
+        .await
+        .unwrap();
+    assert!(watches::watch(&mut leaser, append.id).await.unwrap());
+
+    let url = app.database_url();
+    let appending = tokio::spawn(async move {
+        let mut conn = AsyncPgConnection::establish(&url).await.unwrap();
+        append_moves(&mut conn, &[&append]).await.unwrap()
+    });
+    until_one_waits_for_a_lock(&mut db).await;
+    assert!(!appending.is_finished(), "the move waits for the lease");
+    diesel::sql_query("COMMIT")
+        .execute(&mut leaser)
+        .await
+        .unwrap();
+    assert_eq!(appending.await.unwrap(), [true]);
+    assert_eq!(heard_until_now(&mut db, &mut heard).await, [expected]);
 }

@@ -28,7 +28,7 @@ use crate::store::matches::{
     find_current, find_with_events, EventRow, EventsAfter, MatchRow, SeatRow,
 };
 use crate::store::stat_reads::Abandoned;
-use crate::store::Store;
+use crate::store::{watches, Store};
 use crate::vocabulary::{MatchKind, MatchStatus};
 use crate::with_game;
 
@@ -97,8 +97,9 @@ impl Feeds {
         Ok(started)
     }
 
-    /// Starts a feed: watches the match first, so that no change committed after the reads
-    /// below goes unread, then reads the row, the seats and any events after the row's version.
+    /// Starts a feed: watches the match first (in this instance's hub, and with a lease that
+    /// makes its moves announced), so that no change committed after the reads below goes
+    /// unread, then reads the row, the seats and any events after the row's version.
     async fn start(&self, id: Uuid) -> Result<Arc<dyn Handle>, Problem> {
         let watch = self.inner.hub.watch(id).map_err(|_| {
             Problem::new(
@@ -109,6 +110,9 @@ impl Feeds {
         self.inner.reads.fetch_add(1, Ordering::Relaxed);
         METRICS.record_feed_read();
         let mut conn = self.inner.store.conn().await?;
+        if !watches::watch(&mut conn, id).await? {
+            return Err(unknown_match(id));
+        }
         let (row, seats, events) = find_current(&mut conn, id)
             .await?
             .filter(|(row, _, _)| row.kind == MatchKind::Hosted)
@@ -239,10 +243,17 @@ where
     G::State: Send,
 {
     async fn run(mut self, mut stopped: oneshot::Receiver<()>) {
+        let mut renewal = tokio::time::interval_at(
+            tokio::time::Instant::now() + watches::RENEW_EVERY,
+            watches::RENEW_EVERY,
+        );
         loop {
             tokio::select! {
                 _ = &mut stopped => return,
                 nudge = self.watch.changed() => if nudge.is_none() { return },
+                // Renewed, then read as on a notice: should the lease have lapsed meanwhile,
+                // the moves it missed are read now.
+                _ = renewal.tick() => self.renew().await,
             }
             let Some(shared) = self.feed.upgrade() else {
                 return;
@@ -271,6 +282,18 @@ where
                 shared.retired.store(true, Ordering::Release);
                 return;
             }
+        }
+    }
+
+    /// Renews the feed's lease. A failure is only logged: the next renewal tries again, and
+    /// the read that follows meets the same database.
+    async fn renew(&self) {
+        let renewed = match self.feeds.inner.store.conn().await {
+            Ok(mut conn) => watches::watch(&mut conn, self.id).await,
+            Err(error) => Err(error),
+        };
+        if let Err(error) = renewed {
+            tracing::warn!(match_id = %self.id, %error, "live feed's lease not renewed");
         }
     }
 
