@@ -46,6 +46,8 @@ const PLAN: &[(&str, Placement)] = &[
     ("match_invites", by("match_id", "match")),
     ("match_rematch_links", by("match_id", "match")),
     ("match_abandons", by("match_id", "match")),
+    // A followed match's lease, read by its events' trigger: beside the match.
+    ("match_watches", by("match_id", "match")),
     // A rated result's changes live with its match (they cascade with it).
     ("rating_changes", by("match_id", "match")),
     // Looked up before the match is known: by the code, or by the create's key.

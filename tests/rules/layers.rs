@@ -63,7 +63,7 @@ const LAYERS: &[Layer] = &[
     },
     Layer {
         name: "vocabulary",
-        modules: &["vocabulary", "config", "metrics", "tokens"],
+        modules: &["vocabulary", "config", "metrics", "tokens", "tagged"],
         uses: &[],
     },
 ];
