@@ -526,3 +526,26 @@ async fn the_check_of_live_copies_keeps_one_plan_whatever_the_number_of_matches(
     .await;
     assert_eq!(plans.last().map(String::as_str), Some("1"), "{plans:?}");
 }
+
+/// The check of live copies looks each match up by its key, whatever the tables held when a
+/// connection made the plan it keeps (issue 39). As a plain join, the plan kept on a young
+/// database hashed the list of ids and read all of `matches` on every probe.
+#[tokio::test]
+async fn the_check_of_live_copies_finds_each_match_by_key_not_by_reading_every_match() {
+    let app = spawn_app().await;
+    for _ in 0..3 {
+        new_match(&app).await;
+    }
+    let explain = "SET plan_cache_mode = force_generic_plan; \
+                   EXPLAIN (FORMAT JSON) EXECUTE checked(NULL)";
+    let plan = prepared(
+        &app.database_url(),
+        &referee::store::moves::probe::probe_statement(),
+        explain,
+    )
+    .await
+    .concat();
+    assert!(plan.contains("\"matches_pkey\""), "{plan}");
+    assert!(!plan.contains("\"Seq Scan\""), "{plan}");
+    assert!(!plan.contains("\"Hash Join\""), "{plan}");
+}

@@ -76,9 +76,15 @@ pub fn probe_statement() -> String {
 /// probe of the log's key per match.
 ///
 /// The list is read through a subquery, `unnest((SELECT $1))`, so that no plan sees its length:
-/// PostgreSQL then keeps one generic plan (the matches found by their key) after five
-/// executions. Given the array itself it planned every execution afresh, as a custom plan fitted
-/// to the list's length, and that planning cost more than running the probe.
+/// PostgreSQL then keeps one generic plan after five executions. Given the array itself it
+/// planned every execution afresh, as a custom plan fitted to the list's length, and that
+/// planning cost more than running the probe.
+///
+/// Each match (and its rematch links) is looked up on its own, in a `LATERAL` subquery that
+/// `OFFSET 0` keeps from being merged into a join, so the only plan is a lookup by key per id. As
+/// a plain join, the plan kept on a young database (a list of ten ids assumed, a small table)
+/// hashed the list and read the whole `matches` table for every probe, a cost that grew with
+/// the table for as long as the connection lived.
 struct ProbeMatches<'a> {
     ids: &'a [Uuid],
 }
@@ -104,8 +110,10 @@ impl QueryFragment<diesel::pg::Pg> for ProbeMatches<'_> {
         out.push_bind_param::<Array<SqlUuid>, _>(&self.ids)?;
         out.push_sql(
             "::uuid[])) AS probed (id) \
-             JOIN matches AS m ON m.id = probed.id \
-             LEFT JOIN match_rematch_links AS l ON l.match_id = m.id",
+             CROSS JOIN LATERAL (SELECT id, status, access_version FROM matches \
+                 WHERE id = probed.id OFFSET 0) AS m \
+             LEFT JOIN LATERAL (SELECT rematch_of, rematch FROM match_rematch_links \
+                 WHERE match_id = m.id OFFSET 0) AS l ON true",
         );
         Ok(())
     }
