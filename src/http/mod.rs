@@ -36,7 +36,7 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::OpenApi as Spec;
 use utoipa::{Modify, OpenApi};
 use utoipa_actix_web::{scope, AppExt};
-use utoipa_swagger_ui::SwaggerUi;
+use utoipa_swagger_ui::{Config, SwaggerUi};
 
 use crate::config::Settings;
 use crate::live::Hub;
@@ -176,6 +176,15 @@ pub fn openapi() -> serde_json::Value {
         modifier.modify(&mut derived);
     }
     spec::refine(serde_json::to_value(derived).expect("the spec serialises"))
+}
+
+/// The OpenAPI document as served: compact JSON.
+struct SpecJson(actix_web::web::Bytes);
+
+async fn served_spec(spec: web::Data<SpecJson>) -> actix_web::HttpResponse {
+    actix_web::HttpResponse::Ok()
+        .insert_header(header::ContentType::json())
+        .body(spec.0.clone())
 }
 
 /// The document as the committed file holds it: pretty-printed, ending in a newline.
@@ -325,6 +334,11 @@ pub(crate) fn server(
 ) -> std::io::Result<Server> {
     let spec = openapi();
     let table = web::Data::new(method_table(&spec));
+    // Served as the bytes it serialises to, one copy shared by the workers: the document's tree
+    // (several MiB for 1 MB of JSON) is not kept, nor a copy of it per worker.
+    let spec = web::Data::new(SpecJson(
+        serde_json::to_vec(&spec).unwrap_or_default().into(),
+    ));
     let store = web::Data::new(store);
     let limit = settings.body_limit_bytes;
     // Built once: every worker's limiter shares the same buckets.
@@ -383,10 +397,9 @@ pub(crate) fn server(
             .configure(routes)
             .into_app()
             .configure(page::configure)
-            .service(
-                SwaggerUi::new("/docs/{tail}*")
-                    .external_url_unchecked("/openapi.json", spec.clone()),
-            )
+            .app_data(spec.clone())
+            .route("/openapi.json", web::get().to(served_spec))
+            .service(SwaggerUi::new("/docs/{tail}*").config(Config::new(["/openapi.json"])))
             .route(
                 "/docs",
                 web::get().to(|| async {
