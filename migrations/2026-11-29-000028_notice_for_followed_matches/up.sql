@@ -18,6 +18,8 @@ CREATE TABLE match_watches (
     match_id uuid PRIMARY KEY,
     until timestamptz NOT NULL
 );
+-- Lapsed leases are found through it when a lease is taken, however many are in force.
+CREATE INDEX match_watches_until_idx ON match_watches (until);
 
 CREATE OR REPLACE FUNCTION referee_notify_events() RETURNS trigger AS $$
 DECLARE

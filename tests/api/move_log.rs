@@ -244,6 +244,17 @@ async fn moves_to_several_followed_matches_committed_together_send_one_change_no
     let stored = append_moves(&mut conn, &batch).await.unwrap();
     assert_eq!(stored, vec![true; 5]);
     let received = heard_until_now(&mut conn, &mut heard).await;
+    // A score sheet takes no lease: its changes are announced by its own row, always.
+    let sheet = app
+        .post(
+            "/v1/sheets",
+            &json!({"game": "lucky-jack", "players": [{"name": "Ann"}, {"name": "Ben"}]}),
+            None,
+        )
+        .await;
+    assert_eq!(sheet.status, StatusCode::CREATED, "{}", sheet.body);
+    let sheet_id = sheet.body["sheet"]["id"].as_str().unwrap().parse().unwrap();
+    assert!(!watches::watch(&mut db, sheet_id).await.unwrap());
     assert_eq!(received.len(), 1, "one notice for the commit: {received:?}");
     let mut named: Vec<String> = received[0].split(',').map(str::to_owned).collect();
     named.sort();
@@ -309,6 +320,16 @@ async fn until_one_waits_for_a_lock(db: &mut AsyncPgConnection) {
     panic!("no statement waited for the lock");
 }
 
+/// A new Lucky Jack match's next move, as appended, and a connection to its database.
+async fn a_new_match_and_its_next_move(app: &TestApp) -> (AsyncPgConnection, Append) {
+    let created = app
+        .create_lucky_jack(&["Ann", "Ben"], json!({"rounds": 3}), "server")
+        .await;
+    let mut db = app.db().await;
+    let append = append_for(&mut db, &match_id(&created), false, None).await;
+    (db, append)
+}
+
 #[derive(QueryableByName)]
 struct Count {
     #[diesel(sql_type = diesel::sql_types::BigInt)]
@@ -323,11 +344,7 @@ async fn a_feed_that_starts_while_a_move_is_being_appended_waits_for_its_commit(
     pipeline: Pipeline,
 ) {
     let app = spawn_app_on(pipeline).await;
-    let created = app
-        .create_lucky_jack(&["Ann", "Ben"], json!({"rounds": 3}), "server")
-        .await;
-    let mut db = app.db().await;
-    let append = append_for(&mut db, &match_id(&created), false, None).await;
+    let (mut db, append) = a_new_match_and_its_next_move(&app).await;
     let mut writer = app.db().await;
     diesel::sql_query("BEGIN")
         .execute(&mut writer)
@@ -360,11 +377,7 @@ async fn a_move_appended_while_its_match_is_being_leased_waits_and_is_announced(
     pipeline: Pipeline,
 ) {
     let app = spawn_app_on(pipeline).await;
-    let created = app
-        .create_lucky_jack(&["Ann", "Ben"], json!({"rounds": 3}), "server")
-        .await;
-    let mut db = app.db().await;
-    let append = append_for(&mut db, &match_id(&created), false, None).await;
+    let (mut db, append) = a_new_match_and_its_next_move(&app).await;
     let expected = format!("{}:{}", append.id, append.version);
     let (_listening, mut heard) = listen(&app).await;
     let mut leaser = app.db().await;
