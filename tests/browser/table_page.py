@@ -9,6 +9,7 @@ target/browser/. Any request to a host other than this machine is blocked and fa
 
 import importlib
 import sys
+import time
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -22,22 +23,27 @@ HERE = Path(__file__).resolve().parent
 def main() -> int:
     SHOTS.mkdir(parents=True, exist_ok=True)
     assert AXE.exists(), f"{AXE} is missing: run `npm ci` in tests/browser"
-    # `--share=K/N`: the K-th of N shares of the modules (every N-th, from the K-th), so that CI
-    # runs the walks in two lanes at once and a new module always lands in one of them.
+    # `--share=K/N`, or `--share=K,L/N`: the K-th (and L-th) of N shares of the modules (every
+    # N-th, from the K-th), so that CI runs the walks in two lanes at once and a new module always
+    # lands in one of them.
     share = next((arg.split("=", 1)[1] for arg in sys.argv[1:] if arg.startswith("--share=")), "1/1")
-    this, shares = (int(part) for part in share.split("/"))
+    these, shares = share.split("/")
+    taken = {int(this) - 1 for this in these.split(",")}
     wanted = [arg for arg in sys.argv[1:] if not arg.startswith("--share=")]  # module or step names, e.g. `page_table` or `spectate`
     modules = [importlib.import_module(path.stem) for path in sorted(HERE.glob("page_*.py")) if path.stem != "page_kit"]
-    modules = modules[this - 1 :: shares]
+    modules = [module for index, module in enumerate(modules) if index % int(shares) in taken]
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS, headless=True)
         try:
             for module in modules:
+                started = time.monotonic()
                 for step in module.STEPS:
                     if wanted and module.__name__ not in wanted and step.__name__ not in wanted:
                         continue
                     print(f"{module.__name__}.{step.__name__}", flush=True)
                     step(browser)
+                # What each module takes, to lay out CI's shares (docs/testing.md).
+                print(f"{module.__name__}: {time.monotonic() - started:.1f} s", flush=True)
         finally:
             browser.close()
     assert not page_kit.blocked, f"requests that would have left the machine: {page_kit.blocked}"
