@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The service's peak resident memory (VmHWM) with MATCHES live matches cached (default 10,000:
 # the default capacity), each created and moved once, then with STREAMS spectator streams open
-# on top of them (default 1,000, over 20 more matches, by examples/live_streams.rs, which also
+# on top of them (default 1,000, over 20 more matches, by the `live_streams` tool, which also
 # plays STREAM_MOVES moves on one of them with its 50 subscribers watching).
 #
-#   bash perf/cache_memory.sh      # MATCHES=10000 CONCURRENCY=16 STREAMS=1000 STREAM_MOVES=50
+#   bash perf/cache_memory.sh      # MATCHES=10000 CONCURRENCY=16 STREAMS=1000 STREAM_MOVES=50 [REFEREE=bin]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . .ci/lib.sh
@@ -15,7 +15,8 @@ stream_moves=${STREAM_MOVES:-50}
 pg=postgres://postgres@127.0.0.1:5432
 addr=127.0.0.1:18183
 
-referee=$(built_executable referee --release --bin referee)
+# REFEREE: another build to measure (alternated runs of two builds compare them).
+referee=${REFEREE:-$(built_executable referee --release --bin referee)}
 load=$(built_executable load --release -p referee-tools --bin load)
 live_streams=$(built_executable live_streams --release -p referee-tools --bin live_streams)
 psql "$pg/postgres" -qc "DROP DATABASE IF EXISTS referee_cache_memory WITH (FORCE)"

@@ -37,13 +37,14 @@ def main() -> int:
         try:
             for module in modules:
                 started = time.monotonic()
-                for step in module.STEPS:
-                    if wanted and module.__name__ not in wanted and step.__name__ not in wanted:
-                        continue
+                steps = [step for step in module.STEPS
+                         if not wanted or module.__name__ in wanted or step.__name__ in wanted]
+                for step in steps:
                     print(f"{module.__name__}.{step.__name__}", flush=True)
                     step(browser)
-                # What each module takes, to lay out CI's shares (docs/testing.md).
-                print(f"{module.__name__}: {time.monotonic() - started:.1f} s", flush=True)
+                if steps:
+                    # What each module takes, to lay out CI's shares (docs/testing.md).
+                    print(f"{module.__name__}: {time.monotonic() - started:.1f} s", flush=True)
         finally:
             browser.close()
     assert not page_kit.blocked, f"requests that would have left the machine: {page_kit.blocked}"
