@@ -549,3 +549,30 @@ async fn the_check_of_live_copies_finds_each_match_by_key_not_by_reading_every_m
     assert!(!plan.contains("\"Seq Scan\""), "{plan}");
     assert!(!plan.contains("\"Hash Join\""), "{plan}");
 }
+
+/// The recount of the running totals at a finish reads the finishing players' own results, by
+/// their key, whatever the tables held when a connection made the plan it keeps (issue 39). On a
+/// young database the kept plan found every match of the game in the space through the household
+/// and game indexes, then kept the players' seats: a finish then cost more with every match
+/// played by anyone.
+#[tokio::test]
+async fn the_recount_at_a_finish_reads_the_players_own_results_not_every_match_of_the_game() {
+    let app = spawn_app().await;
+    for _ in 0..3 {
+        new_match(&app).await;
+    }
+    let explain = "SET plan_cache_mode = force_generic_plan; \
+                   EXPLAIN (FORMAT JSON) EXECUTE checked(NULL, NULL, NULL)";
+    let plan = prepared(
+        &app.database_url(),
+        &referee::store::results::totals::recount_statement(true),
+        explain,
+    )
+    .await
+    .concat();
+    assert!(plan.contains("\"match_seats_player_key_idx\""), "{plan}");
+    assert!(plan.contains("\"matches_pkey\""), "{plan}");
+    assert!(!plan.contains("matches_household_created_idx"), "{plan}");
+    assert!(!plan.contains("matches_game_created_idx"), "{plan}");
+    assert!(!plan.contains("\"Seq Scan\""), "{plan}");
+}

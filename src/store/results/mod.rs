@@ -7,7 +7,7 @@
 //! read elsewhere (`store::stat_reads`, `store::rating_reads`) and written only here.
 
 pub mod rating;
-mod totals;
+pub mod totals;
 
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
