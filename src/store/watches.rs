@@ -17,11 +17,11 @@ pub const LEASE: Duration = Duration::from_secs(600);
 pub const RENEW_EVERY: Duration = Duration::from_secs(120);
 
 /// Takes or renews the lease on match `id` for [`LEASE`]; false if there is no such hosted match
-/// (a score sheet's changes are always announced). The
-/// match's row is locked (FOR NO KEY UPDATE) until the lease commits: a writer of its events
-/// that did not see the lease has committed by the time this returns, so a read made after it
-/// finds that writer's events, and every later writer is announced. Lapsed leases are removed on
-/// the way (skipping any another statement holds).
+/// (a score sheet's changes are always announced). The match's row is locked (FOR NO KEY
+/// UPDATE) until the lease commits: a writer of its events that did not see the lease has
+/// committed by the time this returns, so a read made after it finds that writer's events, and
+/// every later writer is announced. Lapsed leases are removed on the way (skipping any another
+/// statement holds).
 pub async fn watch(conn: &mut AsyncPgConnection, id: Uuid) -> Result<bool, StoreError> {
     let leased = diesel::sql_query(
         "WITH held AS (SELECT id FROM matches WHERE id = $1 AND kind = $3 FOR NO KEY UPDATE) \

@@ -478,27 +478,30 @@ async fn prepared(url: &str, statement: &str, then: &str) -> Vec<String> {
         .collect()
 }
 
+/// The plan a connection keeps for `statement` (as JSON; its `parameters` null), made on a young
+/// database: a fresh service's, holding three matches.
+async fn kept_plan_on_a_young_database(statement: &str, parameters: usize) -> String {
+    let app = spawn_app().await;
+    for _ in 0..3 {
+        new_match(&app).await;
+    }
+    let nulls = vec!["NULL"; parameters].join(", ");
+    let explain = format!(
+        "SET plan_cache_mode = force_generic_plan; EXPLAIN (FORMAT JSON) EXECUTE checked({nulls})"
+    );
+    prepared(&app.database_url(), statement, &explain)
+        .await
+        .concat()
+}
+
 /// A batch of moves checks and locks each match through its key (issue 39). Compared by `=`, the
 /// status of the match had the planner choose the status index on a small table, and a
 /// connection keeps its plan: every batch then walked every match in progress, a cost that grew
 /// with the tables and not with the batch. The plan checked is the one a connection keeps.
 #[tokio::test]
 async fn a_batch_of_moves_finds_its_matches_by_key_not_by_walking_every_match_in_progress() {
-    let app = spawn_app().await;
-    for _ in 0..3 {
-        new_match(&app).await;
-    }
-    let nulls = vec!["NULL"; 18].join(", ");
-    let explain = format!(
-        "SET plan_cache_mode = force_generic_plan; EXPLAIN (FORMAT JSON) EXECUTE checked({nulls})"
-    );
-    let plan = prepared(
-        &app.database_url(),
-        &referee::store::moves::batch::append_statement(),
-        &explain,
-    )
-    .await
-    .concat();
+    let plan =
+        kept_plan_on_a_young_database(&referee::store::moves::batch::append_statement(), 18).await;
     assert!(plan.contains("\"matches_pkey\""), "{plan}");
     assert!(!plan.contains("matches_status_created_idx"), "{plan}");
 }
@@ -532,19 +535,8 @@ async fn the_check_of_live_copies_keeps_one_plan_whatever_the_number_of_matches(
 /// database hashed the list of ids and read all of `matches` on every probe.
 #[tokio::test]
 async fn the_check_of_live_copies_finds_each_match_by_key_not_by_reading_every_match() {
-    let app = spawn_app().await;
-    for _ in 0..3 {
-        new_match(&app).await;
-    }
-    let explain = "SET plan_cache_mode = force_generic_plan; \
-                   EXPLAIN (FORMAT JSON) EXECUTE checked(NULL)";
-    let plan = prepared(
-        &app.database_url(),
-        &referee::store::moves::probe::probe_statement(),
-        explain,
-    )
-    .await
-    .concat();
+    let plan =
+        kept_plan_on_a_young_database(&referee::store::moves::probe::probe_statement(), 1).await;
     assert!(plan.contains("\"matches_pkey\""), "{plan}");
     assert!(!plan.contains("\"Seq Scan\""), "{plan}");
     assert!(!plan.contains("\"Hash Join\""), "{plan}");
@@ -557,19 +549,8 @@ async fn the_check_of_live_copies_finds_each_match_by_key_not_by_reading_every_m
 /// played by anyone.
 #[tokio::test]
 async fn the_recount_at_a_finish_reads_the_players_own_results_not_every_match_of_the_game() {
-    let app = spawn_app().await;
-    for _ in 0..3 {
-        new_match(&app).await;
-    }
-    let explain = "SET plan_cache_mode = force_generic_plan; \
-                   EXPLAIN (FORMAT JSON) EXECUTE checked(NULL, NULL, NULL)";
-    let plan = prepared(
-        &app.database_url(),
-        &referee::store::results::totals::recount_statement(true),
-        explain,
-    )
-    .await
-    .concat();
+    let statement = referee::store::results::totals::recount_statement(true);
+    let plan = kept_plan_on_a_young_database(&statement, 3).await;
     assert!(plan.contains("\"match_seats_player_key_idx\""), "{plan}");
     assert!(plan.contains("\"matches_pkey\""), "{plan}");
     assert!(!plan.contains("matches_household_created_idx"), "{plan}");

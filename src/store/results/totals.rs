@@ -32,11 +32,11 @@ const COUNTED: &str = "SELECT m.game, s.player_key, \
 /// (each once), else every player on the board (`$2` then unused).
 ///
 /// The keyed recount runs at every finish, so it reads each player's own seats by their key,
-/// then each seat's match and its abandonment by their key, each a lateral lookup kept apart by `OFFSET 0` (so the
-/// planner cannot turn it into a scan of the whole table), the board compared with
-/// `IS NOT DISTINCT FROM`, which no index serves (the columns are never null). A connection keeps
-/// its plan, and one made on a young database otherwise read every match of the game in the
-/// space: a cost that grew with the tables, not with the players.
+/// then each seat's match and its abandonment by theirs: lateral lookups kept apart by
+/// `OFFSET 0`, which the planner cannot turn into a scan of a whole table, and the board compared
+/// with `IS NOT DISTINCT FROM`, which no index serves (the columns are never null). A connection
+/// keeps its plan, and one made on a young database otherwise read every match of the game in
+/// the space: a cost that grew with the tables, not with the players.
 pub fn recount_statement(keyed: bool) -> String {
     let (seats, board, kept) = if keyed {
         (
