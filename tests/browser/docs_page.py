@@ -6,12 +6,11 @@ create examples made), keep the prefilled request body, press "Execute" and read
 page shows. Each status must be one the operation documents, and its success status, since every
 example is meant to work. Requests to anything but this machine are blocked and fail the run.
 
-Usage: docs_page.py BASE_URL [SCREENSHOT_DIR [PATH_REGEX]]   (Chromium at $CHROMIUM, default /usr/bin/chromium)
+Usage: docs_page.py BASE_URL [SCREENSHOT_DIR [PATH_REGEX]]   (Chromium at $CHROMIUM, as in page_kit.py)
 Prints a table of results; exits 1 if any operation failed, with a screenshot of each failure.
 """
 
 import json
-import os
 import re
 import sys
 import time
@@ -20,10 +19,10 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from fixtures import OPPONENT, PLAYER, Fixtures, call, make
-# The browser's flags (no download, update check or network service of its own) and this
+# The browser and its flags (no download, update check or network service of its own) and this
 # machine's names, as the table page's test has them.
+from page_kit import CHROMIUM, LOCAL_HOSTS
 from page_kit import LAUNCH_ARGS as CHROMIUM_ARGS
-from page_kit import LOCAL_HOSTS
 from playwright.sync_api import Locator, Page, Route, sync_playwright
 
 METHODS = ("get", "post", "put", "patch", "delete")
@@ -277,7 +276,7 @@ def main() -> int:
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
-            executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"), args=CHROMIUM_ARGS
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS
         )
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
         context.route("**/*", keep_local)

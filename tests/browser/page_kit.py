@@ -12,7 +12,10 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import Page, expect
 BASE = os.environ.get("BASE_URL", "http://127.0.0.1:8080").rstrip("/")
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# Debian's chromium-headless-shell: the same Chromium build as the `chromium` package, in the
+# headless mode Playwright itself uses for headless runs, without the full browser's compositing
+# of frames nobody sees (the table page's walks took half the CPU: docs/testing.md).
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium-headless-shell")
 ROOT = Path(__file__).resolve().parents[2]
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 SHOTS = ROOT / "target" / "browser"

@@ -1,4 +1,4 @@
-"""The table page in a real browser: Debian's chromium, headless, driven by Playwright.
+"""The table page in a real browser: Debian's Chromium (its headless shell), driven by Playwright.
 
 Runs against a service already listening at BASE_URL (see `.ci/page`, which starts one on a fresh
 database). The walks live in the `page_*.py` modules beside this file, each listing its `STEPS`
