@@ -14,6 +14,13 @@ pg=postgres://postgres@127.0.0.1:5432
 # and the Python environments of the browser, client, fuzzing and rating checks.
 ci_cache=${REFEREE_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/referee-ci}
 
+# The browser the two browser tests drive, and its Debian package (named as its binary) as
+# install_missing wants it: Chromium's headless shell (why: docs/testing.md), or `chromium` with
+# CHROMIUM=/usr/bin/chromium. tests/browser/page_kit.py has the same default for a walk run by
+# hand.
+chromium=${CHROMIUM:-/usr/bin/chromium-headless-shell}
+chromium_wanted=$chromium:${chromium##*/}
+
 # install_missing COMMAND[:PACKAGE]...: installs, from Debian's packages, those of these
 # commands the machine lacks (a package named like its command unless PACKAGE says otherwise;
 # `python3-venv` stands for Python's venv module).
