@@ -165,6 +165,7 @@ pub struct Store {
     pool: Pool<AsyncPgConnection>,
     ready: Arc<AtomicBool>,
     url: String,
+    timeouts: DatabaseTimeouts,
     /// This instance's live matches and move writers (see [`moves`]).
     moves: Arc<moves::Moves>,
     /// Where history reads go when it has caught up (see [`replica`]).
@@ -193,8 +194,10 @@ impl Store {
         Self {
             ready: Arc::new(AtomicBool::new(false)),
             url: database_url.to_owned(),
+            timeouts,
             moves: Arc::new(moves::Moves::new(
                 pool.clone(),
+                moves::solo::SoloConnections::new(database_url, timeouts),
                 MoveSettings::default(),
                 connection_runtime(),
             )),
@@ -258,6 +261,7 @@ impl Store {
     pub fn with_moves(mut self, settings: MoveSettings) -> Self {
         self.moves = Arc::new(moves::Moves::new(
             self.pool.clone(),
+            moves::solo::SoloConnections::new(&self.url, self.timeouts),
             settings,
             connection_runtime(),
         ));
@@ -383,9 +387,18 @@ fn connection_runtime() -> &'static tokio::runtime::Handle {
     })
 }
 
+/// Which runtime drives a pool's connections.
+#[derive(Clone, Copy)]
+pub(super) enum Driven {
+    /// The connection runtime's thread, whichever worker uses the connection.
+    OnConnectionThread,
+    /// The runtime of the task that opens the connection: for a pool only its own thread uses.
+    Here,
+}
+
 /// A pool of `size` connections that connects lazily, each connection with these lock and
-/// statement timeouts; a checkout waits at most `wait` for a free connection and `connect` for
-/// a new one.
+/// statement timeouts, driven where `driven` says; a checkout waits at most `wait` for a free
+/// connection and `connect` for a new one.
 // Startup: a pool given a runtime and timeouts always builds.
 #[allow(clippy::expect_used)]
 pub(super) fn pool_with_waits(
@@ -393,6 +406,7 @@ pub(super) fn pool_with_waits(
     size: usize,
     timeouts: DatabaseTimeouts,
     (wait, connect): (Duration, Duration),
+    driven: Driven,
 ) -> Pool<AsyncPgConnection> {
     let mut config = ManagerConfig::default();
     // No ping per checkout: `Fast` still refuses a connection whose socket has closed or whose
@@ -402,12 +416,14 @@ pub(super) fn pool_with_waits(
     config.recycling_method = RecyclingMethod::Fast;
     config.custom_setup = Box::new(move |url| {
         let url = url.to_owned();
-        // Opened (and then driven) on the connection runtime, see there.
         Box::pin(async move {
-            connection_runtime()
-                .spawn(async move { establish(&url, timeouts).await })
-                .await
-                .unwrap_or_else(|e| Err(ConnectionError::BadConnection(e.to_string())))
+            match driven {
+                Driven::OnConnectionThread => connection_runtime()
+                    .spawn(async move { establish(&url, timeouts).await })
+                    .await
+                    .unwrap_or_else(|e| Err(ConnectionError::BadConnection(e.to_string()))),
+                Driven::Here => establish(&url, timeouts).await,
+            }
         })
     });
     let manager = AsyncDieselConnectionManager::new_with_config(url, config);
@@ -421,10 +437,20 @@ pub(super) fn pool_with_waits(
         .expect("a pool with a runtime and timeouts always builds")
 }
 
-/// The primary's pool: short waits, so that during an outage a request gets its 503 quickly.
+/// The primary's waits for a free connection and for a new one: short, so that during an outage
+/// a request gets its 503 quickly.
+pub(super) const PRIMARY_WAITS: (Duration, Duration) =
+    (Duration::from_secs(5), Duration::from_secs(3));
+
+/// The primary's pool.
 fn pool(url: &str, size: usize, timeouts: DatabaseTimeouts) -> Pool<AsyncPgConnection> {
-    let waits = (Duration::from_secs(5), Duration::from_secs(3));
-    pool_with_waits(url, size, timeouts, waits)
+    pool_with_waits(
+        url,
+        size,
+        timeouts,
+        PRIMARY_WAITS,
+        Driven::OnConnectionThread,
+    )
 }
 
 /// Opens a connection, its I/O driven by a task on the current runtime, and sets its timeouts

@@ -111,6 +111,7 @@ impl ReadReplica {
             settings.pool_size,
             settings.timeouts,
             (settings.connect_timeout, settings.connect_timeout),
+            super::Driven::OnConnectionThread,
         );
         Arc::new(Self {
             pool,

@@ -11,6 +11,7 @@ use diesel_async::AsyncPgConnection;
 use referee::store::matches::{self, EventRow};
 use referee::store::moves::batch::{Append, GroupCommit};
 use referee::store::moves::probe::GroupProbe;
+use referee::store::moves::solo::SoloConnections;
 
 use crate::support::*;
 
@@ -279,9 +280,8 @@ async fn moves_appended_together_are_each_checked_and_one_failing_append_leaves_
     let also_good = append_for(&mut db, &ids[4], false, None).await;
     let before = last_plies(&mut db, &ids).await;
 
-    let manager = AsyncDieselConnectionManager::<AsyncPgConnection>::new(app.database_url());
-    let pool = Pool::builder(manager).max_size(4).build().unwrap();
-    let writes = GroupCommit::new(pool, 8, &tokio::runtime::Handle::current());
+    let pool = test_pool(&app);
+    let writes = GroupCommit::new(pool, solo(&app), 8, &tokio::runtime::Handle::current());
     let (good, failing, stale, raced, also_good) = tokio::join!(
         writes.write(good),
         writes.write(failing),
@@ -310,6 +310,64 @@ async fn moves_appended_together_are_each_checked_and_one_failing_append_leaves_
             before[4] + 1
         ]
     );
+}
+
+/// A pool of the test's own, like the service's shared one.
+fn test_pool(app: &TestApp) -> Pool<AsyncPgConnection> {
+    let manager = AsyncDieselConnectionManager::<AsyncPgConnection>::new(app.database_url());
+    Pool::builder(manager).max_size(4).build().unwrap()
+}
+
+/// Connections of the test's thread, for what is sent alone.
+fn solo(app: &TestApp) -> std::sync::Arc<SoloConnections> {
+    let timeouts = referee::config::DatabaseTimeouts::default();
+    std::sync::Arc::new(SoloConnections::new(&app.database_url(), timeouts))
+}
+
+every_pipeline!(
+    an_append_that_finds_none_pending_goes_alone_on_its_threads_connection_and_the_rest_queue
+);
+/// A move with nothing to be written together with goes out at once on a connection its own
+/// thread drives, without the hop to the writers' thread (issue 39); moves that arrive while it
+/// is in flight queue for the shared writers as before, and every one is stored.
+async fn an_append_that_finds_none_pending_goes_alone_on_its_threads_connection_and_the_rest_queue(
+    pipeline: Pipeline,
+) {
+    let app = spawn_app_on(pipeline).await;
+    let mut ids = Vec::new();
+    for _ in 0..4 {
+        ids.push(match_id(&new_match(&app).await));
+    }
+    let mut db = app.db().await;
+    let mut appends = Vec::new();
+    for id in &ids {
+        appends.push(append_for(&mut db, id, false, None).await);
+    }
+    let before = last_plies(&mut db, &ids).await;
+    let (shared, solo) = (test_pool(&app), solo(&app));
+    let writes = GroupCommit::new(
+        shared.clone(),
+        solo.clone(),
+        8,
+        &tokio::runtime::Handle::current(),
+    );
+
+    let first = appends.remove(0);
+    assert!(writes.write(first).await.unwrap());
+    assert_eq!(solo.pool().status().size, 1, "the lone move's connection");
+    assert_eq!(shared.status().size, 0, "the writers were not asked");
+
+    // The test's runtime has one thread: the first write is in flight before the others queue.
+    let [a, b, c]: [_; 3] = appends.try_into().unwrap();
+    let (a, b, c) = tokio::join!(writes.write(a), writes.write(b), writes.write(c));
+    assert!(a.unwrap() && b.unwrap() && c.unwrap());
+    assert!(
+        shared.status().size >= 1,
+        "the queued moves went to a writer"
+    );
+    assert_eq!(solo.pool().status().size, 1);
+    let after = last_plies(&mut db, &ids).await;
+    assert_eq!(after, before.iter().map(|ply| ply + 1).collect::<Vec<_>>());
 }
 
 every_pipeline!(a_warm_instance_reads_a_match_as_another_instance_moved_it_and_reissued_a_token);
@@ -423,8 +481,9 @@ async fn reads_of_several_warm_matches_at_once_are_each_checked_against_their_ow
 
 every_pipeline!(probes_sent_together_each_get_their_own_match_and_an_unknown_id_gets_none);
 /// The grouped probe (issue 39) answers each read with its own match: probes queued before a
-/// reader runs go out as one statement (the test's runtime has one thread, so all four are
-/// queued first), and each gets the row of its id.
+/// reader runs go out as one statement (the test's runtime has one thread: the first finds
+/// nothing pending and goes alone, the other three are queued before a reader runs), and each
+/// gets the row of its id.
 async fn probes_sent_together_each_get_their_own_match_and_an_unknown_id_gets_none(
     pipeline: Pipeline,
 ) {
@@ -439,9 +498,8 @@ async fn probes_sent_together_each_get_their_own_match_and_an_unknown_id_gets_no
         ids.push(id);
     }
     let plies = last_plies(&mut app.db().await, &ids).await;
-    let manager = AsyncDieselConnectionManager::<AsyncPgConnection>::new(app.database_url());
-    let pool = Pool::builder(manager).max_size(4).build().unwrap();
-    let probes = GroupProbe::new(pool, 8, &tokio::runtime::Handle::current());
+    let pool = test_pool(&app);
+    let probes = GroupProbe::new(pool, solo(&app), 8, &tokio::runtime::Handle::current());
     let uuid = |id: &String| id.parse().unwrap();
     let (first, second, third, unknown) = tokio::join!(
         probes.probe(uuid(&ids[0])),

@@ -18,7 +18,10 @@ use diesel_async::pooled_connection::deadpool::Pool;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use uuid::Uuid;
 
+use std::sync::Arc;
+
 use super::grouped::{statement_text, Batch, Grouped};
+use super::solo::SoloConnections;
 use crate::store::matches::EventRow;
 use crate::store::{checkout, StoreError};
 use crate::vocabulary::MatchStatus;
@@ -220,6 +223,7 @@ impl QueryFragment<diesel::pg::Pg> for AppendMoves<'_> {
 pub struct GroupCommit {
     pool: Pool<AsyncPgConnection>,
     queue: Option<Grouped<Append, bool>>,
+    solo: Arc<SoloConnections>,
 }
 
 /// Writer tasks per instance: statements in flight at once, each carrying a batch.
@@ -229,6 +233,7 @@ impl GroupCommit {
     /// Writers on `runtime` taking up to `max_batch` moves each; `max_batch` ≤ 1 turns grouping off.
     pub fn new(
         pool: Pool<AsyncPgConnection>,
+        solo: Arc<SoloConnections>,
         max_batch: usize,
         runtime: &tokio::runtime::Handle,
     ) -> Self {
@@ -236,14 +241,20 @@ impl GroupCommit {
         let queue = Grouped::start(runtime, WRITERS, max_batch, "move writers", move |batch| {
             write_batch(writers.clone(), batch)
         });
-        Self { pool, queue }
+        Self { pool, queue, solo }
     }
 
     /// Stores the move if its match is still where it was read: true when stored, false when the
     /// match moved or its access changed (then nothing was written).
     pub async fn write(&self, write: Append) -> Result<bool, StoreError> {
         match &self.queue {
-            Some(queue) => queue.submit(write).await,
+            Some(queue) => {
+                let alone = async |write: Append| {
+                    crate::metrics::METRICS.record_move_batch(1);
+                    write_alone(&self.solo.pool(), &write).await
+                };
+                queue.submit(write, alone).await
+            }
             None => write_alone(&self.pool, &write).await,
         }
     }

@@ -3,8 +3,13 @@
 //! batch is one request, served at once; under load the requests that arrived while the previous
 //! statements were in flight go together. The group commit of appends ([`super::batch`]) and the
 //! grouped probes of live copies ([`super::probe`]) are the two kinds.
+//!
+//! A request that finds nothing of its kind queued or being served has nothing to go with: it is
+//! served alone by its caller, on a connection its own thread drives ([`super::solo`]), without
+//! the hop to the serving tasks and back.
 
 use std::future::Future;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use tokio::sync::{mpsc, oneshot, Mutex};
@@ -25,6 +30,17 @@ pub struct Grouped<T, A> {
     queue: mpsc::Sender<Job<T, A>>,
     /// What the requests are, for the 503 when the tasks are gone ("move writers").
     servers: &'static str,
+    /// Requests of this kind queued or being served, alone or together.
+    pending: AtomicUsize,
+}
+
+/// Counts a request as pending until it is answered or given up.
+struct Pending<'a>(&'a AtomicUsize);
+
+impl Drop for Pending<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 impl<T: Send + 'static, A: Send + 'static> Grouped<T, A> {
@@ -62,11 +78,29 @@ impl<T: Send + 'static, A: Send + 'static> Grouped<T, A> {
         Some(Self {
             queue: sender,
             servers,
+            pending: AtomicUsize::new(0),
         })
     }
 
-    /// Queues `request` and waits for its answer.
-    pub async fn submit(&self, request: T) -> Result<A, StoreError> {
+    /// Serves `request` through `alone` when no other request of this kind is queued or being
+    /// served, since there is nothing to put it with; otherwise queues it and waits for its
+    /// answer.
+    pub async fn submit(
+        &self,
+        request: T,
+        alone: impl AsyncFnOnce(T) -> Result<A, StoreError>,
+    ) -> Result<A, StoreError> {
+        let first = self
+            .pending
+            .compare_exchange(0, 1, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok();
+        if !first {
+            self.pending.fetch_add(1, Ordering::AcqRel);
+        }
+        let _pending = Pending(&self.pending);
+        if first {
+            return alone(request).await;
+        }
         let stopped = || StoreError::Unavailable(format!("the {} have stopped", self.servers));
         let (done, answer) = oneshot::channel();
         self.queue

@@ -18,6 +18,7 @@ pub mod batch;
 mod cache;
 mod grouped;
 pub mod probe;
+pub mod solo;
 
 use std::marker::PhantomData;
 
@@ -32,6 +33,7 @@ use self::batch::{lost_race, Append, GroupCommit};
 use self::cache::MoveCache;
 pub use self::cache::{LiveMatch, LiveState, TypedState};
 use self::probe::{GroupProbe, Probe, RematchLinks};
+use self::solo::SoloConnections;
 use super::matches::{self as q, EventRow};
 use super::results::Happened;
 use super::schema::{match_events, matches};
@@ -75,13 +77,15 @@ pub(super) struct Moves {
 impl Moves {
     pub(super) fn new(
         pool: diesel_async::pooled_connection::deadpool::Pool<AsyncPgConnection>,
+        solo: SoloConnections,
         settings: MoveSettings,
         runtime: &tokio::runtime::Handle,
     ) -> Self {
+        let solo = std::sync::Arc::new(solo);
         Self {
             cache: MoveCache::new(settings.cached_matches),
-            batches: GroupCommit::new(pool.clone(), settings.batch_max, runtime),
-            probes: GroupProbe::new(pool, settings.batch_max, runtime),
+            batches: GroupCommit::new(pool.clone(), solo.clone(), settings.batch_max, runtime),
+            probes: GroupProbe::new(pool, solo, settings.batch_max, runtime),
             snapshot_every: settings.snapshot_every.max(1),
         }
     }

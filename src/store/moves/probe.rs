@@ -11,7 +11,10 @@ use diesel_async::pooled_connection::deadpool::Pool;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use uuid::Uuid;
 
+use std::sync::Arc;
+
 use super::grouped::{statement_text, Batch, Grouped};
+use super::solo::SoloConnections;
 use crate::store::{checkout, StoreError};
 use crate::vocabulary::MatchStatus;
 
@@ -124,6 +127,7 @@ impl QueryFragment<diesel::pg::Pg> for ProbeMatches<'_> {
 pub struct GroupProbe {
     pool: Pool<AsyncPgConnection>,
     queue: Option<Grouped<Uuid, Option<Probe>>>,
+    solo: Arc<SoloConnections>,
 }
 
 /// Reader tasks per instance: probe statements in flight at once.
@@ -134,6 +138,7 @@ impl GroupProbe {
     /// off.
     pub fn new(
         pool: Pool<AsyncPgConnection>,
+        solo: Arc<SoloConnections>,
         max_batch: usize,
         runtime: &tokio::runtime::Handle,
     ) -> Self {
@@ -141,16 +146,25 @@ impl GroupProbe {
         let queue = Grouped::start(runtime, READERS, max_batch, "probe readers", move |batch| {
             probe_batch(readers.clone(), batch)
         });
-        Self { pool, queue }
+        Self { pool, queue, solo }
     }
 
     /// The stored match's probe; None when no match has this id.
     pub async fn probe(&self, id: Uuid) -> Result<Option<Probe>, StoreError> {
         match &self.queue {
-            Some(queue) => queue.submit(id).await,
-            None => Ok(probe_all(&self.pool, &[id]).await?.pop().map(|(_, p)| p)),
+            Some(queue) => {
+                queue
+                    .submit(id, async |id| probe_one(&self.solo.pool(), id).await)
+                    .await
+            }
+            None => probe_one(&self.pool, id).await,
         }
     }
+}
+
+/// One match's probe, on a connection of `pool`.
+async fn probe_one(pool: &Pool<AsyncPgConnection>, id: Uuid) -> Result<Option<Probe>, StoreError> {
+    Ok(probe_all(pool, &[id]).await?.pop().map(|(_, probe)| probe))
 }
 
 /// Probes a batch's matches as one statement, and answers each with its own.
