@@ -165,7 +165,8 @@ pub struct Store {
     pool: Pool<AsyncPgConnection>,
     ready: Arc<AtomicBool>,
     url: String,
-    timeouts: DatabaseTimeouts,
+    /// Each worker thread's own connections, kept across [`Store::with_moves`].
+    solo: Arc<moves::solo::SoloConnections>,
     /// This instance's live matches and move writers (see [`moves`]).
     moves: Arc<moves::Moves>,
     /// Where history reads go when it has caught up (see [`replica`]).
@@ -191,17 +192,18 @@ impl Store {
     /// or the first request. Every connection it opens has these lock and statement timeouts.
     pub fn with_timeouts(database_url: &str, size: usize, timeouts: DatabaseTimeouts) -> Self {
         let pool = pool(database_url, size, timeouts);
+        let solo = Arc::new(moves::solo::SoloConnections::new(database_url, timeouts));
         Self {
             ready: Arc::new(AtomicBool::new(false)),
             url: database_url.to_owned(),
-            timeouts,
             moves: Arc::new(moves::Moves::new(
                 pool.clone(),
-                moves::solo::SoloConnections::new(database_url, timeouts),
+                solo.clone(),
                 MoveSettings::default(),
                 connection_runtime(),
             )),
             pool,
+            solo,
             replica: None,
             invite_keys: Arc::default(),
         }
@@ -261,7 +263,7 @@ impl Store {
     pub fn with_moves(mut self, settings: MoveSettings) -> Self {
         self.moves = Arc::new(moves::Moves::new(
             self.pool.clone(),
-            moves::solo::SoloConnections::new(&self.url, self.timeouts),
+            self.solo.clone(),
             settings,
             connection_runtime(),
         ));

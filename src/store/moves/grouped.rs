@@ -90,13 +90,7 @@ impl<T: Send + 'static, A: Send + 'static> Grouped<T, A> {
         request: T,
         alone: impl AsyncFnOnce(T) -> Result<A, StoreError>,
     ) -> Result<A, StoreError> {
-        let first = self
-            .pending
-            .compare_exchange(0, 1, Ordering::AcqRel, Ordering::Acquire)
-            .is_ok();
-        if !first {
-            self.pending.fetch_add(1, Ordering::AcqRel);
-        }
+        let first = self.pending.fetch_add(1, Ordering::AcqRel) == 0;
         let _pending = Pending(&self.pending);
         if first {
             return alone(request).await;

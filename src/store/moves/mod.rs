@@ -77,11 +77,10 @@ pub(super) struct Moves {
 impl Moves {
     pub(super) fn new(
         pool: diesel_async::pooled_connection::deadpool::Pool<AsyncPgConnection>,
-        solo: SoloConnections,
+        solo: std::sync::Arc<SoloConnections>,
         settings: MoveSettings,
         runtime: &tokio::runtime::Handle,
     ) -> Self {
-        let solo = std::sync::Arc::new(solo);
         Self {
             cache: MoveCache::new(settings.cached_matches),
             batches: GroupCommit::new(pool.clone(), solo.clone(), settings.batch_max, runtime),
